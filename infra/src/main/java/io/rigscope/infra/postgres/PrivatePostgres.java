@@ -1,0 +1,248 @@
+package io.rigscope.infra.postgres;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A PostgreSQL cluster this process creates, configures and throws away, from the local binaries
+ * ({@code /usr/lib/postgresql/<major>/bin}). When this process runs as root, initdb and the server run as
+ * the {@code postgres} OS user (Postgres refuses root), with the data and socket directories owned by it.
+ *
+ * <p>The server writes its log (stderr format, default prefix {@code %m [%p] }) to {@link #logFile()}, where
+ * the log collector reads it. It listens on 127.0.0.1 and a private socket directory; authentication is
+ * {@code trust} for local connections. The superuser is {@code postgres}.
+ *
+ * <p>Blocking; not for event loops.
+ */
+public final class PrivatePostgres implements AutoCloseable {
+
+    /** The settings every private cluster gets: the logging the collectors need. */
+    public static final Map<String, String> COLLECTOR_SETTINGS = Map.of(
+            "log_autovacuum_min_duration", "0",
+            "log_checkpoints", "on",
+            "log_line_prefix", "'%m [%p] '",
+            "logging_collector", "off");
+
+    /**
+     * How to create the cluster.
+     *
+     * @param settings extra {@code postgresql.conf} settings (values as written in the file)
+     * @param dataChecksums initdb {@code --data-checksums}
+     * @param walSegmentMb initdb {@code --wal-segsize}, or 0 for the default 16
+     */
+    public record Options(Map<String, String> settings, boolean dataChecksums, int walSegmentMb) {
+        public Options {
+            settings = Map.copyOf(settings == null ? Map.of() : settings);
+        }
+
+        public static Options defaults() {
+            return new Options(Map.of(), false, 0);
+        }
+
+        public Options with(String key, String value) {
+            var copy = new LinkedHashMap<>(settings);
+            copy.put(key, value);
+            return new Options(copy, dataChecksums, walSegmentMb);
+        }
+    }
+
+    private final Path baseDir;
+    private final Path binDir;
+    private final int port;
+    private final boolean asPostgresUser;
+    private final int majorVersion;
+    private boolean stopped;
+
+    private PrivatePostgres(Path baseDir, Path binDir, int port, boolean asPostgresUser, int majorVersion) {
+        this.baseDir = baseDir;
+        this.binDir = binDir;
+        this.port = port;
+        this.asPostgresUser = asPostgresUser;
+        this.majorVersion = majorVersion;
+    }
+
+    /** The newest local server binaries, if any: {@code /usr/lib/postgresql/<major>/bin} holding initdb. */
+    public static Optional<Path> localBinaries() {
+        Path root = Path.of("/usr/lib/postgresql");
+        if (!Files.isDirectory(root)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> majors = Files.list(root)) {
+            return majors.filter(p -> p.getFileName().toString().matches("\\d+"))
+                    .filter(p -> Files.isExecutable(p.resolve("bin/initdb")))
+                    .max(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString())))
+                    .map(p -> p.resolve("bin"));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Creates and starts a new cluster under {@code baseDir} (which must not hold one yet).
+     *
+     * @throws IllegalStateException with the tool's output when initdb or the server fails
+     */
+    public static PrivatePostgres start(Path baseDir, Options options) {
+        Path bin = localBinaries().orElseThrow(() -> new IllegalStateException(
+                "no PostgreSQL server binaries under /usr/lib/postgresql/<major>/bin; install postgresql "
+                        + "(apt-get install postgresql) or pass --pg URL"));
+        int major = Integer.parseInt(bin.getParent().getFileName().toString());
+        boolean root = "root".equals(System.getProperty("user.name"));
+        try {
+            Files.createDirectories(baseDir);
+            Path data = baseDir.resolve("data");
+            Path sock = baseDir.resolve("sock");
+            Path log = baseDir.resolve("log");
+            Files.createDirectories(sock);
+            Files.createDirectories(log);
+            int port = freePort();
+            var pg = new PrivatePostgres(baseDir, bin, port, root, major);
+            if (root) {
+                pg.exec(List.of("chown", "-R", "postgres:postgres", baseDir.toString()), false, 30);
+                pg.exec(List.of("chmod", "755", baseDir.toString()), false, 30);
+            }
+            List<String> initdb = new ArrayList<>(List.of(bin.resolve("initdb").toString(), "-D", data.toString(),
+                    "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C"));
+            if (options.dataChecksums()) {
+                initdb.add("--data-checksums");
+            }
+            if (options.walSegmentMb() > 0) {
+                initdb.add("--wal-segsize=" + options.walSegmentMb());
+            }
+            pg.exec(initdb, true, 120);
+            Map<String, String> conf = new LinkedHashMap<>(COLLECTOR_SETTINGS);
+            conf.put("listen_addresses", "'127.0.0.1'");
+            conf.put("port", String.valueOf(port));
+            conf.put("unix_socket_directories", "'" + sock + "'");
+            conf.put("max_connections", "200");
+            conf.putAll(options.settings());
+            StringBuilder text = new StringBuilder("\n# written by rigscope for a private cluster\n");
+            conf.forEach((k, v) -> text.append(k).append(" = ").append(v).append('\n'));
+            pg.appendAsOwner(data.resolve("postgresql.auto.conf"), text.toString());
+            pg.exec(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l",
+                    pg.logFile().toString(), "-w", "-t", "60", "start"), true, 90);
+            return pg;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a private PostgreSQL cluster in " + baseDir, e);
+        }
+    }
+
+    private void appendAsOwner(Path file, String text) throws IOException {
+        Files.writeString(file, text, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    /** Runs SQL through psql as the superuser; returns its unaligned, tuples-only output. */
+    public String psql(String database, String sql) {
+        return exec(List.of(binDir.resolve("psql").toString(), "-h", socketDir().toString(), "-p",
+                String.valueOf(port), "-U", "postgres", "-d", database, "-v", "ON_ERROR_STOP=1", "-AtX", "-c", sql),
+                true, 300);
+    }
+
+    private String exec(List<String> command, boolean asOwner, int timeoutSec) {
+        List<String> full = new ArrayList<>();
+        if (asOwner && asPostgresUser) {
+            full.addAll(List.of("runuser", "-u", "postgres", "--"));
+        }
+        full.addAll(command);
+        try {
+            Process p = new ProcessBuilder(full).redirectErrorStream(true).directory(baseDir.toFile()).start();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(timeoutSec, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", command) + " did not finish in " + timeoutSec + " s");
+            }
+            String text = new String(out, StandardCharsets.UTF_8);
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException(command.get(0) + " failed (exit " + p.exitValue() + "): " + text.strip());
+            }
+            return text.strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + command.get(0), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running " + command.get(0), e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    public String host() {
+        return "127.0.0.1";
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The server's major version, e.g. 15. */
+    public int majorVersion() {
+        return majorVersion;
+    }
+
+    public Path dataDir() {
+        return baseDir.resolve("data");
+    }
+
+    public Path socketDir() {
+        return baseDir.resolve("sock");
+    }
+
+    /** The server's log file (stderr, prefix {@code %m [%p] }). */
+    public Path logFile() {
+        return baseDir.resolve("log").resolve("postgresql.log");
+    }
+
+    /** An R2DBC URL for a database and user on this cluster (trust auth: no password). */
+    public String r2dbcUrl(String database, String user) {
+        return "r2dbc:postgresql://" + Objects.requireNonNull(user) + "@" + host() + ":" + port + "/" + database;
+    }
+
+    /** A libpq URL (psql, pgbench). */
+    public String libpqUrl(String database, String user) {
+        return "postgresql://" + user + "@" + host() + ":" + port + "/" + database;
+    }
+
+    /** Stops the server (fast mode) and deletes the cluster. Idempotent. */
+    @Override
+    public void close() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        try {
+            exec(List.of(binDir.resolve("pg_ctl").toString(), "-D", dataDir().toString(), "-m", "fast", "-w",
+                    "stop"), true, 60);
+        } finally {
+            deleteTree(baseDir);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // best effort: the cluster is already stopped
+        }
+    }
+}

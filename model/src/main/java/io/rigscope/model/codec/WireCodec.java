@@ -1,0 +1,166 @@
+package io.rigscope.model.codec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.smile.SmileFactory;
+import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
+import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.DeadLetter;
+import io.rigscope.model.wire.WireRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Objects;
+
+/**
+ * Encodes and decodes wire records. Values are JSON, or Smile (Jackson's binary JSON) where the encoder was
+ * asked for it; the decoder tells the two apart by Smile's header bytes ({@code :)\n}), so a reader never
+ * needs to know which one a producer chose.
+ *
+ * <p>Decoding never throws: a payload that is not a valid record of its topic yields a
+ * {@link Decoded.Failed} carrying a {@link DeadLetter} with the reason and the origin.
+ *
+ * <p>Thread-safe; share one instance.
+ */
+public final class WireCodec {
+
+    /** The value format a producer writes. */
+    public enum Format {
+        JSON, SMILE
+    }
+
+    private final ObjectMapper json;
+    private final ObjectMapper smile;
+
+    public WireCodec() {
+        this.json = configure(JsonMapper.builder().build());
+        this.smile = configure(new SmileMapper(SmileFactory.builder().build()));
+    }
+
+    private static ObjectMapper configure(ObjectMapper mapper) {
+        mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        mapper.configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
+        mapper.configure(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES, false);
+        mapper.configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false);
+        return mapper;
+    }
+
+    /** The JSON mapper, configured as the wire expects (for tools that write wire JSON by hand). */
+    public ObjectMapper json() {
+        return json;
+    }
+
+    /** Encodes a record as JSON. */
+    public byte[] encode(WireRecord record) {
+        return encode(record, Format.JSON);
+    }
+
+    /** Encodes a record in the given format. */
+    public byte[] encode(WireRecord record, Format format) {
+        Objects.requireNonNull(record, "record");
+        try {
+            return (format == Format.SMILE ? smile : json).writeValueAsBytes(record);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode " + record.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** A record as a JSON tree (for the wire file and for tools). */
+    public ObjectNode toTree(WireRecord record) {
+        return json.valueToTree(record);
+    }
+
+    /**
+     * Decodes one value of a topic.
+     *
+     * @param topic the topic the value was read from
+     * @param key the record key, or null
+     * @param value the raw value, JSON or Smile
+     * @param origin where the bytes came from, for the dead letter (e.g. {@code rig.samples/2@1234})
+     */
+    public Decoded decode(Topic topic, String key, byte[] value, String origin) {
+        Objects.requireNonNull(topic, "topic");
+        if (value == null || value.length == 0) {
+            return failed(topic, key, value, origin, "empty value");
+        }
+        try {
+            ObjectMapper mapper = isSmile(value) ? smile : json;
+            WireRecord record = mapper.readValue(value, topic.recordType());
+            if (record == null) {
+                return failed(topic, key, value, origin, "value is JSON null");
+            }
+            if (key != null && !key.equals(record.run())) {
+                return failed(topic, key, value, origin,
+                        "key '" + key + "' differs from the record's run '" + record.run() + "'");
+            }
+            return new Decoded.Ok(record);
+        } catch (IOException | RuntimeException e) {
+            return failed(topic, key, value, origin, reason(e));
+        }
+    }
+
+    /** Decodes a JSON tree (one wire-file value) as a record of the topic. */
+    public Decoded decode(Topic topic, String key, JsonNode value, String origin) {
+        try {
+            return decode(topic, key, json.writeValueAsBytes(value), origin);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** True when the value carries Smile's header. */
+    public static boolean isSmile(byte[] value) {
+        return value.length >= 3 && value[0] == ':' && value[1] == ')' && value[2] == '\n';
+    }
+
+    private Decoded failed(Topic topic, String key, byte[] value, String origin, String reason) {
+        String run = key == null || key.isBlank() ? "unknown" : key;
+        long nowUs = Math.max(1, System.currentTimeMillis() * 1000L);
+        DeadLetter letter = new DeadLetter(run, 0, "codec", nowUs, origin == null ? "unknown" : origin,
+                topic.topicName(), reason, payloadText(value));
+        return new Decoded.Failed(letter);
+    }
+
+    /** Jackson's message without the source dump, naming the field path where it has one. */
+    static String reason(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String path = "";
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            path = " at " + mapping.getPathReference();
+        }
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        int sourceAt = message.indexOf("\n at [Source");
+        if (sourceAt >= 0) {
+            message = message.substring(0, sourceAt);
+        }
+        return (e instanceof JsonProcessingException && root == e ? "malformed JSON: " : "invalid record: ")
+                + message.strip() + path;
+    }
+
+    static String payloadText(byte[] value) {
+        if (value == null) {
+            return "";
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(value)).toString();
+        } catch (CharacterCodingException e) {
+            return "base64:" + Base64.getEncoder().encodeToString(value);
+        }
+    }
+}

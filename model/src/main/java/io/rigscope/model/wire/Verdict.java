@@ -1,0 +1,34 @@
+package io.rigscope.model.wire;
+
+import io.rigscope.model.topic.Topic;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One analyzer decision on {@code rig.verdicts}.
+ *
+ * @param kind what was decided
+ * @param scenario the scenario it concerns, or null for series-level decisions
+ * @param body the decision's facts; docs/wire-format.md lists the keys of each kind
+ */
+public record Verdict(String run, int rep, String src, long ts, Kind kind, String scenario, Map<String, Object> body)
+        implements WireRecord {
+
+    /** The closed set of decisions. */
+    public enum Kind {
+        SECOND, WINDOW, FREEZE, EPISODE, REPEAT, SERIES
+    }
+
+    public Verdict {
+        Checks.header(run, rep, src, ts);
+        Objects.requireNonNull(kind, "kind is missing");
+        body = body == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(body));
+    }
+
+    @Override
+    public Topic topic() {
+        return Topic.VERDICTS;
+    }
+}

@@ -1,0 +1,53 @@
+package io.rigscope.rig.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The top-level {@code rigscope} command: its subcommands are the rig's jobs. */
+@Command(name = "rigscope",
+        mixinStandardHelpOptions = true,
+        version = "rigscope 0.1.0",
+        description = {
+            "A benchmark rig for Postgres-backed HTTP services: open-loop load, host and database telemetry",
+            "through Kafka, and an analyzer that decides live (freeze-seconds, windows, gates, verdicts).",
+            "",
+            "Exit codes: 0 ok, 1 run error, 2 usage or config error, 99 gates failed."},
+        subcommands = {
+            TopicsCommand.class,
+            TailCommand.class,
+            CommandLine.HelpCommand.class
+        })
+public final class RigscopeCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** The configured command line: usage errors and {@link UsageException} exit 2 with a message. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new RigscopeCommand());
+        cl.setExitCodeExceptionMapper(e -> e instanceof UsageException ? ExitCodes.USAGE : ExitCodes.ERROR);
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof UsageException) {
+                commandLine.getErr().println("rigscope: " + e.getMessage());
+                return ExitCodes.USAGE;
+            }
+            commandLine.getErr().println("rigscope: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            if (System.getenv("RIGSCOPE_DEBUG") != null) {
+                e.printStackTrace(commandLine.getErr());
+            }
+            return ExitCodes.ERROR;
+        });
+        cl.setParameterExceptionHandler((e, args) -> {
+            CommandLine c = e.getCommandLine();
+            c.getErr().println("rigscope: " + e.getMessage());
+            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
+            return ExitCodes.USAGE;
+        });
+        return cl;
+    }
+}
