@@ -48,7 +48,8 @@ public final class EmbeddedKafka implements AutoCloseable {
      * Formats the log directory if it is new, starts the broker and returns once it accepts connections.
      *
      * @param dataDir the broker's home; its log directory is {@code dataDir/logs}
-     * @param port the client port, or 0 for {@link #PREFERRED_PORT} if free, else any free port
+     * @param port the client port; 0 for any free port; {@link #PREFERRED_PORT} falls back to any free port
+     *             when it is busy
      * @throws IllegalStateException if the broker does not start
      */
     public static EmbeddedKafka start(Path dataDir, int port) {
@@ -56,7 +57,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         try {
             Files.createDirectories(dataDir);
             Path logDir = dataDir.resolve("logs");
-            int clientPort = port != 0 ? port : (isFree(PREFERRED_PORT) ? PREFERRED_PORT : freePort());
+            int clientPort = port == 0 || (port == PREFERRED_PORT && !isFree(port)) ? freePort() : port;
             int controllerPort = freePort();
             Properties props = properties(logDir, clientPort, controllerPort);
             Path propsFile = dataDir.resolve("server.properties");

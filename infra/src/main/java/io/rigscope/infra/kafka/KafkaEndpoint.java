@@ -48,7 +48,7 @@ public final class KafkaEndpoint implements AutoCloseable {
             return new KafkaEndpoint(running.get(), null, "embedded broker already running at " + running.get()
                     + " (" + dir + ")");
         }
-        EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0);
+        EmbeddedKafka kafka = EmbeddedKafka.start(dir, EmbeddedKafka.PREFERRED_PORT);
         return new KafkaEndpoint(kafka.bootstrap(), kafka, "embedded broker at " + kafka.bootstrap() + " (" + dir + ")");
     }
 

@@ -92,7 +92,20 @@ public final class PrivatePostgres implements AutoCloseable {
     }
 
     /**
-     * Creates and starts a new cluster under {@code baseDir} (which must not hold one yet).
+     * Creates and starts a new cluster in a fresh directory under the system temp directory (reachable by the
+     * {@code postgres} OS user, unlike JUnit's private temp directories). {@link #close()} deletes it.
+     */
+    public static PrivatePostgres startTemporary(Options options) {
+        try {
+            return start(Files.createTempDirectory("rigscope-pg-"), options);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temp directory for a private PostgreSQL cluster", e);
+        }
+    }
+
+    /**
+     * Creates and starts a new cluster under {@code baseDir} (which must not hold one yet). Every directory
+     * above {@code baseDir} must be traversable by the {@code postgres} OS user when running as root.
      *
      * @throws IllegalStateException with the tool's output when initdb or the server fails
      */
