@@ -27,6 +27,9 @@ import java.util.Objects;
  * asked for it; the decoder tells the two apart by Smile's header bytes ({@code :)\n}), so a reader never
  * needs to know which one a producer chose.
  *
+ * <p>In the untyped maps of {@code Marker.data} and {@code Verdict.body}, whole numbers decode as {@code Long}
+ * and others as {@code Double}; producers should put those types in, so a record equals its decoded copy.
+ *
  * <p>Decoding never throws: a payload that is not a valid record of its topic yields a
  * {@link Decoded.Failed} carrying a {@link DeadLetter} with the reason and the origin.
  *
@@ -50,6 +53,8 @@ public final class WireCodec {
     private static ObjectMapper configure(ObjectMapper mapper) {
         mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
         mapper.configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
+        // untyped maps (marker data, verdict bodies) hold whole numbers as Long, whatever their size
+        mapper.configure(DeserializationFeature.USE_LONG_FOR_INTS, true);
         mapper.configure(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES, false);
         mapper.configure(SerializationFeature.FAIL_ON_EMPTY_BEANS, false);
         return mapper;
