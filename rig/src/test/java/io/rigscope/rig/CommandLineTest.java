@@ -1,0 +1,79 @@
+package io.rigscope.rig;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.cli.RigscopeCommand;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class CommandLineTest {
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        var out = new ByteArrayOutputStream();
+        var err = new ByteArrayOutputStream();
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            CommandLine cl = RigscopeCommand.commandLine();
+            cl.setOut(new PrintWriter(System.out, true));
+            cl.setErr(new PrintWriter(System.err, true));
+            int exit = cl.execute(args);
+            return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    @Test
+    void helpListsTheSubcommands() {
+        Result r = run("--help");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("topics", "tail");
+    }
+
+    @Test
+    void anUnknownFlagExitsTwoAndSaysWhich() {
+        Result r = run("topics", "--no-such-flag");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--no-such-flag");
+    }
+
+    @Test
+    void aBadBootstrapExitsTwoNamingTheFlag() {
+        Result r = run("topics", "--bootstrap", "not a host");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--bootstrap 'not a host'");
+    }
+
+    @Test
+    void anUnknownTopicExitsTwoListingTheTopics(@TempDir Path dir) {
+        Result r = run("tail", "rig.nope", "--data-dir", dir.toString());
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("unknown topic 'rig.nope'", "rig.samples");
+    }
+
+    @Test
+    void topicsOnAFreshDataDirectoryStartsTheBrokerCreatesAndListsEveryTopic(@TempDir Path dir) {
+        Result r = run("topics", "--data-dir", dir.toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("created 13 topic(s)");
+        for (var topic : io.rigscope.model.topic.Topic.values()) {
+            assertThat(r.out()).contains(topic.topicName());
+        }
+        Result again = run("topics", "--data-dir", dir.toString());
+        assertThat(again.out()).doesNotContain("created").contains("rig.verdicts");
+    }
+}
