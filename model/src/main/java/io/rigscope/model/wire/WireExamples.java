@@ -16,12 +16,21 @@ public final class WireExamples {
     private WireExamples() {
     }
 
+    /** A map that keeps the order its pairs are given in (Map.of's order changes from JVM to JVM). */
+    private static Map<String, Object> ordered(Object... pairs) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            map.put((String) pairs[i], pairs[i + 1]);
+        }
+        return map;
+    }
+
     /** One record per topic, in {@link io.rigscope.model.topic.Topic} order. */
     public static List<WireRecord> all() {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("mode", "open-loop");
         config.put("thresholds", List.of("p(99)<500"));
-        config.put("scenarios", List.of(Map.of("name", "ingest", "rate_per_s", 1200L, "batch", 10L)));
+        config.put("scenarios", List.of(ordered("name", "ingest", "rate_per_s", 1200L, "batch", 10L)));
         return List.of(
                 new Marker("s-2026-11-30a", 1, "rig", T, Marker.Kind.REPEAT_START, "sustained", config),
                 new SampleBatch("s-2026-11-30a", 1, "gen-1", T + 1_000_000, List.of(
@@ -61,7 +70,7 @@ public final class WireExamples {
                         Map.of("DBInstanceIdentifier", "db-1"), "Average", 60, 2_950.5, "Count/Second"),
                 new Canary("s-2026-11-30a", 1, "canary@app-1", T, "/var/lib/postgresql/canary", 198, 612, 240, 0),
                 new Verdict("s-2026-11-30a", 1, "analyzer-1", T + 11_000_000, Verdict.Kind.FREEZE, "ingest",
-                        Map.of("sec", T / 1_000_000, "max_ms", 161.2, "over_50ms_pct", 23.4, "requests", 1198L)),
+                        ordered("sec", T / 1_000_000, "max_ms", 161.2, "over_50ms_pct", 23.4, "requests", 1198L)),
                 new DeadLetter("s-2026-11-30a", 0, "codec", T, "rig.samples/1@5121", "rig.samples",
                         "invalid record: sample times must satisfy 0 < t0 <= t1 <= t2", "{\"run\":\"s-2026-11-30a\"}"));
     }
