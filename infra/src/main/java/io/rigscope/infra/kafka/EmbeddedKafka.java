@@ -169,7 +169,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Stops the broker and waits for it. Idempotent. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }

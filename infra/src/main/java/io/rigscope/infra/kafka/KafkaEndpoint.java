@@ -20,11 +20,17 @@ public final class KafkaEndpoint implements AutoCloseable {
     private final String bootstrap;
     private final EmbeddedKafka owned;
     private final String description;
+    private final Thread shutdownHook;
 
     private KafkaEndpoint(String bootstrap, EmbeddedKafka owned, String description) {
         this.bootstrap = bootstrap;
         this.owned = owned;
         this.description = description;
+        // Ctrl-C must not leave the broker's logs unclean: stop it on the way out too.
+        this.shutdownHook = owned == null ? null : new Thread(owned::close, "rigscope-kafka-shutdown");
+        if (shutdownHook != null) {
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        }
     }
 
     /** The default data directory: {@code ~/.rigscope/kafka}. */
@@ -97,6 +103,12 @@ public final class KafkaEndpoint implements AutoCloseable {
     @Override
     public void close() {
         if (owned != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running or will run: it closes the broker
+                return;
+            }
             owned.close();
         }
     }
