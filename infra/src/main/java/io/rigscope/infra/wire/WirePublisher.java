@@ -82,27 +82,22 @@ public final class WirePublisher implements AutoCloseable {
             file.write(record);
         }
         published.incrementAndGet();
-        producer.send(new ProducerRecord<>(topic.topicName(), record.run(), value), (meta, error) -> {
-            if (error == null) {
-                acked.incrementAndGet();
-            } else {
-                failed.incrementAndGet();
-                lastError.set(error);
-            }
-        });
+        producer.send(new ProducerRecord<>(topic.topicName(), record.run(), value), this::onAck);
+    }
+
+    private void onAck(org.apache.kafka.clients.producer.RecordMetadata meta, Exception error) {
+        if (error == null) {
+            acked.incrementAndGet();
+        } else {
+            failed.incrementAndGet();
+            lastError.set(error);
+        }
     }
 
     /** Publishes raw bytes as they are (for replays of archived payloads and tests of bad input). */
     public void publishRaw(String topicName, String key, byte[] value) {
         published.incrementAndGet();
-        producer.send(new ProducerRecord<>(topicName, key, value), (meta, error) -> {
-            if (error == null) {
-                acked.incrementAndGet();
-            } else {
-                failed.incrementAndGet();
-                lastError.set(error);
-            }
-        });
+        producer.send(new ProducerRecord<>(topicName, key, value), this::onAck);
     }
 
     /** Waits until every record handed over so far is acknowledged or failed. Blocking. */
