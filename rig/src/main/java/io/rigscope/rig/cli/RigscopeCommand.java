@@ -15,6 +15,10 @@ import picocli.CommandLine.Command;
         subcommands = {
             TopicsCommand.class,
             TailCommand.class,
+            SutCommand.class,
+            SeedCommand.class,
+            DenominatorCommand.class,
+            EnvironmentCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class RigscopeCommand implements Runnable {

@@ -1,0 +1,58 @@
+package io.rigscope.rig.cli;
+
+import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.sut.db.PgUrl;
+
+/**
+ * The database a command works on: the {@code --pg} URL when given, else (for commands that allow it) a
+ * private cluster started from the local binaries and thrown away on {@link #close()}. Never changes the
+ * settings of a server it did not start.
+ */
+final class PgTarget implements AutoCloseable {
+
+    private final PgUrl url;
+    private final PrivatePostgres owned;
+
+    private PgTarget(PgUrl url, PrivatePostgres owned) {
+        this.url = url;
+        this.owned = owned;
+    }
+
+    /** Parses {@code --pg}; a bad URL is a usage error naming the flag. */
+    static PgUrl parse(String text) {
+        try {
+            return PgUrl.parse("--pg", text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** The given URL, or a fresh private cluster when {@code text} is null. */
+    static PgTarget resolve(String text) {
+        if (text != null) {
+            return new PgTarget(parse(text), null);
+        }
+        long startNs = System.nanoTime();
+        PrivatePostgres pg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults());
+        System.err.printf("postgres: started a private PostgreSQL %d cluster on 127.0.0.1:%d in %.1f s "
+                + "(thrown away on exit; log %s)%n", pg.majorVersion(), pg.port(), (System.nanoTime() - startNs) / 1e9,
+                pg.logFile());
+        return new PgTarget(PgUrl.parse("private", pg.libpqUrl("postgres", "postgres")), pg);
+    }
+
+    PgUrl url() {
+        return url;
+    }
+
+    /** True when this command started the cluster (so it must be migrated and may be configured). */
+    boolean owned() {
+        return owned != null;
+    }
+
+    @Override
+    public void close() {
+        if (owned != null) {
+            owned.close();
+        }
+    }
+}
