@@ -120,15 +120,15 @@ public final class RepeatTrack {
     }
 
     /**
-     * True when all of the repeat's data is in: REPEAT_END arrived, every generator published its last ledger
-     * on every scenario it ran, and no second is open.
+     * True when all of the repeat's data is in: REPEAT_END arrived and every scenario is
+     * {@linkplain ScenarioSeconds#complete() complete} (last ledgers, every counted request, no open second).
      */
     public boolean dataComplete() {
         if (!ended || scenarios.isEmpty()) {
             return false;
         }
         for (ScenarioSeconds s : scenarios.values()) {
-            if (!s.allLedgersLast() || s.openSeconds() > 0) {
+            if (!s.complete()) {
                 return false;
             }
         }

@@ -112,6 +112,10 @@ public final class ScenarioSeconds {
     public List<SecondStats> onLedger(Ledger ledger, FreezeRule rule) {
         GeneratorLedger g = ledgerOf(ledger.src());
         g.account(ledger);
+        ClosedSecond already = closed.get(ledger.sec());
+        if (already != null && already.seenByGenerator().getOrDefault(ledger.src(), 0L) >= ledger.completed()) {
+            g.pendingCompleted.remove(ledger.sec());
+        }
         List<SecondStats> out = new ArrayList<>();
         List<Long> candidates = new ArrayList<>();
         for (long sec : open.keySet()) {
@@ -128,6 +132,10 @@ public final class ScenarioSeconds {
 
     /** Closes the seconds touched since the last call that are now final. Returns them, in order. */
     public List<SecondStats> settle(FreezeRule rule) {
+        // forget the cache so the next batch marks the seconds it touches again
+        cachedSec = Long.MIN_VALUE;
+        cachedGenerator = null;
+        cachedOpen = null;
         if (touched.isEmpty()) {
             return List.of();
         }
@@ -349,14 +357,20 @@ public final class ScenarioSeconds {
         return t;
     }
 
-    /** True when every generator seen on this scenario has published its last ledger. */
-    public boolean allLedgersLast() {
+    /**
+     * True when this scenario's data is all in: every generator seen on it has published its last ledger, every
+     * request a ledger counted has arrived, and no second is open.
+     */
+    public boolean complete() {
+        if (ledgers.isEmpty() || !open.isEmpty()) {
+            return false;
+        }
         for (GeneratorLedger g : ledgers.values()) {
-            if (!g.last) {
+            if (!g.last || !g.pendingCompleted.isEmpty()) {
                 return false;
             }
         }
-        return !ledgers.isEmpty();
+        return true;
     }
 
     /** Generators seen on this scenario. */
