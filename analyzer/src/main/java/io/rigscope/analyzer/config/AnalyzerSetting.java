@@ -1,0 +1,69 @@
+package io.rigscope.analyzer.config;
+
+/**
+ * Every scalar analyzer setting, defined once: key, unit, default and meaning. Keys are public API: they are
+ * read from the {@code CONFIG} marker's data (top level, overridden by an {@code "analyzer"} object) and
+ * listed in docs/gates.md and docs/detectors.md.
+ */
+public enum AnalyzerSetting {
+    FREEZE_WORST_MS("freeze_worst_ms", "ms", "150",
+            "A freeze-second's worst request (service time) must exceed this."),
+    FREEZE_SLOW_MS("freeze_slow_ms", "ms", "50",
+            "A request is slow when its service time exceeds this."),
+    FREEZE_SLOW_FRACTION("freeze_slow_fraction", "fraction", "0.10",
+            "A freeze-second has more than this fraction of its requests slow."),
+    WINDOW_BUCKET_S("window_bucket_s", "s", "10",
+            "Bucket width for windows and the worst-bucket figure; buckets start at epoch multiples of it."),
+    WINDOW_FACTOR("window_factor", "x", "3",
+            "A bucket is hot when its p99 exceeds this times the repeat's median bucket p99."),
+    WINDOW_MIN_BUCKETS("window_min_buckets", "buckets", "2",
+            "A window is at least this many consecutive hot buckets."),
+    DRIFT_BOUND("drift_bound", "x", "1.5",
+            "Drift gate: p99 of the repeat's last third over p99 of its first third must not exceed this."),
+    MIN_SAMPLES("min_samples", "samples", "1000",
+            "Samples gate: a repeat needs at least this many samples of its primary scenario."),
+    PROBE_SCENARIO("probe_scenario", "name", "probe",
+            "The read probe's scenario: gated on its own, never pooled into the figures."),
+    PROBE_P99_MS("probe_p99_ms", "ms", "500",
+            "Probe gate: the probe's p99 service time must not exceed this."),
+    EPISODE_GAP_S("episode_gap_s", "s", "3",
+            "Freeze-seconds and windows this close (end to start) or closer join into one episode."),
+    SCENARIO("scenario", "name", "",
+            "The primary scenario whose latency is reported; empty: the non-probe scenario with most samples."),
+    RECONCILIATION_REQUIRED("reconciliation_required", "boolean", "true",
+            "Whether a repeat needs a RECONCILIATION marker; without one the series is UNRECONCILED."),
+    LADDER_MIN_DELIVERED_RATIO("ladder_min_delivered_ratio", "fraction", "0.99",
+            "Ladder rung gate: successful requests over scheduled requests must reach this.");
+
+    private final String key;
+    private final String unit;
+    private final String defaultValue;
+    private final String doc;
+
+    AnalyzerSetting(String key, String unit, String defaultValue, String doc) {
+        this.key = key;
+        this.unit = unit;
+        this.defaultValue = defaultValue;
+        this.doc = doc;
+    }
+
+    /** The config key, e.g. {@code freeze_worst_ms}. */
+    public String key() {
+        return key;
+    }
+
+    /** The unit of the value. */
+    public String unit() {
+        return unit;
+    }
+
+    /** The default, as text. */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** One sentence on what it does. */
+    public String doc() {
+        return doc;
+    }
+}

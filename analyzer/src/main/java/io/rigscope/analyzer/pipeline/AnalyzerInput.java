@@ -1,0 +1,61 @@
+package io.rigscope.analyzer.pipeline;
+
+import io.rigscope.infra.wire.WireFileReader;
+import io.rigscope.infra.wire.WireSource;
+import io.rigscope.model.codec.Decoded;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.WireRecord;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import reactor.core.publisher.Flux;
+
+/**
+ * Where the analyzer's records come from: Kafka topics or a wire file. Either way {@code rig.markers} is read
+ * first (up to its current end), so the CONFIG marker is in force before the data it governs, then every
+ * input topic from the beginning; markers read twice are harmless (every marker is idempotent).
+ */
+public final class AnalyzerInput {
+
+    /** The topics the analyzer reads. */
+    public static final Set<Topic> TOPICS = EnumSet.of(Topic.MARKERS, Topic.SAMPLES, Topic.LEDGER, Topic.HEALTH);
+
+    private static final int FILE_BATCH = 1024;
+
+    private AnalyzerInput() {
+    }
+
+    /**
+     * Records of one series from Kafka, in batches as polled.
+     *
+     * @param follow keep reading new records (live); false stops at the end offsets taken at the start (replay)
+     * @param onDeadLetter receives every value that did not decode
+     */
+    public static Flux<List<WireRecord>> fromKafka(WireSource source, String series, boolean follow,
+                                                   Consumer<Decoded.Failed> onDeadLetter) {
+        return Flux.concat(
+                source.batches(new WireSource.Spec(EnumSet.of(Topic.MARKERS), series, true, false), onDeadLetter),
+                source.batches(new WireSource.Spec(TOPICS, series, true, follow), onDeadLetter));
+    }
+
+    /** Records from a wire file ({@code .jsonl}, {@code .gz} accepted), markers first, in batches. */
+    public static Flux<List<WireRecord>> fromWireFile(Path file, WireCodec codec, Consumer<Decoded.Failed> onDeadLetter) {
+        Flux<WireRecord> markers = decoded(file, codec, d -> { }).filter(r -> r instanceof Marker);
+        Flux<WireRecord> all = decoded(file, codec, onDeadLetter).filter(r -> TOPICS.contains(r.topic()));
+        return Flux.concat(markers, all).buffer(FILE_BATCH);
+    }
+
+    private static Flux<WireRecord> decoded(Path file, WireCodec codec, Consumer<Decoded.Failed> onDeadLetter) {
+        return WireFileReader.read(file, codec).handle((d, sink) -> {
+            if (d instanceof Decoded.Ok ok) {
+                sink.next(ok.record());
+            } else {
+                onDeadLetter.accept((Decoded.Failed) d);
+            }
+        });
+    }
+}

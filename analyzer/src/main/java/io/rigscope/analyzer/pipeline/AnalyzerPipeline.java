@@ -1,0 +1,68 @@
+package io.rigscope.analyzer.pipeline;
+
+import io.rigscope.analyzer.series.Progress;
+import io.rigscope.analyzer.series.SeriesAnalysis;
+import io.rigscope.model.wire.Verdict;
+import io.rigscope.model.wire.WireRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The analyzer as a Reactor pipeline: input batches (decoded on the source's polling thread) -> one
+ * {@link SeriesAnalysis} on its own thread -> verdicts. The last verdict is always the {@code SERIES} verdict,
+ * whose body is the report.
+ *
+ * <p>Cold: each subscription creates its own analysis and thread. A live analysis ({@code stopWhenComplete})
+ * ends when the series is complete (SERIES_END and every repeat's data in); otherwise it ends when the input
+ * does. Cancelling stops the source without a SERIES verdict.
+ */
+public final class AnalyzerPipeline {
+
+    private final Supplier<SeriesAnalysis> analyses;
+
+    /** @param analyses makes a fresh analysis for each subscription */
+    public AnalyzerPipeline(Supplier<SeriesAnalysis> analyses) {
+        this.analyses = Objects.requireNonNull(analyses, "analyses");
+    }
+
+    /**
+     * @param input record batches of the series
+     * @param stopWhenComplete end as soon as the series is complete (for a following, live input)
+     * @param onStart receives the analysis' progress counters when a subscription starts
+     */
+    public Flux<Verdict> verdicts(Flux<List<WireRecord>> input, boolean stopWhenComplete, Consumer<Progress> onStart) {
+        return Flux.using(() -> Schedulers.newSingle("analyzer", true),
+                scheduler -> Flux.defer(() -> run(input, stopWhenComplete, onStart, scheduler)),
+                Scheduler::dispose);
+    }
+
+    private Flux<Verdict> run(Flux<List<WireRecord>> input, boolean stopWhenComplete, Consumer<Progress> onStart,
+                              Scheduler scheduler) {
+        SeriesAnalysis analysis = analyses.get();
+        onStart.accept(analysis.progress());
+        Flux<List<Verdict>> decided = input
+                .publishOn(scheduler, 8)
+                .map(batch -> {
+                    List<Verdict> out = new ArrayList<>();
+                    analysis.acceptAll(batch, out);
+                    return out;
+                });
+        if (stopWhenComplete) {
+            decided = decided.takeUntil(out -> analysis.complete());
+        }
+        return decided
+                .concatMapIterable(out -> out)
+                .concatWith(Mono.fromCallable(() -> {
+                    List<Verdict> out = new ArrayList<>();
+                    analysis.finish(out);
+                    return out;
+                }).subscribeOn(scheduler).flatMapIterable(out -> out));
+    }
+}

@@ -1,0 +1,146 @@
+package io.rigscope.analyzer.repeat;
+
+import io.rigscope.analyzer.second.ScenarioSeconds;
+import io.rigscope.model.wire.Health;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the analyzer holds for one repeat while it runs: its markers, its scenarios' seconds and the
+ * generator's health per second. Mutable; one owner thread.
+ */
+public final class RepeatTrack {
+
+    /** How a repeat is judged. */
+    public enum Kind {
+        /** A sustained repeat: every gate. */
+        SUSTAINED("sustained"),
+        /** A ladder rung: delivered rate, drops and reconciliation only; drift is noted, not gated. */
+        LADDER("ladder");
+
+        private final String code;
+
+        Kind(String code) {
+            this.code = code;
+        }
+
+        /** As reports write it. */
+        public String code() {
+            return code;
+        }
+    }
+
+    private final int rep;
+    private final ArrayDeque<Histogram> pool;
+    private final TreeMap<String, ScenarioSeconds> scenarios = new TreeMap<>();
+    private final TreeMap<Long, double[]> healthBySec = new TreeMap<>();
+    private String phase;
+    private boolean started;
+    private boolean ended;
+    private Map<String, Object> reconciliation;
+    private boolean judged;
+
+    public RepeatTrack(int rep, ArrayDeque<Histogram> pool) {
+        this.rep = rep;
+        this.pool = pool;
+    }
+
+    public int rep() {
+        return rep;
+    }
+
+    /** The scenario's seconds, created on first use. */
+    public ScenarioSeconds scenario(String name) {
+        ScenarioSeconds s = scenarios.get(name);
+        if (s == null) {
+            s = new ScenarioSeconds(name, pool);
+            scenarios.put(name, s);
+        }
+        return s;
+    }
+
+    /** Every scenario seen, by name. */
+    public NavigableMap<String, ScenarioSeconds> scenarios() {
+        return Collections.unmodifiableNavigableMap(scenarios);
+    }
+
+    /** A REPEAT_START marker: its phase decides the kind. */
+    public void started(String markerPhase) {
+        started = true;
+        if (markerPhase != null && !markerPhase.isBlank()) {
+            phase = markerPhase;
+        }
+    }
+
+    /** A REPEAT_END marker. */
+    public void ended() {
+        ended = true;
+    }
+
+    /** A RECONCILIATION marker's data (the latest wins). */
+    public void reconciled(Map<String, Object> data) {
+        reconciliation = Collections.unmodifiableMap(new LinkedHashMap<>(data));
+    }
+
+    /** A health record of the generator: keeps the per-second worst pause, loop lag and oldest in-flight age. */
+    public void health(Health h) {
+        long sec = Math.floorDiv(h.ts(), 1_000_000L);
+        double[] worst = healthBySec.computeIfAbsent(sec, s -> new double[3]);
+        worst[0] = Math.max(worst[0], h.jvmPauseMs());
+        worst[1] = Math.max(worst[1], h.loopLagMs());
+        worst[2] = Math.max(worst[2], h.oldestInFlightMs());
+    }
+
+    /** Per second: {worst JVM pause ms, worst loop lag ms, worst oldest in-flight ms}. */
+    public NavigableMap<Long, double[]> healthBySec() {
+        return Collections.unmodifiableNavigableMap(healthBySec);
+    }
+
+    /** Ladder when the REPEAT_START marker's phase is {@code ladder}, else sustained. */
+    public Kind kind() {
+        return "ladder".equalsIgnoreCase(phase) ? Kind.LADDER : Kind.SUSTAINED;
+    }
+
+    public boolean startSeen() {
+        return started;
+    }
+
+    public boolean endSeen() {
+        return ended;
+    }
+
+    /** The RECONCILIATION marker's data, or null when none arrived. */
+    public Map<String, Object> reconciliation() {
+        return reconciliation;
+    }
+
+    /**
+     * True when all of the repeat's data is in: REPEAT_END arrived and every scenario is
+     * {@linkplain ScenarioSeconds#complete() complete} (last ledgers, every counted request, no open second).
+     */
+    public boolean dataComplete() {
+        if (!ended || scenarios.isEmpty()) {
+            return false;
+        }
+        for (ScenarioSeconds s : scenarios.values()) {
+            if (!s.complete()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the REPEAT verdict was emitted. */
+    public boolean judged() {
+        return judged;
+    }
+
+    public void markJudged() {
+        judged = true;
+    }
+}

@@ -1,0 +1,429 @@
+package io.rigscope.analyzer.second;
+
+import io.rigscope.analyzer.freeze.FreezeRule;
+import io.rigscope.model.wire.Ledger;
+import io.rigscope.model.wire.Sample;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The seconds of one scenario in one repeat: open seconds as histograms, closed seconds as compressed bytes,
+ * the repeat's totals, and each generator's ledger.
+ *
+ * <p><b>When a second closes.</b> Second S is final for generator G when G's ledger for S has arrived and at
+ * least its {@code completed} samples of S were seen; a generator that published no ledger for S (nothing
+ * ended in S) is final for S once it published a ledger for S or a later second, or its {@code last} one.
+ * S closes when it is final for every generator seen on this scenario. A sample that arrives for a closed
+ * second (a ledger that undercounted) reopens it; the second closes again with the sample in it, so the
+ * final figures never depend on arrival order.
+ *
+ * <p>State is bounded by the repeat's length in seconds, never by its samples. Not thread-safe: one owner.
+ */
+public final class ScenarioSeconds {
+
+    private final String scenario;
+    private final ArrayDeque<Histogram> pool;
+    private final HashMap<Long, OpenSecond> open = new HashMap<>();
+    private final TreeMap<Long, ClosedSecond> closed = new TreeMap<>();
+    private final Map<String, GeneratorLedger> ledgers = new TreeMap<>();
+    private final Set<Long> touched = new HashSet<>();
+    private final Histogram totalServiceUs = Latency.newHistogram();
+    private final Histogram totalResponseUs = Latency.newHistogram();
+    private long count;
+    private long failed;
+    private long sumServiceUs;
+    private long minServiceUs = Long.MAX_VALUE;
+    private long maxServiceUs;
+    private long reopened;
+
+    private long cachedSec = Long.MIN_VALUE;
+    private String cachedGenerator;
+    private OpenSecond cachedOpen;
+    private long[] cachedSeen;
+
+    /**
+     * @param scenario the scenario's name
+     * @param pool histograms to recycle, shared by the scenarios of one analysis (same thread)
+     */
+    public ScenarioSeconds(String scenario, ArrayDeque<Histogram> pool) {
+        this.scenario = scenario;
+        this.pool = pool;
+    }
+
+    /** The scenario's name. */
+    public String scenario() {
+        return scenario;
+    }
+
+    /**
+     * Records one finished request into its second (cut by {@code t2}) and the totals.
+     *
+     * @param generator the generator that sent it
+     * @param slowUs the slow threshold in force, µs
+     */
+    public void record(String generator, Sample s, long slowUs) {
+        long sec = Math.floorDiv(s.t2(), 1_000_000L);
+        if (sec != cachedSec || !generator.equals(cachedGenerator)) {
+            cachedOpen = openSecond(sec);
+            cachedSeen = cachedOpen.seenByGenerator.computeIfAbsent(generator, g -> new long[1]);
+            cachedSec = sec;
+            cachedGenerator = generator;
+            touched.add(sec);
+            ledgerOf(generator);
+        }
+        OpenSecond o = cachedOpen;
+        cachedSeen[0]++;
+        long serviceUs = s.t2() - s.t1();
+        long responseUs = s.t2() - s.t0();
+        Latency.record(o.serviceUs, serviceUs);
+        Latency.record(o.responseUs, responseUs);
+        Latency.record(totalServiceUs, serviceUs);
+        Latency.record(totalResponseUs, responseUs);
+        o.count++;
+        count++;
+        if (s.failed()) {
+            o.failed++;
+            failed++;
+        }
+        if (serviceUs > slowUs) {
+            o.slowCount++;
+        }
+        if (serviceUs > o.maxServiceUs) {
+            o.maxServiceUs = serviceUs;
+        }
+        sumServiceUs += serviceUs;
+        if (serviceUs < minServiceUs) {
+            minServiceUs = serviceUs;
+        }
+        if (serviceUs > maxServiceUs) {
+            maxServiceUs = serviceUs;
+        }
+    }
+
+    /** Accounts one ledger record of this scenario. Returns the seconds it closed, in order. */
+    public List<SecondStats> onLedger(Ledger ledger, FreezeRule rule) {
+        GeneratorLedger g = ledgerOf(ledger.src());
+        g.account(ledger);
+        ClosedSecond already = closed.get(ledger.sec());
+        if (already != null && already.seenByGenerator().getOrDefault(ledger.src(), 0L) >= ledger.completed()) {
+            g.pendingCompleted.remove(ledger.sec());
+        }
+        List<SecondStats> out = new ArrayList<>();
+        List<Long> candidates = new ArrayList<>();
+        for (long sec : open.keySet()) {
+            if (sec <= ledger.sec() || g.last) {
+                candidates.add(sec);
+            }
+        }
+        candidates.sort(null);
+        for (long sec : candidates) {
+            closeIfFinal(sec, rule, out);
+        }
+        return out;
+    }
+
+    /** Closes the seconds touched since the last call that are now final. Returns them, in order. */
+    public List<SecondStats> settle(FreezeRule rule) {
+        // forget the cache so the next batch marks the seconds it touches again
+        cachedSec = Long.MIN_VALUE;
+        cachedGenerator = null;
+        cachedOpen = null;
+        if (touched.isEmpty()) {
+            return List.of();
+        }
+        List<Long> candidates = new ArrayList<>(touched);
+        touched.clear();
+        candidates.sort(null);
+        List<SecondStats> out = new ArrayList<>();
+        for (long sec : candidates) {
+            closeIfFinal(sec, rule, out);
+        }
+        return out;
+    }
+
+    /** Closes every open second, final or not (end of input). Returns them, in order. */
+    public List<SecondStats> closeAll(FreezeRule rule) {
+        List<Long> secs = new ArrayList<>(open.keySet());
+        secs.sort(null);
+        List<SecondStats> out = new ArrayList<>();
+        for (long sec : secs) {
+            out.add(close(sec, rule, false));
+        }
+        touched.clear();
+        return out;
+    }
+
+    private void closeIfFinal(long sec, FreezeRule rule, List<SecondStats> out) {
+        OpenSecond o = open.get(sec);
+        if (o == null) {
+            return;
+        }
+        for (var e : ledgers.entrySet()) {
+            if (!e.getValue().finalFor(sec, o.seen(e.getKey()))) {
+                return;
+            }
+        }
+        out.add(close(sec, rule, true));
+    }
+
+    private SecondStats close(long sec, FreezeRule rule, boolean exact) {
+        OpenSecond o = open.remove(sec);
+        if (o == cachedOpen) {
+            cachedSec = Long.MIN_VALUE;
+            cachedOpen = null;
+            cachedGenerator = null;
+        }
+        SecondStats stats = new SecondStats(sec, o.count, o.failed, o.slowCount, o.maxServiceUs,
+                Latency.percentileUs(o.serviceUs, 50), Latency.percentileUs(o.serviceUs, 99),
+                Latency.percentileUs(o.responseUs, 99), rule.isFreeze(o.count, o.slowCount, o.maxServiceUs), exact);
+        Map<String, Long> seen = new HashMap<>();
+        o.seenByGenerator.forEach((g, n) -> seen.put(g, n[0]));
+        closed.put(sec, new ClosedSecond(stats, Latency.compress(o.serviceUs), Latency.compress(o.responseUs), seen));
+        for (GeneratorLedger g : ledgers.values()) {
+            g.pendingCompleted.remove(sec);
+        }
+        recycle(o.serviceUs);
+        recycle(o.responseUs);
+        return stats;
+    }
+
+    private OpenSecond openSecond(long sec) {
+        OpenSecond o = open.get(sec);
+        if (o != null) {
+            return o;
+        }
+        o = new OpenSecond(sec, borrow(), borrow());
+        ClosedSecond late = closed.remove(sec);
+        if (late != null) {
+            reopened++;
+            o.serviceUs.add(Latency.decompress(late.serviceUs()));
+            o.responseUs.add(Latency.decompress(late.responseUs()));
+            SecondStats s = late.stats();
+            o.count = s.count();
+            o.failed = s.failed();
+            o.slowCount = s.slowCount();
+            o.maxServiceUs = s.maxServiceUs();
+            late.seenByGenerator().forEach(o::addSeen);
+        }
+        open.put(sec, o);
+        return o;
+    }
+
+    private GeneratorLedger ledgerOf(String generator) {
+        return ledgers.computeIfAbsent(generator, g -> new GeneratorLedger());
+    }
+
+    private Histogram borrow() {
+        Histogram h = pool.poll();
+        return h == null ? Latency.newHistogram() : h;
+    }
+
+    private void recycle(Histogram h) {
+        h.reset();
+        if (pool.size() < 64) {
+            pool.push(h);
+        }
+    }
+
+    // ---- figures for the judge ----
+
+    /** Closed seconds, in time order. */
+    public List<SecondStats> seconds() {
+        List<SecondStats> out = new ArrayList<>(closed.size());
+        for (ClosedSecond c : closed.values()) {
+            out.add(c.stats());
+        }
+        return out;
+    }
+
+    /** Seconds still open. */
+    public int openSeconds() {
+        return open.size();
+    }
+
+    /** Times a closed second was reopened by a late sample. */
+    public long reopenedSeconds() {
+        return reopened;
+    }
+
+    /** Requests recorded. */
+    public long count() {
+        return count;
+    }
+
+    /** Failed requests recorded. */
+    public long failed() {
+        return failed;
+    }
+
+    /** Service time at a percentile over the repeat, µs; 0 when empty. */
+    public long serviceAtPercentileUs(double percentile) {
+        return Latency.percentileUs(totalServiceUs, percentile);
+    }
+
+    /** Response time ({@code t2 - t0}) at a percentile over the repeat, µs; 0 when empty. */
+    public long responseAtPercentileUs(double percentile) {
+        return Latency.percentileUs(totalResponseUs, percentile);
+    }
+
+    /** Exact mean service time, µs; NaN when empty. */
+    public double meanServiceUs() {
+        return count == 0 ? Double.NaN : (double) sumServiceUs / count;
+    }
+
+    /** Exact least service time, µs; 0 when empty. */
+    public long minServiceUs() {
+        return count == 0 ? 0 : minServiceUs;
+    }
+
+    /** Exact worst service time, µs. */
+    public long maxServiceUs() {
+        return maxServiceUs;
+    }
+
+    /**
+     * The p99 service time of each bucket of {@code bucketSec} seconds (buckets start at epoch multiples of
+     * it) that holds a closed second, in time order.
+     */
+    public List<Bucket> buckets(int bucketSec) {
+        List<Bucket> out = new ArrayList<>();
+        Histogram merged = borrow();
+        long current = Long.MIN_VALUE;
+        for (var e : closed.entrySet()) {
+            long start = Math.floorDiv(e.getKey(), (long) bucketSec) * bucketSec;
+            if (start != current && current != Long.MIN_VALUE) {
+                out.add(new Bucket(current, current + bucketSec, merged.getTotalCount(),
+                        Latency.percentileUs(merged, 99)));
+                merged.reset();
+            }
+            current = start;
+            merged.add(Latency.decompress(e.getValue().serviceUs()));
+        }
+        if (current != Long.MIN_VALUE) {
+            out.add(new Bucket(current, current + bucketSec, merged.getTotalCount(), Latency.percentileUs(merged, 99)));
+        }
+        recycle(merged);
+        return out;
+    }
+
+    /**
+     * p99 service time of the first and last third of the closed seconds' span: with n seconds from the
+     * first closed second to the last, k = n / 3 (rounded down), the first third is [first, first + k) and the
+     * last third [last - k + 1, last]. Null when k is 0 or either third holds no request.
+     */
+    public Thirds thirds() {
+        if (closed.isEmpty()) {
+            return null;
+        }
+        long first = closed.firstKey();
+        long last = closed.lastKey();
+        long k = (last - first + 1) / 3;
+        if (k == 0) {
+            return null;
+        }
+        Histogram head = borrow();
+        Histogram tail = borrow();
+        for (var c : closed.headMap(first + k).values()) {
+            head.add(Latency.decompress(c.serviceUs()));
+        }
+        for (var c : closed.tailMap(last - k + 1).values()) {
+            tail.add(Latency.decompress(c.serviceUs()));
+        }
+        Thirds t = head.getTotalCount() == 0 || tail.getTotalCount() == 0 ? null
+                : new Thirds(first, first + k, last - k + 1, last + 1, Latency.percentileUs(head, 99),
+                        Latency.percentileUs(tail, 99));
+        recycle(head);
+        recycle(tail);
+        return t;
+    }
+
+    /** Ledger totals over the generators: scheduled, sent, dropped, completed. */
+    public long[] ledgerTotals() {
+        long[] t = new long[4];
+        for (GeneratorLedger g : ledgers.values()) {
+            t[0] += g.scheduled;
+            t[1] += g.sent;
+            t[2] += g.dropped;
+            t[3] += g.completed;
+        }
+        return t;
+    }
+
+    /**
+     * True when this scenario's data is all in: every generator seen on it has published its last ledger, every
+     * request a ledger counted has arrived, and no second is open.
+     */
+    public boolean complete() {
+        if (ledgers.isEmpty() || !open.isEmpty()) {
+            return false;
+        }
+        for (GeneratorLedger g : ledgers.values()) {
+            if (!g.last || !g.pendingCompleted.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Generators seen on this scenario. */
+    public Collection<String> generators() {
+        return ledgers.keySet();
+    }
+
+    /** A closed bucket's figures. */
+    public record Bucket(long startSec, long endSec, long count, long p99Us) {
+    }
+
+    /** The drift rule's two thirds: second ranges [start, end) and their p99 service time. */
+    public record Thirds(long firstStartSec, long firstEndSec, long lastStartSec, long lastEndSec, long firstP99Us,
+                         long lastP99Us) {
+        /** last / first. */
+        public double ratio() {
+            return firstP99Us == 0 ? Double.POSITIVE_INFINITY : (double) lastP99Us / firstP99Us;
+        }
+    }
+
+    /** One generator's ledger for this scenario. */
+    private static final class GeneratorLedger {
+        /** Second -> completed, for seconds not yet closed whose ledger counted a request. */
+        final HashMap<Long, Long> pendingCompleted = new HashMap<>();
+        long maxSec = Long.MIN_VALUE;
+        boolean last;
+        long scheduled;
+        long sent;
+        long dropped;
+        long completed;
+        /** Ledger seconds already accounted, so a replayed duplicate is not counted twice. */
+        final Set<Long> accounted = new HashSet<>();
+
+        void account(Ledger l) {
+            if (accounted.add(l.sec())) {
+                scheduled += l.scheduled();
+                sent += l.sent();
+                dropped += l.dropped();
+                completed += l.completed();
+                if (l.completed() > 0) {
+                    pendingCompleted.put(l.sec(), l.completed());
+                }
+            }
+            maxSec = Math.max(maxSec, l.sec());
+            last |= l.last();
+        }
+
+        boolean finalFor(long sec, long seen) {
+            Long expected = pendingCompleted.get(sec);
+            if (expected != null) {
+                return seen >= expected;
+            }
+            return last || maxSec >= sec;
+        }
+    }
+}

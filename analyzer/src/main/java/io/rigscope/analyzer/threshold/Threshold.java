@@ -1,0 +1,44 @@
+package io.rigscope.analyzer.threshold;
+
+import java.util.Objects;
+
+/**
+ * One parsed k6 threshold, e.g. {@code http_req_duration{scenario:ingest}: p(99)<500}.
+ *
+ * @param metric the metric it judges
+ * @param scenario the {@code scenario} tag filter, or null for the repeat's primary scenario
+ * @param aggregation what is aggregated
+ * @param comparison the operator
+ * @param limit the right-hand side, in the metric's unit (ms for durations)
+ */
+public record Threshold(Metric metric, String scenario, Aggregation aggregation, Comparison comparison,
+                        double limit) {
+
+    public Threshold {
+        Objects.requireNonNull(metric, "metric");
+        Objects.requireNonNull(aggregation, "aggregation");
+        Objects.requireNonNull(comparison, "comparison");
+        if (!metric.allows(aggregation.kind())) {
+            throw new IllegalArgumentException(aggregation.text() + " is not allowed on " + metric.k6Name());
+        }
+    }
+
+    /** The gate name: {@code metric[{scenario:x}]: expression}, e.g. {@code http_req_duration: p(99)<500}. */
+    public String name() {
+        return metric.k6Name() + (scenario == null ? "" : "{scenario:" + scenario + "}") + ": " + expression();
+    }
+
+    /** The expression as k6 writes it, e.g. {@code p(99)<500}. */
+    public String expression() {
+        return aggregation.text() + comparison.symbol() + number(limit);
+    }
+
+    /** True when the measured value satisfies the threshold. NaN (nothing measured) never does. */
+    public boolean holds(double value) {
+        return !Double.isNaN(value) && comparison.holds(value, limit);
+    }
+
+    static String number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
+    }
+}

@@ -1,0 +1,83 @@
+package io.rigscope.analyzer.series;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rigscope.analyzer.bench.SyntheticSeries;
+import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
+import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
+import io.rigscope.analyzer.bench.SyntheticSeries.Stall;
+import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.model.wire.Ledger;
+import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.Verdict;
+import io.rigscope.model.wire.WireRecord;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** The pure core, fed in memory: completion and order independence. */
+class SeriesAnalysisTest {
+
+    private static final Plan PLAN = Plan.of("core", 2, 30, 500).withProbe(20, 30_000)
+            .withRepeat(RepeatPlan.clean(1).withStalls(List.of(new Stall(12_300, 600), new Stall(17_300, 600))));
+
+    @Test
+    void seriesIsCompleteOnceSeriesEndAndEveryLastLedgerArrived() {
+        List<WireRecord> records = records(PLAN);
+        SeriesAnalysis analysis = analysis();
+        List<Verdict> out = new ArrayList<>();
+        for (WireRecord r : records) {
+            assertThat(analysis.complete()).as("complete before %s", r).isFalse();
+            analysis.accept(r, out);
+        }
+        assertThat(analysis.complete()).isTrue();
+        assertThat(out).filteredOn(v -> v.kind() == Verdict.Kind.REPEAT).hasSize(2);
+        assertThat(out).filteredOn(v -> v.kind() == Verdict.Kind.SECOND)
+                .allMatch(v -> Boolean.TRUE.equals(v.body().get("final")));
+    }
+
+    @Test
+    void ledgersArrivingBeforeTheirSamplesGiveTheSameReport() {
+        List<WireRecord> records = records(PLAN);
+        List<WireRecord> ledgersFirst = new ArrayList<>();
+        records.stream().filter(r -> r instanceof Marker).forEach(ledgersFirst::add);
+        records.stream().filter(r -> r instanceof Ledger).forEach(ledgersFirst::add);
+        records.stream().filter(r -> !(r instanceof Marker) && !(r instanceof Ledger)).forEach(ledgersFirst::add);
+
+        assertThat(new String(report(ledgersFirst))).isEqualTo(new String(report(records)));
+    }
+
+    @Test
+    void shuffledDataAfterTheMarkersGivesTheSameReport() {
+        List<WireRecord> records = records(PLAN);
+        List<WireRecord> shuffled = new ArrayList<>();
+        records.stream().filter(r -> r instanceof Marker).forEach(shuffled::add);
+        List<WireRecord> data = new ArrayList<>(records.stream().filter(r -> !(r instanceof Marker)).toList());
+        Collections.shuffle(data, new Random(42));
+        shuffled.addAll(data);
+
+        assertThat(new String(report(shuffled))).isEqualTo(new String(report(records)));
+    }
+
+    private static byte[] report(List<WireRecord> records) {
+        SeriesAnalysis analysis = analysis();
+        List<Verdict> out = new ArrayList<>();
+        records.forEach(r -> analysis.accept(r, out));
+        return ReportFiles.json(analysis.finish(out).toMap());
+    }
+
+    private static SeriesAnalysis analysis() {
+        return new SeriesAnalysis("core", AnalyzerSettings.defaults(), UnaryOperator.identity(), Attributor.none());
+    }
+
+    private static List<WireRecord> records(Plan plan) {
+        List<WireRecord> records = new ArrayList<>();
+        SyntheticSeries.emit(plan, records::add);
+        return records;
+    }
+}
