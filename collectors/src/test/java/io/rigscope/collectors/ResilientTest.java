@@ -1,0 +1,77 @@
+package io.rigscope.collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.Vmstat;
+import io.rigscope.model.wire.WireRecord;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
+
+class ResilientTest {
+
+    private final CollectorContext ctx = new CollectorContext("s1", () -> 2, "h",
+            Clock.fixed(Instant.parse("2026-11-30T00:00:00Z"), ZoneOffset.UTC));
+
+    private Vmstat vmstat(long tsUs) {
+        return new Vmstat("s1", 2, "vmstat@h", tsUs, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100, 0, 0, null);
+    }
+
+    @Test
+    void aSourceThatFailsTwiceThenRecoversYieldsGapMarkersThatTileTheLostTimeAndKeepsGoing() {
+        AtomicInteger attempts = new AtomicInteger();
+        long t0 = ctx.nowUs();
+        List<WireRecord> out = Resilient.forever(ctx, "vmstat@h", () -> switch (attempts.incrementAndGet()) {
+            case 1 -> Flux.just(vmstat(t0 - 2_000_000)).concatWith(Flux.error(new IllegalStateException("vmstat died")));
+            case 2 -> Flux.error(new java.io.IOException("cannot start vmstat"));
+            default -> Flux.just(vmstat(t0 + 5_000_000), vmstat(t0 + 6_000_000));
+        }, new Backoff(Duration.ofMillis(1), Duration.ofMillis(4)), Schedulers.parallel())
+                .take(6).collectList().block(Duration.ofSeconds(10));
+
+        assertThat(out).hasSize(6);
+        assertThat(out.get(0)).isInstanceOf(Vmstat.class);
+        Marker first = (Marker) out.get(1);
+        Marker second = (Marker) out.get(2);
+        Marker closing = (Marker) out.get(3);
+        assertThat(first.kind()).isEqualTo(Marker.Kind.GAP);
+        assertThat(first.rep()).isEqualTo(2);
+        assertThat(first.data()).containsEntry("reason", "vmstat died").containsEntry("attempt", 1)
+                .containsEntry("source", "vmstat@h").containsEntry("start", t0).containsEntry("end", t0);
+        assertThat(second.data()).containsEntry("reason", "cannot start vmstat").containsEntry("attempt", 2)
+                .containsEntry("start", t0);
+        assertThat(closing.data()).containsEntry("attempt", 0).containsEntry("start", second.data().get("end"));
+        assertThat((String) closing.data().get("reason")).startsWith("recovered after 2 failed attempt(s)");
+        assertThat(out.subList(4, 6)).allSatisfy(r -> assertThat(r).isInstanceOf(Vmstat.class));
+    }
+
+    @Test
+    void aSourceThatEndsIsRestartedAfterAGapMarkerAndItsRecoveryIsMarkedToo() {
+        AtomicInteger attempts = new AtomicInteger();
+        List<WireRecord> out = Resilient.forever(ctx, "x@h", () -> {
+            attempts.incrementAndGet();
+            return Flux.just(vmstat(ctx.nowUs()));
+        }, new Backoff(Duration.ofMillis(1), Duration.ofMillis(1)), Schedulers.parallel())
+                .take(5).collectList().block(Duration.ofSeconds(10));
+
+        assertThat(out).extracting(r -> r.getClass().getSimpleName())
+                .containsExactly("Vmstat", "Marker", "Marker", "Vmstat", "Marker");
+        assertThat(((Marker) out.get(1)).data().get("reason")).isEqualTo("x@h: source ended");
+        assertThat(((Marker) out.get(2)).data()).containsEntry("attempt", 0);
+        assertThat(attempts.get()).isEqualTo(2);
+    }
+
+    @Test
+    void backoffDoublesUpToItsMaximum() {
+        Backoff b = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(3));
+        assertThat(List.of(b.delayAfter(1), b.delayAfter(2), b.delayAfter(3), b.delayAfter(4), b.delayAfter(30)))
+                .containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
+                        Duration.ofSeconds(3), Duration.ofSeconds(3));
+    }
+}

@@ -1,0 +1,142 @@
+package io.rigscope.collectors.db;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rigscope.collectors.CollectorContext;
+import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.model.wire.DbSample;
+import io.rigscope.model.wire.WireRecord;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
+
+class DbSamplerTest {
+
+    private static PrivatePostgres pg;
+
+    @BeforeAll
+    static void start() {
+        pg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults().with("autovacuum", "off"));
+        pg.psql("postgres", "create role monitor login; grant pg_monitor to monitor;"
+                + " create table events(id bigserial primary key, qty int, note text)");
+    }
+
+    @AfterAll
+    static void stop() {
+        pg.close();
+    }
+
+    /** Collects samples in the background until {@code done} holds for one of them (or the timeout). */
+    private static List<DbSample> sampleUntil(DbSampler sampler, Runnable load, Predicate<DbSample> done) throws Exception {
+        List<DbSample> seen = new CopyOnWriteArrayList<>();
+        CompletableFuture<DbSample> hit = new CompletableFuture<>();
+        Disposable sub = sampler.records().ofType(DbSample.class).doOnNext(s -> {
+            seen.add(s);
+            if (done.test(s)) {
+                hit.complete(s);
+            }
+        }).subscribe();
+        try {
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (seen.isEmpty() && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            load.run();
+            hit.get(20, java.util.concurrent.TimeUnit.SECONDS);
+            return List.copyOf(seen);
+        } finally {
+            sub.dispose();
+        }
+    }
+
+    @Test
+    void walBytesRiseAfterAnInsertBurstAndTheTableCountsFollow() throws Exception {
+        var sampler = new DbSampler(new DbSampler.Config(pg.r2dbcUrl("postgres", "postgres"), List.of("events"),
+                Duration.ofMillis(250)), CollectorContext.of("s1"));
+        List<DbSample> samples = sampleUntil(sampler,
+                () -> pg.psql("postgres", "insert into events(qty, note) select g, repeat('x', 100) from generate_series(1, 50000) g"),
+                s -> s.wal() != null && s.wal().bytes() > 5_000_000);
+
+        DbSample first = samples.get(0);
+        assertThat(first.intervalMs()).isZero();
+        assertThat(first.wal().bytes()).isZero();
+        assertThat(first.serverVersionNum()).isBetween(150000, 189999);
+        DbSample burst = samples.get(samples.size() - 1);
+        assertThat(burst.wal().records()).isGreaterThan(50_000);
+        assertThat(burst.intervalMs()).isPositive();
+        assertThat(burst.walDir().files()).isPositive();
+        assertThat(burst.walDir().bytes()).isEqualTo(burst.walDir().files() * 16L * 1024 * 1024);
+        assertThat(burst.checkpoints()).isNotNull();
+        assertThat(burst.database().commits()).isPositive();
+        assertThat(burst.tables()).singleElement().satisfies(t -> assertThat(t.table()).isEqualTo("public.events"));
+        if (burst.serverVersionNum() >= 160000) {
+            assertThat(burst.io()).isNotNull();
+        } else {
+            assertThat(burst.io()).isNull();
+        }
+    }
+
+    @Test
+    void aRoleWithOnlyPgMonitorReadsEveryPart() throws Exception {
+        var sampler = new DbSampler(new DbSampler.Config(pg.r2dbcUrl("postgres", "monitor"), List.of("public.events"),
+                Duration.ofMillis(250)), CollectorContext.of("s1"));
+        List<DbSample> samples = sampleUntil(sampler, () -> pg.psql("postgres", "insert into events(qty) values (1)"),
+                s -> s.database() != null && s.database().commits() > 0);
+
+        DbSample s = samples.get(samples.size() - 1);
+        assertThat(s.wal()).isNotNull();
+        assertThat(s.checkpoints()).isNotNull();
+        assertThat(s.walDir()).isNotNull();
+        assertThat(s.walDir().files()).isPositive();
+        assertThat(s.database()).isNotNull();
+        assertThat(s.tables()).extracting(DbSample.TableStats::table).containsExactly("public.events");
+    }
+
+    @Test
+    void aVacuumShowsInPgStatProgressVacuumWithItsTableAndPhase() throws Exception {
+        pg.psql("postgres", "create table churn(id int, pad text); insert into churn select g, repeat('p', 200)"
+                + " from generate_series(1, 300000) g; delete from churn where id % 2 = 0");
+        // a cost-delayed VACUUM takes a couple of seconds here, long enough for 50 ms samples to see it
+        pg.psql("postgres", "alter system set vacuum_cost_delay = 2");
+        pg.psql("postgres", "select pg_reload_conf()");
+        var sampler = new DbSampler(new DbSampler.Config(pg.r2dbcUrl("postgres", "postgres"), List.of("churn"),
+                Duration.ofMillis(50)), CollectorContext.of("s1"));
+        List<DbSample> samples;
+        try {
+            samples = sampleUntil(sampler, () -> CompletableFuture.runAsync(() -> pg.psql("postgres", "vacuum churn")),
+                    s -> s.vacuums().stream().anyMatch(v -> v.table().equals("churn") && v.heapBlksScanned() > 0));
+        } finally {
+            pg.psql("postgres", "alter system reset vacuum_cost_delay");
+            pg.psql("postgres", "select pg_reload_conf()");
+        }
+
+        DbSample.VacuumProgress v = samples.get(samples.size() - 1).vacuums().stream()
+                .filter(p -> p.table().equals("churn")).findFirst().orElseThrow();
+        assertThat(v.heapBlksTotal()).isPositive();
+        assertThat(v.phase()).isNotBlank();
+        assertThat(v.pid()).isPositive();
+    }
+
+    @Test
+    void aCounterGoingBackwardsGivesAZeroDelta() {
+        var counter = new DbSampler.Counter();
+        assertThat(counter.delta(new long[] {10, 20})).containsExactly(0, 0);
+        assertThat(counter.delta(new long[] {15, 26})).containsExactly(5, 6);
+        assertThat(counter.delta(new long[] {1, 2})).containsExactly(0, 0);
+        assertThat(counter.delta(new long[] {4, 2})).containsExactly(3, 0);
+    }
+
+    @Test
+    void anUnreachableServerYieldsGapMarkersNotAnError() {
+        var sampler = new DbSampler(new DbSampler.Config("r2dbc:postgresql://postgres@127.0.0.1:1/postgres", List.of(),
+                Duration.ofMillis(100)), CollectorContext.of("s1"));
+        List<WireRecord> out = sampler.records().take(1).collectList().block(Duration.ofSeconds(15));
+        assertThat(out).singleElement().satisfies(r -> assertThat(r.topic().topicName()).isEqualTo("rig.markers"));
+    }
+}
