@@ -97,7 +97,8 @@ final class GeneratorRun implements RunContext {
             for (Scenario s : plan.scenarios()) {
                 runs.add(new ScenarioRun(s, plan.mode(), this, loops, keyPrefix));
             }
-            // The schedule starts on the next 10 ms boundary, leaving time to set up.
+            Warmup.run(loops);
+            // The schedule starts on a 10 ms boundary, leaving time to set up.
             long startEpochUs = (clock.nowUs() / 10_000 + 5) * 10_000;
             long startNanos = clock.nanosOf(startEpochUs);
             long endNanos = startNanos + plan.duration().toNanos();
