@@ -20,11 +20,14 @@ package io.rigscope.generator;
 public record SecondReport(long epochSec, String scenario, long offered, long sent, long dropped, long completed,
                            long errors, int inFlight, double p50Ms, double p99Ms, double responseP99Ms) {
 
-    /** One console line. */
+    private static final java.time.format.DateTimeFormatter HH_MM_SS =
+            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss");
+
+    /** One console line (UTC time of day, scenario, counts, latency of the second). */
     public String line() {
         return String.format(java.util.Locale.ROOT,
                 "%s %-10s offered %6d  sent %6d  done %6d  dropped %5d  in-flight %5d  p50 %8.2f ms  p99 %8.2f ms  errors %d",
-                java.time.LocalTime.ofSecondOfDay(Math.floorMod(epochSec, 86_400L)), scenario, offered, sent, completed,
+                HH_MM_SS.format(java.time.LocalTime.ofSecondOfDay(Math.floorMod(epochSec, 86_400L))), scenario, offered, sent, completed,
                 dropped, inFlight, p50Ms, p99Ms, errors);
     }
 }
