@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
         subcommands = {
             TopicsCommand.class,
             TailCommand.class,
+            GenerateCommand.class,
+            BenchCommand.class,
             SutCommand.class,
             SeedCommand.class,
             DenominatorCommand.class,

@@ -1,0 +1,304 @@
+package io.rigscope.generator;
+
+import io.rigscope.generator.outbox.Outbox;
+import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.model.wire.ErrorKind;
+import io.rigscope.model.wire.Ledger;
+import io.rigscope.model.wire.Sample;
+import io.rigscope.model.wire.SampleBatch;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The single thread ({@code rig-gen-collect}) that turns finished requests into wire records: it batches
+ * samples into {@link SampleBatch} records (at most {@code batchMaxSamples} or {@code batchMaxAge} old) and
+ * publishes each second's {@link Ledger} once that second is final, after every sample that ended in it.
+ * It owns every histogram; nothing else reads them.
+ *
+ * <p>Second S is final when {@code (S+1) s <= bound}, with the bound the least of: the collector's clock when
+ * it looks; each open-loop scheduler's progress (every request due before it was counted); for a
+ * closed-loop request registered but not yet counted, its start; for a request whose end has been stamped but
+ * whose sample is not yet queued, that end. See {@link #closeableBeforeUs}.
+ */
+final class Collector {
+
+    private static final long HIGHEST_US = Duration.ofHours(1).toNanos() / 1_000;
+
+    private final String series;
+    private final int rep;
+    private final String src;
+    private final MicroClock clock;
+    private final List<ScenarioRun> scenarios;
+    private final Set<Exchange> inFlight;
+    private final Outbox outbox;
+    private final ProgressListener listener;
+    private final int batchMaxSamples;
+    private final long batchMaxAgeNanos;
+    private final Queue<Sample> finished = new ConcurrentLinkedQueue<>();
+    private final Map<String, Totals> totals = new LinkedHashMap<>();
+    private final List<Sample> pending = new ArrayList<>();
+    private long pendingSinceNanos;
+    private long lateSamples;
+    private long nextSec;
+    private final Thread thread;
+    private volatile boolean finishing;
+    private volatile RuntimeException failure;
+
+    /** Running totals of one scenario; collector thread only. */
+    private static final class Totals {
+        final Histogram service = new Histogram(HIGHEST_US, 3);
+        final Histogram response = new Histogram(HIGHEST_US, 3);
+        final Histogram lag = new Histogram(HIGHEST_US, 3);
+        final Map<Long, SecondStats> bySecond = new HashMap<>();
+        final Map<ErrorKind, Long> errors = new EnumMap<>(ErrorKind.class);
+        long completed;
+        long failed;
+        long eventsSent;
+        long quantitySent;
+        long eventsClaimed;
+        long quantityClaimed;
+        long firstSendUs = Long.MAX_VALUE;
+        long lastSendUs;
+    }
+
+    /** Completions in one second (by t2). */
+    private static final class SecondStats {
+        final Histogram service = new Histogram(HIGHEST_US, 2);
+        final Histogram response = new Histogram(HIGHEST_US, 2);
+        long completed;
+        long errors;
+    }
+
+    Collector(String series, int rep, String src, MicroClock clock, List<ScenarioRun> scenarios, Set<Exchange> inFlight,
+              Outbox outbox, ProgressListener listener, int batchMaxSamples, Duration batchMaxAge, long startEpochUs) {
+        this.series = series;
+        this.rep = rep;
+        this.src = src;
+        this.clock = clock;
+        this.scenarios = List.copyOf(scenarios);
+        this.inFlight = inFlight;
+        this.outbox = outbox;
+        this.listener = listener;
+        this.batchMaxSamples = batchMaxSamples;
+        this.batchMaxAgeNanos = batchMaxAge.toNanos();
+        this.nextSec = Math.floorDiv(startEpochUs, 1_000_000L);
+        for (ScenarioRun s : scenarios) {
+            totals.put(s.scenario.name(), new Totals());
+        }
+        this.thread = new Thread(this::loop, "rig-gen-collect");
+        this.thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Any thread: a finished request. */
+    void accept(Sample sample) {
+        finished.add(sample);
+    }
+
+    private void loop() {
+        try {
+            while (!finishing) {
+                LockSupport.parkNanos(10_000_000L);
+                long cutNanos = clock.nanoTime();
+                boolean secondMayClose = clock.epochUs(cutNanos) >= (nextSec + 1) * 1_000_000L;
+                long boundUs = secondMayClose ? closeableBeforeUs(cutNanos) : Long.MIN_VALUE;
+                drain();
+                if (!pending.isEmpty() && (pending.size() >= batchMaxSamples
+                        || cutNanos - pendingSinceNanos >= batchMaxAgeNanos)) {
+                    flushSamples();
+                }
+                if (secondMayClose) {
+                    closeSecondsBefore(boundUs, false);
+                }
+            }
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+    }
+
+    /**
+     * The epoch µs before which every second is final. Called before draining the queue: a request that is
+     * not in the registry when scanned has queued its sample already, so the drain that follows sees it; a
+     * request whose {@code completing} flag is still false when scanned reads its end from the clock later,
+     * so that end is at or after {@code cutNanos}; the same holds for a closed-loop request whose start is
+     * not yet stamped.
+     */
+    private long closeableBeforeUs(long cutNanos) {
+        long bound = cutNanos;
+        for (ScenarioRun s : scenarios) {
+            if (s.mode == LoopMode.OPEN) {
+                long decided = s.decidedBeforeNanos;
+                if (decided - bound < 0) {
+                    bound = decided;
+                }
+            }
+        }
+        for (Exchange x : inFlight) {
+            if (!x.counted) {
+                long t0 = x.t0Nanos;
+                if (t0 != 0 && t0 - bound < 0) {
+                    bound = t0;
+                }
+            }
+            if (x.completing) {
+                long t2;
+                while ((t2 = x.t2Nanos) == 0) {
+                    Thread.onSpinWait();
+                }
+                if (t2 - bound < 0) {
+                    bound = t2;
+                }
+            }
+        }
+        return clock.epochUs(bound);
+    }
+
+    private void drain() {
+        Sample s;
+        while ((s = finished.poll()) != null) {
+            if (pending.isEmpty()) {
+                pendingSinceNanos = clock.nanoTime();
+            }
+            pending.add(s);
+            record(s);
+        }
+    }
+
+    private void record(Sample s) {
+        Totals t = totals.get(s.scenario());
+        t.completed++;
+        t.service.recordValue(Math.min(s.serviceUs(), HIGHEST_US));
+        t.response.recordValue(Math.min(s.responseUs(), HIGHEST_US));
+        t.lag.recordValue(Math.min(s.t1() - s.t0(), HIGHEST_US));
+        t.eventsSent += s.batch();
+        t.quantitySent += s.qty();
+        t.firstSendUs = Math.min(t.firstSendUs, s.t1());
+        t.lastSendUs = Math.max(t.lastSendUs, s.t1());
+        if (s.failed()) {
+            t.failed++;
+            t.errors.merge(s.err(), 1L, Long::sum);
+        }
+        if (s.status() >= 200 && s.status() < 300) {
+            t.eventsClaimed += s.batch();
+            t.quantityClaimed += s.qty();
+        }
+        long endSec = Math.floorDiv(s.t2(), 1_000_000L);
+        if (endSec < nextSec) {
+            lateSamples++;
+        }
+        SecondStats sec = t.bySecond.computeIfAbsent(endSec, k -> new SecondStats());
+        sec.completed++;
+        sec.service.recordValue(Math.min(s.serviceUs(), HIGHEST_US));
+        sec.response.recordValue(Math.min(s.responseUs(), HIGHEST_US));
+        if (s.failed()) {
+            sec.errors++;
+        }
+    }
+
+    private void flushSamples() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        outbox.offer(new SampleBatch(series, rep, src, clock.nowUs(), pending));
+        pending.clear();
+    }
+
+    /** Publishes the ledgers of every second that ends at or before {@code boundUs}, samples first. */
+    private void closeSecondsBefore(long boundUs, boolean last) {
+        if ((nextSec + 1) * 1_000_000L > boundUs) {
+            return;
+        }
+        flushSamples();
+        while ((nextSec + 1) * 1_000_000L <= boundUs) {
+            boolean isLast = last && (nextSec + 2) * 1_000_000L > boundUs;
+            publishSecond(nextSec, isLast);
+            nextSec++;
+        }
+    }
+
+    private void publishSecond(long sec, boolean last) {
+        long ts = clock.nowUs();
+        for (ScenarioRun s : scenarios) {
+            String name = s.scenario.name();
+            SecondCounts c = s.bySecond.remove(sec);
+            long scheduled = c == null ? 0 : c.scheduled.sum();
+            long sent = c == null ? 0 : c.sent.sum();
+            long dropped = c == null ? 0 : c.dropped.sum();
+            SecondStats stats = totals.get(name).bySecond.remove(sec);
+            long completed = stats == null ? 0 : stats.completed;
+            outbox.offer(new Ledger(series, rep, src, ts, name, sec, scheduled, sent, dropped, completed, last));
+            listener.onSecond(new SecondReport(sec, name, scheduled, sent, dropped, completed,
+                    stats == null ? 0 : stats.errors, s.inFlight.get(),
+                    stats == null ? Double.NaN : stats.service.getValueAtPercentile(50) / 1000.0,
+                    stats == null ? Double.NaN : stats.service.getValueAtPercentile(99) / 1000.0,
+                    stats == null ? Double.NaN : stats.response.getValueAtPercentile(99) / 1000.0));
+        }
+    }
+
+    /**
+     * Stops the thread, then publishes what is left: the remaining samples and every second's ledger through
+     * the one holding {@code endEpochUs}, the last flagged {@code last}. Call after every request has ended.
+     */
+    void finish(long endEpochUs) {
+        finishing = true;
+        try {
+            thread.join(Duration.ofSeconds(30).toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping the collector", e);
+        }
+        if (failure != null) {
+            throw new IllegalStateException("the sample collector failed: " + failure, failure);
+        }
+        drain();
+        long lastSec = Math.max(nextSec, Math.floorDiv(endEpochUs, 1_000_000L));
+        for (ScenarioRun s : scenarios) {
+            for (long sec : s.bySecond.keySet()) {
+                lastSec = Math.max(lastSec, sec);
+            }
+        }
+        for (Totals t : totals.values()) {
+            for (long sec : t.bySecond.keySet()) {
+                lastSec = Math.max(lastSec, sec);
+            }
+        }
+        flushSamples();
+        closeSecondsBefore((lastSec + 1) * 1_000_000L, true);
+    }
+
+    /** Samples that ended in a second whose ledger was already published (a watermark bug; expected 0). */
+    long lateSamples() {
+        return lateSamples;
+    }
+
+    /** Per-scenario totals; call after {@link #finish}. */
+    List<ScenarioSummary> summaries() {
+        List<ScenarioSummary> out = new ArrayList<>();
+        for (ScenarioRun s : scenarios) {
+            Totals t = totals.get(s.scenario.name());
+            out.add(new ScenarioSummary(s.scenario.name(), s.scheduledTotal(), s.sentTotal(), s.droppedTotal(),
+                    t.completed, t.failed, t.errors, t.eventsSent, t.quantitySent, t.eventsClaimed, t.quantityClaimed,
+                    ms(t.service, 50), ms(t.service, 99), ms(t.response, 99), ms(t.lag, 50), ms(t.lag, 99),
+                    t.lag.getTotalCount() == 0 ? Double.NaN : t.lag.getMaxValue() / 1000.0,
+                    t.firstSendUs == Long.MAX_VALUE ? 0 : t.firstSendUs, t.lastSendUs));
+        }
+        return out;
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
+    }
+}

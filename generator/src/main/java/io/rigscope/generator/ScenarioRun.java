@@ -1,0 +1,177 @@
+package io.rigscope.generator;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.rigscope.generator.body.BodyRenderer;
+import io.rigscope.generator.body.RequestBody;
+import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.generator.plan.Scenario;
+import io.rigscope.generator.schedule.ArrivalSchedule;
+import io.rigscope.model.wire.ErrorKind;
+import io.rigscope.model.wire.Sample;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
+
+/**
+ * A scenario while it runs: its HTTP client and keep-alive pool, its counters by intended-start second, and
+ * the code that starts one request and turns its outcome into a {@link Sample}.
+ *
+ * <p>Starting a request ({@link #start}) subscribes to the client's Mono; that is where this engine bridges
+ * from its own threads into Reactor Netty, and nothing on that path blocks.
+ */
+final class ScenarioRun {
+
+    final Scenario scenario;
+    final LoopMode mode;
+    final ArrivalSchedule schedule;
+    final AtomicInteger inFlight = new AtomicInteger();
+    final ConcurrentHashMap<Long, SecondCounts> bySecond = new ConcurrentHashMap<>();
+    /** Open loop: every request with an intended start before this nanoTime has been counted. */
+    volatile long decidedBeforeNanos;
+    /** Closed loop: start no more requests after this nanoTime. */
+    volatile long stopAtNanos;
+    final AtomicLong nextSeq = new AtomicLong();
+
+    private final RunContext run;
+    private final BodyRenderer renderer;
+    private final HttpMethod method;
+    private final String uri;
+    private final ConnectionProvider pool;
+    private final HttpClient client;
+
+    ScenarioRun(Scenario scenario, LoopMode mode, RunContext run, LoopResources loops, String keyPrefix) {
+        this.scenario = scenario;
+        this.mode = mode;
+        this.run = run;
+        this.schedule = ArrivalSchedule.constantRate(scenario.requestsPerSec());
+        this.renderer = scenario.body() == null ? null : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".");
+        this.method = HttpMethod.valueOf(scenario.method());
+        this.uri = scenario.url().toString();
+        this.pool = ConnectionProvider.builder("rig-gen-" + scenario.name())
+                .maxConnections(scenario.maxInFlight())
+                .pendingAcquireMaxCount(-1)
+                .pendingAcquireTimeout(scenario.timeout())
+                .maxIdleTime(Duration.ofSeconds(60))
+                .lifo()
+                .build();
+        this.client = HttpClient.create(pool)
+                .runOn(loops)
+                .keepAlive(true)
+                .disableRetry(true)
+                .headers(h -> {
+                    scenario.headers().forEach(h::set);
+                    if (scenario.body() != null) {
+                        h.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+                    }
+                });
+    }
+
+    private final java.util.concurrent.atomic.LongAdder scheduledTotal = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder sentTotal = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder droppedTotal = new java.util.concurrent.atomic.LongAdder();
+
+    /** Counts one request due at {@code t0Nanos}: sent, or dropped at the cap. */
+    void count(long t0Nanos, boolean sent) {
+        SecondCounts c = bySecond.computeIfAbsent(Math.floorDiv(run.clock().epochUs(t0Nanos), 1_000_000L),
+                s -> new SecondCounts());
+        c.scheduled.increment();
+        scheduledTotal.increment();
+        if (sent) {
+            c.sent.increment();
+            sentTotal.increment();
+        } else {
+            c.dropped.increment();
+            droppedTotal.increment();
+        }
+    }
+
+    long scheduledTotal() {
+        return scheduledTotal.sum();
+    }
+
+    long sentTotal() {
+        return sentTotal.sum();
+    }
+
+    long droppedTotal() {
+        return droppedTotal.sum();
+    }
+
+    RequestBody render(long seq) {
+        return renderer == null ? RequestBody.EMPTY : renderer.render(seq);
+    }
+
+    /** Open loop: starts request {@code seq} due at {@code t0Nanos}; the caller has counted it and taken an in-flight slot. */
+    void startOpen(long seq, long t0Nanos) {
+        Exchange x = new Exchange(this, seq, t0Nanos, render(seq));
+        run.register(x);
+        x.counted = true;
+        send(x);
+    }
+
+    /** Closed loop: starts the next request now, unless the run is past its end. Called by a worker's previous completion. */
+    void startClosed() {
+        if (run.stopping() || System.nanoTime() - stopAtNanos >= 0) {
+            return;
+        }
+        long seq = nextSeq.getAndIncrement();
+        Exchange x = new Exchange(this, seq, 0, render(seq));
+        inFlight.incrementAndGet();
+        run.register(x);
+        long t0 = run.clock().nanoTime();
+        x.t0Nanos = t0;
+        count(t0, true);
+        x.counted = true;
+        send(x);
+    }
+
+    private void send(Exchange x) {
+        byte[] bytes = x.body.bytes();
+        x.t1Nanos = run.clock().nanoTime();
+        client.request(method)
+                .uri(uri)
+                .send((req, out) -> {
+                    x.t1Nanos = run.clock().nanoTime();
+                    if (bytes.length == 0) {
+                        return out;
+                    }
+                    req.header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));
+                    return out.send(Mono.just(Unpooled.wrappedBuffer(bytes)));
+                })
+                .responseSingle((res, content) -> {
+                    int status = res.status().code();
+                    return content.asByteArray().map(b -> status).defaultIfEmpty(status);
+                })
+                .timeout(scenario.timeout())
+                .subscribe(status -> end(x, status, null), error -> end(x, 0, error));
+    }
+
+    private void end(Exchange x, int status, Throwable error) {
+        x.completing = true;
+        long t2 = run.clock().nanoTime();
+        x.t2Nanos = t2;
+        MicroClock clock = run.clock();
+        long t0Us = clock.epochUs(x.t0Nanos);
+        long t2Us = clock.epochUs(t2);
+        long t1Us = Math.min(Math.max(clock.epochUs(x.t1Nanos), t0Us), t2Us);
+        ErrorKind kind = error == null ? ErrorKind.ofStatus(status) : ErrorKinds.of(error);
+        run.collect(new Sample(scenario.name(), t0Us, t1Us, t2Us, status, kind, x.body.batch(), x.body.quantity(),
+                x.body.bytes().length), error);
+        run.unregister(x);
+        inFlight.decrementAndGet();
+        if (mode == LoopMode.CLOSED) {
+            startClosed();
+        }
+    }
+
+    void dispose() {
+        pool.disposeLater().block(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,58 @@
+package io.rigscope.generator.bench;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One open-loop run of the generator benchmark.
+ *
+ * @param targetRate requests/s asked for
+ * @param offeredRate requests/s actually sent: {@code (sent - 1) / (last send - first send)}
+ * @param sent requests sent
+ * @param dropped requests dropped at the in-flight cap
+ * @param completed requests that ended
+ * @param failed requests that ended in an error
+ * @param lagP50Ms median send lag {@code t1 - t0}
+ * @param lagP99Ms p99 send lag
+ * @param lagMaxMs largest send lag
+ * @param serviceP50Ms median {@code t2 - t1}
+ * @param serviceP99Ms p99 {@code t2 - t1}
+ * @param cpuPct the generator's CPU: process CPU minus the bench server's event loops, percent of one core
+ * @param serverCpuPct the bench server's event loops, percent of one core
+ */
+public record BenchResult(double targetRate, double offeredRate, long sent, long dropped, long completed, long failed,
+                          double lagP50Ms, double lagP99Ms, double lagMaxMs, double serviceP50Ms, double serviceP99Ms,
+                          double cpuPct, double serverCpuPct) {
+
+    /** True when nothing was dropped or failed and the offered rate is within {@code tolerance} (0.005 = 0.5 %) of the target. */
+    public boolean held(double tolerance) {
+        return dropped == 0 && failed == 0 && Math.abs(offeredRate - targetRate) <= tolerance * targetRate;
+    }
+
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("target_rate", targetRate);
+        m.put("offered_rate", round(offeredRate, 1));
+        m.put("offered_error_pct", round(100.0 * (offeredRate - targetRate) / targetRate, 3));
+        m.put("sent", sent);
+        m.put("dropped", dropped);
+        m.put("completed", completed);
+        m.put("failed", failed);
+        m.put("lag_p50_ms", round(lagP50Ms, 3));
+        m.put("lag_p99_ms", round(lagP99Ms, 3));
+        m.put("lag_max_ms", round(lagMaxMs, 3));
+        m.put("service_p50_ms", round(serviceP50Ms, 3));
+        m.put("service_p99_ms", round(serviceP99Ms, 3));
+        m.put("cpu_pct", round(cpuPct, 1));
+        m.put("server_cpu_pct", round(serverCpuPct, 1));
+        return m;
+    }
+
+    static double round(double v, int digits) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return v;
+        }
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+}

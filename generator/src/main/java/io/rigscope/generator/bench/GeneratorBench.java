@@ -1,0 +1,57 @@
+package io.rigscope.generator.bench;
+
+import io.rigscope.generator.Generator;
+import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.generator.RecordSink;
+import io.rigscope.generator.RunSummary;
+import io.rigscope.generator.ScenarioSummary;
+import io.rigscope.generator.plan.LoadPlan;
+import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.generator.plan.Scenario;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Offers an open-loop GET load to a {@link BenchServer} through the real generator (scheduler, client,
+ * collector, outbox, health) and reports how faithfully it kept the schedule. Records go to the given sink
+ * (a counting sink, or Kafka when the caller wants the whole path measured).
+ */
+public final class GeneratorBench {
+
+    private final BenchServer server;
+    private final RecordSink sink;
+    private final GeneratorOptions options;
+    private final int maxInFlight;
+
+    public GeneratorBench(BenchServer server, RecordSink sink, GeneratorOptions options, int maxInFlight) {
+        this.server = Objects.requireNonNull(server, "server");
+        this.sink = Objects.requireNonNull(sink, "sink");
+        this.options = Objects.requireNonNull(options, "options");
+        this.maxInFlight = maxInFlight;
+    }
+
+    /** Runs {@code rate} requests/s for {@code duration}; blocks until done. */
+    public BenchResult run(double rate, Duration duration) {
+        Scenario scenario = new Scenario("bench", "GET", URI.create(server.url()), Map.of(), rate, maxInFlight,
+                Duration.ofSeconds(10), null);
+        LoadPlan plan = new LoadPlan("bench-" + System.currentTimeMillis(), 0, "gen-bench", "bench", LoopMode.OPEN,
+                duration, List.of(scenario), LoadPlan.Lifecycle.NONE);
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long serverCpuBefore = server.cpuNanos();
+        long cpuBefore = os.getProcessCpuTime();
+        long wallBefore = System.nanoTime();
+        RunSummary summary = new Generator(sink, options).run(plan).block(duration.plusMinutes(2));
+        long wall = System.nanoTime() - wallBefore;
+        double serverPct = 100.0 * (server.cpuNanos() - serverCpuBefore) / wall;
+        double processPct = 100.0 * (os.getProcessCpuTime() - cpuBefore) / wall;
+        ScenarioSummary s = Objects.requireNonNull(summary, "no summary").scenario("bench");
+        double spanSec = (s.lastSendEpochUs() - s.firstSendEpochUs()) / 1e6;
+        double offered = s.sent() > 1 && spanSec > 0 ? (s.sent() - 1) / spanSec : 0;
+        return new BenchResult(rate, offered, s.sent(), s.dropped(), s.completed(), s.failed(), s.lagP50Ms(),
+                s.lagP99Ms(), s.lagMaxMs(), s.serviceP50Ms(), s.serviceP99Ms(), processPct - serverPct, serverPct);
+    }
+}

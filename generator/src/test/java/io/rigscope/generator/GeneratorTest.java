@@ -1,0 +1,255 @@
+package io.rigscope.generator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rigscope.generator.plan.BodyTemplate;
+import io.rigscope.generator.plan.LoadPlan;
+import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.generator.plan.Scenario;
+import io.rigscope.infra.kafka.EmbeddedKafka;
+import io.rigscope.infra.kafka.TopicAdmin;
+import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.infra.wire.WireSource;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.ErrorKind;
+import io.rigscope.model.wire.Health;
+import io.rigscope.model.wire.Ledger;
+import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.Sample;
+import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.WireRecord;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The generator against a real local HTTP server, publishing through a real embedded broker. */
+class GeneratorTest {
+
+    @TempDir
+    static Path dir;
+    static EmbeddedKafka kafka;
+    static WirePublisher publisher;
+    static final WireCodec CODEC = new WireCodec();
+
+    @BeforeAll
+    static void startBroker() {
+        kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
+        try (TopicAdmin admin = new TopicAdmin(kafka.bootstrap())) {
+            admin.ensureTopics();
+        }
+        publisher = new WirePublisher(kafka.bootstrap(), CODEC, WirePublisher.Options.defaults());
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        publisher.close();
+        kafka.close();
+    }
+
+    private static Scenario ingest(String url, double rate, int maxInFlight, Duration timeout) {
+        return new Scenario("ingest", "POST", URI.create(url), Map.of("Authorization", "Bearer test-key"), rate,
+                maxInFlight, timeout, BodyTemplate.usageEvents(5, "api_calls"));
+    }
+
+    private static LoadPlan plan(String series, LoopMode mode, Duration duration, Scenario... scenarios) {
+        return new LoadPlan(series, 0, "gen-1", null, mode, duration, List.of(scenarios), null);
+    }
+
+    private static RunSummary run(LoadPlan plan, GeneratorOptions options) {
+        return new Generator(RecordSink.of(publisher), options.withSpoolDir(dir)).run(plan).block(Duration.ofMinutes(1));
+    }
+
+    private static List<WireRecord> read(String series) {
+        return new WireSource(kafka.bootstrap(), CODEC)
+                .records(new WireSource.Spec(EnumSet.of(Topic.SAMPLES, Topic.LEDGER, Topic.MARKERS, Topic.HEALTH), series,
+                        true, false), failed -> {
+                            throw new AssertionError("undecodable record: " + failed.deadLetter().reason());
+                        })
+                .collectList().block(Duration.ofSeconds(60));
+    }
+
+    private static List<Sample> samples(List<WireRecord> records) {
+        List<Sample> out = new ArrayList<>();
+        records.stream().filter(r -> r instanceof SampleBatch).forEach(r -> out.addAll(((SampleBatch) r).samples()));
+        return out;
+    }
+
+    private static List<Ledger> ledgers(List<WireRecord> records, String scenario) {
+        return records.stream().filter(r -> r instanceof Ledger l && l.scenario().equals(scenario))
+                .map(r -> (Ledger) r).toList();
+    }
+
+    private static String series() {
+        return "t-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @Test
+    void offeredCountMatchesTheScheduleAndEveryEventIsAccountedFor() {
+        try (TestServer server = new TestServer()) {
+            String series = series();
+            Scenario probe = new Scenario("probe", "GET", URI.create(server.url("/probe")), Map.of(), 10, 4,
+                    Duration.ofSeconds(5), null);
+            List<SecondReport> seconds = new CopyOnWriteArrayList<>();
+            RunSummary summary = run(plan(series, LoopMode.OPEN, Duration.ofSeconds(3),
+                            ingest(server.url("/v1/usage-events"), 200, 1000, Duration.ofSeconds(5)), probe),
+                    GeneratorOptions.defaults().withListener(seconds::add));
+
+            ScenarioSummary in = summary.scenario("ingest");
+            assertThat(in.scheduled()).isEqualTo(600);
+            assertThat(in.sent()).isEqualTo(600);
+            assertThat(in.dropped()).isZero();
+            assertThat(in.completed()).isEqualTo(600);
+            assertThat(in.failed()).isZero();
+            assertThat(in.eventsClaimed()).isEqualTo(3000).isEqualTo(server.events.get());
+            assertThat(in.quantityClaimed()).isEqualTo(server.quantity.get());
+            assertThat(server.duplicateKeys.get()).isZero();
+            assertThat(summary.scenario("probe").scheduled()).isEqualTo(30);
+            assertThat(summary.recordsPublished()).isEqualTo(summary.recordsProduced());
+
+            List<WireRecord> records = read(series);
+            List<Sample> samples = samples(records);
+            assertThat(samples).hasSize(630);
+            assertThat(samples.stream().filter(s -> s.scenario().equals("probe"))).hasSize(30)
+                    .allSatisfy(s -> assertThat(s.batch()).isZero());
+            assertThat(samples.stream().filter(s -> s.scenario().equals("ingest")).mapToLong(Sample::qty).sum())
+                    .isEqualTo(server.quantity.get());
+            List<Ledger> ledger = ledgers(records, "ingest");
+            assertThat(ledger.stream().mapToLong(Ledger::scheduled).sum()).isEqualTo(600);
+            assertThat(ledger.stream().mapToLong(Ledger::completed).sum()).isEqualTo(600);
+            assertThat(ledger.stream().filter(Ledger::last)).hasSize(1);
+            assertThat(ledger.get(ledger.size() - 1).last()).isTrue();
+            assertThat(ledger).extracting(Ledger::sec).isSorted().doesNotHaveDuplicates();
+            // every sample's intended start lies on the schedule: 5 ms apart from the first
+            long first = samples.stream().filter(s -> s.scenario().equals("ingest")).mapToLong(Sample::t0).min().orElseThrow();
+            assertThat(samples.stream().filter(s -> s.scenario().equals("ingest")))
+                    .allSatisfy(s -> assertThat((s.t0() - first) % 5_000).isLessThanOrEqualTo(1));
+            assertThat(records.stream().filter(r -> r instanceof Marker m && m.kind() == Marker.Kind.CONFIG))
+                    .singleElement().satisfies(m -> assertThat(((Marker) m).data()).containsEntry("mode", "open-loop"));
+            assertThat(records.stream().filter(r -> r instanceof Health)).isNotEmpty();
+            assertThat(seconds.stream().filter(r -> r.scenario().equals("ingest")).mapToLong(SecondReport::offered).sum())
+                    .isEqualTo(600);
+        }
+    }
+
+    @Test
+    void aServerThatStallsTwoSecondsProducesDropsCountedExactlyAndLatenciesThatIncludeTheStall() {
+        try (TestServer server = new TestServer()) {
+            server.behaviour = TestServer.Behaviour.STALL_ONCE;
+            server.stallAfterNanos = System.nanoTime() + Duration.ofMillis(1200).toNanos();
+            String series = series();
+            RunSummary summary = run(plan(series, LoopMode.OPEN, Duration.ofSeconds(4),
+                    ingest(server.url("/v1/usage-events"), 100, 8, Duration.ofSeconds(10))), GeneratorOptions.defaults());
+
+            ScenarioSummary in = summary.scenario("ingest");
+            assertThat(in.scheduled()).isEqualTo(400);
+            assertThat(in.dropped()).isGreaterThan(150).isEqualTo(in.scheduled() - in.sent());
+            assertThat(in.completed()).isEqualTo(in.sent());
+            assertThat(in.failed()).isZero();
+
+            List<WireRecord> records = read(series);
+            List<Sample> samples = samples(records);
+            assertThat(samples).hasSize((int) in.sent());
+            List<Ledger> ledger = ledgers(records, "ingest");
+            assertThat(ledger.stream().mapToLong(Ledger::dropped).sum()).isEqualTo(in.dropped());
+            assertThat(ledger.stream().mapToLong(Ledger::sent).sum()).isEqualTo(in.sent());
+            long worstResponseUs = samples.stream().mapToLong(Sample::responseUs).max().orElseThrow();
+            assertThat(worstResponseUs).isGreaterThanOrEqualTo(1_900_000L);
+            assertThat(samples.stream().filter(s -> s.responseUs() >= 1_000_000L)).hasSizeGreaterThanOrEqualTo(8);
+        }
+    }
+
+    @Test
+    void aRefusedConnectionIsAnErrorSampleNotACrash() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String series = series();
+        RunSummary summary = run(plan(series, LoopMode.OPEN, Duration.ofSeconds(1),
+                ingest("http://127.0.0.1:" + port + "/v1/usage-events", 50, 16, Duration.ofSeconds(2))),
+                GeneratorOptions.defaults());
+
+        ScenarioSummary in = summary.scenario("ingest");
+        assertThat(in.sent()).isEqualTo(50);
+        assertThat(in.failed()).isEqualTo(50);
+        assertThat(in.errors()).containsEntry(ErrorKind.REFUSED, 50L);
+        assertThat(in.eventsClaimed()).isZero();
+        assertThat(samples(read(series))).hasSize(50).allSatisfy(s -> {
+            assertThat(s.err()).isEqualTo(ErrorKind.REFUSED);
+            assertThat(s.status()).isZero();
+        });
+    }
+
+    @Test
+    void aServerErrorIsAFailedSample() {
+        try (TestServer server = new TestServer()) {
+            server.behaviour = TestServer.Behaviour.FAIL_500;
+            String series = series();
+            RunSummary summary = run(plan(series, LoopMode.OPEN, Duration.ofSeconds(1),
+                    ingest(server.url("/v1/usage-events"), 40, 16, Duration.ofSeconds(2))), GeneratorOptions.defaults());
+
+            ScenarioSummary in = summary.scenario("ingest");
+            assertThat(in.failed()).isEqualTo(40);
+            assertThat(in.errors()).containsEntry(ErrorKind.HTTP_5XX, 40L);
+            assertThat(in.eventsClaimed()).isZero();
+            assertThat(in.quantityClaimed()).isZero();
+            assertThat(samples(read(series))).hasSize(40).allSatisfy(s -> {
+                assertThat(s.status()).isEqualTo(500);
+                assertThat(s.failed()).isTrue();
+            });
+        }
+    }
+
+    @Test
+    void whenTheOutboxOverflowsEveryRecordGoesThroughTheSpoolAndPublishedEqualsProduced() {
+        try (TestServer server = new TestServer()) {
+            String series = series();
+            GeneratorOptions tiny = GeneratorOptions.defaults().withOutboxCapacity(1);
+            RunSummary summary = run(plan(series, LoopMode.OPEN, Duration.ofSeconds(2),
+                    ingest(server.url("/v1/usage-events"), 300, 1000, Duration.ofSeconds(5))),
+                    new GeneratorOptions(tiny.ioThreads(), 0, 1, null, 5, Duration.ofMillis(5), Duration.ofSeconds(5), null));
+
+            ScenarioSummary in = summary.scenario("ingest");
+            assertThat(in.scheduled()).isEqualTo(600).isEqualTo(in.sent() + in.dropped());
+            assertThat(summary.recordsSpooled()).isPositive();
+            assertThat(summary.recordsPublished()).isEqualTo(summary.recordsProduced());
+            assertThat(summary.samplesPublished()).isEqualTo(in.sent());
+            List<WireRecord> records = read(series);
+            assertThat(records).hasSize((int) summary.recordsProduced());
+            assertThat(samples(records)).hasSize((int) in.sent());
+            assertThat(records.stream().filter(r -> r instanceof Ledger).mapToLong(r -> ((Ledger) r).scheduled()).sum())
+                    .isEqualTo(600);
+        }
+    }
+
+    @Test
+    void closedLoopIsLabelledClosedLoopAndNeverDrops() {
+        try (TestServer server = new TestServer()) {
+            String series = series();
+            RunSummary summary = run(plan(series, LoopMode.CLOSED, Duration.ofSeconds(1),
+                    ingest(server.url("/v1/usage-events"), 1, 4, Duration.ofSeconds(5))), GeneratorOptions.defaults());
+
+            ScenarioSummary in = summary.scenario("ingest");
+            assertThat(in.sent()).isPositive().isEqualTo(in.scheduled()).isEqualTo(in.completed());
+            assertThat(in.dropped()).isZero();
+            assertThat(in.eventsClaimed()).isEqualTo(server.events.get());
+            List<WireRecord> records = read(series);
+            assertThat(records.stream().filter(r -> r instanceof Marker).map(r -> (Marker) r))
+                    .allSatisfy(m -> assertThat(m.data()).containsEntry("mode", "closed-loop"));
+            assertThat(ledgers(records, "ingest").stream().mapToLong(Ledger::sent).sum()).isEqualTo(in.sent());
+            assertThat(samples(records)).hasSize((int) in.sent());
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package io.rigscope.rig.cli;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.generator.RecordSink;
+import io.rigscope.generator.bench.BenchResult;
+import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.generator.bench.GeneratorBench;
+import io.rigscope.generator.bench.Wrk;
+import io.rigscope.infra.kafka.KafkaEndpoint;
+import io.rigscope.infra.kafka.TopicAdmin;
+import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.WireRecord;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code rigscope bench generator}: how faithfully the open-loop generator keeps its schedule against a minimal
+ * keep-alive server in this JVM, and (with {@code --vs-wrk}) how its highest drop-free rate compares with wrk's
+ * closed-loop maximum against the same server.
+ */
+@Command(name = "generator", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Offer --rate req/s open-loop to a minimal Reactor Netty keep-alive server in this JVM and",
+            "print target_rate, offered_rate, sent, dropped, lag_p50/p99/max_ms (lag = t1 - t0) and cpu_pct.",
+            "--vs-wrk also runs wrk (closed loop) against the same server and searches the highest open-loop",
+            "rate that holds (0 drops, 0 failures, offered within --tolerance)."})
+public final class BenchGeneratorCommand implements Callable<Integer> {
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    @Option(names = "--rate", defaultValue = "20000", description = "Target requests/s (default ${DEFAULT-VALUE}).")
+    double rate;
+
+    @Option(names = "--duration", defaultValue = "30s", description = "Measured run length (default ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(names = "--warmup", defaultValue = "5s", description = "Unmeasured warm-up run at the same rate first (default ${DEFAULT-VALUE}; 0s for none).")
+    String warmup;
+
+    @Option(names = "--json", description = "Print the figures as JSON.")
+    boolean json;
+
+    @Option(names = "--vs-wrk", description = "Also run wrk against the same server and search the highest open-loop rate that holds.")
+    boolean vsWrk;
+
+    @Option(names = "--max-in-flight", defaultValue = "1000", description = "The generator's in-flight cap (default ${DEFAULT-VALUE}).")
+    int maxInFlight;
+
+    @Option(names = "--io-threads", defaultValue = "1", description = "The generator's client event loops (default ${DEFAULT-VALUE}).")
+    int ioThreads;
+
+    @Option(names = "--server-threads", defaultValue = "1", description = "The bench server's event loops (default ${DEFAULT-VALUE}).")
+    int serverThreads;
+
+    @Option(names = "--spin-us", defaultValue = "0", description = "Scheduler spin window before each start, µs (default ${DEFAULT-VALUE}).")
+    long spinUs;
+
+    @Option(names = "--kafka", description = "Publish the records through Kafka (embedded broker unless --bootstrap) instead of counting them.")
+    boolean throughKafka;
+
+    @Option(names = "--step-duration", defaultValue = "10s", description = "--vs-wrk: wrk's run and each search step (default ${DEFAULT-VALUE}).")
+    String stepDuration;
+
+    @Option(names = "--wrk-threads", defaultValue = "1", description = "--vs-wrk: wrk -t (default ${DEFAULT-VALUE}).")
+    int wrkThreads;
+
+    @Option(names = "--wrk-connections", defaultValue = "64", description = "--vs-wrk: wrk -c (default ${DEFAULT-VALUE}).")
+    int wrkConnections;
+
+    @Option(names = "--tolerance", defaultValue = "0.005", description = "Offered-rate tolerance for 'holds' (default ${DEFAULT-VALUE} = 0.5 %%).")
+    double tolerance;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!(rate > 0)) {
+            throw new UsageException("--rate must be > 0, was " + rate);
+        }
+        Duration measured = Durations.parse("--duration", duration);
+        Duration warm = "0s".equals(warmup) || "0".equals(warmup) ? Duration.ZERO : Durations.parse("--warmup", warmup);
+        Duration step = Durations.parse("--step-duration", stepDuration);
+        Optional<Wrk> wrk = vsWrk ? Wrk.find() : Optional.empty();
+        if (vsWrk && wrk.isEmpty()) {
+            System.err.println("bench: wrk is not installed (Debian: apt-get install wrk); running without --vs-wrk");
+        }
+        GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads).withSpinNanos(spinUs * 1000)
+                .withListener(r -> System.err.println(r.line()));
+        Map<String, Object> out = new LinkedHashMap<>();
+        try (BenchServer server = new BenchServer(serverThreads); Publishing publishing = new Publishing()) {
+            GeneratorBench bench = new GeneratorBench(server, publishing.sink(), options, maxInFlight);
+            if (!warm.isZero()) {
+                System.err.printf("bench: warm-up %s at %.0f req/s (not measured)%n", warm, rate);
+                bench.run(rate, warm);
+            }
+            publishing.records.set(0);
+            publishing.samples.set(0);
+            System.err.printf("bench: measuring %s at %.0f req/s against %s%n", measured, rate, server.url());
+            BenchResult main = bench.run(rate, measured);
+            out.putAll(main.toMap());
+            out.put("holds", main.held(tolerance));
+            out.put("duration_s", measured.toSeconds());
+            out.put("records_published", publishing.records.get());
+            out.put("samples_published", publishing.samples.get());
+            out.put("records_to", throughKafka ? "kafka" : "counting sink (use --kafka for the broker path)");
+            out.put("io_threads", ioThreads);
+            out.put("server_threads", serverThreads);
+            out.put("cores", Runtime.getRuntime().availableProcessors());
+            out.put("load_avg_1m", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            if (vsWrk) {
+                out.put("wrk", wrk.map(Object::toString).orElse("not installed"));
+            }
+            if (wrk.isPresent()) {
+                System.err.printf("bench: wrk -t%d -c%d -d%ds %s%n", wrkThreads, wrkConnections, step.toSeconds(), server.url());
+                double wrkMax = wrk.get().maxRequestsPerSec(server.url(), wrkThreads, wrkConnections, step);
+                System.err.printf("bench: wrk max %.0f req/s; searching the highest open-loop rate that holds%n", wrkMax);
+                List<Map<String, Object>> steps = new ArrayList<>();
+                double best = search(bench, wrkMax, step, steps);
+                out.put("wrk_max_rps", BenchResultRound.round(wrkMax));
+                out.put("wrk_threads", wrkThreads);
+                out.put("wrk_connections", wrkConnections);
+                out.put("max_open_loop_rps", BenchResultRound.round(best));
+                out.put("max_open_loop_over_wrk", Math.round(1000.0 * best / wrkMax) / 1000.0);
+                out.put("search_steps", steps);
+            }
+        }
+        if (json) {
+            System.out.println(new WireCodec().json().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(out));
+        } else {
+            out.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-24s %s%n", k, v));
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Steps up from half of wrk's rate in tenths of it; after the first step that fails, one bisection. */
+    private double search(GeneratorBench bench, double wrkMax, Duration step, List<Map<String, Object>> steps) {
+        double best = 0;
+        double failedAt = Double.NaN;
+        for (double f = 0.5; f <= 1.3001; f += 0.1) {
+            double r = Math.round(wrkMax * f);
+            BenchResult res = bench.run(r, step);
+            steps.add(stepMap(res));
+            if (res.held(tolerance)) {
+                best = r;
+            } else {
+                failedAt = r;
+                break;
+            }
+        }
+        if (!Double.isNaN(failedAt) && best > 0) {
+            double mid = Math.round((best + failedAt) / 2);
+            BenchResult res = bench.run(mid, step);
+            steps.add(stepMap(res));
+            if (res.held(tolerance)) {
+                best = mid;
+            }
+        }
+        return best;
+    }
+
+    private Map<String, Object> stepMap(BenchResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("target_rate", r.targetRate());
+        m.put("offered_rate", BenchResultRound.round(r.offeredRate()));
+        m.put("dropped", r.dropped());
+        m.put("failed", r.failed());
+        m.put("lag_p99_ms", r.toMap().get("lag_p99_ms"));
+        m.put("holds", r.held(tolerance));
+        System.err.printf(Locale.ROOT, "bench: step %.0f req/s -> offered %.1f, dropped %d, lag p99 %.3f ms: %s%n",
+                r.targetRate(), r.offeredRate(), r.dropped(), r.lagP99Ms(), r.held(tolerance) ? "holds" : "does not hold");
+        return m;
+    }
+
+    /** Rounding for printed rates. */
+    private static final class BenchResultRound {
+        static double round(double v) {
+            return Math.round(v * 10) / 10.0;
+        }
+    }
+
+    /** The bench's record sink: counting by default, or Kafka with --kafka. */
+    private final class Publishing implements AutoCloseable {
+        final AtomicLong records = new AtomicLong();
+        final AtomicLong samples = new AtomicLong();
+        private final KafkaEndpoint endpoint;
+        private final WirePublisher publisher;
+
+        Publishing() {
+            if (throughKafka) {
+                endpoint = kafka.open();
+                try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+                    admin.ensureTopics();
+                }
+                publisher = new WirePublisher(endpoint.bootstrap(), new WireCodec(), WirePublisher.Options.defaults()
+                        .withClientId("gen-bench"));
+            } else {
+                endpoint = null;
+                publisher = null;
+            }
+        }
+
+        RecordSink sink() {
+            return new RecordSink() {
+                @Override
+                public void publish(WireRecord record) {
+                    records.incrementAndGet();
+                    if (record instanceof SampleBatch b) {
+                        samples.addAndGet(b.samples().size());
+                    }
+                    if (publisher != null) {
+                        publisher.publish(record);
+                    }
+                }
+
+                @Override
+                public void flush() {
+                    if (publisher != null) {
+                        publisher.flush();
+                    }
+                }
+            };
+        }
+
+        @Override
+        public void close() {
+            if (publisher != null) {
+                publisher.close();
+            }
+            if (endpoint != null) {
+                endpoint.close();
+            }
+        }
+    }
+}

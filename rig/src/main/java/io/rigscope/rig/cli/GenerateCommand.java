@@ -1,0 +1,240 @@
+package io.rigscope.rig.cli;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rigscope.generator.Generator;
+import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.generator.RecordSink;
+import io.rigscope.generator.RunSummary;
+import io.rigscope.generator.ScenarioSummary;
+import io.rigscope.generator.plan.BodyTemplate;
+import io.rigscope.generator.plan.LoadPlan;
+import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.generator.plan.Scenario;
+import io.rigscope.infra.kafka.KafkaEndpoint;
+import io.rigscope.infra.kafka.TopicAdmin;
+import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.generate.LoadPlanFile;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code rigscope generate}: offers load from a plan file or flags and publishes samples, ledger, health, markers. */
+@Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Offer HTTP load (open loop by default) from a YAML plan or from flags, and publish every",
+            "request's sample, the per-second ledger, the generator's health and start/end/config markers to Kafka.",
+            "Prints one line per scenario and second, then a summary. See docs/generator.md."})
+public final class GenerateCommand implements Callable<Integer> {
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    @Option(names = "--config", paramLabel = "FILE", description = "The load plan (YAML). Flags below are then ignored, except --series/--rep/--src.")
+    Path config;
+
+    @Option(names = "--series", paramLabel = "ID", description = "Series id, the Kafka key (default: the plan's, else gen-<UTC time>).")
+    String series;
+
+    @Option(names = "--rep", paramLabel = "N", description = "Repeat number (default 0: a standalone series).")
+    Integer rep;
+
+    @Option(names = "--src", paramLabel = "ID", description = "This generator's id (default gen-1).")
+    String src;
+
+    @Option(names = "--url", paramLabel = "URL", description = "Ingest URL, e.g. http://127.0.0.1:8080/v1/usage-events.")
+    String url;
+
+    @Option(names = "--method", defaultValue = "POST", description = "HTTP method (default ${DEFAULT-VALUE}).")
+    String method;
+
+    @Option(names = "--rate", paramLabel = "N", description = "Arrival rate (open loop), in --rate-unit.")
+    Double rate;
+
+    @Option(names = "--rate-unit", defaultValue = "requests/s", paramLabel = "UNIT",
+            description = "requests/s or events/s (default ${DEFAULT-VALUE}).")
+    String rateUnit;
+
+    @Option(names = "--duration", defaultValue = "30s", description = "How long requests are started (default ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(names = "--batch", defaultValue = "10", description = "Events per request (default ${DEFAULT-VALUE}); 0 sends no body.")
+    int batch;
+
+    @Option(names = "--meter", defaultValue = "api_calls", description = "Meter name (default ${DEFAULT-VALUE}).")
+    String meter;
+
+    @Option(names = "--customers", defaultValue = "cust-%d:1..1000",
+            description = "Customer ids: a,b,c or PATTERN:FROM..TO (default ${DEFAULT-VALUE}).")
+    String customers;
+
+    @Option(names = "--quantity", defaultValue = "1..10", description = "Quantity per event, N or MIN..MAX (default ${DEFAULT-VALUE}).")
+    String quantity;
+
+    @Option(names = "--api-key", paramLabel = "KEY", description = "Sends Authorization: Bearer KEY.")
+    String apiKey;
+
+    @Option(names = "--header", paramLabel = "NAME:VALUE", description = "An extra request header (repeatable).")
+    List<String> headers = new ArrayList<>();
+
+    @Option(names = "--max-in-flight", defaultValue = "256",
+            description = "Open loop: concurrency cap (k6 maxVUs); a request due beyond it is dropped. Default ${DEFAULT-VALUE}.")
+    int maxInFlight;
+
+    @Option(names = "--timeout", defaultValue = "10s", description = "Request timeout (default ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Option(names = "--probe-url", paramLabel = "URL", description = "Also run a GET read probe (its own scenario) at this URL.")
+    String probeUrl;
+
+    @Option(names = "--probe-rate", defaultValue = "2", description = "Read probe requests/s (default ${DEFAULT-VALUE}).")
+    double probeRate;
+
+    @Option(names = "--closed-loop", description = "Closed loop: --workers workers, each waits for its reply. Ceilings only.")
+    boolean closedLoop;
+
+    @Option(names = "--workers", defaultValue = "16", description = "Closed loop: workers (default ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--io-threads", description = "HTTP client event loops (default: cores).")
+    Integer ioThreads;
+
+    @Option(names = "--spin-us", defaultValue = "0",
+            description = "Scheduler spins this close to each intended start instead of parking (default ${DEFAULT-VALUE}).")
+    long spinUs;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Also write every record to this JSONL wire file.")
+    Path out;
+
+    @Option(names = "--json", description = "Print the summary as JSON on stdout (second lines go to stderr).")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        LoadPlan plan = config != null ? LoadPlanFile.read(config, series, rep, src) : fromFlags();
+        PrintStream lines = json ? System.err : System.out;
+        GeneratorOptions options = GeneratorOptions.defaults().withSpinNanos(spinUs * 1000)
+                .withListener(r -> lines.println(r.line()));
+        if (ioThreads != null) {
+            options = options.withIoThreads(ioThreads);
+        }
+        WireCodec codec = new WireCodec();
+        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+            admin.ensureTopics();
+            WirePublisher.Options po = WirePublisher.Options.defaults().withClientId(plan.src());
+            if (out != null) {
+                po = po.withOutFile(out);
+            }
+            try (WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec, po)) {
+                System.err.printf("generate: series %s rep %d src %s, %s, %d scenario(s), %s%n", plan.series(), plan.rep(),
+                        plan.src(), plan.mode().label(), plan.scenarios().size(), plan.duration());
+                RunSummary summary = new Generator(RecordSink.of(publisher), options).run(plan)
+                        .block(plan.duration().plusMinutes(10));
+                publisher.flush();
+                if (publisher.failed() > 0) {
+                    throw new IllegalStateException(publisher.failed() + " record(s) failed to publish: "
+                            + publisher.lastError());
+                }
+                if (json) {
+                    Map<String, Object> m = new LinkedHashMap<>(summary.toMap());
+                    m.put("records_acked", publisher.acked());
+                    System.out.println(codec.json().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
+                } else {
+                    printSummary(summary, publisher.acked());
+                }
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    private static void printSummary(RunSummary s, long acked) {
+        System.out.printf(Locale.ROOT, "%n%s summary (%s, %.1f s)%n", s.mode().label(), s.series(), s.elapsed().toMillis() / 1000.0);
+        for (ScenarioSummary c : s.scenarios()) {
+            System.out.printf(Locale.ROOT, "  %-10s scheduled %d  sent %d  dropped %d  completed %d  failed %d %s%n",
+                    c.name(), c.scheduled(), c.sent(), c.dropped(), c.completed(), c.failed(), c.errors().isEmpty() ? "" : c.errors());
+            System.out.printf(Locale.ROOT, "  %-10s t2-t1 p50 %.2f ms  p99 %.2f ms   t2-t0 p99 %.2f ms   send lag p99 %.3f ms  max %.3f ms%n",
+                    "", c.serviceP50Ms(), c.serviceP99Ms(), c.responseP99Ms(), c.lagP99Ms(), c.lagMaxMs());
+            System.out.printf(Locale.ROOT, "  %-10s events claimed (2xx) %d  quantity claimed %d%n", "", c.eventsClaimed(),
+                    c.quantityClaimed());
+        }
+        System.out.printf(Locale.ROOT, "  records: produced %d  published %d  acked %d  (%d samples; %d via spool)  cpu %.0f %%%n",
+                s.recordsProduced(), s.recordsPublished(), acked, s.samplesPublished(), s.recordsSpooled(), s.processCpuPct());
+        if (s.mode() == LoopMode.CLOSED) {
+            System.out.println("  closed-loop: a ceiling, not a service level (latencies hide stalls)");
+        }
+    }
+
+    private LoadPlan fromFlags() {
+        if (url == null) {
+            throw new UsageException("give --config FILE or at least --url URL and --rate N");
+        }
+        if (rate == null && !closedLoop) {
+            throw new UsageException("--rate is required in open loop");
+        }
+        Duration d = Durations.parse("--duration", duration);
+        Duration t = Durations.parse("--timeout", timeout);
+        Map<String, String> h = new LinkedHashMap<>();
+        if (apiKey != null) {
+            h.put("Authorization", "Bearer " + apiKey);
+        }
+        for (String header : headers) {
+            int colon = header.indexOf(':');
+            if (colon <= 0) {
+                throw new UsageException("--header '" + header + "' is not NAME:VALUE");
+            }
+            h.put(header.substring(0, colon).strip(), header.substring(colon + 1).strip());
+        }
+        try {
+            BodyTemplate body = batch == 0 ? null : new BodyTemplate(batch, LoadPlanFile.customers(customers), meter,
+                    quantityMin(), quantityMax(), Map.of(), null, null);
+            double requestsPerSec = rate == null ? 1 : switch (rateUnit) {
+                case "requests/s" -> rate;
+                case "events/s" -> {
+                    if (body == null) {
+                        throw new UsageException("--rate-unit events/s needs --batch >= 1");
+                    }
+                    yield Scenario.requestsPerSecForEvents(rate, batch);
+                }
+                default -> throw new UsageException("--rate-unit '" + rateUnit + "' is not requests/s or events/s");
+            };
+            List<Scenario> scenarios = new ArrayList<>();
+            scenarios.add(new Scenario("ingest", method, URI.create(url), h, requestsPerSec,
+                    closedLoop ? workers : maxInFlight, t, body));
+            if (probeUrl != null) {
+                scenarios.add(new Scenario("probe", "GET", URI.create(probeUrl), h, probeRate, closedLoop ? 1 : 16, t, null));
+            }
+            return new LoadPlan(series == null ? LoadPlanFile.defaultSeries() : series, rep == null ? 0 : rep,
+                    src == null ? "gen-1" : src, null, closedLoop ? LoopMode.CLOSED : LoopMode.OPEN, d, scenarios, null);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private long quantityMin() {
+        return parseQuantity()[0];
+    }
+
+    private long quantityMax() {
+        return parseQuantity()[1];
+    }
+
+    private long[] parseQuantity() {
+        try {
+            String[] parts = quantity.split("\\.\\.");
+            long min = Long.parseLong(parts[0].strip());
+            long max = parts.length > 1 ? Long.parseLong(parts[1].strip()) : min;
+            return new long[] {min, max};
+        } catch (NumberFormatException e) {
+            throw new UsageException("--quantity '" + quantity + "' is not N or MIN..MAX");
+        }
+    }
+}
