@@ -29,11 +29,16 @@ final class PgTarget implements AutoCloseable {
 
     /** The given URL, or a fresh private cluster when {@code text} is null. */
     static PgTarget resolve(String text) {
+        return resolve(text, PrivatePostgres.Options.defaults());
+    }
+
+    /** The given URL, or a fresh private cluster with these settings when {@code text} is null. */
+    static PgTarget resolve(String text, PrivatePostgres.Options options) {
         if (text != null) {
             return new PgTarget(parse(text), null);
         }
         long startNs = System.nanoTime();
-        PrivatePostgres pg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults());
+        PrivatePostgres pg = PrivatePostgres.startTemporary(options);
         System.err.printf("postgres: started a private PostgreSQL %d cluster on 127.0.0.1:%d in %.1f s "
                 + "(thrown away on exit; log %s)%n", pg.majorVersion(), pg.port(), (System.nanoTime() - startNs) / 1e9,
                 pg.logFile());
@@ -42,6 +47,11 @@ final class PgTarget implements AutoCloseable {
 
     PgUrl url() {
         return url;
+    }
+
+    /** The private cluster this command started, if it did. */
+    java.util.Optional<PrivatePostgres> cluster() {
+        return java.util.Optional.ofNullable(owned);
     }
 
     /** True when this command started the cluster (so it must be migrated and may be configured). */

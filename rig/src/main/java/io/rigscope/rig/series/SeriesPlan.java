@@ -1,0 +1,171 @@
+package io.rigscope.rig.series;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a series runs against one target, in order: an optional ladder, the sustained repeats, then optionally
+ * the ceiling (closed loop) and the denominator (pgbench). A definition only: {@link SeriesRunner} runs it.
+ *
+ * @param series the series id (Kafka key of every record)
+ * @param target the SUT's base URL, e.g. {@code http://127.0.0.1:8080}
+ * @param apiKey the bearer token sent with every request
+ * @param load what one request looks like
+ * @param ladder the ladder rungs, or null for none
+ * @param sustained the sustained repeats
+ * @param ceiling the closed-loop ceiling, or null for none
+ * @param denominator the pgbench denominator, or null for none
+ * @param analyzer analyzer settings and k6 thresholds, published in the series' CONFIG marker
+ *                 (keys as in docs/gates.md, e.g. {@code thresholds: {service_ms: ["p(99)<500"]}})
+ * @param reconciliationSql the reconciliation SQL, or null for the reference SUT's default
+ */
+public record SeriesPlan(String series, URI target, String apiKey, Load load, Ladder ladder, Sustained sustained,
+                         Ceiling ceiling, DenominatorSpec denominator, Map<String, Object> analyzer,
+                         String reconciliationSql) {
+
+    public SeriesPlan {
+        Objects.requireNonNull(series, "series");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(load, "load");
+        Objects.requireNonNull(sustained, "sustained");
+        analyzer = analyzer == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(analyzer));
+    }
+
+    /**
+     * One ingest request and the read probe.
+     *
+     * @param batch events per ingest request
+     * @param meter the meter every event names
+     * @param customerFormat {@code String.format} pattern of customer ids, e.g. {@code cust-%04d}
+     * @param customers customer ids are drawn from 1..customers
+     * @param maxInFlight the ingest scenario's concurrency cap (k6's maxVUs)
+     * @param timeout the request timeout
+     * @param probePerSec read-probe requests per second (GET aggregate), 0 for no probe
+     */
+    public record Load(int batch, String meter, String customerFormat, int customers, int maxInFlight,
+                       Duration timeout, double probePerSec) {
+        public Load {
+            if (batch < 1) {
+                throw new IllegalArgumentException("batch must be >= 1, was " + batch);
+            }
+            if (customers < 1) {
+                throw new IllegalArgumentException("customers must be >= 1, was " + customers);
+            }
+            if (maxInFlight < 1) {
+                throw new IllegalArgumentException("max_in_flight must be >= 1, was " + maxInFlight);
+            }
+            if (probePerSec < 0) {
+                throw new IllegalArgumentException("probe rate must be >= 0, was " + probePerSec);
+            }
+            Objects.requireNonNull(timeout, "timeout");
+        }
+    }
+
+    /**
+     * Ladder rungs of increasing rate, judged on delivered rate, drops and reconciliation only.
+     *
+     * @param requestsPerSec the rungs' ingest rates, requests per second
+     * @param repeatsPerRung steps per rung (default 2)
+     * @param stepDuration each step's length (default 90 s)
+     */
+    public record Ladder(List<Double> requestsPerSec, int repeatsPerRung, Duration stepDuration) {
+        public Ladder {
+            requestsPerSec = List.copyOf(requestsPerSec);
+            if (requestsPerSec.isEmpty() || requestsPerSec.stream().anyMatch(r -> !(r > 0))) {
+                throw new IllegalArgumentException("ladder rates must be a non-empty list of rates > 0");
+            }
+            if (repeatsPerRung < 1) {
+                throw new IllegalArgumentException("ladder repeats per rung must be >= 1, was " + repeatsPerRung);
+            }
+            positive(stepDuration, "ladder step duration");
+        }
+    }
+
+    /**
+     * The sustained repeats that a configuration is reported by ("4/5").
+     *
+     * @param requestsPerSec ingest rate, requests per second
+     * @param repeats how many repeats (default 5)
+     * @param duration each repeat's length (default 10 min)
+     * @param cooldown pause between repeats
+     */
+    public record Sustained(double requestsPerSec, int repeats, Duration duration, Duration cooldown) {
+        public Sustained {
+            if (!(requestsPerSec > 0)) {
+                throw new IllegalArgumentException("sustained rate must be > 0, was " + requestsPerSec);
+            }
+            if (repeats < 1) {
+                throw new IllegalArgumentException("sustained repeats must be >= 1, was " + repeats);
+            }
+            positive(duration, "sustained duration");
+            Objects.requireNonNull(cooldown, "cooldown");
+        }
+    }
+
+    /**
+     * The closed-loop ceiling at the same batch: a maximum, never a service level.
+     *
+     * @param workers concurrent closed-loop workers
+     * @param duration how long
+     */
+    public record Ceiling(int workers, Duration duration) {
+        public Ceiling {
+            if (workers < 1) {
+                throw new IllegalArgumentException("ceiling workers must be >= 1, was " + workers);
+            }
+            positive(duration, "ceiling duration");
+        }
+    }
+
+    /**
+     * pgbench inserting the same rows at the same batch into the same database.
+     *
+     * @param clients pgbench clients
+     * @param duration how long
+     */
+    public record DenominatorSpec(int clients, Duration duration) {
+        public DenominatorSpec {
+            if (clients < 1) {
+                throw new IllegalArgumentException("denominator clients must be >= 1, was " + clients);
+            }
+            positive(duration, "denominator duration");
+        }
+    }
+
+    private static void positive(Duration d, String name) {
+        if (d == null || d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(name + " must be > 0");
+        }
+    }
+
+    /** The series' CONFIG marker data: the plan and the analyzer settings (top level, as the analyzer reads them). */
+    public Map<String, Object> configData() {
+        Map<String, Object> m = new LinkedHashMap<>(analyzer);
+        Map<String, Object> plan = new LinkedHashMap<>();
+        plan.put("target", target.toString());
+        plan.put("batch", (long) load.batch());
+        plan.put("meter", load.meter());
+        plan.put("max_in_flight", (long) load.maxInFlight());
+        plan.put("timeout_ms", load.timeout().toMillis());
+        plan.put("probe_per_s", load.probePerSec());
+        if (ladder != null) {
+            plan.put("ladder", Map.of("requests_per_s", ladder.requestsPerSec(), "repeats_per_rung",
+                    (long) ladder.repeatsPerRung(), "step_ms", ladder.stepDuration().toMillis()));
+        }
+        plan.put("sustained", Map.of("requests_per_s", sustained.requestsPerSec(), "repeats", (long) sustained.repeats(),
+                "duration_ms", sustained.duration().toMillis(), "cooldown_ms", sustained.cooldown().toMillis()));
+        if (ceiling != null) {
+            plan.put("ceiling", Map.of("workers", (long) ceiling.workers(), "duration_ms", ceiling.duration().toMillis()));
+        }
+        if (denominator != null) {
+            plan.put("denominator", Map.of("clients", (long) denominator.clients(), "duration_ms",
+                    denominator.duration().toMillis()));
+        }
+        m.put("series_plan", plan);
+        return m;
+    }
+}

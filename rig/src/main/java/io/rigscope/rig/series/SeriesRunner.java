@@ -1,0 +1,261 @@
+package io.rigscope.rig.series;
+
+import io.rigscope.generator.Generator;
+import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.generator.RecordSink;
+import io.rigscope.generator.RunSummary;
+import io.rigscope.generator.ScenarioSummary;
+import io.rigscope.generator.plan.BodyTemplate;
+import io.rigscope.generator.plan.CustomerPool;
+import io.rigscope.generator.plan.LoadPlan;
+import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.generator.plan.Scenario;
+import io.rigscope.model.wire.Marker;
+import io.rigscope.rig.protocol.Denominator;
+import io.rigscope.rig.protocol.Reconciliation;
+import java.io.PrintStream;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs a {@link SeriesPlan}: the ladder rungs and the sustained repeats (each a repeat with its own number,
+ * REPEAT_START/REPEAT_END markers written by the generator, then a RECONCILIATION marker), then the ceiling and
+ * the denominator. Series markers (SERIES_START, CONFIG, SERIES_END) are written here.
+ *
+ * <p>Blocking: call from a command thread. Not thread-safe.
+ */
+public final class SeriesRunner {
+
+    /** The generator id this runner's load carries. */
+    public static final String GENERATOR_SRC = "gen-1";
+    private static final String SRC = "rig";
+
+    /**
+     * One finished repeat.
+     *
+     * @param rep repeat number
+     * @param phase {@code ladder} or {@code sustained}
+     * @param requestsPerSec the ingest rate offered
+     * @param run the generator's summary
+     * @param reconciliation the database's side, or null when no database was given
+     */
+    public record RepeatOutcome(int rep, String phase, double requestsPerSec, RunSummary run,
+                                Reconciliation.Result reconciliation) {
+        /** Ingest requests that ended 2xx per second of schedule. */
+        public double deliveredPerSec() {
+            ScenarioSummary s = run.scenario("ingest");
+            double seconds = Math.max(1e-9, run.scheduleElapsed().toNanos() / 1e9);
+            return (s.completed() - s.failed()) / seconds;
+        }
+    }
+
+    /**
+     * What the series did.
+     *
+     * @param repeats every repeat, in order
+     * @param ceiling the closed-loop run, or null
+     * @param denominator pgbench's result, or null
+     */
+    public record Outcome(List<RepeatOutcome> repeats, RunSummary ceiling, Denominator.Result denominator) {
+        public Outcome {
+            repeats = List.copyOf(repeats);
+        }
+
+        /** Ceiling events per second (2xx requests x batch over the run), or 0 without a ceiling. */
+        public double ceilingEventsPerSec(int batch) {
+            if (ceiling == null) {
+                return 0;
+            }
+            ScenarioSummary s = ceiling.scenario("ingest");
+            return s.eventsClaimed() / Math.max(1e-9, ceiling.scheduleElapsed().toNanos() / 1e9);
+        }
+    }
+
+    private final SeriesPlan plan;
+    private final RecordSink sink;
+    private final GeneratorOptions generatorOptions;
+    private final Reconciliation reconciliation;
+    private final Denominator.Spec denominatorSpec;
+    private final AtomicInteger currentRep;
+    private final PrintStream console;
+    private final Clock clock;
+
+    /**
+     * @param plan the series
+     * @param sink where records go (the publisher)
+     * @param generatorOptions the generator's options (its listener prints the per-second line)
+     * @param reconciliation counts what the database gained, or null when there is no database to ask
+     * @param denominatorSpec how to run pgbench, or null (then the plan's denominator is skipped, said so)
+     * @param currentRep set to the repeat in progress (0 between repeats), for collectors to stamp
+     * @param console where progress lines go
+     */
+    public SeriesRunner(SeriesPlan plan, RecordSink sink, GeneratorOptions generatorOptions,
+                        Reconciliation reconciliation, Denominator.Spec denominatorSpec, AtomicInteger currentRep,
+                        PrintStream console) {
+        this.plan = Objects.requireNonNull(plan, "plan");
+        this.sink = Objects.requireNonNull(sink, "sink");
+        this.generatorOptions = Objects.requireNonNull(generatorOptions, "generatorOptions");
+        this.reconciliation = reconciliation;
+        this.denominatorSpec = denominatorSpec;
+        this.currentRep = Objects.requireNonNull(currentRep, "currentRep");
+        this.console = Objects.requireNonNull(console, "console");
+        this.clock = Clock.systemUTC();
+    }
+
+    /** Writes SERIES_START and the CONFIG marker. Call before anything reads the series' data. */
+    public void start(Map<String, Object> environment) {
+        marker(0, Marker.Kind.SERIES_START, null, Map.of("series", plan.series()));
+        marker(0, Marker.Kind.CONFIG, null, plan.configData());
+        if (environment != null && !environment.isEmpty()) {
+            marker(0, Marker.Kind.ENVIRONMENT, null, environment);
+        }
+        sink.flush();
+    }
+
+    /** Runs the ladder, the sustained repeats, the ceiling and the denominator, then writes SERIES_END. */
+    public Outcome run() {
+        List<RepeatOutcome> repeats = new ArrayList<>();
+        int rep = 0;
+        if (plan.ladder() != null) {
+            SeriesPlan.Ladder ladder = plan.ladder();
+            for (double rate : ladder.requestsPerSec()) {
+                for (int i = 0; i < ladder.repeatsPerRung(); i++) {
+                    rep++;
+                    console.printf("%n== ladder rung %.0f req/s (%.0f events/s), step %d/%d: repeat %d, %s%n", rate,
+                            rate * plan.load().batch(), i + 1, ladder.repeatsPerRung(), rep,
+                            human(ladder.stepDuration()));
+                    repeats.add(repeat(rep, "ladder", rate, ladder.stepDuration()));
+                }
+            }
+        }
+        SeriesPlan.Sustained sustained = plan.sustained();
+        for (int i = 0; i < sustained.repeats(); i++) {
+            if (rep > 0 && !sustained.cooldown().isZero()) {
+                console.printf("-- cool-down %s%n", human(sustained.cooldown()));
+                sleep(sustained.cooldown());
+            }
+            rep++;
+            console.printf("%n== sustained %d/%d at %.0f req/s (%.0f events/s): repeat %d, %s%n", i + 1,
+                    sustained.repeats(), sustained.requestsPerSec(), sustained.requestsPerSec() * plan.load().batch(),
+                    rep, human(sustained.duration()));
+            repeats.add(repeat(rep, "sustained", sustained.requestsPerSec(), sustained.duration()));
+        }
+        RunSummary ceiling = plan.ceiling() == null ? null : ceiling(plan.ceiling());
+        Denominator.Result denominator = denominator();
+        marker(0, Marker.Kind.SERIES_END, null, Map.of("repeats", (long) rep));
+        sink.flush();
+        return new Outcome(repeats, ceiling, denominator);
+    }
+
+    private RepeatOutcome repeat(int rep, String phase, double requestsPerSec, Duration duration) {
+        currentRep.set(rep);
+        Instant windowStart = clock.instant();
+        LoadPlan load = new LoadPlan(plan.series(), rep, GENERATOR_SRC, phase, LoopMode.OPEN, duration,
+                scenarios(requestsPerSec, plan.load().maxInFlight(), LoopMode.OPEN), LoadPlan.Lifecycle.REPEAT);
+        RunSummary run = new Generator(sink, generatorOptions).run(load).block();
+        Objects.requireNonNull(run, "the generator ended without a summary");
+        currentRep.set(0);
+        Instant windowEnd = clock.instant().plusMillis(1);
+        ScenarioSummary ingest = run.scenario("ingest");
+        console.printf("   repeat %d: %d scheduled, %d sent, %d dropped, %d failed; p50 %.1f ms, p99 %.1f ms "
+                        + "(service); %d events claimed%n", rep, ingest.scheduled(), ingest.sent(), ingest.dropped(),
+                ingest.failed(), ingest.serviceP50Ms(), ingest.serviceP99Ms(), ingest.eventsClaimed());
+        Reconciliation.Result result = null;
+        if (reconciliation != null) {
+            result = reconciliation.reconcile(plan.series(), rep, new Reconciliation.Window(windowStart, windowEnd),
+                    new Reconciliation.Claim(ingest.eventsClaimed(), ingest.quantityClaimed()));
+            sink.publish(result.toMarker(plan.series(), rep, SRC, nowUs(), phase));
+            console.println("   reconciliation: " + result);
+        } else {
+            console.println("   reconciliation: no database to ask; the analyzer will report UNRECONCILED");
+        }
+        sink.flush();
+        return new RepeatOutcome(rep, phase, requestsPerSec, run, result);
+    }
+
+    private RunSummary ceiling(SeriesPlan.Ceiling c) {
+        console.printf("%n== ceiling: closed loop, %d workers, batch %d, %s (a maximum, never a service level)%n",
+                c.workers(), plan.load().batch(), human(c.duration()));
+        LoadPlan load = new LoadPlan(plan.series(), 0, GENERATOR_SRC, "ceiling", LoopMode.CLOSED, c.duration(),
+                scenarios(1, c.workers(), LoopMode.CLOSED).subList(0, 1), LoadPlan.Lifecycle.PHASE);
+        RunSummary run = new Generator(sink, generatorOptions).run(load).block();
+        ScenarioSummary s = Objects.requireNonNull(run).scenario("ingest");
+        double seconds = Math.max(1e-9, run.scheduleElapsed().toNanos() / 1e9);
+        console.printf("   ceiling: %.0f req/s, %.0f events/s (closed loop), %d failed%n",
+                (s.completed() - s.failed()) / seconds, s.eventsClaimed() / seconds, s.failed());
+        return run;
+    }
+
+    private Denominator.Result denominator() {
+        if (plan.denominator() == null) {
+            return null;
+        }
+        if (denominatorSpec == null) {
+            console.println("== denominator: skipped (no database URL to run pgbench against)");
+            return null;
+        }
+        console.printf("%n== denominator: pgbench inserting the same rows, batch %d, %d clients, %s%n",
+                denominatorSpec.batch(), denominatorSpec.clients(), human(denominatorSpec.duration()));
+        marker(0, Marker.Kind.PHASE_START, "denominator", Map.of());
+        Denominator.Result result = new Denominator(denominatorSpec).run(line -> console.println("   " + line));
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("rows_per_s", result.rowsPerSec());
+        data.put("tps", result.tps());
+        data.put("batch", (long) denominatorSpec.batch());
+        data.put("clients", (long) denominatorSpec.clients());
+        data.put("failed_transactions", result.failedTransactions());
+        marker(0, Marker.Kind.PHASE_END, "denominator", data);
+        console.println("   " + result.line());
+        return result;
+    }
+
+    /** The ingest scenario and, in open loop with a probe rate, the read probe. */
+    List<Scenario> scenarios(double requestsPerSec, int maxInFlight, LoopMode mode) {
+        SeriesPlan.Load l = plan.load();
+        Map<String, String> headers = Map.of("Authorization", "Bearer " + plan.apiKey(),
+                "Content-Type", "application/json");
+        BodyTemplate body = new BodyTemplate(l.batch(), new CustomerPool.Ranged(l.customerFormat(), 1, l.customers()),
+                l.meter(), 1, 100, Map.of("source", "rigscope"), null, null);
+        List<Scenario> list = new ArrayList<>();
+        list.add(new Scenario("ingest", "POST", plan.target().resolve("/v1/usage-events"), headers, requestsPerSec,
+                maxInFlight, l.timeout(), body));
+        if (mode == LoopMode.OPEN && l.probePerSec() > 0) {
+            URI probe = plan.target().resolve("/v1/usage-events/aggregate?customer_id="
+                    + l.customerFormat().replace("%d", "1"));
+            list.add(new Scenario("probe", "GET", probe, Map.of("Authorization", "Bearer " + plan.apiKey()),
+                    l.probePerSec(), 16, l.timeout(), null));
+        }
+        return list;
+    }
+
+    private void marker(int rep, Marker.Kind kind, String phase, Map<String, Object> data) {
+        sink.publish(new Marker(plan.series(), rep, SRC, nowUs(), kind, phase, data));
+    }
+
+    private long nowUs() {
+        Instant now = clock.instant();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during the cool-down", e);
+        }
+    }
+
+    static String human(Duration d) {
+        long s = d.toSeconds();
+        return s >= 60 && s % 60 == 0 ? (s / 60) + " min" : s > 0 ? s + " s" : d.toMillis() + " ms";
+    }
+}
