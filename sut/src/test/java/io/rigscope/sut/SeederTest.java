@@ -23,6 +23,7 @@ class SeederTest {
             var last = new Seeder(owner).load(spec, progress::add);
             assertThat(last.rowsCommitted()).isEqualTo(25_000);
             assertThat(progress).isNotEmpty();
+            assertThat(progress.get(progress.size() - 1).rowsLoaded()).isEqualTo(25_000);
             assertThat(pg.psql("postgres", "select count(*), count(distinct idempotency_key), "
                     + "bool_and(event_time < now()), min(quantity) >= 1 from usage_events"))
                     .isEqualTo("25000|25000|t|t");

@@ -44,14 +44,15 @@ public final class SeedCommand implements Callable<Integer> {
         Duration timeout = Durations.parse("--settle-timeout", settleTimeout);
         Seeder.Spec spec;
         try {
-            spec = new Seeder.Spec(n, tenant, customers, 500_000);
+            spec = new Seeder.Spec(n, tenant, customers, 100_000);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
         System.err.printf("seed: loading %,d events into %s (tenant %s)%n", n, url, tenant);
         Seeder.Progress done = new Seeder(url).load(spec, p -> System.out.printf(
-                "seed: %,d / %,d rows committed, %,d streamed  %,.0f rows/s  %d s%n", p.rowsCommitted(), p.rowsTotal(),
-                p.rowsStreamed(), p.rowsPerSec(), p.elapsed().toSeconds()));
+                "seed: %,d / %,d rows (%.0f %%)  %,.0f rows/s  %d s%n", p.rowsLoaded(), p.rowsTotal(),
+                p.rowsTotal() == 0 ? 100.0 : 100.0 * p.rowsLoaded() / p.rowsTotal(), p.rowsPerSec(),
+                p.elapsed().toSeconds()));
         System.out.printf("seed: loaded %,d rows in %.1f s (%,.0f rows/s)%n", done.rowsCommitted(),
                 done.elapsed().toMillis() / 1000.0, done.rowsPerSec());
         if (noSettle) {
