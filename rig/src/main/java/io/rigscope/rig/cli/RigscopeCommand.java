@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             TopicsCommand.class,
             TailCommand.class,
+            io.rigscope.rig.collect.CollectCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class RigscopeCommand implements Runnable {
