@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 /** The top-level {@code rigscope} command: its subcommands are the rig's jobs. */
 @Command(name = "rigscope",
         mixinStandardHelpOptions = true,
+        usageHelpAutoWidth = true,
         version = "rigscope 0.1.0",
         description = {
             "A benchmark rig for Postgres-backed HTTP services: open-loop load, host and database telemetry",
@@ -15,12 +16,14 @@ import picocli.CommandLine.Command;
         subcommands = {
             TopicsCommand.class,
             TailCommand.class,
+            DemoCommand.class,
             GenerateCommand.class,
             BenchCommand.class,
             SutCommand.class,
             SeedCommand.class,
             DenominatorCommand.class,
             EnvironmentCommand.class,
+            io.rigscope.rig.collect.CollectCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class RigscopeCommand implements Runnable {

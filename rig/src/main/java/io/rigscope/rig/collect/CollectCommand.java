@@ -1,0 +1,262 @@
+package io.rigscope.rig.collect;
+
+import io.rigscope.collectors.CollectorContext;
+import io.rigscope.collectors.CollectorSet;
+import io.rigscope.collectors.Collectors;
+import io.rigscope.collectors.aws.AwsSettings;
+import io.rigscope.infra.kafka.KafkaEndpoint;
+import io.rigscope.infra.kafka.TopicAdmin;
+import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.infra.wire.WireFileWriter;
+import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.WireRecord;
+import io.rigscope.rig.cli.Durations;
+import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.cli.KafkaOptions;
+import io.rigscope.rig.cli.UsageException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import software.amazon.awssdk.regions.Region;
+
+/** {@code rigscope collect NAME}: runs one collector (or every local one) and publishes what it collects. */
+@Command(name = "collect", mixinStandardHelpOptions = true,
+        description = {"Run a collector and publish its records to its topic (and --out FILE.jsonl).",
+            "NAME: vmstat | os | waits | db | pglog | canary | em | pi | rdslog | cloudwatch | all",
+            "('all' runs every local collector). Without --pg, collectors that need PostgreSQL use a",
+            "private cluster started for the run (its log file and data directory too).",
+            "Prints one line per second: records per collector and the gist of the latest one."})
+public final class CollectCommand implements Callable<Integer> {
+
+    private static final List<String> NAMES = List.of("vmstat", "os", "waits", "db", "pglog", "canary", "em", "pi",
+            "rdslog", "cloudwatch", "all");
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The collector: ${COMPLETION-CANDIDATES}",
+            completionCandidates = Names.class)
+    String name;
+
+    @Option(names = "--series", required = true, paramLabel = "ID", description = "Series id (the records' key).")
+    String series;
+
+    @Option(names = "--duration", paramLabel = "DURATION", description = "Stop after this long, e.g. 10s, 5m (default: until Ctrl-C).")
+    String duration;
+
+    @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write every record to this wire file.")
+    Path out;
+
+    @Option(names = "--no-kafka", description = "Write only the --out file; start no broker.")
+    boolean noKafka;
+
+    @Option(names = "--pg", paramLabel = "URL", description = "R2DBC URL of the target database, e.g. r2dbc:postgresql://user@host:5432/db.")
+    String pgUrl;
+
+    @Option(names = "--pglog", paramLabel = "FILE", description = "The Postgres stderr log file to tail.")
+    Path pgLog;
+
+    @Option(names = "--log-prefix", paramLabel = "PREFIX", description = "The server's log_line_prefix (default '%%m [%%p] '; RDS: '%%t:%%r:%%u@%%d:[%%p]:').")
+    String logPrefix;
+
+    @Option(names = "--from-start", description = "Read the log file from its start (default: only new lines).")
+    boolean fromStart;
+
+    @Option(names = "--pgdata", paramLabel = "DIR", description = "The Postgres data directory (os: its device; canary: its filesystem).")
+    Path pgData;
+
+    @Option(names = "--tables", split = ",", paramLabel = "T1,T2", description = "Tables the DB sampler reports.")
+    List<String> tables = new ArrayList<>();
+
+    @Option(names = "--interval", paramLabel = "DURATION", description = "Sampling interval of vmstat, os, waits, db (default 1s).")
+    String interval;
+
+    @Option(names = "--aws-endpoint", paramLabel = "URL", description = "Send AWS calls here instead of AWS's endpoints.")
+    URI awsEndpoint;
+
+    @Option(names = "--region", paramLabel = "REGION", description = "AWS region (default: the SDK's region chain).")
+    String region;
+
+    @Option(names = "--db-instance", paramLabel = "ID", description = "RDS DB instance identifier (rdslog, cloudwatch).")
+    String dbInstance;
+
+    @Option(names = "--dbi-resource-id", paramLabel = "ID", description = "RDS DbiResourceId, db-... (em, pi).")
+    String dbiResourceId;
+
+    @Option(names = "--since", paramLabel = "DURATION", description = "RDS sources: read from this long ago, e.g. 10m (default: now).")
+    String since;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!NAMES.contains(name)) {
+            throw new UsageException("unknown collector '" + name + "'; one of: " + String.join(", ", NAMES));
+        }
+        if (series.isBlank()) {
+            throw new UsageException("--series is blank");
+        }
+        if (noKafka && out == null) {
+            throw new UsageException("--no-kafka needs --out FILE.jsonl: there would be nowhere to write");
+        }
+        Duration stopAfter = duration == null ? null : Durations.parse("--duration", duration);
+        Duration every = interval == null ? null : Durations.parse("--interval", interval);
+        if (every != null && every.isZero()) {
+            throw new UsageException("--interval must be > 0");
+        }
+        CollectorContext ctx = CollectorContext.of(series);
+        List<String> wanted = name.equals("all") ? Collectors.LOCAL : List.of(name);
+        boolean rds = Collectors.RDS.contains(name);
+        boolean needsPg = !rds && wanted.stream().anyMatch(n -> List.of("waits", "db", "pglog").contains(n));
+
+        PrivatePostgres privatePg = null;
+        try {
+            if (needsPg && pgUrl == null && (pgLog == null || !wanted.equals(List.of("pglog")))) {
+                privatePg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults()
+                        .with("autovacuum_naptime", "1"));
+                System.err.printf("postgres: started a private PostgreSQL %d cluster at %s (log %s)%n",
+                        privatePg.majorVersion(), privatePg.r2dbcUrl("postgres", "postgres"), privatePg.logFile());
+            }
+            CollectorSet set = rds ? rdsSet(ctx) : localSet(ctx, privatePg).only(wanted);
+            return run(set, stopAfter);
+        } finally {
+            if (privatePg != null) {
+                privatePg.close();
+            }
+        }
+    }
+
+    private CollectorSet localSet(CollectorContext ctx, PrivatePostgres pg) {
+        String url = pgUrl != null ? pgUrl : pg == null ? null : pg.r2dbcUrl("postgres", "postgres");
+        Path log = pgLog != null ? pgLog : pg == null ? null : pg.logFile();
+        Path data = pgData != null ? pgData : pg == null ? null : pg.dataDir();
+        if (data != null && !Files.isDirectory(data)) {
+            throw new UsageException("--pgdata " + data + " is not a directory");
+        }
+        if (name.equals("pglog") && log == null) {
+            throw new UsageException("collect pglog needs --pglog FILE (or --pg unset to use a private cluster)");
+        }
+        if (List.of("waits", "db").contains(name) && url == null) {
+            throw new UsageException("collect " + name + " needs --pg URL");
+        }
+        Duration every = interval == null ? null : Durations.parse("--interval", interval);
+        // a cluster started for this run logged only this run: its log is read from its first line
+        boolean logFromStart = fromStart || (pgLog == null && pg != null);
+        return Collectors.local(new Collectors.Local(url, log, logPrefix, logFromStart, data, tables, every), ctx);
+    }
+
+    private CollectorSet rdsSet(CollectorContext ctx) {
+        if (List.of("em", "pi").contains(name) && dbiResourceId == null) {
+            throw new UsageException("collect " + name + " needs --dbi-resource-id db-...");
+        }
+        if (List.of("rdslog", "cloudwatch").contains(name) && dbInstance == null) {
+            throw new UsageException("collect " + name + " needs --db-instance ID");
+        }
+        Instant from = since == null ? null : Instant.now().minus(Durations.parse("--since", since));
+        AwsSettings aws;
+        try {
+            aws = new AwsSettings(region == null ? null : Region.of(region), awsEndpoint, null);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        return Collectors.rds(new Collectors.Rds(dbInstance, dbiResourceId, from), aws, ctx).only(List.of(name));
+    }
+
+    private int run(CollectorSet set, Duration stopAfter) throws InterruptedException {
+        WireCodec codec = new WireCodec();
+        KafkaEndpoint endpoint = null;
+        WirePublisher publisher = null;
+        WireFileWriter fileOnly = null;
+        Scheduler publishThread = Schedulers.newSingle("rigscope-collect-publish");
+        LiveLine live = new LiveLine();
+        try {
+            Consumer<WireRecord> sink;
+            if (noKafka) {
+                fileOnly = new WireFileWriter(out, codec);
+                sink = fileOnly::write;
+            } else {
+                endpoint = kafka.open();
+                try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+                    admin.ensureTopics();
+                }
+                WirePublisher.Options options = WirePublisher.Options.defaults().withClientId("rigscope-collect");
+                publisher = new WirePublisher(endpoint.bootstrap(), codec, out == null ? options : options.withOutFile(out));
+                sink = publisher::publish;
+            }
+            System.err.println("collect: " + String.join(", ", set.names()) + " for series " + series
+                    + (stopAfter == null ? " (Ctrl-C to stop)" : " for " + stopAfter.toSeconds() + " s"));
+            List<Flux<WireRecord>> tagged = new ArrayList<>();
+            live.expect(set.names());
+            for (String n : set.names()) {
+                tagged.add(set.stream(n).doOnNext(r -> live.record(n, r)));
+            }
+            Flux<WireRecord> all = Flux.merge(tagged).publishOn(publishThread).doOnNext(sink);
+            if (stopAfter != null) {
+                all = all.take(stopAfter);
+            }
+            long startNs = System.nanoTime();
+            var ticker = Flux.interval(Duration.ofSeconds(1), Schedulers.parallel())
+                    .subscribe(t -> System.out.println(live.render((System.nanoTime() - startNs) / 1_000_000_000L)));
+            var done = new java.util.concurrent.CountDownLatch(1);
+            var running = all.doFinally(s -> done.countDown()).subscribe(r -> { }, e -> {
+                System.err.println("collect: stopped: " + e.getMessage());
+            });
+            Thread hook = new Thread(() -> {
+                running.dispose();
+                try {
+                    done.await(5, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Runtime.getRuntime().addShutdownHook(hook);
+            done.await();
+            ticker.dispose();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C: the hook is running
+            }
+            if (publisher != null) {
+                publisher.flush();
+            }
+            System.out.println("collect: records per topic " + live.perTopic()
+                    + (publisher == null ? "" : "; published " + publisher.published() + ", acked " + publisher.acked()
+                            + ", failed " + publisher.failed())
+                    + (out == null ? "" : "; wire file " + out));
+            return publisher != null && publisher.failed() > 0 ? ExitCodes.ERROR : ExitCodes.OK;
+        } finally {
+            if (publisher != null) {
+                publisher.close();
+            }
+            if (fileOnly != null) {
+                fileOnly.close();
+            }
+            if (endpoint != null) {
+                endpoint.close();
+            }
+            publishThread.dispose();
+        }
+    }
+
+    /** Collector names for --help. */
+    static final class Names extends ArrayList<String> {
+        private static final long serialVersionUID = 1L;
+
+        Names() {
+            super(NAMES);
+        }
+    }
+}
