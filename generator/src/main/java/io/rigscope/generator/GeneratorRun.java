@@ -92,6 +92,7 @@ final class GeneratorRun implements RunContext {
         LoopResources loops = LoopResources.create("rig-gen-http", options.ioThreads(), true);
         List<ScenarioRun> runs = new ArrayList<>();
         HealthMonitor health = null;
+        boolean outboxClosed = false;
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try {
             for (Scenario s : plan.scenarios()) {
@@ -151,6 +152,7 @@ final class GeneratorRun implements RunContext {
                     Duration.ofNanos(scheduleEndNanos - startNanos), Duration.ofNanos((endUs - startEpochUs) * 1000),
                     summaries, 0, 0, 0, 0, cpuPct);
             endMarker(outbox, partial);
+            outboxClosed = true;
             outbox.close(Duration.ofMinutes(2));
             LOG.info("{}: published {} of {} record(s) ({} samples of {}; {} through the spool)", plan.src(),
                     outbox.published(), outbox.produced(), outbox.publishedSamples(), outbox.producedSamples(),
@@ -166,6 +168,13 @@ final class GeneratorRun implements RunContext {
             stopping = true;
             if (health != null) {
                 health.close();
+            }
+            if (!outboxClosed) {
+                try {
+                    outbox.close(Duration.ofSeconds(10));
+                } catch (RuntimeException e) {
+                    LOG.warn("closing the outbox after a failed run: {}", e.toString());
+                }
             }
             for (ScenarioRun r : runs) {
                 r.dispose();

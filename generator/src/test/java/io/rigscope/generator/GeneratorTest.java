@@ -193,6 +193,26 @@ class GeneratorTest {
     }
 
     @Test
+    void aRequestThatOutlivesItsTimeoutIsATimeoutSample() {
+        try (TestServer server = new TestServer()) {
+            server.behaviour = TestServer.Behaviour.STALL_ONCE;
+            server.stallAfterNanos = 0;
+            server.stall = Duration.ofSeconds(3);
+            String series = series();
+            RunSummary summary = run(plan(series, LoopMode.OPEN, Duration.ofSeconds(1),
+                    ingest(server.url("/v1/usage-events"), 20, 64, Duration.ofMillis(300))), GeneratorOptions.defaults());
+
+            ScenarioSummary in = summary.scenario("ingest");
+            assertThat(in.sent()).isEqualTo(20);
+            assertThat(in.errors()).containsEntry(ErrorKind.TIMEOUT, 20L);
+            assertThat(samples(read(series))).hasSize(20).allSatisfy(s -> {
+                assertThat(s.err()).isEqualTo(ErrorKind.TIMEOUT);
+                assertThat(s.serviceUs()).isBetween(290_000L, 2_000_000L);
+            });
+        }
+    }
+
+    @Test
     void aServerErrorIsAFailedSample() {
         try (TestServer server = new TestServer()) {
             server.behaviour = TestServer.Behaviour.FAIL_500;

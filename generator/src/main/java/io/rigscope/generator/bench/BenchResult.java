@@ -19,10 +19,15 @@ import java.util.Map;
  * @param serviceP99Ms p99 {@code t2 - t1}
  * @param cpuPct the generator's CPU: process CPU minus the bench server's event loops, percent of one core
  * @param serverCpuPct the bench server's event loops, percent of one core
+ * @param cpuPctByThread CPU by thread group (names with numbers removed), percent of one core
  */
 public record BenchResult(double targetRate, double offeredRate, long sent, long dropped, long completed, long failed,
                           double lagP50Ms, double lagP99Ms, double lagMaxMs, double serviceP50Ms, double serviceP99Ms,
-                          double cpuPct, double serverCpuPct) {
+                          double cpuPct, double serverCpuPct, Map<String, Double> cpuPctByThread) {
+
+    public BenchResult {
+        cpuPctByThread = Map.copyOf(cpuPctByThread);
+    }
 
     /** True when nothing was dropped or failed and the offered rate is within {@code tolerance} (0.005 = 0.5 %) of the target. */
     public boolean held(double tolerance) {
@@ -45,6 +50,7 @@ public record BenchResult(double targetRate, double offeredRate, long sent, long
         m.put("service_p99_ms", round(serviceP99Ms, 3));
         m.put("cpu_pct", round(cpuPct, 1));
         m.put("server_cpu_pct", round(serverCpuPct, 1));
+        m.put("cpu_pct_by_thread", new java.util.TreeMap<>(cpuPctByThread));
         return m;
     }
 

@@ -44,7 +44,12 @@ public final class GeneratorBench {
         long serverCpuBefore = server.cpuNanos();
         long cpuBefore = os.getProcessCpuTime();
         long wallBefore = System.nanoTime();
-        RunSummary summary = new Generator(sink, options).run(plan).block(duration.plusMinutes(2));
+        RunSummary summary;
+        Map<String, Double> byThread;
+        try (ThreadCpu cpu = new ThreadCpu()) {
+            summary = new Generator(sink, options).run(plan).block(duration.plusMinutes(2));
+            byThread = cpu.percentByGroup();
+        }
         long wall = System.nanoTime() - wallBefore;
         double serverPct = 100.0 * (server.cpuNanos() - serverCpuBefore) / wall;
         double processPct = 100.0 * (os.getProcessCpuTime() - cpuBefore) / wall;
@@ -52,6 +57,6 @@ public final class GeneratorBench {
         double spanSec = (s.lastSendEpochUs() - s.firstSendEpochUs()) / 1e6;
         double offered = s.sent() > 1 && spanSec > 0 ? (s.sent() - 1) / spanSec : 0;
         return new BenchResult(rate, offered, s.sent(), s.dropped(), s.completed(), s.failed(), s.lagP50Ms(),
-                s.lagP99Ms(), s.lagMaxMs(), s.serviceP50Ms(), s.serviceP99Ms(), processPct - serverPct, serverPct);
+                s.lagP99Ms(), s.lagMaxMs(), s.serviceP50Ms(), s.serviceP99Ms(), processPct - serverPct, serverPct, byThread);
     }
 }

@@ -160,7 +160,7 @@ public final class GenerateCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "%n%s summary (%s, %.1f s)%n", s.mode().label(), s.series(), s.elapsed().toMillis() / 1000.0);
         for (ScenarioSummary c : s.scenarios()) {
             System.out.printf(Locale.ROOT, "  %-10s scheduled %d  sent %d  dropped %d  completed %d  failed %d %s%n",
-                    c.name(), c.scheduled(), c.sent(), c.dropped(), c.completed(), c.failed(), c.errors().isEmpty() ? "" : c.errors());
+                    c.name(), c.scheduled(), c.sent(), c.dropped(), c.completed(), c.failed(), errors(c));
             System.out.printf(Locale.ROOT, "  %-10s t2-t1 p50 %.2f ms  p99 %.2f ms   t2-t0 p99 %.2f ms   send lag p99 %.3f ms  max %.3f ms%n",
                     "", c.serviceP50Ms(), c.serviceP99Ms(), c.responseP99Ms(), c.lagP99Ms(), c.lagMaxMs());
             System.out.printf(Locale.ROOT, "  %-10s events claimed (2xx) %d  quantity claimed %d%n", "", c.eventsClaimed(),
@@ -171,6 +171,12 @@ public final class GenerateCommand implements Callable<Integer> {
         if (s.mode() == LoopMode.CLOSED) {
             System.out.println("  closed-loop: a ceiling, not a service level (latencies hide stalls)");
         }
+    }
+
+    private static String errors(ScenarioSummary c) {
+        StringBuilder b = new StringBuilder();
+        c.errors().forEach((kind, n) -> b.append(b.length() == 0 ? "(" : ", ").append(kind.code()).append(' ').append(n));
+        return b.length() == 0 ? "" : b.append(')').toString();
     }
 
     private LoadPlan fromFlags() {
