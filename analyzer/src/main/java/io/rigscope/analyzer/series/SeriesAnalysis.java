@@ -37,7 +37,7 @@ import org.HdrHistogram.Histogram;
  * {@code WINDOW}, {@code EPISODE} and {@code REPEAT} when a repeat's data is complete (REPEAT_END, every last
  * ledger, no open second, and its reconciliation if one is required); {@code SERIES} from {@link #finish}.
  *
- * <p>Settings: the defaults, overridden by the series' CONFIG marker, overridden by {@code overrides} (the
+ * <p>Settings: the defaults, overridden by each CONFIG marker in turn (a marker sets only the keys it holds), overridden by {@code overrides} (the
  * command line). The CONFIG marker must precede the data it governs (the pipeline reads rig.markers first).
  *
  * <p>Not thread-safe: one thread feeds it; {@link #progress()} may be read from any thread.
@@ -49,6 +49,8 @@ public final class SeriesAnalysis {
 
     private final String series;
     private final AnalyzerSettings defaults;
+    /** The defaults folded with every CONFIG marker so far (before the command line's overrides). */
+    private AnalyzerSettings configured;
     private final UnaryOperator<AnalyzerSettings> overrides;
     private final Attributor attributor;
     private final TreeMap<Integer, RepeatTrack> repeats = new TreeMap<>();
@@ -78,6 +80,7 @@ public final class SeriesAnalysis {
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.overrides = Objects.requireNonNull(overrides, "overrides");
         this.attributor = Objects.requireNonNull(attributor, "attributor");
+        this.configured = defaults;
         apply(overrides.apply(defaults));
     }
 
@@ -200,7 +203,10 @@ public final class SeriesAnalysis {
         switch (m.kind()) {
             case CONFIG -> {
                 try {
-                    apply(overrides.apply(defaults.withConfig(m.data())));
+                    // Markers fold: a generator's CONFIG (its load plan) must not wipe the series' thresholds.
+                    AnalyzerSettings next = configured.withConfig(m.data());
+                    apply(overrides.apply(next));
+                    configured = next;
                     configErrors.clear();
                 } catch (IllegalArgumentException e) {
                     String error = "CONFIG marker: " + e.getMessage();
