@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.UUID;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -116,11 +115,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
+    /** Kafka's own cluster id form: its Uuid never starts with '-', which the format tool would read as a flag. */
     private static String clusterId() {
-        UUID uuid = UUID.randomUUID();
-        var buffer = java.nio.ByteBuffer.allocate(16);
-        buffer.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(buffer.array());
+        return org.apache.kafka.common.Uuid.randomUuid().toString();
     }
 
     private void awaitListening(Duration timeout) {

@@ -114,7 +114,8 @@ public final class DemoCommand implements Callable<Integer> {
                 SeriesPlan plan = DemoPlan.of(id, sut.baseUri(), Provisioning.DEMO_API_KEY, quick, hotRow);
 
                 List<Finding> findings = new BringUpChecks(new BringUpChecks.Spec(owner, sutConfig.appUser(),
-                        sutConfig.appPassword(), sut.baseUri(), Provisioning.DEMO_API_KEY, plan.load().batch(), null))
+                        sutConfig.appPassword(), sut.baseUri(), Provisioning.DEMO_API_KEY, plan.load().batch(),
+                        BringUpChecks.DEFAULT_COUNT_SQL))
                         .run();
                 findings.forEach(f -> console.println("bring-up: " + f));
                 if (!Finding.allPassed(findings)) {
