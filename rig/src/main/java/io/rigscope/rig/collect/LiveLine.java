@@ -39,7 +39,8 @@ final class LiveLine {
         byTopic.computeIfAbsent(r.topic().topicName(), k -> new AtomicLong()).incrementAndGet();
         if (r instanceof Marker m && m.kind() == Marker.Kind.GAP) {
             gaps.incrementAndGet();
-            latest.put(collector, "GAP " + m.data().get("reason"));
+            String reason = String.valueOf(m.data().get("reason"));
+            latest.put(collector, "GAP " + (reason.length() > 100 ? reason.substring(0, 97) + "..." : reason));
         } else {
             latest.put(collector, gist(r));
         }
