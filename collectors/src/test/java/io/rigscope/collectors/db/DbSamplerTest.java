@@ -133,6 +133,31 @@ class DbSamplerTest {
     }
 
     @Test
+    void aKilledSessionYieldsAGapMarkerAndSamplingResumesOnANewConnection() {
+        var sampler = new DbSampler(new DbSampler.Config(pg.r2dbcUrl("postgres", "postgres"), List.of(),
+                Duration.ofMillis(200)), CollectorContext.of("s1"));
+        List<WireRecord> out = sampler.records()
+                .doOnNext(r -> {
+                    if (r instanceof DbSample s && s.intervalMs() == 0 && s.ts() > 0) {
+                        CompletableFuture.runAsync(() -> pg.psql("postgres", "select pg_terminate_backend(pid)"
+                                + " from pg_stat_activity where application_name = 'rigscope-collector-db'"));
+                    }
+                })
+                .takeUntil(r -> r instanceof io.rigscope.model.wire.Marker m
+                        && Integer.valueOf(0).equals(m.data().get("attempt")))
+                .collectList().block(Duration.ofSeconds(20));
+
+        var markers = out.stream().filter(r -> r instanceof io.rigscope.model.wire.Marker)
+                .map(io.rigscope.model.wire.Marker.class::cast).toList();
+        assertThat(markers).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(markers.get(0).kind()).isEqualTo(io.rigscope.model.wire.Marker.Kind.GAP);
+        assertThat((String) markers.get(0).data().get("reason")).isNotBlank();
+        assertThat(markers.get(markers.size() - 1).data()).containsEntry("attempt", 0);
+        assertThat((Long) markers.get(markers.size() - 1).data().get("end"))
+                .isGreaterThanOrEqualTo((Long) markers.get(0).data().get("start"));
+    }
+
+    @Test
     void anUnreachableServerYieldsGapMarkersNotAnError() {
         var sampler = new DbSampler(new DbSampler.Config("r2dbc:postgresql://postgres@127.0.0.1:1/postgres", List.of(),
                 Duration.ofMillis(100)), CollectorContext.of("s1"));
