@@ -124,6 +124,17 @@ class DbSamplerTest {
     }
 
     @Test
+    void checkpointCountersComeFromTheCheckpointerFrom17AndPgStatIoExistsFrom16() {
+        assertThat(DbSampler.checkpointSql(150018)).contains("from pg_stat_bgwriter").contains("checkpoints_timed");
+        assertThat(DbSampler.checkpointSql(160009)).contains("from pg_stat_bgwriter");
+        assertThat(DbSampler.checkpointSql(170000)).contains("from pg_stat_checkpointer").contains("num_timed");
+        assertThat(DbSampler.checkpointSql(180001)).contains("from pg_stat_checkpointer");
+        assertThat(DbSampler.ioSql(150018)).isEmpty();
+        assertThat(DbSampler.ioSql(160000)).hasValueSatisfying(sql -> assertThat(sql).contains("pg_stat_io"));
+        assertThat(DbSampler.ioSql(180000)).isPresent();
+    }
+
+    @Test
     void aCounterGoingBackwardsGivesAZeroDelta() {
         var counter = new DbSampler.Counter();
         assertThat(counter.delta(new long[] {10, 20})).containsExactly(0, 0);
