@@ -32,6 +32,25 @@ class CollectCommandTest {
     }
 
     @Test
+    void collectedRecordsArriveOnTheirTopicsOfARealBroker(@TempDir Path dir) {
+        try (var broker = io.rigscope.infra.kafka.EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+            int code = RigscopeCommand.commandLine().execute("collect", "os", "--series", "k1", "--duration", "3s",
+                    "--bootstrap", broker.bootstrap(), "--pgdata", dir.toString(), "--interval", "500ms");
+            assertThat(code).isZero();
+
+            var source = new io.rigscope.infra.wire.WireSource(broker.bootstrap(), new WireCodec());
+            var records = source.records(new io.rigscope.infra.wire.WireSource.Spec(
+                            java.util.Set.of(io.rigscope.model.topic.Topic.OS), "k1", true, false), failed -> { })
+                    .collectList().block(java.time.Duration.ofSeconds(30));
+            assertThat(records).hasSizeGreaterThanOrEqualTo(3).allSatisfy(r -> {
+                assertThat(r).isInstanceOf(io.rigscope.model.wire.OsMetrics.class);
+                assertThat(r.run()).isEqualTo("k1");
+                assertThat(r.src()).startsWith("os@");
+            });
+        }
+    }
+
+    @Test
     void anUnknownCollectorIsAUsageError() {
         StringWriter err = new StringWriter();
         var cl = RigscopeCommand.commandLine();
