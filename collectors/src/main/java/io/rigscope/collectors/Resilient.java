@@ -48,14 +48,15 @@ public final class Resilient {
         });
     }
 
-    /** A failure in words, without a stack trace. */
+    /** A failure in words, without a stack trace, at most 400 characters. */
     public static String describe(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t && (t.getMessage() == null || t.getMessage().isBlank())) {
             t = t.getCause();
         }
         String msg = t.getMessage();
-        return msg == null || msg.isBlank() ? t.getClass().getSimpleName() : msg;
+        String text = msg == null || msg.isBlank() ? t.getClass().getSimpleName() : msg;
+        return text.length() > 400 ? text.substring(0, 397) + "..." : text;
     }
 
     /** The source completed although collectors' sources never end. */

@@ -87,12 +87,7 @@ public final class DbSampler {
         long tsUs = ctx.nowUs();
         Mono<Optional<long[]>> wal = part(rows(c, "select wal_records::bigint, wal_fpi::bigint, wal_bytes::bigint,"
                 + " wal_buffers_full::bigint from pg_stat_wal", r -> new long[] {lng(r, 0), lng(r, 1), lng(r, 2), lng(r, 3)}));
-        String ckptSql = version >= 170000
-                ? "select num_timed::bigint, num_requested::bigint, buffers_written::bigint, write_time::float8,"
-                        + " sync_time::float8 from pg_stat_checkpointer"
-                : "select checkpoints_timed::bigint, checkpoints_req::bigint, buffers_checkpoint::bigint,"
-                        + " checkpoint_write_time::float8, checkpoint_sync_time::float8 from pg_stat_bgwriter";
-        Mono<Optional<DbSample.Checkpoints>> ckpt = part(rows(c, ckptSql, r -> new DbSample.Checkpoints(lng(r, 0),
+        Mono<Optional<DbSample.Checkpoints>> ckpt = part(rows(c, checkpointSql(version), r -> new DbSample.Checkpoints(lng(r, 0),
                 lng(r, 1), lng(r, 2), dbl(r, 3), dbl(r, 4))));
         Mono<Optional<DbSample.WalDir>> walDir = part(rows(c, "select count(*)::bigint, coalesce(sum(size), 0)::bigint"
                 + " from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'", r -> new DbSample.WalDir((int) lng(r, 0), lng(r, 1))));
@@ -113,10 +108,9 @@ public final class DbSampler {
         Mono<Optional<long[]>> db = part(rows(c, "select xact_commit::bigint, xact_rollback::bigint, blks_read::bigint,"
                 + " blks_hit::bigint from pg_stat_database where datname = current_database()",
                 r -> new long[] {lng(r, 0), lng(r, 1), lng(r, 2), lng(r, 3)}));
-        Mono<Optional<long[]>> io = version >= 160000
-                ? part(rows(c, "select coalesce(sum(writes), 0)::bigint, coalesce(sum(extends), 0)::bigint"
-                        + " from pg_stat_io where backend_type = 'autovacuum worker'", r -> new long[] {lng(r, 0), lng(r, 1)}))
-                : Mono.just(Optional.empty());
+        Mono<Optional<long[]>> io = ioSql(version)
+                .map(sql -> part(rows(c, sql, r -> new long[] {lng(r, 0), lng(r, 1)})))
+                .orElse(Mono.just(Optional.empty()));
         return Mono.zip(args -> build(args, version, tsUs, nowNs, deltas), wal, ckpt, walDir, vacuums, tables, db, io);
     }
 
@@ -136,6 +130,23 @@ public final class DbSampler {
                 (List<DbSample.VacuumProgress>) a[3], (List<DbSample.TableStats>) a[4],
                 dbD == null ? null : new DbSample.Database(dbD[0], dbD[1], dbD[2], dbD[3]),
                 ioD == null ? null : new DbSample.Io(ioD[0], ioD[1]));
+    }
+
+    /** Checkpoint counters: pg_stat_checkpointer from 17 (server_version_num 170000), pg_stat_bgwriter before. */
+    static String checkpointSql(int versionNum) {
+        return versionNum >= 170000
+                ? "select num_timed::bigint, num_requested::bigint, buffers_written::bigint, write_time::float8,"
+                        + " sync_time::float8 from pg_stat_checkpointer"
+                : "select checkpoints_timed::bigint, checkpoints_req::bigint, buffers_checkpoint::bigint,"
+                        + " checkpoint_write_time::float8, checkpoint_sync_time::float8 from pg_stat_bgwriter";
+    }
+
+    /** Autovacuum IO from pg_stat_io, which exists from 16; empty before. */
+    static Optional<String> ioSql(int versionNum) {
+        return versionNum >= 160000
+                ? Optional.of("select coalesce(sum(writes), 0)::bigint, coalesce(sum(extends), 0)::bigint"
+                        + " from pg_stat_io where backend_type = 'autovacuum worker'")
+                : Optional.empty();
     }
 
     private static <T> Mono<Optional<T>> part(Flux<T> rows) {

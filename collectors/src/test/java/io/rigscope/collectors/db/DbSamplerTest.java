@@ -124,12 +124,48 @@ class DbSamplerTest {
     }
 
     @Test
+    void checkpointCountersComeFromTheCheckpointerFrom17AndPgStatIoExistsFrom16() {
+        assertThat(DbSampler.checkpointSql(150018)).contains("from pg_stat_bgwriter").contains("checkpoints_timed");
+        assertThat(DbSampler.checkpointSql(160009)).contains("from pg_stat_bgwriter");
+        assertThat(DbSampler.checkpointSql(170000)).contains("from pg_stat_checkpointer").contains("num_timed");
+        assertThat(DbSampler.checkpointSql(180001)).contains("from pg_stat_checkpointer");
+        assertThat(DbSampler.ioSql(150018)).isEmpty();
+        assertThat(DbSampler.ioSql(160000)).hasValueSatisfying(sql -> assertThat(sql).contains("pg_stat_io"));
+        assertThat(DbSampler.ioSql(180000)).isPresent();
+    }
+
+    @Test
     void aCounterGoingBackwardsGivesAZeroDelta() {
         var counter = new DbSampler.Counter();
         assertThat(counter.delta(new long[] {10, 20})).containsExactly(0, 0);
         assertThat(counter.delta(new long[] {15, 26})).containsExactly(5, 6);
         assertThat(counter.delta(new long[] {1, 2})).containsExactly(0, 0);
         assertThat(counter.delta(new long[] {4, 2})).containsExactly(3, 0);
+    }
+
+    @Test
+    void aKilledSessionYieldsAGapMarkerAndSamplingResumesOnANewConnection() {
+        var sampler = new DbSampler(new DbSampler.Config(pg.r2dbcUrl("postgres", "postgres"), List.of(),
+                Duration.ofMillis(200)), CollectorContext.of("s1"));
+        List<WireRecord> out = sampler.records()
+                .doOnNext(r -> {
+                    if (r instanceof DbSample s && s.intervalMs() == 0 && s.ts() > 0) {
+                        CompletableFuture.runAsync(() -> pg.psql("postgres", "select pg_terminate_backend(pid)"
+                                + " from pg_stat_activity where application_name = 'rigscope-collector-db'"));
+                    }
+                })
+                .takeUntil(r -> r instanceof io.rigscope.model.wire.Marker m
+                        && Integer.valueOf(0).equals(m.data().get("attempt")))
+                .collectList().block(Duration.ofSeconds(20));
+
+        var markers = out.stream().filter(r -> r instanceof io.rigscope.model.wire.Marker)
+                .map(io.rigscope.model.wire.Marker.class::cast).toList();
+        assertThat(markers).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(markers.get(0).kind()).isEqualTo(io.rigscope.model.wire.Marker.Kind.GAP);
+        assertThat((String) markers.get(0).data().get("reason")).isNotBlank();
+        assertThat(markers.get(markers.size() - 1).data()).containsEntry("attempt", 0);
+        assertThat((Long) markers.get(markers.size() - 1).data().get("end"))
+                .isGreaterThanOrEqualTo((Long) markers.get(0).data().get("start"));
     }
 
     @Test

@@ -232,7 +232,8 @@ public final class CollectCommand implements Callable<Integer> {
             if (publisher != null) {
                 publisher.flush();
             }
-            System.out.println("collect: records per topic " + live.perTopic()
+            System.out.println("collect: records per topic " + live.perTopic() + "; gaps " + live.gaps()
+                    + "; unparsed log lines " + live.rawLogLines()
                     + (publisher == null ? "" : "; published " + publisher.published() + ", acked " + publisher.acked()
                             + ", failed " + publisher.failed())
                     + (out == null ? "" : "; wire file " + out));

@@ -25,6 +25,7 @@ final class LiveLine {
     private final Map<String, AtomicLong> byTopic = new ConcurrentHashMap<>();
     private final Map<String, String> latest = new ConcurrentHashMap<>();
     private final AtomicLong gaps = new AtomicLong();
+    private final AtomicLong rawLogLines = new AtomicLong();
 
     /** Shows these collectors from the first line on, with 0 records until their first one. */
     void expect(java.util.List<String> collectors) {
@@ -39,8 +40,12 @@ final class LiveLine {
         byTopic.computeIfAbsent(r.topic().topicName(), k -> new AtomicLong()).incrementAndGet();
         if (r instanceof Marker m && m.kind() == Marker.Kind.GAP) {
             gaps.incrementAndGet();
-            latest.put(collector, "GAP " + m.data().get("reason"));
+            String reason = String.valueOf(m.data().get("reason"));
+            latest.put(collector, "GAP " + (reason.length() > 100 ? reason.substring(0, 97) + "..." : reason));
         } else {
+            if (r instanceof PgLogEvent e && e.kind() == PgLogEvent.Kind.RAW) {
+                rawLogLines.incrementAndGet();
+            }
             latest.put(collector, gist(r));
         }
     }
@@ -50,8 +55,19 @@ final class LiveLine {
         String parts = new TreeMap<>(latest).entrySet().stream()
                 .map(e -> e.getKey() + "=" + counts.get(e.getKey()) + " [" + e.getValue() + "]")
                 .collect(Collectors.joining("  "));
-        return String.format("%4ds  %s%s", elapsedSec, parts.isEmpty() ? "(waiting for the first records)" : parts,
-                gaps.get() > 0 ? "  gaps=" + gaps.get() : "");
+        return String.format("%4ds  %s%s%s", elapsedSec, parts.isEmpty() ? "(waiting for the first records)" : parts,
+                gaps.get() > 0 ? "  gaps=" + gaps.get() : "",
+                rawLogLines.get() > 0 ? "  unparsed-log-lines=" + rawLogLines.get() : "");
+    }
+
+    /** Gap markers so far. */
+    long gaps() {
+        return gaps.get();
+    }
+
+    /** Log lines kept as RAW events so far. */
+    long rawLogLines() {
+        return rawLogLines.get();
     }
 
     /** Records per topic so far. */
