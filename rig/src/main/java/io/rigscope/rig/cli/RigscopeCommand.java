@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             SeedCommand.class,
             DenominatorCommand.class,
             EnvironmentCommand.class,
+            BringUpCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class RigscopeCommand implements Runnable {
