@@ -40,6 +40,9 @@ public final class Sut {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
+    /** The largest request body accepted (by its Content-Length); larger is 413. */
+    public static final long MAX_BODY_BYTES = 16L << 20;
+
     private Sut() {
     }
 
@@ -63,7 +66,8 @@ public final class Sut {
             pool.warmup().block(START_TIMEOUT);
         } catch (RuntimeException e) {
             pool.dispose();
-            throw new IllegalStateException("the SUT cannot connect to " + config.appPg() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("the SUT cannot connect to " + config.appPg() + ": " + e.getMessage()
+                    + (config.migrate() ? "" : " (run with --migrate to create the schema and the app role)"), e);
         }
         ObjectMapper json = JsonMapper.builder().build();
         var keys = new ApiKeys(pool, config.touch(), System::currentTimeMillis);
@@ -78,8 +82,10 @@ public final class Sut {
                     .host(config.bindHost())
                     .port(config.port())
                     .route(r -> r
-                            .post("/v1/usage-events", (req, res) -> routes.answer(res,
-                                    req.receive().aggregate().asByteArray().defaultIfEmpty(new byte[0])
+                            .post("/v1/usage-events", (req, res) -> routes.answer(res, tooLarge(req)
+                                    ? Mono.just(Reply.error(413, "the request body is larger than " + MAX_BODY_BYTES
+                                            + " bytes; send at most " + BatchParser.MAX_EVENTS + " events per request"))
+                                    : req.receive().aggregate().asByteArray().defaultIfEmpty(new byte[0])
                                             .flatMap(body -> ingest.handle(auth(req), body))))
                             .get("/v1/usage-events/aggregate", (req, res) -> routes.answer(res,
                                     reads.aggregate(auth(req), query(req))))
@@ -93,6 +99,15 @@ public final class Sut {
                     + ": " + e.getMessage(), e);
         }
         return new RunningSut(config, server, pool, stats);
+    }
+
+    private static boolean tooLarge(HttpServerRequest req) {
+        String length = req.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
+        try {
+            return length != null && Long.parseLong(length.strip()) > MAX_BODY_BYTES;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private static String auth(HttpServerRequest req) {

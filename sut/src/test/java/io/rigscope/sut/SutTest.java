@@ -180,6 +180,33 @@ class SutTest {
     }
 
     @Test
+    void perMinuteTouchUpdatesTheKeyOnceAndNotAgainWithinTheMinute() throws Exception {
+        try (RunningSut sut = Sut.start(SutConfig.defaults(owner).withTouch(ApiKeys.Touch.PER_MINUTE))) {
+            String hash = ApiKeys.hash(Provisioning.DEMO_API_KEY);
+            pg.psql("postgres", "update api_keys set last_used_at = null where key_hash = '" + hash + "'");
+            post(sut, Provisioning.DEMO_API_KEY, batch(uniqueCustomer(), "api_calls", 1, 1));
+            String first = pg.psql("postgres", "select last_used_at from api_keys where key_hash = '" + hash + "'");
+            assertThat(first).isNotEmpty();
+            Thread.sleep(20);
+            post(sut, Provisioning.DEMO_API_KEY, batch(uniqueCustomer(), "api_calls", 1, 1));
+            assertThat(pg.psql("postgres", "select last_used_at from api_keys where key_hash = '" + hash + "'"))
+                    .isEqualTo(first);
+        }
+    }
+
+    @Test
+    void aBodyLargerThanTheLimitIsRejectedWith413() throws Exception {
+        try (RunningSut sut = Sut.start(SutConfig.defaults(owner))) {
+            byte[] big = new byte[(int) Sut.MAX_BODY_BYTES + 1];
+            java.util.Arrays.fill(big, (byte) ' ');
+            var res = http.send(HttpRequest.newBuilder(sut.baseUri().resolve("/v1/usage-events"))
+                    .header("Authorization", "Bearer " + Provisioning.DEMO_API_KEY)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(big)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(res.statusCode()).isEqualTo(413);
+        }
+    }
+
+    @Test
     void lossyModeDropsOneEventInAThousandWhileAnsweringThatAllWereWritten() throws Exception {
         try (RunningSut sut = Sut.start(SutConfig.defaults(owner).withLossyOneIn(1000))) {
             String customer = uniqueCustomer();

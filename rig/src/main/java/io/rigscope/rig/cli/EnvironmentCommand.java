@@ -10,8 +10,9 @@ import picocli.CommandLine.Option;
 
 /** {@code rigscope environment}: prints the facts an ENVIRONMENT marker carries. */
 @Command(name = "environment", mixinStandardHelpOptions = true,
-        description = {"Print the environment facts a series publishes (CPU, memory, disk, PostgreSQL version and",
-            "the settings that matter, cost per hour) as JSON: the data of an ENVIRONMENT marker."})
+        description = {"Print the environment facts a series publishes, as JSON.",
+            "CPU, memory, disk, PostgreSQL version and the settings that matter, cost per hour:",
+            "the data of an ENVIRONMENT marker."})
 public final class EnvironmentCommand implements Callable<Integer> {
 
     @Option(names = "--pg", required = true, paramLabel = "URL", description = "The database: postgresql://user@host:port/db.")

@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
             DenominatorCommand.class,
             EnvironmentCommand.class,
             io.rigscope.rig.collect.CollectCommand.class,
+            BringUpCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class RigscopeCommand implements Runnable {

@@ -19,8 +19,8 @@ import picocli.CommandLine.Option;
 
 /** {@code rigscope sut}: runs the reference system under test and prints a line per second. */
 @Command(name = "sut", mixinStandardHelpOptions = true,
-        description = {"Run the reference system under test: a usage-events ingest API on Reactor Netty and",
-            "R2DBC PostgreSQL (see docs/sut.md). Prints one line per second: requests, events written, errors.",
+        description = {"Run the reference system under test (a usage-events ingest API).",
+            "Reactor Netty and R2DBC PostgreSQL (see docs/sut.md). Prints one line per second: requests, events written, errors.",
             "Without --pg it starts a private PostgreSQL cluster, migrates it and throws it away on exit."})
 public final class SutCommand implements java.util.concurrent.Callable<Integer> {
 

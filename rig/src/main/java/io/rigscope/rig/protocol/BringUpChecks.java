@@ -41,6 +41,9 @@ public final class BringUpChecks {
     public static final String DEFAULT_COUNT_SQL =
             "SELECT count(*) AS rows FROM usage_events WHERE idempotency_key LIKE :key_prefix || '%'";
 
+    /** Events in the write-through batch unless configured. */
+    public static final int DEFAULT_BATCH_EVENTS = 100;
+
     /** (object, privilege) pairs the app role must hold; a column privilege names its column. */
     public static final List<Map.Entry<String, String>> REQUIRED_GRANTS = List.of(
             Map.entry("tenants", "SELECT"),
@@ -73,6 +76,12 @@ public final class BringUpChecks {
             if (batchEvents < 1 || batchEvents > 10_000) {
                 throw new IllegalArgumentException("the bring-up batch must be 1..10000 events, got " + batchEvents);
             }
+        }
+
+        /** The reference SUT's checks: app role rigscope_app (no password), the demo key, 100 events, the default count SQL. */
+        public static Spec defaults(PgUrl owner, URI sutBase) {
+            return new Spec(owner, Migrations.APP_ROLE, null, sutBase, io.rigscope.sut.schema.Provisioning.DEMO_API_KEY,
+                    DEFAULT_BATCH_EVENTS, DEFAULT_COUNT_SQL);
         }
     }
 

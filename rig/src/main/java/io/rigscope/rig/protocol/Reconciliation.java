@@ -2,6 +2,7 @@ package io.rigscope.rig.protocol;
 
 import io.r2dbc.spi.ConnectionFactory;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.Sample;
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.db.Sql;
 import java.time.Duration;
@@ -41,10 +42,21 @@ public final class Reconciliation {
      * @param qtySumSent sum of those events' quantities
      */
     public record Claim(long eventsClaimed, long qtySumSent) {
+        public static final Claim NONE = new Claim(0, 0);
+
         public Claim {
             if (eventsClaimed < 0 || qtySumSent < 0) {
                 throw new IllegalArgumentException("a claim cannot be negative: events " + eventsClaimed + ", qty " + qtySumSent);
             }
+        }
+
+        /** What one sample claims: its batch and Σ quantity when it was answered 2xx without error, else nothing. */
+        public static Claim of(Sample s) {
+            return s.status() / 100 == 2 && !s.failed() ? new Claim(s.batch(), s.qty()) : NONE;
+        }
+
+        public Claim plus(Claim other) {
+            return new Claim(eventsClaimed + other.eventsClaimed, qtySumSent + other.qtySumSent);
         }
     }
 
@@ -58,6 +70,14 @@ public final class Reconciliation {
             if (!end.isAfter(start)) {
                 throw new IllegalArgumentException("the window must end after it starts: " + start + " .. " + end);
             }
+        }
+
+        /**
+         * {@code [firstStart - margin, lastEnd + margin)}: from the repeat's start to its last answer, widened on
+         * both sides by a margin that covers the rig-database clock difference and stays inside the cool-down.
+         */
+        public static Window around(Instant firstStart, Instant lastEnd, Duration margin) {
+            return new Window(firstStart.minus(margin), lastEnd.plus(margin));
         }
     }
 
