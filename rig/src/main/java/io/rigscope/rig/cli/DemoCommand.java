@@ -1,26 +1,17 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.analyzer.report.ReportFiles;
-import io.rigscope.collectors.CollectorContext;
-import io.rigscope.collectors.CollectorSet;
 import io.rigscope.collectors.Collectors;
-import io.rigscope.generator.GeneratorOptions;
-import io.rigscope.generator.RecordSink;
 import io.rigscope.infra.kafka.KafkaEndpoint;
 import io.rigscope.infra.kafka.TopicAdmin;
 import io.rigscope.infra.postgres.PrivatePostgres;
 import io.rigscope.infra.wire.WirePublisher;
-import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.demo.DemoPlan;
 import io.rigscope.rig.protocol.BringUpChecks;
-import io.rigscope.rig.protocol.Denominator;
 import io.rigscope.rig.protocol.EnvironmentFacts;
 import io.rigscope.rig.protocol.Finding;
-import io.rigscope.rig.protocol.Reconciliation;
-import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.rig.series.SeriesPlan;
-import io.rigscope.rig.series.SeriesRunner;
+import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
 import io.rigscope.sut.SutConfig;
@@ -28,22 +19,15 @@ import io.rigscope.sut.auth.ApiKeys;
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.schema.Provisioning;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import reactor.core.Disposable;
-import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 
 /**
  * {@code rigscope demo}: the whole rig on one machine. Starts (or finds) the embedded broker, a private
@@ -94,8 +78,6 @@ public final class DemoCommand implements Callable<Integer> {
         PrintStream console = System.out;
         long startNs = System.nanoTime();
         WireCodec codec = new WireCodec();
-        AtomicInteger currentRep = new AtomicInteger();
-        Scheduler telemetryThread = Schedulers.newSingle("rig-telemetry", true);
         try (KafkaEndpoint endpoint = kafka.open();
              PgTarget target = PgTarget.resolve(pg, PrivatePostgres.Options.defaults()
                      .with("autovacuum_naptime", "'1s'").with("shared_buffers", "'256MB'")
@@ -123,97 +105,20 @@ public final class DemoCommand implements Callable<Integer> {
                     return ExitCodes.ERROR;
                 }
 
-                RecordSink sink = RecordSink.of(publisher);
                 Path dataDir = target.cluster().map(PrivatePostgres::dataDir).orElse(Path.of("").toAbsolutePath());
                 EnvironmentFacts env = EnvironmentFacts.collect(owner, dataDir, null);
-                GeneratorOptions genOptions = GeneratorOptions.defaults().withListener(report -> {
-                    if ("ingest".equals(report.scenario())) {
-                        console.println(report.line());
-                    }
-                });
-                SeriesRunner runner = new SeriesRunner(plan, sink, genOptions,
-                        new Reconciliation(owner, plan.reconciliationSql()),
-                        plan.denominator() == null ? null : new Denominator.Spec(owner, plan.load().batch(),
-                                plan.denominator().duration(), plan.denominator().clients(),
-                                Provisioning.DEMO_TENANT, null),
-                        currentRep, console);
-                console.printf("series %s: %s%n", id, describe(plan));
-                runner.start(env.toMarkerData());
-
-                CollectorSet telemetry = Collectors.local(new Collectors.Local(
-                        r2dbcUrl(owner), target.cluster().map(PrivatePostgres::logFile).orElse(null), null, false,
-                        dataDir, List.of("usage_events", "api_keys"), null),
-                        new CollectorContext(id, currentRep::get, "local", Clock.systemUTC()));
-                Disposable collecting = telemetry.merged().publishOn(telemetryThread).subscribe(publisher::publish);
-                try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(endpoint.bootstrap(), codec), publisher,
-                        id, console)) {
-                    SeriesRunner.Outcome outcome = runner.run();
-                    Map<String, Object> report = analysis.await(Duration.ofSeconds(60));
-                    publisher.flush();
-                    collecting.dispose();
-                    return finish(console, plan, outcome, report, startNs);
-                } finally {
-                    collecting.dispose();
-                }
-            }
-        } finally {
-            telemetryThread.dispose();
-        }
-    }
-
-    private int finish(PrintStream console, SeriesPlan plan, SeriesRunner.Outcome outcome, Map<String, Object> report,
-                       long startNs) {
-        console.println();
-        console.println("== series " + plan.series() + ": " + report.get("headline"));
-        console.println(ReportFiles.markdown(report));
-        if (outcome.ceiling() != null) {
-            double ceiling = outcome.ceilingEventsPerSec(plan.load().batch());
-            console.printf("ceiling: %.0f events/s closed loop at batch %d (a maximum, not a service level)%n",
-                    ceiling, plan.load().batch());
-            if (outcome.denominator() != null) {
-                double db = outcome.denominator().rowsPerSec();
-                console.printf("denominator: rigscope %.0f ev/s beside the database alone %.0f rows/s (ratio %.2f)%n",
-                        ceiling, db, db > 0 ? ceiling / db : 0.0);
+                console.printf("series %s: %s%n", id, plan.describe());
+                SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
+                        new Collectors.Local(SeriesSession.r2dbcUrl(owner),
+                                target.cluster().map(PrivatePostgres::logFile).orElse(null), null, false, dataDir,
+                                List.of("usage_events", "api_keys"), null),
+                        env.toMarkerData(), reportJson, reportMd, null);
+                SeriesSession.Result result = new SeriesSession(endpoint.bootstrap(), publisher, codec, console)
+                        .run(plan, options);
+                console.printf("demo finished in %.0f s: %s%n", (System.nanoTime() - startNs) / 1e9,
+                        result.report().get("verdict"));
+                return result.passed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
             }
         }
-        writeReports(report);
-        Object verdict = report.get("verdict");
-        console.printf("demo finished in %.0f s: %s%n", (System.nanoTime() - startNs) / 1e9, verdict);
-        return "PASS".equals(verdict) ? ExitCodes.OK : ExitCodes.GATES_FAILED;
-    }
-
-    private void writeReports(Map<String, Object> report) {
-        try {
-            if (reportJson != null) {
-                Files.write(reportJson, ReportFiles.json(report));
-                System.out.println("report: " + reportJson);
-            }
-            if (reportMd != null) {
-                Files.writeString(reportMd, ReportFiles.markdown(report));
-                System.out.println("report: " + reportMd);
-            }
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot write the report: " + e.getMessage(), e);
-        }
-    }
-
-    /** The R2DBC URL the collectors connect with. */
-    static String r2dbcUrl(PgUrl pg) {
-        String password = pg.password() == null ? ""
-                : ":" + java.net.URLEncoder.encode(pg.password(), java.nio.charset.StandardCharsets.UTF_8);
-        return "r2dbc:postgresql://" + pg.user() + password + "@" + pg.host() + ":" + pg.port() + "/" + pg.database();
-    }
-
-    private static String describe(SeriesPlan plan) {
-        StringBuilder s = new StringBuilder();
-        if (plan.ladder() != null) {
-            s.append("ladder ").append(plan.ladder().requestsPerSec()).append(" req/s x ")
-                    .append(plan.ladder().stepDuration().toSeconds()).append(" s; ");
-        }
-        s.append("sustained ").append(plan.sustained().repeats()).append(" x ")
-                .append(plan.sustained().duration().toSeconds()).append(" s at ")
-                .append((long) plan.sustained().requestsPerSec()).append(" req/s, batch ").append(plan.load().batch())
-                .append(", probe ").append((long) plan.load().probePerSec()).append(" req/s");
-        return s.toString();
     }
 }

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             TopicsCommand.class,
             TailCommand.class,
             DemoCommand.class,
+            RunCommand.class,
             GenerateCommand.class,
             BenchCommand.class,
             SutCommand.class,

@@ -168,4 +168,19 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
         m.put("series_plan", plan);
         return m;
     }
+
+    /** One line on what the series runs, for the console. */
+    public String describe() {
+        SeriesPlan plan = this;
+        StringBuilder s = new StringBuilder();
+        if (plan.ladder() != null) {
+            s.append("ladder ").append(plan.ladder().requestsPerSec()).append(" req/s x ")
+                    .append(plan.ladder().stepDuration().toSeconds()).append(" s; ");
+        }
+        s.append("sustained ").append(plan.sustained().repeats()).append(" x ")
+                .append(plan.sustained().duration().toSeconds()).append(" s at ")
+                .append((long) plan.sustained().requestsPerSec()).append(" req/s, batch ").append(plan.load().batch())
+                .append(", probe ").append((long) plan.load().probePerSec()).append(" req/s");
+        return s.toString();
+    }
 }

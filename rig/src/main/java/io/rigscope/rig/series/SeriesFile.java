@@ -1,0 +1,299 @@
+package io.rigscope.rig.series;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A series config file ({@code rigscope run --config series.yaml}). Every key is checked: an unknown key, a
+ * wrong type or an impossible value is a {@link ConfigException} naming the file and the key. docs/protocol.md
+ * shows a complete file.
+ *
+ * @param plan the series to run (its target is the SUT's URL, or a placeholder until {@code startSut})
+ * @param database the database (libpq URL) for bring-up, reconciliation, the denominator and the collectors, or null
+ * @param startSut true when no {@code target.url} is given: the reference SUT is started on {@code database}
+ * @param sutTouch the reference SUT's key-touch mode ({@code per-minute} or {@code every-request})
+ * @param sutInsert the reference SUT's insert mode ({@code multi-row} or {@code per-event})
+ * @param pgLog the Postgres log file the log collector reads, or null
+ */
+public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String sutTouch, String sutInsert,
+                         Path pgLog) {
+
+    /** A config problem, naming the file and the key. */
+    public static final class ConfigException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ConfigException(String message) {
+            super(message);
+        }
+    }
+
+    private static final Set<String> TOP = Set.of("series", "target", "database", "sut", "load", "ladder",
+            "sustained", "ceiling", "denominator", "thresholds", "analyzer", "reconciliation_sql", "pglog");
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+
+    /** Placeholder target while the reference SUT is not started yet. */
+    public static final URI UNSTARTED = URI.create("http://127.0.0.1:1");
+
+    /**
+     * Reads and validates a config file.
+     *
+     * @param seriesOverride the series id from the command line, or null
+     * @param defaultSeries used when neither the file nor the command line names one
+     */
+    public static SeriesFile read(Path path, String seriesOverride, String defaultSeries) {
+        JsonNode root;
+        try {
+            root = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(path));
+        } catch (IOException e) {
+            throw new ConfigException(path + ": cannot read: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+        if (root == null || !root.isObject()) {
+            throw new ConfigException(path + ": expected a YAML mapping at the top");
+        }
+        return new Reader(path.toString()).series(root, seriesOverride, defaultSeries);
+    }
+
+    /** This file's plan aimed at a started SUT. */
+    public SeriesPlan planFor(URI target) {
+        SeriesPlan p = plan;
+        return new SeriesPlan(p.series(), target, p.apiKey(), p.load(), p.ladder(), p.sustained(), p.ceiling(),
+                p.denominator(), p.analyzer(), p.reconciliationSql());
+    }
+
+    private record Reader(String file) {
+
+        SeriesFile series(JsonNode root, String seriesOverride, String defaultSeries) {
+            known(root, TOP, "");
+            String series = seriesOverride != null ? seriesOverride : text(root, "series", "", defaultSeries);
+            JsonNode target = object(root, "target", "");
+            String url = target == null ? null : text(target, "url", "target.", null);
+            if (target != null) {
+                known(target, Set.of("url", "api_key"), "target.");
+            }
+            String apiKey = target == null ? "rigscope-demo-key" : text(target, "api_key", "target.", "rigscope-demo-key");
+            String database = text(root, "database", "", null);
+            if (url == null && database == null) {
+                throw fail("target.url", "is missing: name the SUT's URL, or give `database` to start the reference SUT");
+            }
+            JsonNode sut = object(root, "sut", "");
+            if (sut != null) {
+                known(sut, Set.of("touch", "insert"), "sut.");
+            }
+            String touch = sut == null ? "per-minute" : oneOf(sut, "touch", "sut.", "per-minute",
+                    Set.of("per-minute", "every-request"));
+            String insert = sut == null ? "multi-row" : oneOf(sut, "insert", "sut.", "multi-row",
+                    Set.of("multi-row", "per-event"));
+
+            JsonNode l = object(root, "load", "");
+            SeriesPlan.Load load = l == null ? new SeriesPlan.Load(10, "api_calls", "cust-%d", 1000, 64,
+                    Duration.ofSeconds(5), 5) : load(l);
+            SeriesPlan.Ladder ladder = null;
+            JsonNode ld = object(root, "ladder", "");
+            if (ld != null) {
+                known(ld, Set.of("rates", "repeats", "duration"), "ladder.");
+                JsonNode rates = ld.get("rates");
+                if (rates == null || !rates.isArray() || rates.isEmpty()) {
+                    throw fail("ladder.rates", "must be a list of request rates per second, e.g. [50, 100, 200]");
+                }
+                List<Double> list = new ArrayList<>();
+                rates.forEach(r -> {
+                    if (!r.isNumber() || r.asDouble() <= 0) {
+                        throw fail("ladder.rates", "holds '" + r.asText() + "', not a rate > 0");
+                    }
+                    list.add(r.asDouble());
+                });
+                ladder = build("ladder", () -> new SeriesPlan.Ladder(list, (int) integer(ld, "repeats", "ladder.", 2),
+                        duration(ld, "duration", "ladder.", Duration.ofSeconds(90))));
+            }
+            JsonNode su = object(root, "sustained", "");
+            if (su == null) {
+                throw fail("sustained", "is missing: a series needs its sustained repeats (rate, repeats, duration)");
+            }
+            known(su, Set.of("rate", "repeats", "duration", "cooldown"), "sustained.");
+            if (!su.has("rate")) {
+                throw fail("sustained.rate", "is missing (requests per second)");
+            }
+            SeriesPlan.Sustained sustained = build("sustained", () -> new SeriesPlan.Sustained(
+                    number(su, "rate", "sustained.", 0), (int) integer(su, "repeats", "sustained.", 5),
+                    duration(su, "duration", "sustained.", Duration.ofMinutes(10)),
+                    duration(su, "cooldown", "sustained.", Duration.ofSeconds(30))));
+            SeriesPlan.Ceiling ceiling = null;
+            JsonNode c = object(root, "ceiling", "");
+            if (c != null) {
+                known(c, Set.of("workers", "duration"), "ceiling.");
+                ceiling = build("ceiling", () -> new SeriesPlan.Ceiling((int) integer(c, "workers", "ceiling.", 8),
+                        duration(c, "duration", "ceiling.", Duration.ofSeconds(30))));
+            }
+            SeriesPlan.DenominatorSpec denominator = null;
+            JsonNode d = object(root, "denominator", "");
+            if (d != null) {
+                known(d, Set.of("clients", "duration"), "denominator.");
+                denominator = build("denominator", () -> new SeriesPlan.DenominatorSpec(
+                        (int) integer(d, "clients", "denominator.", 8),
+                        duration(d, "duration", "denominator.", Duration.ofSeconds(30))));
+            }
+            Map<String, Object> analyzer = new LinkedHashMap<>();
+            JsonNode a = object(root, "analyzer", "");
+            if (a != null) {
+                analyzer.putAll(plain(a));
+            }
+            JsonNode th = object(root, "thresholds", "");
+            if (th != null) {
+                analyzer.put("thresholds", plain(th));
+            }
+            String pglog = text(root, "pglog", "", null);
+            SeriesPlan plan = build("series", () -> new SeriesPlan(series, url == null ? UNSTARTED : URI.create(url),
+                    apiKey, load, null, sustained, null, null, analyzer, text(root, "reconciliation_sql", "", null)));
+            plan = new SeriesPlan(plan.series(), plan.target(), apiKey, load, ladder, sustained, ceiling, denominator,
+                    analyzer, plan.reconciliationSql());
+            return new SeriesFile(plan, database, url == null, touch, insert, pglog == null ? null : Path.of(pglog));
+        }
+
+        private SeriesPlan.Load load(JsonNode l) {
+            known(l, Set.of("batch", "meter", "customers", "max_in_flight", "timeout", "probe_rate"), "load.");
+            return build("load", () -> new SeriesPlan.Load((int) integer(l, "batch", "load.", 10),
+                    text(l, "meter", "load.", "api_calls"), "cust-%d", (int) integer(l, "customers", "load.", 1000),
+                    (int) integer(l, "max_in_flight", "load.", 64), duration(l, "timeout", "load.", Duration.ofSeconds(5)),
+                    number(l, "probe_rate", "load.", 5)));
+        }
+
+        private <T> T build(String at, java.util.function.Supplier<T> make) {
+            try {
+                return make.get();
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(file + ": " + at + ": " + e.getMessage());
+            }
+        }
+
+        private void known(JsonNode node, Set<String> keys, String at) {
+            for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+                String k = it.next();
+                if (!keys.contains(k)) {
+                    throw fail(at + k, "is not a known key here; known: " + String.join(", ", new java.util.TreeSet<>(keys)));
+                }
+            }
+        }
+
+        private JsonNode object(JsonNode node, String key, String at) {
+            JsonNode v = node.get(key);
+            if (v == null || v.isNull()) {
+                return null;
+            }
+            if (!v.isObject()) {
+                throw fail(at + key, "must be a mapping");
+            }
+            return v;
+        }
+
+        private String text(JsonNode node, String key, String at, String fallback) {
+            JsonNode v = node.get(key);
+            if (v == null || v.isNull()) {
+                return fallback;
+            }
+            if (!v.isValueNode() || v.asText().isBlank()) {
+                throw fail(at + key, "must be a non-empty string");
+            }
+            return v.asText();
+        }
+
+        private String oneOf(JsonNode node, String key, String at, String fallback, Set<String> allowed) {
+            String v = text(node, key, at, fallback);
+            if (!allowed.contains(v)) {
+                throw fail(at + key, "'" + v + "' is not one of " + new java.util.TreeSet<>(allowed));
+            }
+            return v;
+        }
+
+        private double number(JsonNode node, String key, String at, double fallback) {
+            JsonNode v = node.get(key);
+            if (v == null || v.isNull()) {
+                return fallback;
+            }
+            if (!v.isNumber()) {
+                throw fail(at + key, "must be a number, was '" + v.asText() + "'");
+            }
+            return v.asDouble();
+        }
+
+        private long integer(JsonNode node, String key, String at, long fallback) {
+            JsonNode v = node.get(key);
+            if (v == null || v.isNull()) {
+                return fallback;
+            }
+            if (!v.canConvertToLong() || !v.isIntegralNumber()) {
+                throw fail(at + key, "must be a whole number, was '" + v.asText() + "'");
+            }
+            return v.asLong();
+        }
+
+        private Duration duration(JsonNode node, String key, String at, Duration fallback) {
+            JsonNode v = node.get(key);
+            if (v == null || v.isNull()) {
+                return fallback;
+            }
+            String text = v.asText().strip();
+            Matcher m = DURATION.matcher(text);
+            Duration total = Duration.ZERO;
+            int end = 0;
+            while (m.find() && m.start() == end) {
+                long n = Long.parseLong(m.group(1));
+                total = total.plus(switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    default -> Duration.ofHours(n);
+                });
+                end = m.end();
+            }
+            if (end == 0 || end != text.length()) {
+                throw fail(at + key, "'" + text + "' is not a duration like 30s, 10m, 1h30m, 500ms");
+            }
+            return total;
+        }
+
+        private Map<String, Object> plain(JsonNode node) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            node.fields().forEachRemaining(e -> out.put(e.getKey(), value(e.getValue())));
+            return out;
+        }
+
+        private Object value(JsonNode v) {
+            if (v.isObject()) {
+                return plain(v);
+            }
+            if (v.isArray()) {
+                List<Object> list = new ArrayList<>();
+                v.forEach(x -> list.add(value(x)));
+                return list;
+            }
+            if (v.isIntegralNumber()) {
+                return v.asLong();
+            }
+            if (v.isNumber()) {
+                return v.asDouble();
+            }
+            if (v.isBoolean()) {
+                return v.asBoolean();
+            }
+            return v.isNull() ? null : v.asText();
+        }
+
+        private ConfigException fail(String key, String problem) {
+            return new ConfigException(file + ": " + key + " " + problem);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.rigscope.rig.series;
+
+import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.collectors.CollectorContext;
+import io.rigscope.collectors.Collectors;
+import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.generator.RecordSink;
+import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.infra.wire.WireSource;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.protocol.Denominator;
+import io.rigscope.rig.protocol.Reconciliation;
+import io.rigscope.sut.db.PgUrl;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.Disposable;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * One series from start to verdict, the part {@code rigscope run} and {@code rigscope demo} share: series
+ * markers, the local collectors (stamped with the repeat in progress), the live analyzer, the repeats with
+ * their reconciliation, the ceiling and denominator, and the report files.
+ *
+ * <p>Blocking: call from a command thread.
+ */
+public final class SeriesSession {
+
+    /**
+     * What surrounds the load.
+     *
+     * @param database the database to reconcile against and run pgbench on, or null (then UNRECONCILED)
+     * @param tenant the tenant the denominator's rows carry
+     * @param telemetry the local collectors' sources, or null to run none
+     * @param environment ENVIRONMENT marker data, or empty
+     * @param reportJson where to write the report as JSON, or null
+     * @param reportMd where to write it as Markdown, or null
+     * @param analyzerTimeout how long to wait for the analyzer after the series ends
+     */
+    public record Options(PgUrl database, String tenant, Collectors.Local telemetry, Map<String, Object> environment,
+                          Path reportJson, Path reportMd, Duration analyzerTimeout) {
+        public Options {
+            environment = environment == null ? Map.of() : Map.copyOf(environment);
+            analyzerTimeout = analyzerTimeout == null ? Duration.ofSeconds(90) : analyzerTimeout;
+        }
+    }
+
+    /**
+     * The series' outcome: what the rig did and what the analyzer decided.
+     *
+     * @param outcome the repeats, ceiling and denominator as run
+     * @param report the SERIES verdict's body (the report)
+     */
+    public record Result(SeriesRunner.Outcome outcome, Map<String, Object> report) {
+        /** True when the analyzer's verdict is PASS. */
+        public boolean passed() {
+            return "PASS".equals(report.get("verdict"));
+        }
+    }
+
+    private final String bootstrap;
+    private final WirePublisher publisher;
+    private final WireCodec codec;
+    private final PrintStream console;
+
+    public SeriesSession(String bootstrap, WirePublisher publisher, WireCodec codec, PrintStream console) {
+        this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
+        this.publisher = Objects.requireNonNull(publisher, "publisher");
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.console = Objects.requireNonNull(console, "console");
+    }
+
+    /** Runs the series and returns once the analyzer has decided it. */
+    public Result run(SeriesPlan plan, Options options) {
+        AtomicInteger currentRep = new AtomicInteger();
+        PgUrl db = options.database();
+        GeneratorOptions genOptions = GeneratorOptions.defaults().withListener(report -> {
+            if ("ingest".equals(report.scenario())) {
+                console.println(report.line());
+            }
+        });
+        Denominator.Spec denominator = plan.denominator() == null || db == null ? null
+                : new Denominator.Spec(db, plan.load().batch(), plan.denominator().duration(),
+                        plan.denominator().clients(), options.tenant(), null);
+        SeriesRunner runner = new SeriesRunner(plan, RecordSink.of(publisher), genOptions,
+                db == null ? null : new Reconciliation(db, plan.reconciliationSql()), denominator, currentRep, console);
+        runner.start(options.environment());
+
+        Scheduler telemetryThread = Schedulers.newSingle("rig-telemetry", true);
+        Disposable collecting = options.telemetry() == null ? () -> { }
+                : Collectors.local(options.telemetry(),
+                                new CollectorContext(plan.series(), currentRep::get, "local", Clock.systemUTC()))
+                        .merged().publishOn(telemetryThread).subscribe(publisher::publish,
+                                e -> console.println("telemetry stopped: " + e.getMessage()));
+        try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher, plan.series(),
+                console)) {
+            SeriesRunner.Outcome outcome = runner.run();
+            Map<String, Object> report = analysis.await(options.analyzerTimeout());
+            publisher.flush();
+            Result result = new Result(outcome, report);
+            print(plan, result);
+            writeReports(report, options);
+            return result;
+        } finally {
+            collecting.dispose();
+            telemetryThread.dispose();
+        }
+    }
+
+    private void print(SeriesPlan plan, Result result) {
+        console.println();
+        console.println("== series " + plan.series() + ": " + result.report().get("headline"));
+        console.println(ReportFiles.markdown(result.report()));
+        SeriesRunner.Outcome outcome = result.outcome();
+        if (outcome.ceiling() != null) {
+            double ceiling = outcome.ceilingEventsPerSec(plan.load().batch());
+            console.printf("ceiling: %.0f events/s closed loop at batch %d (a maximum, not a service level)%n",
+                    ceiling, plan.load().batch());
+            if (outcome.denominator() != null) {
+                double dbRows = outcome.denominator().rowsPerSec();
+                console.printf("denominator: rigscope %.0f ev/s beside the database alone %.0f rows/s (ratio %.2f)%n",
+                        ceiling, dbRows, dbRows > 0 ? ceiling / dbRows : 0.0);
+            }
+        }
+    }
+
+    private void writeReports(Map<String, Object> report, Options options) {
+        try {
+            if (options.reportJson() != null) {
+                Files.write(options.reportJson(), ReportFiles.json(report));
+                console.println("report: " + options.reportJson());
+            }
+            if (options.reportMd() != null) {
+                Files.writeString(options.reportMd(), ReportFiles.markdown(report));
+                console.println("report: " + options.reportMd());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write the report: " + e.getMessage(), e);
+        }
+    }
+
+    /** The R2DBC URL the collectors connect with. */
+    public static String r2dbcUrl(PgUrl pg) {
+        String password = pg.password() == null ? ""
+                : ":" + java.net.URLEncoder.encode(pg.password(), java.nio.charset.StandardCharsets.UTF_8);
+        return "r2dbc:postgresql://" + pg.user() + password + "@" + pg.host() + ":" + pg.port() + "/" + pg.database();
+    }
+}
