@@ -87,13 +87,17 @@ public final class LiveAnalysis implements AutoCloseable {
         }
     }
 
+    private static final java.time.format.DateTimeFormatter HH_MM_SS =
+            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
+
     /** The console line for a decision, or null for the ones not printed (SECOND: the generator prints those). */
     static String line(Verdict v) {
         Map<String, Object> b = v.body();
         return switch (v.kind()) {
-            case FREEZE -> String.format("   ! freeze-second %s (%s): worst %s ms, %s of requests > slow threshold",
-                    b.get("sec"), v.scenario(), b.getOrDefault("max_ms", b.get("worst_ms")),
-                    b.getOrDefault("slow_pct", b.getOrDefault("over_50ms_pct", "?")));
+            case FREEZE -> "probe".equals(v.scenario()) ? null
+                    : String.format("   ! freeze-second %s %s: worst %s ms, %s of %s requests slow, p50 %s ms",
+                    HH_MM_SS.format(java.time.Instant.ofEpochSecond(((Number) b.get("sec")).longValue())), v.scenario(),
+                    b.get("max_ms"), b.get("slow"), b.get("count"), b.get("p50_ms"));
             case WINDOW -> String.format("   ! tail window rep %d %s: %s", v.rep(), v.scenario(), b);
             case EPISODE -> String.format("   ! episode rep %d: %s..%s cause %s (%s)", v.rep(), b.get("start"),
                     b.get("end"), b.get("cause"), b.get("confidence"));

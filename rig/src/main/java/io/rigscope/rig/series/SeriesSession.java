@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -94,10 +95,11 @@ public final class SeriesSession {
         runner.start(options.environment());
 
         Scheduler telemetryThread = Schedulers.newSingle("rig-telemetry", true);
+        WaitsTally waits = new WaitsTally();
         Disposable collecting = options.telemetry() == null ? () -> { }
                 : Collectors.local(options.telemetry(),
                                 new CollectorContext(plan.series(), currentRep::get, "local", Clock.systemUTC()))
-                        .merged().publishOn(telemetryThread).subscribe(publisher::publish,
+                        .merged().publishOn(telemetryThread).doOnNext(waits::accept).subscribe(publisher::publish,
                                 e -> console.println("telemetry stopped: " + e.getMessage()));
         try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher, plan.series(),
                 console)) {
@@ -106,6 +108,11 @@ public final class SeriesSession {
             publisher.flush();
             Result result = new Result(outcome, report);
             print(plan, result);
+            List<String> waitLines = waits.lines(4);
+            if (!waitLines.isEmpty()) {
+                console.println("wait events by repeat (rig.waits):");
+                waitLines.forEach(line -> console.println("  " + line));
+            }
             writeReports(report, options);
             return result;
         } finally {
