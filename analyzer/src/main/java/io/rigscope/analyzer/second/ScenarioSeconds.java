@@ -85,8 +85,6 @@ public final class ScenarioSeconds {
         long responseUs = s.t2() - s.t0();
         Latency.record(o.serviceUs, serviceUs);
         Latency.record(o.responseUs, responseUs);
-        Latency.record(totalServiceUs, serviceUs);
-        Latency.record(totalResponseUs, responseUs);
         o.count++;
         count++;
         if (s.failed()) {
@@ -184,6 +182,8 @@ public final class ScenarioSeconds {
         SecondStats stats = new SecondStats(sec, o.count, o.failed, o.slowCount, o.maxServiceUs,
                 Latency.percentileUs(o.serviceUs, 50), Latency.percentileUs(o.serviceUs, 99),
                 Latency.percentileUs(o.responseUs, 99), rule.isFreeze(o.count, o.slowCount, o.maxServiceUs), exact);
+        totalServiceUs.add(o.serviceUs);
+        totalResponseUs.add(o.responseUs);
         Map<String, Long> seen = new HashMap<>();
         o.seenByGenerator.forEach((g, n) -> seen.put(g, n[0]));
         closed.put(sec, new ClosedSecond(stats, Latency.compress(o.serviceUs), Latency.compress(o.responseUs), seen));
@@ -204,8 +204,12 @@ public final class ScenarioSeconds {
         ClosedSecond late = closed.remove(sec);
         if (late != null) {
             reopened++;
-            o.serviceUs.add(Latency.decompress(late.serviceUs()));
-            o.responseUs.add(Latency.decompress(late.responseUs()));
+            Histogram service = Latency.decompress(late.serviceUs());
+            Histogram response = Latency.decompress(late.responseUs());
+            o.serviceUs.add(service);
+            o.responseUs.add(response);
+            totalServiceUs.subtract(service);
+            totalResponseUs.subtract(response);
             SecondStats s = late.stats();
             o.count = s.count();
             o.failed = s.failed();
@@ -264,12 +268,12 @@ public final class ScenarioSeconds {
         return failed;
     }
 
-    /** Service time at a percentile over the repeat, µs; 0 when empty. */
+    /** Service time at a percentile over the repeat's closed seconds, µs; 0 when empty. */
     public long serviceAtPercentileUs(double percentile) {
         return Latency.percentileUs(totalServiceUs, percentile);
     }
 
-    /** Response time ({@code t2 - t0}) at a percentile over the repeat, µs; 0 when empty. */
+    /** Response time ({@code t2 - t0}) at a percentile over the repeat's closed seconds, µs; 0 when empty. */
     public long responseAtPercentileUs(double percentile) {
         return Latency.percentileUs(totalResponseUs, percentile);
     }

@@ -23,9 +23,10 @@ import java.util.Base64;
 import java.util.Objects;
 
 /**
- * Encodes and decodes wire records. Values are JSON, or Smile (Jackson's binary JSON) where the encoder was
- * asked for it; the decoder tells the two apart by Smile's header bytes ({@code :)\n}), so a reader never
- * needs to know which one a producer chose.
+ * Encodes and decodes wire records. Values are JSON, Smile (Jackson's binary JSON) or, for sample batches,
+ * rigscope's compact binary form, where the encoder was asked for it; the decoder tells them apart by their
+ * first bytes (Smile's {@code :)\n}, compact's {@code RSB\1}), so a reader never needs to know which one a
+ * producer chose.
  *
  * <p>Decoding never throws: a payload that is not a valid record of its topic yields a
  * {@link Decoded.Failed} carrying a {@link DeadLetter} with the reason and the origin.
@@ -34,9 +35,13 @@ import java.util.Objects;
  */
 public final class WireCodec {
 
-    /** The value format a producer writes. */
+    /**
+     * The value format a producer writes. {@link #COMPACT} is rigscope's binary form of a
+     * {@link io.rigscope.model.wire.SampleBatch} (see {@code CompactSamples}); other records asked for in
+     * COMPACT are written as Smile.
+     */
     public enum Format {
-        JSON, SMILE
+        JSON, SMILE, COMPACT
     }
 
     private final ObjectMapper json;
@@ -68,8 +73,11 @@ public final class WireCodec {
     /** Encodes a record in the given format. */
     public byte[] encode(WireRecord record, Format format) {
         Objects.requireNonNull(record, "record");
+        if (format == Format.COMPACT && record instanceof io.rigscope.model.wire.SampleBatch batch) {
+            return CompactSamples.encode(batch);
+        }
         try {
-            return (format == Format.SMILE ? smile : json).writeValueAsBytes(record);
+            return (format == Format.JSON ? json : smile).writeValueAsBytes(record);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot encode " + record.getClass().getSimpleName(), e);
         }
@@ -94,8 +102,15 @@ public final class WireCodec {
             return failed(topic, key, value, origin, "empty value");
         }
         try {
-            ObjectMapper mapper = isSmile(value) ? smile : json;
-            WireRecord record = mapper.readValue(value, topic.recordType());
+            WireRecord record;
+            if (CompactSamples.isCompact(value)) {
+                if (topic != Topic.SAMPLES) {
+                    return failed(topic, key, value, origin, "a compact sample batch on " + topic.topicName());
+                }
+                record = CompactSamples.decode(value);
+            } else {
+                record = (isSmile(value) ? smile : json).readValue(value, topic.recordType());
+            }
             if (record == null) {
                 return failed(topic, key, value, origin, "value is JSON null");
             }
@@ -105,7 +120,8 @@ public final class WireCodec {
             }
             return new Decoded.Ok(record);
         } catch (IOException | RuntimeException e) {
-            return failed(topic, key, value, origin, reason(e));
+            return failed(topic, key, value, origin, CompactSamples.isCompact(value)
+                    ? "invalid compact sample batch: " + e.getMessage() : reason(e));
         }
     }
 

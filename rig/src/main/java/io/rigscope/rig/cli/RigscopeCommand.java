@@ -15,6 +15,9 @@ import picocli.CommandLine.Command;
         subcommands = {
             TopicsCommand.class,
             TailCommand.class,
+            AnalyzeCommand.class,
+            ImportCommand.class,
+            BenchCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class RigscopeCommand implements Runnable {

@@ -1,0 +1,19 @@
+package io.rigscope.rig.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code rigscope bench ...}: speed checks that print JSON figures. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Speed checks; each prints its figures (--json for one JSON object).",
+        subcommands = {BenchAnalyzerCommand.class})
+public final class BenchCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+}
