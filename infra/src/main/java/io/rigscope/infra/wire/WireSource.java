@@ -81,7 +81,7 @@ public final class WireSource {
             throw new IllegalArgumentException("maxRecordsPerList must be >= 1, was " + maxRecordsPerList);
         }
         return raw(spec)
-                .concatMapIterable(records -> slices(records, maxRecordsPerList))
+                .concatMapIterable(records -> slices(records, maxRecordsPerList), 1)
                 .map(slice -> {
                     List<WireRecord> out = new ArrayList<>(slice.size());
                     for (ConsumerRecord<String, byte[]> r : slice) {
