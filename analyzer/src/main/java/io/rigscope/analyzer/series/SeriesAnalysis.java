@@ -149,10 +149,7 @@ public final class SeriesAnalysis {
             summaries.add(RepeatJudge.judge(t, settings, attributor, configErrors));
         }
         SeriesReport report = SeriesReport.of(series, summaries, settings.reconciliationRequired(), samplesOutside);
-        long lastSec = summaries.stream().flatMap(r -> r.freezeSeconds().stream()).mapToLong(Long::longValue).max()
-                .orElse(0);
-        out.add(new Verdict(series, 0, SRC, tsOf(Math.max(lastSec, maxSecond())), Verdict.Kind.SERIES, null,
-                report.toMap()));
+        out.add(new Verdict(series, 0, SRC, tsOf(maxSecond()), Verdict.Kind.SERIES, null, report.toMap()));
         progress.update(records, samples, closedSeconds, freezeSeconds, judged, currentRep);
         return report;
     }

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.UUID;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -116,11 +115,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
+    /**
+     * A random cluster id. Kafka's own generator never starts the id with '-', which the storage tool's argument
+     * parser would take for an option (a base64url UUID does so once in 64 starts).
+     */
     private static String clusterId() {
-        UUID uuid = UUID.randomUUID();
-        var buffer = java.nio.ByteBuffer.allocate(16);
-        buffer.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(buffer.array());
+        return org.apache.kafka.common.Uuid.randomUuid().toString();
     }
 
     private void awaitListening(Duration timeout) {

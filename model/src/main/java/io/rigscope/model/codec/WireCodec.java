@@ -93,7 +93,7 @@ public final class WireCodec {
      *
      * @param topic the topic the value was read from
      * @param key the record key, or null
-     * @param value the raw value, JSON or Smile
+     * @param value the raw value: JSON, Smile, or a compact sample batch
      * @param origin where the bytes came from, for the dead letter (e.g. {@code rig.samples/2@1234})
      */
     public Decoded decode(Topic topic, String key, byte[] value, String origin) {

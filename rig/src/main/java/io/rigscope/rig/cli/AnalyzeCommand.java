@@ -178,7 +178,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             System.out.printf("  rep %s %-9s %s  samples %s  p50 %s ms  p99 %s ms  drift %s  freeze-s %d  cadence %s s%s%n",
                     r.get("rep"), r.get("kind"), Boolean.TRUE.equals(r.get("pass")) ? "PASS" : "FAIL", r.get("samples"),
                     r.get("p50_ms"), r.get("p99_ms"), r.get("drift"), ((List<?>) r.get("freeze_seconds")).size(),
-                    r.get("freeze_cadence_s"), failed.isEmpty() ? "" : "  failed: " + String.join(", ", failed));
+                    r.get("freeze_cadence_s") == null ? "-" : r.get("freeze_cadence_s"), failed.isEmpty() ? "" : "  failed: " + String.join(", ", failed));
         }
     }
 
