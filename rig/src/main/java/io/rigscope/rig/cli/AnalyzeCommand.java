@@ -105,7 +105,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 deadLetters.incrementAndGet();
                 System.err.println("analyze: skipped " + f.deadLetter().origin() + ": " + f.deadLetter().reason());
             });
-            return run(records, false, overrides, null, stopAfter);
+            int code = run(records, false, overrides, null, stopAfter);
+            if (deadLetters.get() > 0) {
+                System.err.println("analyze: " + deadLetters.get() + " line(s) of " + input + " could not be decoded");
+            }
+            return code;
         }
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap());
              WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,

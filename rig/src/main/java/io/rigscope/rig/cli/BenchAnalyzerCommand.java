@@ -23,8 +23,8 @@ import picocli.CommandLine.Option;
             "< 512 MB for 30M samples. Uses a fresh embedded broker in a temporary directory unless --bootstrap."})
 public final class BenchAnalyzerCommand implements Callable<Integer> {
 
-    @Option(names = "--samples", paramLabel = "N", description = "Ingest samples to publish (default 2,000,000).")
-    long samples = 2_000_000;
+    @Option(names = "--samples", paramLabel = "N", description = "Ingest samples to publish (default 10,000,000: shorter runs mostly time the JIT warming up).")
+    long samples = 10_000_000;
 
     @Option(names = "--rate", paramLabel = "PER_S", description = "Simulated request rate (default 50,000/s).")
     int ratePerSec = 50_000;
