@@ -147,6 +147,28 @@ public final class ScenarioSeconds {
         return out;
     }
 
+    /**
+     * Figures of the seconds before {@code beforeSec} that are still open (waiting for samples or a ledger) and
+     * were not reported provisionally yet, in order: what a live dashboard shows until the second closes.
+     * They stay open; each is reported this way at most once.
+     */
+    public List<SecondStats> provisional(long beforeSec, FreezeRule rule) {
+        List<Long> secs = new ArrayList<>();
+        for (OpenSecond o : open.values()) {
+            if (o.sec < beforeSec && !o.provisionalSent) {
+                secs.add(o.sec);
+            }
+        }
+        secs.sort(null);
+        List<SecondStats> out = new ArrayList<>(secs.size());
+        for (long sec : secs) {
+            OpenSecond o = open.get(sec);
+            o.provisionalSent = true;
+            out.add(stats(o, rule, false));
+        }
+        return out;
+    }
+
     /** Closes every open second, final or not (end of input). Returns them, in order. */
     public List<SecondStats> closeAll(FreezeRule rule) {
         List<Long> secs = new ArrayList<>(open.keySet());
@@ -179,9 +201,7 @@ public final class ScenarioSeconds {
             cachedOpen = null;
             cachedGenerator = null;
         }
-        SecondStats stats = new SecondStats(sec, o.count, o.failed, o.slowCount, o.maxServiceUs,
-                Latency.percentileUs(o.serviceUs, 50), Latency.percentileUs(o.serviceUs, 99),
-                Latency.percentileUs(o.responseUs, 99), rule.isFreeze(o.count, o.slowCount, o.maxServiceUs), exact);
+        SecondStats stats = stats(o, rule, exact);
         totalServiceUs.add(o.serviceUs);
         totalResponseUs.add(o.responseUs);
         Map<String, Long> seen = new HashMap<>();
@@ -193,6 +213,12 @@ public final class ScenarioSeconds {
         recycle(o.serviceUs);
         recycle(o.responseUs);
         return stats;
+    }
+
+    private static SecondStats stats(OpenSecond o, FreezeRule rule, boolean exact) {
+        return new SecondStats(o.sec, o.count, o.failed, o.slowCount, o.maxServiceUs,
+                Latency.percentileUs(o.serviceUs, 50), Latency.percentileUs(o.serviceUs, 99),
+                Latency.percentileUs(o.responseUs, 99), rule.isFreeze(o.count, o.slowCount, o.maxServiceUs), exact);
     }
 
     private OpenSecond openSecond(long sec) {
