@@ -33,31 +33,36 @@ public final class SyntheticSeries {
     public record Stall(long offsetMs, long lengthMs) {
     }
 
-    /** One repeat's plan. */
-    public record RepeatPlan(int rep, List<Stall> stalls, double drift, int drops, boolean reconciles) {
+    /** One repeat's plan; {@code phase} is the REPEAT_START marker's phase ({@code sustained}, {@code ladder}). */
+    public record RepeatPlan(int rep, List<Stall> stalls, double drift, int drops, boolean reconciles, String phase) {
         public RepeatPlan {
             stalls = List.copyOf(stalls);
+            Objects.requireNonNull(phase, "phase");
         }
 
-        /** A clean repeat: no stall, no drift, no drop, reconciles. */
+        /** A clean sustained repeat: no stall, no drift, no drop, reconciles. */
         public static RepeatPlan clean(int rep) {
-            return new RepeatPlan(rep, List.of(), 1.0, 0, true);
+            return new RepeatPlan(rep, List.of(), 1.0, 0, true, "sustained");
         }
 
         public RepeatPlan withStalls(List<Stall> s) {
-            return new RepeatPlan(rep, s, drift, drops, reconciles);
+            return new RepeatPlan(rep, s, drift, drops, reconciles, phase);
         }
 
         public RepeatPlan withDrift(double d) {
-            return new RepeatPlan(rep, stalls, d, drops, reconciles);
+            return new RepeatPlan(rep, stalls, d, drops, reconciles, phase);
         }
 
         public RepeatPlan withDrops(int n) {
-            return new RepeatPlan(rep, stalls, drift, n, reconciles);
+            return new RepeatPlan(rep, stalls, drift, n, reconciles, phase);
         }
 
         public RepeatPlan withReconciles(boolean r) {
-            return new RepeatPlan(rep, stalls, drift, drops, r);
+            return new RepeatPlan(rep, stalls, drift, drops, r, phase);
+        }
+
+        public RepeatPlan withPhase(String p) {
+            return new RepeatPlan(rep, stalls, drift, drops, reconciles, p);
         }
     }
 
@@ -141,11 +146,11 @@ public final class SyntheticSeries {
         long lastUs = tsUs;
         for (RepeatPlan r : plan.repeats()) {
             long startUs = repStartSec * 1_000_000L;
-            out.accept(new Marker(id, r.rep(), "orchestrator", startUs, Marker.Kind.REPEAT_START, "sustained",
+            out.accept(new Marker(id, r.rep(), "orchestrator", startUs, Marker.Kind.REPEAT_START, r.phase(),
                     Map.of("duration_s", plan.durationSec())));
             long sentQty = emitRepeat(plan, r, startUs, out);
             long endUs = startUs + plan.durationSec() * 1_000_000L + 5_000_000L;
-            out.accept(new Marker(id, r.rep(), "orchestrator", endUs, Marker.Kind.REPEAT_END, "sustained", Map.of()));
+            out.accept(new Marker(id, r.rep(), "orchestrator", endUs, Marker.Kind.REPEAT_END, r.phase(), Map.of()));
             Map<String, Object> rec = new LinkedHashMap<>();
             long rows = sentQty;
             rec.put("rows_written", r.reconciles() ? rows : rows - 1);

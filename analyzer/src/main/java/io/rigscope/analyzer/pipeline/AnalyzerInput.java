@@ -25,6 +25,8 @@ public final class AnalyzerInput {
     public static final Set<Topic> TOPICS = EnumSet.of(Topic.MARKERS, Topic.SAMPLES, Topic.LEDGER, Topic.HEALTH);
 
     private static final int FILE_BATCH = 1024;
+    /** Records per decoded slice of a poll: bounds what waits between the polling and the analysis thread. */
+    private static final int KAFKA_SLICE = 256;
 
     private AnalyzerInput() {
     }
@@ -38,8 +40,9 @@ public final class AnalyzerInput {
     public static Flux<List<WireRecord>> fromKafka(WireSource source, String series, boolean follow,
                                                    Consumer<Decoded.Failed> onDeadLetter) {
         return Flux.concat(
-                source.batches(new WireSource.Spec(EnumSet.of(Topic.MARKERS), series, true, false), onDeadLetter),
-                source.batches(new WireSource.Spec(TOPICS, series, true, follow), onDeadLetter));
+                source.batches(new WireSource.Spec(EnumSet.of(Topic.MARKERS), series, true, false), onDeadLetter,
+                        KAFKA_SLICE),
+                source.batches(new WireSource.Spec(TOPICS, series, true, follow), onDeadLetter, KAFKA_SLICE));
     }
 
     /** Records from a wire file ({@code .jsonl}, {@code .gz} accepted), markers first, in batches. */

@@ -48,7 +48,7 @@ public final class AnalyzerPipeline {
         SeriesAnalysis analysis = analyses.get();
         onStart.accept(analysis.progress());
         Flux<List<Verdict>> decided = input
-                .publishOn(scheduler, 8)
+                .publishOn(scheduler, 2)
                 .map(batch -> {
                     List<Verdict> out = new ArrayList<>();
                     analysis.acceptAll(batch, out);

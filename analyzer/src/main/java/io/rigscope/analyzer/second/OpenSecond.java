@@ -13,6 +13,8 @@ final class OpenSecond {
     long failed;
     long slowCount;
     long maxServiceUs;
+    /** Whether a provisional SECOND verdict was published for it. */
+    boolean provisionalSent;
     /** Samples seen per generator, to compare with each generator's ledger. */
     final Map<String, long[]> seenByGenerator = new HashMap<>(4);
 

@@ -85,8 +85,6 @@ public final class ScenarioSeconds {
         long responseUs = s.t2() - s.t0();
         Latency.record(o.serviceUs, serviceUs);
         Latency.record(o.responseUs, responseUs);
-        Latency.record(totalServiceUs, serviceUs);
-        Latency.record(totalResponseUs, responseUs);
         o.count++;
         count++;
         if (s.failed()) {
@@ -149,6 +147,28 @@ public final class ScenarioSeconds {
         return out;
     }
 
+    /**
+     * Figures of the seconds before {@code beforeSec} that are still open (waiting for samples or a ledger) and
+     * were not reported provisionally yet, in order: what a live dashboard shows until the second closes.
+     * They stay open; each is reported this way at most once.
+     */
+    public List<SecondStats> provisional(long beforeSec, FreezeRule rule) {
+        List<Long> secs = new ArrayList<>();
+        for (OpenSecond o : open.values()) {
+            if (o.sec < beforeSec && !o.provisionalSent) {
+                secs.add(o.sec);
+            }
+        }
+        secs.sort(null);
+        List<SecondStats> out = new ArrayList<>(secs.size());
+        for (long sec : secs) {
+            OpenSecond o = open.get(sec);
+            o.provisionalSent = true;
+            out.add(stats(o, rule, false));
+        }
+        return out;
+    }
+
     /** Closes every open second, final or not (end of input). Returns them, in order. */
     public List<SecondStats> closeAll(FreezeRule rule) {
         List<Long> secs = new ArrayList<>(open.keySet());
@@ -181,9 +201,9 @@ public final class ScenarioSeconds {
             cachedOpen = null;
             cachedGenerator = null;
         }
-        SecondStats stats = new SecondStats(sec, o.count, o.failed, o.slowCount, o.maxServiceUs,
-                Latency.percentileUs(o.serviceUs, 50), Latency.percentileUs(o.serviceUs, 99),
-                Latency.percentileUs(o.responseUs, 99), rule.isFreeze(o.count, o.slowCount, o.maxServiceUs), exact);
+        SecondStats stats = stats(o, rule, exact);
+        totalServiceUs.add(o.serviceUs);
+        totalResponseUs.add(o.responseUs);
         Map<String, Long> seen = new HashMap<>();
         o.seenByGenerator.forEach((g, n) -> seen.put(g, n[0]));
         closed.put(sec, new ClosedSecond(stats, Latency.compress(o.serviceUs), Latency.compress(o.responseUs), seen));
@@ -195,6 +215,12 @@ public final class ScenarioSeconds {
         return stats;
     }
 
+    private static SecondStats stats(OpenSecond o, FreezeRule rule, boolean exact) {
+        return new SecondStats(o.sec, o.count, o.failed, o.slowCount, o.maxServiceUs,
+                Latency.percentileUs(o.serviceUs, 50), Latency.percentileUs(o.serviceUs, 99),
+                Latency.percentileUs(o.responseUs, 99), rule.isFreeze(o.count, o.slowCount, o.maxServiceUs), exact);
+    }
+
     private OpenSecond openSecond(long sec) {
         OpenSecond o = open.get(sec);
         if (o != null) {
@@ -204,8 +230,12 @@ public final class ScenarioSeconds {
         ClosedSecond late = closed.remove(sec);
         if (late != null) {
             reopened++;
-            o.serviceUs.add(Latency.decompress(late.serviceUs()));
-            o.responseUs.add(Latency.decompress(late.responseUs()));
+            Histogram service = Latency.decompress(late.serviceUs());
+            Histogram response = Latency.decompress(late.responseUs());
+            o.serviceUs.add(service);
+            o.responseUs.add(response);
+            totalServiceUs.subtract(service);
+            totalResponseUs.subtract(response);
             SecondStats s = late.stats();
             o.count = s.count();
             o.failed = s.failed();
@@ -264,12 +294,12 @@ public final class ScenarioSeconds {
         return failed;
     }
 
-    /** Service time at a percentile over the repeat, µs; 0 when empty. */
+    /** Service time at a percentile over the repeat's closed seconds, µs; 0 when empty. */
     public long serviceAtPercentileUs(double percentile) {
         return Latency.percentileUs(totalServiceUs, percentile);
     }
 
-    /** Response time ({@code t2 - t0}) at a percentile over the repeat, µs; 0 when empty. */
+    /** Response time ({@code t2 - t0}) at a percentile over the repeat's closed seconds, µs; 0 when empty. */
     public long responseAtPercentileUs(double percentile) {
         return Latency.percentileUs(totalResponseUs, percentile);
     }

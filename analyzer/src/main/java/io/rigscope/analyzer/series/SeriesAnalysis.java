@@ -33,7 +33,8 @@ import org.HdrHistogram.Histogram;
  * series. No I/O, no clock: what it decides depends only on the records' content, so a replay decides what the
  * live run decided.
  *
- * <p>Verdicts it emits (into the list passed in): {@code SECOND} and {@code FREEZE} as each second closes;
+ * <p>Verdicts it emits (into the list passed in): {@code SECOND} and {@code FREEZE} as each second closes (and
+ * a provisional {@code SECOND} for a second still open when a later health record arrives);
  * {@code WINDOW}, {@code EPISODE} and {@code REPEAT} when a repeat's data is complete (REPEAT_END, every last
  * ledger, no open second, and its reconciliation if one is required); {@code SERIES} from {@link #finish}.
  *
@@ -115,7 +116,7 @@ public final class SeriesAnalysis {
         } else if (record instanceof Marker marker) {
             onMarker(marker, out);
         } else if (record instanceof Health health && health.rep() > 0) {
-            repeat(health.rep()).health(health);
+            onHealth(health, out);
         }
     }
 
@@ -152,10 +153,7 @@ public final class SeriesAnalysis {
             summaries.add(RepeatJudge.judge(t, settings, attributor, configErrors));
         }
         SeriesReport report = SeriesReport.of(series, summaries, settings.reconciliationRequired(), samplesOutside);
-        long lastSec = summaries.stream().flatMap(r -> r.freezeSeconds().stream()).mapToLong(Long::longValue).max()
-                .orElse(0);
-        out.add(new Verdict(series, 0, SRC, tsOf(Math.max(lastSec, maxSecond())), Verdict.Kind.SERIES, null,
-                report.toMap()));
+        out.add(new Verdict(series, 0, SRC, tsOf(maxSecond()), Verdict.Kind.SERIES, null, report.toMap()));
         progress.update(records, samples, closedSeconds, freezeSeconds, judged, currentRep);
         return report;
     }
@@ -197,6 +195,25 @@ public final class SeriesAnalysis {
         ScenarioSeconds s = track.scenario(ledger.scenario());
         emitSeconds(track.rep(), s.scenario(), s.onLedger(ledger, freezeRule), out);
         maybeJudge(track, out);
+    }
+
+    /**
+     * The generator's health: kept per second as episode evidence, and used as a tick of event time: seconds
+     * that ended before this record and are still open are published once as provisional SECOND verdicts
+     * ({@code "final": false, "provisional": true}), so a live dashboard sees a second that waits for its ledger.
+     */
+    private void onHealth(Health health, List<Verdict> out) {
+        RepeatTrack track = repeat(health.rep());
+        track.health(health);
+        long beforeSec = Math.floorDiv(health.ts(), 1_000_000L);
+        for (ScenarioSeconds s : track.scenarios().values()) {
+            for (SecondStats stats : s.provisional(beforeSec, freezeRule)) {
+                Map<String, Object> body = stats.toBody();
+                body.put("provisional", true);
+                out.add(new Verdict(series, track.rep(), SRC, tsOf(stats.sec()), Verdict.Kind.SECOND, s.scenario(),
+                        body));
+            }
+        }
     }
 
     private void onMarker(Marker m, List<Verdict> out) {

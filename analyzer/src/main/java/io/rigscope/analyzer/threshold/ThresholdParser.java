@@ -48,7 +48,7 @@ public final class ThresholdParser {
             throw new ThresholdSyntaxException("threshold '" + text
                     + "' must be METRIC: EXPRESSION, e.g. 'http_req_duration: p(99)<500'");
         }
-        return parse(text.substring(0, colon).strip(), text.substring(colon + 1));
+        return parse(text.substring(0, colon).strip(), text.substring(colon + 1).strip());
     }
 
     /**

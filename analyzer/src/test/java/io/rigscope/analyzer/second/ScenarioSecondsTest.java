@@ -66,6 +66,23 @@ class ScenarioSecondsTest {
                 .containsExactly(SEC);
     }
 
+    @Test
+    void anOpenSecondIsReportedProvisionallyOnceAndStaysOpen() {
+        ScenarioSeconds s = new ScenarioSeconds("ingest", new ArrayDeque<>());
+        s.record("gen-1", sample(SEC, 300_000), 50_000);
+        s.settle(RULE);
+
+        List<SecondStats> provisional = s.provisional(SEC + 1, RULE);
+
+        assertThat(provisional).singleElement().satisfies(p -> {
+            assertThat(p.exact()).isFalse();
+            assertThat(p.maxServiceUs()).isEqualTo(300_000);
+        });
+        assertThat(s.provisional(SEC + 2, RULE)).isEmpty();
+        assertThat(s.openSeconds()).isEqualTo(1);
+        assertThat(s.provisional(SEC, RULE)).isEmpty();
+    }
+
     private static Sample sample(long sec, long serviceUs) {
         long t2 = sec * 1_000_000L + 500_000;
         return new Sample("ingest", t2 - serviceUs, t2 - serviceUs, t2, 201, ErrorKind.NONE, 1, 1, 100);

@@ -64,6 +64,60 @@ class SeriesAnalysisTest {
         assertThat(new String(report(shuffled))).isEqualTo(new String(report(records)));
     }
 
+    @Test
+    void aLadderRungIsJudgedOnDeliveredRateDropsAndReconciliationOnly() {
+        Plan plan = Plan.of("core", 2, 20, 200)
+                .withRepeat(RepeatPlan.clean(1).withPhase("ladder").withDrift(3.0))
+                .withRepeat(RepeatPlan.clean(2).withPhase("ladder").withDrops(100));
+        SeriesReport report = run(records(plan));
+
+        var clean = report.repeats().get(0);
+        var dropping = report.repeats().get(1);
+        assertThat(clean.gates()).containsOnlyKeys("delivered_ratio", "dropped", "reconciliation_rows",
+                "reconciliation_qty");
+        assertThat(clean.pass()).isTrue();
+        assertThat(clean.drift()).isGreaterThan(1.5);
+        assertThat(dropping.gates().get("delivered_ratio").pass()).isFalse();
+        assertThat(dropping.gates().get("dropped").value()).isEqualTo(100L);
+        assertThat(report.verdict()).isEqualTo(SeriesVerdict.FAIL);
+    }
+
+    @Test
+    void aBadConfigMarkerFailsTheConfigGateWithTheReason() {
+        Plan plan = Plan.of("core", 1, 10, 200)
+                .withConfig(java.util.Map.of("thresholds", java.util.Map.of("http_req_duration", List.of("p(99)<<5"))));
+        SeriesReport report = run(records(plan));
+
+        var config = report.repeats().get(0).gates().get("config");
+        assertThat(config.pass()).isFalse();
+        assertThat((String) config.value()).contains("threshold 'p(99)<<5' on http_req_duration");
+    }
+
+    @Test
+    void episodesCarryTheGeneratorsHealthAsEvidence() {
+        Plan plan = Plan.of("core", 1, 30, 500)
+                .withRepeat(RepeatPlan.clean(1).withStalls(List.of(new Stall(12_300, 600))));
+        List<WireRecord> records = records(plan);
+        for (long sec = plan.startSec(); sec < plan.startSec() + 30; sec++) {
+            double pause = sec == plan.startSec() + 12 ? 480.0 : 1.0;
+            records.add(new io.rigscope.model.wire.Health("core", 1, "gen-1", sec * 1_000_000L + 999_000, pause, 0,
+                    0.5, 30, 4, 0));
+        }
+        SeriesReport report = run(records);
+
+        assertThat(report.episodes()).hasSize(1);
+        assertThat(report.episodes().get(0).evidence()).anyMatch(e -> e.stream().equals("rig.health")
+                && e.fact().contains("worst JVM pause 480.0 ms"));
+        assertThat(report.episodes().get(0).missing()).doesNotContain("rig.health");
+    }
+
+    private static SeriesReport run(List<WireRecord> records) {
+        SeriesAnalysis analysis = analysis();
+        List<Verdict> out = new ArrayList<>();
+        records.forEach(r -> analysis.accept(r, out));
+        return analysis.finish(out);
+    }
+
     private static byte[] report(List<WireRecord> records) {
         SeriesAnalysis analysis = analysis();
         List<Verdict> out = new ArrayList<>();

@@ -115,7 +115,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    /** Kafka's own cluster id form: its Uuid never starts with '-', which the format tool would read as a flag. */
+    /**
+     * A random cluster id. Kafka's own generator never starts the id with '-', which the storage tool's argument
+     * parser would take for an option (a base64url UUID does so once in 64 starts).
+     */
     private static String clusterId() {
         return org.apache.kafka.common.Uuid.randomUuid().toString();
     }

@@ -32,9 +32,13 @@ public final class WirePublisher implements AutoCloseable {
             clientId = clientId == null ? "rigscope" : clientId;
         }
 
-        /** JSON everywhere, no wire file. */
+        /**
+         * Sample batches in the compact binary form ({@link WireCodec.Format#COMPACT}: measured with
+         * {@code rigscope bench analyzer}, it decodes 4-5x faster than Smile), every other record as JSON, no wire
+         * file.
+         */
         public static Options defaults() {
-            return new Options(WireCodec.Format.SMILE, null, "rigscope");
+            return new Options(WireCodec.Format.COMPACT, null, "rigscope");
         }
 
         public Options withOutFile(Path file) {

@@ -66,22 +66,55 @@ public final class WireSource {
      * @param onDeadLetter receives every value that did not decode; called on the polling thread
      */
     public Flux<List<WireRecord>> batches(Spec spec, Consumer<Decoded.Failed> onDeadLetter) {
-        return raw(spec).map(records -> {
-            List<WireRecord> out = new ArrayList<>(records.count());
-            for (ConsumerRecord<String, byte[]> r : records) {
-                if (spec.series() != null && !spec.series().equals(r.key())) {
-                    continue;
-                }
-                Topic topic = Topic.byName(r.topic()).orElseThrow();
-                Decoded d = codec.decode(topic, r.key(), r.value(), r.topic() + "/" + r.partition() + "@" + r.offset());
-                if (d instanceof Decoded.Ok ok) {
-                    out.add(ok.record());
-                } else {
-                    onDeadLetter.accept((Decoded.Failed) d);
-                }
+        return batches(spec, onDeadLetter, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Decoded records in lists of at most {@code maxRecordsPerList} records: each poll is cut into slices that
+     * are decoded one at a time, as requested, so a slow consumer holds a few small slices rather than whole
+     * decoded polls (a poll can carry thousands of multi-sample records).
+     *
+     * @param onDeadLetter receives every value that did not decode; called on the polling thread
+     */
+    public Flux<List<WireRecord>> batches(Spec spec, Consumer<Decoded.Failed> onDeadLetter, int maxRecordsPerList) {
+        if (maxRecordsPerList < 1) {
+            throw new IllegalArgumentException("maxRecordsPerList must be >= 1, was " + maxRecordsPerList);
+        }
+        return raw(spec)
+                .concatMapIterable(records -> slices(records, maxRecordsPerList), 1)
+                .map(slice -> {
+                    List<WireRecord> out = new ArrayList<>(slice.size());
+                    for (ConsumerRecord<String, byte[]> r : slice) {
+                        if (spec.series() != null && !spec.series().equals(r.key())) {
+                            continue;
+                        }
+                        Topic topic = Topic.byName(r.topic()).orElseThrow();
+                        Decoded d = codec.decode(topic, r.key(), r.value(),
+                                r.topic() + "/" + r.partition() + "@" + r.offset());
+                        if (d instanceof Decoded.Ok ok) {
+                            out.add(ok.record());
+                        } else {
+                            onDeadLetter.accept((Decoded.Failed) d);
+                        }
+                    }
+                    return out;
+                });
+    }
+
+    private static List<List<ConsumerRecord<String, byte[]>>> slices(ConsumerRecords<String, byte[]> records, int max) {
+        List<List<ConsumerRecord<String, byte[]>>> slices = new ArrayList<>();
+        List<ConsumerRecord<String, byte[]>> current = new ArrayList<>(Math.min(max, records.count()));
+        for (ConsumerRecord<String, byte[]> r : records) {
+            if (current.size() == max) {
+                slices.add(current);
+                current = new ArrayList<>(Math.min(max, records.count()));
             }
-            return out;
-        });
+            current.add(r);
+        }
+        if (!current.isEmpty()) {
+            slices.add(current);
+        }
+        return slices;
     }
 
     /** Decoded records one by one. */

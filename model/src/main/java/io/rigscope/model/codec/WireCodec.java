@@ -23,9 +23,10 @@ import java.util.Base64;
 import java.util.Objects;
 
 /**
- * Encodes and decodes wire records. Values are JSON, or Smile (Jackson's binary JSON) where the encoder was
- * asked for it; the decoder tells the two apart by Smile's header bytes ({@code :)\n}), so a reader never
- * needs to know which one a producer chose.
+ * Encodes and decodes wire records. Values are JSON, Smile (Jackson's binary JSON) or, for sample batches,
+ * rigscope's compact binary form, where the encoder was asked for it; the decoder tells them apart by their
+ * first bytes (Smile's {@code :)\n}, compact's {@code RSB\1}), so a reader never needs to know which one a
+ * producer chose.
  *
  * <p>In the untyped maps of {@code Marker.data} and {@code Verdict.body}, whole numbers decode as {@code Long}
  * and others as {@code Double}; producers should put those types in, so a record equals its decoded copy.
@@ -37,9 +38,13 @@ import java.util.Objects;
  */
 public final class WireCodec {
 
-    /** The value format a producer writes. */
+    /**
+     * The value format a producer writes. {@link #COMPACT} is rigscope's binary form of a
+     * {@link io.rigscope.model.wire.SampleBatch} (see {@code CompactSamples}); other records asked for in
+     * COMPACT are written as Smile.
+     */
     public enum Format {
-        JSON, SMILE
+        JSON, SMILE, COMPACT
     }
 
     private final ObjectMapper json;
@@ -73,8 +78,11 @@ public final class WireCodec {
     /** Encodes a record in the given format. */
     public byte[] encode(WireRecord record, Format format) {
         Objects.requireNonNull(record, "record");
+        if (format == Format.COMPACT && record instanceof io.rigscope.model.wire.SampleBatch batch) {
+            return CompactSamples.encode(batch);
+        }
         try {
-            return (format == Format.SMILE ? smile : json).writeValueAsBytes(record);
+            return (format == Format.JSON ? json : smile).writeValueAsBytes(record);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot encode " + record.getClass().getSimpleName(), e);
         }
@@ -90,7 +98,7 @@ public final class WireCodec {
      *
      * @param topic the topic the value was read from
      * @param key the record key, or null
-     * @param value the raw value, JSON or Smile
+     * @param value the raw value: JSON, Smile, or a compact sample batch
      * @param origin where the bytes came from, for the dead letter (e.g. {@code rig.samples/2@1234})
      */
     public Decoded decode(Topic topic, String key, byte[] value, String origin) {
@@ -99,8 +107,15 @@ public final class WireCodec {
             return failed(topic, key, value, origin, "empty value");
         }
         try {
-            ObjectMapper mapper = isSmile(value) ? smile : json;
-            WireRecord record = mapper.readValue(value, topic.recordType());
+            WireRecord record;
+            if (CompactSamples.isCompact(value)) {
+                if (topic != Topic.SAMPLES) {
+                    return failed(topic, key, value, origin, "a compact sample batch on " + topic.topicName());
+                }
+                record = CompactSamples.decode(value);
+            } else {
+                record = (isSmile(value) ? smile : json).readValue(value, topic.recordType());
+            }
             if (record == null) {
                 return failed(topic, key, value, origin, "value is JSON null");
             }
@@ -110,7 +125,8 @@ public final class WireCodec {
             }
             return new Decoded.Ok(record);
         } catch (IOException | RuntimeException e) {
-            return failed(topic, key, value, origin, reason(e));
+            return failed(topic, key, value, origin, CompactSamples.isCompact(value)
+                    ? "invalid compact sample batch: " + e.getMessage() : reason(e));
         }
     }
 

@@ -3,10 +3,10 @@ package io.rigscope.rig.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code rigscope bench}: the speed checks, each printing JSON figures. */
+/** {@code rigscope bench ...}: speed checks that print JSON figures. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Benchmarks of rigscope's own parts; each prints its figures (--json for JSON).",
-        subcommands = {BenchGeneratorCommand.class})
+        description = "Speed checks; each prints its figures (--json for one JSON object).",
+        subcommands = {BenchGeneratorCommand.class, BenchAnalyzerCommand.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

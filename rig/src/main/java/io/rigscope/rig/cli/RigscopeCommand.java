@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
             TailCommand.class,
             DemoCommand.class,
             RunCommand.class,
+            AnalyzeCommand.class,
+            ImportCommand.class,
             GenerateCommand.class,
             BenchCommand.class,
             SutCommand.class,

@@ -1,0 +1,198 @@
+package io.rigscope.analyzer.bench;
+
+import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.pipeline.AnalyzerInput;
+import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
+import io.rigscope.analyzer.series.SeriesAnalysis;
+import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.infra.wire.WireSource;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.Verdict;
+import io.rigscope.model.wire.WireRecord;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+/**
+ * The analyzer benchmark: publishes a synthetic series of N samples, then times in one process (a) consuming
+ * rig.samples and decoding every sample with no analysis, and (b) a full replay of the series to verdicts.
+ * Blocking; run from a command thread.
+ */
+public final class AnalyzerBench {
+
+    /**
+     * What was measured.
+     *
+     * @param samples samples published (ingest and probe)
+     * @param records sample records (batches) published
+     * @param publishSec time to publish them
+     * @param rawConsumePerSec (a) samples per second consumed and decoded
+     * @param replayPerSec (b) samples per second replayed to verdicts
+     * @param verdicts verdicts the replay produced
+     * @param heapPeakMb the highest heap use sampled (every 50 ms) during (b), garbage included
+     * @param heapAfterGcPeakMb the highest heap use left after a collection during (b): the live set
+     * @param encoding the value format of rig.samples
+     */
+    public record Figures(long samples, long records, double publishSec, double rawConsumePerSec, double replayPerSec,
+                          long verdicts, double heapPeakMb, double heapAfterGcPeakMb, String encoding) {
+
+        /** (b) / (a). */
+        public double ratio() {
+            return rawConsumePerSec == 0 ? 0 : replayPerSec / rawConsumePerSec;
+        }
+    }
+
+    private AnalyzerBench() {
+    }
+
+    /**
+     * @param bootstrap the broker (its topics must exist)
+     * @param samples how many ingest samples to publish (rounded up to whole seconds of the plan's rate)
+     * @param ratePerSec the simulated request rate; the series lasts samples / rate seconds
+     * @param encoding the value format of rig.samples
+     * @param progress receives a console line about once a second
+     */
+    public static Figures run(String bootstrap, long samples, int ratePerSec, WireCodec.Format encoding,
+                              Consumer<String> progress) {
+        WireCodec codec = new WireCodec();
+        String series = "bench-" + samples + "-" + Long.toHexString(System.nanoTime());
+        int durationSec = (int) Math.max(10, (samples + ratePerSec - 1) / ratePerSec);
+        SyntheticSeries.Plan plan = SyntheticSeries.Plan.of(series, 1, durationSec, ratePerSec)
+                .withConfig(Map.of("thresholds", Map.of("http_req_duration", List.of("p(99)<500"))))
+                .withRepeat(SyntheticSeries.RepeatPlan.clean(1).withStalls(List.of(
+                        new SyntheticSeries.Stall(durationSec * 250L, 400), new SyntheticSeries.Stall(durationSec * 750L, 400))));
+
+        AtomicLong published = new AtomicLong();
+        AtomicLong records = new AtomicLong();
+        long t0 = System.nanoTime();
+        long[] nextPrint = {t0 + 1_000_000_000L};
+        WirePublisher.Options options = new WirePublisher.Options(encoding, null, "rigscope-bench");
+        try (WirePublisher publisher = new WirePublisher(bootstrap, codec, options)) {
+            SyntheticSeries.emit(plan, r -> {
+                publisher.publish(r);
+                if (r instanceof SampleBatch b) {
+                    published.addAndGet(b.samples().size());
+                    records.incrementAndGet();
+                }
+                long now = System.nanoTime();
+                if (now > nextPrint[0]) {
+                    nextPrint[0] = now + 1_000_000_000L;
+                    progress.accept(String.format("publishing: %,d samples in %,d records (%.0f/s)", published.get(),
+                            records.get(), published.get() / ((now - t0) / 1e9)));
+                }
+            });
+            publisher.flush();
+            if (publisher.failed() > 0) {
+                throw new IllegalStateException(publisher.failed() + " records failed to publish: " + publisher.lastError());
+            }
+        }
+        double publishSec = (System.nanoTime() - t0) / 1e9;
+
+        WireSource source = new WireSource(bootstrap, codec);
+        AtomicLong decoded = new AtomicLong();
+        long a0 = System.nanoTime();
+        source.batches(new WireSource.Spec(EnumSet.of(Topic.SAMPLES), series, true, false), f -> { }, 256)
+                .doOnNext(batch -> {
+                    long n = 0;
+                    for (WireRecord r : batch) {
+                        n += ((SampleBatch) r).samples().size();
+                    }
+                    decoded.addAndGet(n);
+                })
+                .blockLast(Duration.ofHours(2));
+        double rawSec = (System.nanoTime() - a0) / 1e9;
+        if (decoded.get() != published.get()) {
+            throw new IllegalStateException("raw consume decoded " + decoded.get() + " samples of " + published.get());
+        }
+        progress.accept(String.format("raw consume+decode: %,d samples in %.2f s", decoded.get(), rawSec));
+
+        HeapWatch heap = new HeapWatch();
+        heap.start();
+        AtomicLong verdicts = new AtomicLong();
+        long b0 = System.nanoTime();
+        Verdict last = new AnalyzerPipeline(() -> new SeriesAnalysis(series, AnalyzerSettings.defaults(),
+                UnaryOperator.identity(), Attributor.none()))
+                .verdicts(AnalyzerInput.fromKafka(source, series, false, f -> { }), false, p -> { })
+                .doOnNext(v -> verdicts.incrementAndGet())
+                .blockLast(Duration.ofHours(2));
+        double replaySec = (System.nanoTime() - b0) / 1e9;
+        heap.stop();
+        if (last == null || last.kind() != Verdict.Kind.SERIES) {
+            throw new IllegalStateException("the replay ended without a series verdict");
+        }
+        return new Figures(published.get(), records.get(), publishSec, published.get() / rawSec,
+                published.get() / replaySec, verdicts.get(), heap.peakMb(), heap.afterGcPeakMb(),
+                "SampleBatch/" + options.samplesFormat().name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** Samples heap use every 50 ms on a daemon thread. */
+    private static final class HeapWatch {
+        private final List<MemoryPoolMXBean> heapPools = new ArrayList<>();
+        private volatile boolean running = true;
+        private volatile long peakBytes;
+        private volatile long afterGcPeakBytes;
+        private Thread thread;
+
+        HeapWatch() {
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP) {
+                    heapPools.add(pool);
+                }
+            }
+        }
+
+        void start() {
+            thread = new Thread(() -> {
+                while (running) {
+                    long used = 0;
+                    long afterGc = 0;
+                    for (MemoryPoolMXBean pool : heapPools) {
+                        used += pool.getUsage().getUsed();
+                        var collected = pool.getCollectionUsage();
+                        if (collected != null && !pool.getName().contains("Eden")) {
+                            afterGc += collected.getUsed();
+                        }
+                    }
+                    peakBytes = Math.max(peakBytes, used);
+                    afterGcPeakBytes = Math.max(afterGcPeakBytes, afterGc);
+                    try {
+                        Thread.sleep(50);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }, "bench-heap-watch");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void stop() {
+            running = false;
+            try {
+                thread.join(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        double peakMb() {
+            return Math.round(peakBytes / 1048576.0 * 10) / 10.0;
+        }
+
+        double afterGcPeakMb() {
+            return Math.round(afterGcPeakBytes / 1048576.0 * 10) / 10.0;
+        }
+    }
+}

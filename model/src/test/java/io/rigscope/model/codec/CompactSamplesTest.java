@@ -1,0 +1,60 @@
+package io.rigscope.model.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.ErrorKind;
+import io.rigscope.model.wire.Sample;
+import io.rigscope.model.wire.SampleBatch;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CompactSamplesTest {
+
+    private final WireCodec codec = new WireCodec();
+    private final SampleBatch batch = new SampleBatch("s-1", 2, "gen-1", 1_700_000_001_000_000L, List.of(
+            new Sample("ingest", 1_700_000_000_100_000L, 1_700_000_000_100_500L, 1_700_000_000_102_500L, 201,
+                    ErrorKind.NONE, 10, 55, 1800),
+            new Sample("probe", 1_700_000_000_200_000L, 1_700_000_000_200_000L, 1_700_000_000_150_000L + 60_000_000L,
+                    0, ErrorKind.TIMEOUT, 0, -3, 0),
+            new Sample("ingest", 1_700_000_000_300_000L, 1_700_000_000_300_000L, 1_700_000_000_301_000L, 503,
+                    ErrorKind.HTTP_5XX, 10, 40, 1800)));
+
+    @Test
+    void aBatchSurvivesTheCompactFormUnchanged() {
+        byte[] bytes = codec.encode(batch, WireCodec.Format.COMPACT);
+
+        Decoded d = codec.decode(Topic.SAMPLES, "s-1", bytes, "test");
+
+        assertThat(d).isEqualTo(new Decoded.Ok(batch));
+        assertThat(bytes.length).isLessThan(codec.encode(batch, WireCodec.Format.SMILE).length);
+    }
+
+    @Test
+    void aTruncatedCompactBatchIsADeadLetterNeverAnException() {
+        byte[] bytes = codec.encode(batch, WireCodec.Format.COMPACT);
+
+        Decoded d = codec.decode(Topic.SAMPLES, "s-1", Arrays.copyOf(bytes, bytes.length - 3), "rig.samples/0@7");
+
+        assertThat(d).isInstanceOf(Decoded.Failed.class);
+        assertThat(((Decoded.Failed) d).deadLetter().reason()).startsWith("invalid compact sample batch: truncated");
+        assertThat(((Decoded.Failed) d).deadLetter().origin()).isEqualTo("rig.samples/0@7");
+    }
+
+    @Test
+    void aCompactBatchOnAnotherTopicIsADeadLetter() {
+        byte[] bytes = codec.encode(batch, WireCodec.Format.COMPACT);
+
+        assertThat(codec.decode(Topic.LEDGER, "s-1", bytes, "x")).isInstanceOf(Decoded.Failed.class);
+    }
+
+    @Test
+    void aCompactBatchWhoseKeyIsAnotherSeriesIsADeadLetter() {
+        byte[] bytes = codec.encode(batch, WireCodec.Format.COMPACT);
+
+        Decoded d = codec.decode(Topic.SAMPLES, "s-2", bytes, "x");
+
+        assertThat(((Decoded.Failed) d).deadLetter().reason()).contains("differs from the record's run");
+    }
+}

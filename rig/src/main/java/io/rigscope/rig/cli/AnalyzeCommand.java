@@ -1,0 +1,231 @@
+package io.rigscope.rig.cli;
+
+import io.rigscope.analyzer.config.AnalyzerSetting;
+import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.pipeline.AnalyzerInput;
+import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
+import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.analyzer.series.Progress;
+import io.rigscope.analyzer.series.SeriesAnalysis;
+import io.rigscope.analyzer.threshold.Threshold;
+import io.rigscope.analyzer.threshold.ThresholdParser;
+import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
+import io.rigscope.infra.kafka.KafkaEndpoint;
+import io.rigscope.infra.kafka.TopicAdmin;
+import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.infra.wire.WireSource;
+import io.rigscope.model.codec.Decoded;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.Verdict;
+import io.rigscope.model.wire.WireRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import reactor.core.publisher.Flux;
+
+/**
+ * {@code rigscope analyze --series ID}: follows a series live (or replays it) from its topics or a wire file,
+ * publishes verdicts to rig.verdicts, writes the reports and exits 0 when every gate passed, 99 when any failed.
+ */
+@Command(name = "analyze", mixinStandardHelpOptions = true,
+        description = {"Judge a series: per-second statistics, freeze-seconds, windows, repeat gates and the series",
+            "verdict. Follows the series live until SERIES_END and every repeat's data are in (or --timeout);",
+            "--replay re-reads the topics from the beginning and stops at their end. Both reach the same report.",
+            "Exit 0 when every gate passed, 99 when any failed (or the series is UNRECONCILED)."})
+public final class AnalyzeCommand implements Callable<Integer> {
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    @Option(names = "--series", required = true, paramLabel = "ID", description = "The series id (the Kafka key).")
+    String series;
+
+    @Option(names = "--replay", description = "Re-read the topics from the beginning and stop at their current end.")
+    boolean replay;
+
+    @Option(names = "--input", paramLabel = "FILE.jsonl",
+            description = "Read a wire file (.jsonl or .jsonl.gz) instead of Kafka; implies --replay, publishes nothing.")
+    Path input;
+
+    @Option(names = "--report-json", paramLabel = "FILE", description = "Write the report as JSON.")
+    Path reportJson;
+
+    @Option(names = "--report-md", paramLabel = "FILE", description = "Write the report as Markdown.")
+    Path reportMd;
+
+    @Option(names = "--threshold", paramLabel = "'METRIC: EXPR'",
+            description = {"A k6 threshold replacing the CONFIG marker's, e.g. 'http_req_duration: p(99)<500' or",
+                "'http_req_failed: rate<0.01'. Repeatable."})
+    List<String> thresholds = new ArrayList<>();
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Override an analyzer setting (docs/gates.md), e.g. --set drift_bound=2. Repeatable.")
+    Map<String, String> settings = new LinkedHashMap<>();
+
+    @Option(names = "--publish", negatable = true,
+            description = "Publish verdicts to rig.verdicts (default: when following live; not on --replay).")
+    Boolean publish;
+
+    @Option(names = "--timeout", paramLabel = "DURATION",
+            description = "Stop following after this long and judge what arrived, e.g. 30m.")
+    String timeout;
+
+    @Option(names = "--quiet", description = "No live progress line.")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        UnaryOperator<AnalyzerSettings> overrides = overrides();
+        Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
+        WireCodec codec = new WireCodec();
+        if (input != null) {
+            if (!Files.isRegularFile(input)) {
+                throw new UsageException("--input " + input + " is not a readable file");
+            }
+            AtomicLong deadLetters = new AtomicLong();
+            Flux<List<WireRecord>> records = AnalyzerInput.fromWireFile(input, codec, f -> {
+                deadLetters.incrementAndGet();
+                System.err.println("analyze: skipped " + f.deadLetter().origin() + ": " + f.deadLetter().reason());
+            });
+            int code = run(records, false, overrides, null, stopAfter);
+            if (deadLetters.get() > 0) {
+                System.err.println("analyze: " + deadLetters.get() + " line(s) of " + input + " could not be decoded");
+            }
+            return code;
+        }
+        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap());
+             WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,
+                     WirePublisher.Options.defaults().withClientId("rigscope-analyzer"))) {
+            admin.ensureTopics();
+            boolean doPublish = publish == null ? !replay : publish;
+            Consumer<Decoded.Failed> dlq = f -> publisher.publish(f.deadLetter());
+            Flux<List<WireRecord>> records = AnalyzerInput.fromKafka(new WireSource(endpoint.bootstrap(), codec),
+                    series, !replay, dlq);
+            int code = run(records, !replay, overrides, doPublish ? publisher : null, stopAfter);
+            publisher.flush();
+            return code;
+        }
+    }
+
+    private int run(Flux<List<WireRecord>> records, boolean live, UnaryOperator<AnalyzerSettings> overrides,
+                    WirePublisher publisher, Duration stopAfter) {
+        AtomicReference<Progress> progress = new AtomicReference<>();
+        ScheduledExecutorService console = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "analyze-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        if (!quiet) {
+            console.scheduleAtFixedRate(() -> {
+                Progress p = progress.get();
+                if (p != null) {
+                    System.err.print("\ranalyze " + series + ": " + p.line() + "   ");
+                }
+            }, 1, 1, TimeUnit.SECONDS);
+        }
+        Flux<List<WireRecord>> bounded = stopAfter == null ? records : records.take(stopAfter);
+        AnalyzerPipeline pipeline = new AnalyzerPipeline(() -> new SeriesAnalysis(series, AnalyzerSettings.defaults(),
+                overrides, Attributor.none()));
+        Verdict last;
+        try {
+            last = pipeline.verdicts(bounded, live, progress::set)
+                    .doOnNext(v -> {
+                        if (publisher != null) {
+                            publisher.publish(v);
+                        }
+                    })
+                    .blockLast();
+        } finally {
+            console.shutdownNow();
+        }
+        if (!quiet) {
+            System.err.println("\ranalyze " + series + ": " + (progress.get() == null ? "" : progress.get().line()));
+        }
+        if (last == null || last.kind() != Verdict.Kind.SERIES) {
+            throw new IllegalStateException("the analysis ended without a series verdict");
+        }
+        Map<String, Object> report = last.body();
+        write(reportJson, ReportFiles.json(report));
+        write(reportMd, ReportFiles.markdown(report).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        printSummary(report);
+        return "PASS".equals(report.get("verdict")) ? ExitCodes.OK : ExitCodes.GATES_FAILED;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void printSummary(Map<String, Object> report) {
+        System.out.println(report.get("series") + ": " + report.get("verdict") + " - " + report.get("headline"));
+        for (Map<String, Object> r : (List<Map<String, Object>>) report.get("repeats")) {
+            List<String> failed = new ArrayList<>();
+            ((Map<String, Map<String, Object>>) r.get("gates")).forEach((name, g) -> {
+                if (!Boolean.TRUE.equals(g.get("pass"))) {
+                    failed.add(name + " (" + g.get("value") + " vs " + g.get("limit") + ")");
+                }
+            });
+            System.out.printf("  rep %s %-9s %s  samples %s  p50 %s ms  p99 %s ms  drift %s  freeze-s %d  cadence %s s%s%n",
+                    r.get("rep"), r.get("kind"), Boolean.TRUE.equals(r.get("pass")) ? "PASS" : "FAIL", r.get("samples"),
+                    r.get("p50_ms"), r.get("p99_ms"), r.get("drift"), ((List<?>) r.get("freeze_seconds")).size(),
+                    r.get("freeze_cadence_s") == null ? "-" : r.get("freeze_cadence_s"), failed.isEmpty() ? "" : "  failed: " + String.join(", ", failed));
+        }
+    }
+
+    private UnaryOperator<AnalyzerSettings> overrides() {
+        List<Threshold> parsed = new ArrayList<>();
+        for (String t : thresholds) {
+            try {
+                parsed.add(ThresholdParser.parseFlag(t));
+            } catch (ThresholdSyntaxException e) {
+                throw new UsageException("--threshold: " + e.getMessage());
+            }
+        }
+        Map<String, Object> set = new LinkedHashMap<>(settings);
+        for (String key : set.keySet()) {
+            if (java.util.Arrays.stream(AnalyzerSetting.values()).noneMatch(s -> s.key().equals(key))) {
+                throw new UsageException("--set: unknown setting '" + key + "'; one of: " + String.join(", ",
+                        java.util.Arrays.stream(AnalyzerSetting.values()).map(AnalyzerSetting::key).toList()));
+            }
+        }
+        UnaryOperator<AnalyzerSettings> op = s -> {
+            AnalyzerSettings out = set.isEmpty() ? s : s.withConfig(set);
+            return parsed.isEmpty() ? out : out.withThresholds(parsed);
+        };
+        try {
+            op.apply(AnalyzerSettings.defaults());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--set: " + e.getMessage());
+        }
+        return op;
+    }
+
+    private static void write(Path file, byte[] bytes) {
+        if (file == null) {
+            return;
+        }
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.write(file, bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.rigscope.rig.cli;
+
+import io.rigscope.analyzer.k6.K6Import;
+import io.rigscope.infra.kafka.KafkaEndpoint;
+import io.rigscope.infra.kafka.TopicAdmin;
+import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.model.codec.WireCodec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code rigscope import k6 FILE --series ID}: a k6 --out json file as samples, ledger and markers. */
+@Command(name = "k6", mixinStandardHelpOptions = true,
+        description = {"Publish a k6 --out json file (JSON lines, .gz accepted) as one repeat of a series: each",
+            "http_req_duration point becomes a sample cut by its time (the response's end), dropped_iterations",
+            "go to the ledger, thresholds to the CONFIG marker. Then run 'rigscope analyze --series ID --replay'."})
+public final class ImportK6Command implements Callable<Integer> {
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "k6 output: k6 run --out json=FILE (or FILE.gz).")
+    Path file;
+
+    @Option(names = "--series", required = true, paramLabel = "ID", description = "The series id to publish under.")
+    String series;
+
+    @Option(names = "--rep", paramLabel = "N", description = "The repeat number this file is (default 1).")
+    int rep = 1;
+
+    @Option(names = "--scenario-map", paramLabel = "K6=RIGSCOPE", split = ",",
+            description = "Rename k6 scenarios, e.g. --scenario-map read=probe,default=ingest.")
+    Map<String, String> scenarioMap = new LinkedHashMap<>();
+
+    @Option(names = "--generator", paramLabel = "ID", description = "The src of the samples (default k6).")
+    String generator = "k6";
+
+    @Option(names = "--no-reconciliation",
+            description = {"Tell the analyzer not to require a RECONCILIATION marker (a k6 file holds no database",
+                "count); without it the series is UNRECONCILED unless one is published."})
+    boolean noReconciliation;
+
+    @Option(names = "--no-series-markers",
+            description = "Publish no SERIES_START/SERIES_END (when importing several files as repeats of one series).")
+    boolean noSeriesMarkers;
+
+    @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write the records to a wire file.")
+    Path out;
+
+    @Override
+    public Integer call() {
+        if (!Files.isRegularFile(file)) {
+            throw new UsageException("k6 output " + file + " is not a readable file");
+        }
+        if (rep < 1) {
+            throw new UsageException("--rep must be >= 1, was " + rep);
+        }
+        K6Import.Options options = new K6Import.Options(series, rep, generator, scenarioMap, !noReconciliation,
+                !noSeriesMarkers, 500);
+        WireCodec codec = new WireCodec();
+        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+            admin.ensureTopics();
+            WirePublisher.Options publisherOptions = WirePublisher.Options.defaults().withClientId("rigscope-import-k6");
+            if (out != null) {
+                publisherOptions = publisherOptions.withOutFile(out);
+            }
+            K6Import.Result result;
+            try (WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec, publisherOptions)) {
+                try {
+                    result = K6Import.read(file, options, publisher::publish);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException(e.getMessage());
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+                }
+                publisher.flush();
+                if (publisher.failed() > 0) {
+                    throw new IllegalStateException(publisher.failed() + " record(s) were not published: "
+                            + publisher.lastError());
+                }
+            }
+            System.out.printf("import k6: %s -> series %s rep %d: %,d lines, %,d samples (%,d failed), %,d dropped, "
+                            + "%,d other points skipped%n", file, series, rep, result.lines(), result.samples(),
+                    result.failed(), result.dropped(), result.skippedLines());
+            if (!result.thresholds().isEmpty()) {
+                System.out.println("import k6: thresholds " + result.thresholds());
+            }
+            result.problems().forEach(p -> System.out.println("import k6: note: " + p));
+            return ExitCodes.OK;
+        }
+    }
+}
