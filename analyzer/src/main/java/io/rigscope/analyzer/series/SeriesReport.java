@@ -2,6 +2,7 @@ package io.rigscope.analyzer.series;
 
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.repeat.RepeatTrack;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +29,13 @@ public record SeriesReport(String series, SeriesVerdict verdict, int passed, int
     /** Builds the report of these repeat summaries (in repeat order). */
     public static SeriesReport of(String series, List<RepeatSummary> repeats, boolean reconciliationRequired,
                                   long samplesOutsideRepeats) {
-        int passed = (int) repeats.stream().filter(RepeatSummary::pass).count();
+        // A configuration is reported by its sustained repeats; ladder rungs find the knee and are listed, not
+        // counted (a rung failing is what a ladder is for). A series with no sustained repeat is judged by its rungs.
+        List<RepeatSummary> judged = repeats.stream().filter(r -> r.kind() == RepeatTrack.Kind.SUSTAINED).toList();
+        if (judged.isEmpty()) {
+            judged = repeats;
+        }
+        int passed = (int) judged.stream().filter(RepeatSummary::pass).count();
         List<String> problems = new ArrayList<>();
         for (RepeatSummary r : repeats) {
             if (r.reconciled() == null && reconciliationRequired) {
@@ -38,19 +45,19 @@ public record SeriesReport(String series, SeriesVerdict verdict, int passed, int
             }
         }
         SeriesVerdict verdict = !problems.isEmpty() ? SeriesVerdict.UNRECONCILED
-                : !repeats.isEmpty() && passed == repeats.size() ? SeriesVerdict.PASS : SeriesVerdict.FAIL;
+                : !judged.isEmpty() && passed == judged.size() ? SeriesVerdict.PASS : SeriesVerdict.FAIL;
         String reconciliation = problems.isEmpty()
                 ? (repeats.stream().allMatch(r -> Boolean.TRUE.equals(r.reconciled())) ? "reconciled" : "not required")
                 : String.join("; ", problems);
         String scenario = repeats.stream().map(RepeatSummary::scenario).filter(s -> s != null).findFirst().orElse(null);
         if (verdict == SeriesVerdict.UNRECONCILED) {
-            return new SeriesReport(series, verdict, passed, repeats.size(), scenario, null, null, null, null,
+            return new SeriesReport(series, verdict, passed, judged.size(), scenario, null, null, null, null,
                     reconciliation, repeats, samplesOutsideRepeats);
         }
-        List<Long> p50 = repeats.stream().filter(RepeatSummary::pass).map(RepeatSummary::p50Us).sorted().toList();
-        List<Long> p99 = repeats.stream().filter(RepeatSummary::pass).map(RepeatSummary::p99Us).sorted().toList();
-        long worst = repeats.stream().mapToLong(RepeatSummary::worstBucketP99Us).max().orElse(-1);
-        return new SeriesReport(series, verdict, passed, repeats.size(), scenario, medianMs(p50), medianMs(p99),
+        List<Long> p50 = judged.stream().filter(RepeatSummary::pass).map(RepeatSummary::p50Us).sorted().toList();
+        List<Long> p99 = judged.stream().filter(RepeatSummary::pass).map(RepeatSummary::p99Us).sorted().toList();
+        long worst = judged.stream().mapToLong(RepeatSummary::worstBucketP99Us).max().orElse(-1);
+        return new SeriesReport(series, verdict, passed, judged.size(), scenario, medianMs(p50), medianMs(p99),
                 p99.isEmpty() ? null : List.of(p99.get(0) / 1000.0, p99.get(p99.size() - 1) / 1000.0),
                 worst < 0 ? null : worst / 1000.0, reconciliation, repeats, samplesOutsideRepeats);
     }

@@ -83,6 +83,19 @@ class SeriesAnalysisTest {
     }
 
     @Test
+    void aFailedLadderRungIsListedButTheSeriesIsJudgedByItsSustainedRepeats() {
+        Plan plan = Plan.of("core", 3, 20, 200)
+                .withRepeat(RepeatPlan.clean(1).withPhase("ladder").withDrops(100));
+        SeriesReport report = run(records(plan));
+
+        assertThat(report.repeats()).hasSize(3);
+        assertThat(report.repeats().get(0).pass()).isFalse();
+        assertThat(report.verdict()).isEqualTo(SeriesVerdict.PASS);
+        assertThat(report.passed()).isEqualTo(2);
+        assertThat(report.total()).isEqualTo(2);
+    }
+
+    @Test
     void aBadConfigMarkerFailsTheConfigGateWithTheReason() {
         Plan plan = Plan.of("core", 1, 10, 200)
                 .withConfig(java.util.Map.of("thresholds", java.util.Map.of("http_req_duration", List.of("p(99)<<5"))));
