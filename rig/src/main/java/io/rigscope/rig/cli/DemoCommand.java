@@ -55,6 +55,11 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Provoke a published wall on purpose: hot-row (the API key touched in every request).")
     String provoke;
 
+    @Option(names = "--durable", description = {"Keep synchronous_commit=on in the private cluster. By default the demo",
+        "runs it with synchronous_commit=off so that a virtual disk's fsync stalls (which the canary shows) do not",
+        "decide the demo; a benchmark of your own service uses its own settings (--pg, rigscope run)."})
+    boolean durable;
+
     @Option(names = "--series", paramLabel = "ID", description = "The series id (default: demo-<UTC time>).")
     String series;
 
@@ -81,13 +86,18 @@ public final class DemoCommand implements Callable<Integer> {
         try (KafkaEndpoint endpoint = kafka.open();
              PgTarget target = PgTarget.resolve(pg, PrivatePostgres.Options.defaults()
                      .with("autovacuum_naptime", "'1s'").with("shared_buffers", "'256MB'")
-                     .with("max_wal_size", "'2GB'"));
+                     .with("max_wal_size", "'2GB'")
+                     .with("synchronous_commit", durable ? "on" : "off"));
              WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,
                      WirePublisher.Options.defaults().withOutFile(out).withClientId("rigscope-demo"))) {
             try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
                 admin.ensureTopics();
             }
             PgUrl owner = target.url();
+            if (target.owned()) {
+                console.println("postgres: private cluster with autovacuum_naptime=1s, shared_buffers=256MB, "
+                        + "max_wal_size=2GB, synchronous_commit=" + (durable ? "on" : "off (--durable for on)"));
+            }
             SutConfig sutConfig = SutConfig.defaults(owner).withMigrate(true)
                     .withTouch(hotRow ? ApiKeys.Touch.EVERY_REQUEST : ApiKeys.Touch.PER_MINUTE);
             try (RunningSut sut = Sut.start(sutConfig)) {

@@ -40,10 +40,10 @@ public final class DemoPlan {
         }
         if (quick) {
             return new SeriesPlan(series, target, apiKey, load,
-                    new SeriesPlan.Ladder(List.of(50.0, 100.0), 1, Duration.ofSeconds(5)),
-                    new SeriesPlan.Sustained(100, 2, Duration.ofSeconds(12), Duration.ofSeconds(2)),
-                    new SeriesPlan.Ceiling(8, Duration.ofSeconds(5)),
-                    new SeriesPlan.DenominatorSpec(4, Duration.ofSeconds(5)), analyzer, null);
+                    new SeriesPlan.Ladder(List.of(50.0, 100.0), 1, Duration.ofSeconds(4)),
+                    new SeriesPlan.Sustained(100, 2, Duration.ofSeconds(11), Duration.ofSeconds(1)),
+                    new SeriesPlan.Ceiling(8, Duration.ofSeconds(4)),
+                    new SeriesPlan.DenominatorSpec(4, Duration.ofSeconds(4)), analyzer, null);
         }
         return new SeriesPlan(series, target, apiKey, load,
                 new SeriesPlan.Ladder(List.of(50.0, 100.0, 200.0), 1, Duration.ofSeconds(15)),
