@@ -106,11 +106,15 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             }
             publishing.records.set(0);
             publishing.samples.set(0);
+            publishing.worstPauseUs.set(0);
+            publishing.worstLoopLagUs.set(0);
             System.err.printf("bench: measuring %s at %.0f req/s against %s%n", measured, rate, server.url());
             BenchResult main = bench.run(rate, measured);
             out.putAll(main.toMap());
             out.put("holds", main.held(tolerance));
             out.put("duration_s", measured.toSeconds());
+            out.put("jvm_pause_max_ms", publishing.worstPauseUs.get() / 1000.0);
+            out.put("loop_lag_max_ms", publishing.worstLoopLagUs.get() / 1000.0);
             out.put("records_published", publishing.records.get());
             out.put("samples_published", publishing.samples.get());
             out.put("records_to", throughKafka ? "kafka" : "counting sink (use --kafka for the broker path)");
@@ -193,6 +197,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     private final class Publishing implements AutoCloseable {
         final AtomicLong records = new AtomicLong();
         final AtomicLong samples = new AtomicLong();
+        /** Worst JVM pause and event-loop lag seen in the generator's health records, µs. */
+        final AtomicLong worstPauseUs = new AtomicLong();
+        final AtomicLong worstLoopLagUs = new AtomicLong();
         private final KafkaEndpoint endpoint;
         private final WirePublisher publisher;
 
@@ -217,6 +224,10 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
                     records.incrementAndGet();
                     if (record instanceof SampleBatch b) {
                         samples.addAndGet(b.samples().size());
+                    }
+                    if (record instanceof io.rigscope.model.wire.Health h) {
+                        worstPauseUs.accumulateAndGet((long) (h.jvmPauseMs() * 1000), Math::max);
+                        worstLoopLagUs.accumulateAndGet((long) (h.loopLagMs() * 1000), Math::max);
                     }
                     if (publisher != null) {
                         publisher.publish(record);
