@@ -33,6 +33,8 @@ final class TestServer implements AutoCloseable {
     private final Object stallLock = new Object();
 
     TestServer() {
+        // Jackson builds its deserializers under a lock on first use; do that here, not on an event loop.
+        count("{\"events\":[]}");
         server = HttpServer.create().host("127.0.0.1").port(0)
                 .route(routes -> routes
                         .post("/v1/usage-events", (req, res) -> req.receive().aggregate().asString().defaultIfEmpty("")
