@@ -12,8 +12,10 @@ final class Exchange {
     final ScenarioRun scenario;
     final long seq;
     final RequestBody body;
-    /** Intended start (open loop: from the schedule; closed loop: set right after registration). */
+    /** Intended start (open loop: from the schedule; closed loop: read from the clock right after registration). */
     volatile long t0Nanos;
+    /** True once {@link #t0Nanos} holds the start (set after it; nanoTime has no free sentinel value). */
+    volatile boolean t0Stamped;
     /** True once the ledger counted this request as scheduled and sent. */
     volatile boolean counted;
     /** Actual send: set when handed to the client, then again when the event loop writes it. */
@@ -21,11 +23,42 @@ final class Exchange {
     /** Set before {@link #t2Nanos} is read from the clock. */
     volatile boolean completing;
     volatile long t2Nanos;
+    /** True once {@link #t2Nanos} holds the end. */
+    volatile boolean t2Stamped;
 
-    Exchange(ScenarioRun scenario, long seq, long t0Nanos, RequestBody body) {
+    /**
+     * @param t0Stamped true when {@code t0Nanos} is already the intended start (open loop); false when the caller
+     *                  stamps it after registering the exchange (closed loop)
+     */
+    Exchange(ScenarioRun scenario, long seq, long t0Nanos, boolean t0Stamped, RequestBody body) {
         this.scenario = scenario;
         this.seq = seq;
-        this.t0Nanos = t0Nanos;
         this.body = body;
+        this.t0Nanos = t0Nanos;
+        this.t0Stamped = t0Stamped;
+    }
+
+    /** Closed loop: the start, read from the clock after registration. */
+    void stampStart(long nanos) {
+        t0Nanos = nanos;
+        t0Stamped = true;
+    }
+
+    /** The end: {@link #completing} must already be true. */
+    void stampEnd(long nanos) {
+        t2Nanos = nanos;
+        t2Stamped = true;
+    }
+
+    /** Spins until {@code flag} is true: used for the few instructions between a flag and the stamp it announces. */
+    static void awaitStamp(java.util.function.BooleanSupplier flag) {
+        int spins = 0;
+        while (!flag.getAsBoolean()) {
+            if (++spins < 1_000) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
     }
 }

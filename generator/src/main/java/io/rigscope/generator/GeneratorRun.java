@@ -221,9 +221,11 @@ final class GeneratorRun implements RunContext {
         long now = clock.nanoTime();
         long oldest = now;
         for (Exchange x : inFlight) {
-            long t0 = x.t0Nanos;
-            if (t0 != 0 && t0 - oldest < 0) {
-                oldest = t0;
+            if (x.t0Stamped) {
+                long t0 = x.t0Nanos;
+                if (t0 - oldest < 0) {
+                    oldest = t0;
+                }
             }
         }
         return Math.max(0, (now - oldest) / 1_000);

@@ -120,7 +120,7 @@ final class ScenarioRun {
 
     /** Open loop: starts request {@code seq} due at {@code t0Nanos}; the caller has counted it and taken an in-flight slot. */
     void startOpen(long seq, long t0Nanos) {
-        Exchange x = new Exchange(this, seq, t0Nanos, render(seq));
+        Exchange x = new Exchange(this, seq, t0Nanos, true, render(seq));
         run.register(x);
         x.counted = true;
         send(x);
@@ -132,11 +132,11 @@ final class ScenarioRun {
             return;
         }
         long seq = nextSeq.getAndIncrement();
-        Exchange x = new Exchange(this, seq, 0, render(seq));
+        Exchange x = new Exchange(this, seq, 0, false, render(seq));
         inFlight.incrementAndGet();
         run.register(x);
         long t0 = run.clock().nanoTime();
-        x.t0Nanos = t0;
+        x.stampStart(t0);
         count(t0, true);
         x.counted = true;
         send(x);
@@ -163,7 +163,7 @@ final class ScenarioRun {
     private void end(Exchange x, int status, Throwable error) {
         x.completing = true;
         long t2 = run.clock().nanoTime();
-        x.t2Nanos = t2;
+        x.stampEnd(t2);
         MicroClock clock = run.clock();
         long t0Us = clock.epochUs(x.t0Nanos);
         long t2Us = clock.epochUs(t2);
