@@ -16,7 +16,7 @@ import reactor.netty.http.server.HttpServer;
  */
 final class TestServer implements AutoCloseable {
 
-    enum Behaviour { OK, FAIL_500, STALL_ONCE }
+    enum Behaviour { OK, FAIL_500, STALL_ONCE, JITTER }
 
     private final ObjectMapper json = new ObjectMapper();
     private final DisposableServer server;
@@ -56,6 +56,9 @@ final class TestServer implements AutoCloseable {
     }
 
     private Duration delay() {
+        if (behaviour == Behaviour.JITTER) {
+            return Duration.ofMillis(java.util.concurrent.ThreadLocalRandom.current().nextInt(40));
+        }
         if (behaviour != Behaviour.STALL_ONCE) {
             return Duration.ZERO;
         }
