@@ -20,6 +20,11 @@ final class Exchange {
     volatile boolean counted;
     /** Actual send: set when handed to the client, then again when the event loop writes it. */
     volatile long t1Nanos;
+    /** When the request was handed to the client (the timeout counts from here); 0 before. */
+    volatile long handedNanos;
+    /** The request's subscription, for the timeout sweeper to cancel. */
+    volatile reactor.core.Disposable subscription;
+    private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
     /** Set before {@link #t2Nanos} is read from the clock. */
     volatile boolean completing;
     volatile long t2Nanos;
@@ -36,6 +41,11 @@ final class Exchange {
         this.body = body;
         this.t0Nanos = t0Nanos;
         this.t0Stamped = t0Stamped;
+    }
+
+    /** True for the one caller that gets to end this request (response, error or timeout). */
+    boolean claimEnd() {
+        return ended.compareAndSet(false, true);
     }
 
     /** Closed loop: the start, read from the clock after registration. */
