@@ -74,6 +74,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--step-duration", defaultValue = "10s", description = "--vs-wrk: wrk's run and each search step (default ${DEFAULT-VALUE}).")
     String stepDuration;
 
+    @Option(names = "--search-steps", defaultValue = "6", description = "--vs-wrk: bisection steps (default ${DEFAULT-VALUE}).")
+    int searchSteps;
+
     @Option(names = "--wrk-threads", defaultValue = "1", description = "--vs-wrk: wrk -t (default ${DEFAULT-VALUE}).")
     int wrkThreads;
 
@@ -147,30 +150,25 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** Steps up from half of wrk's rate in tenths of it; after the first step that fails, one bisection. */
+    /**
+     * Bisection over {@code [0, 1.2 × wrk's rate]}: {@code --search-steps} runs of {@code --step-duration}; each
+     * step that holds raises the lower bound, each that does not lowers the upper one. Returns the lower bound:
+     * the highest rate seen to hold.
+     */
     private double search(GeneratorBench bench, double wrkMax, Duration step, List<Map<String, Object>> steps) {
-        double best = 0;
-        double failedAt = Double.NaN;
-        for (double f = 0.5; f <= 1.3001; f += 0.1) {
-            double r = Math.round(wrkMax * f);
-            BenchResult res = bench.run(r, step);
-            steps.add(stepMap(res));
-            if (res.held(tolerance)) {
-                best = r;
-            } else {
-                failedAt = r;
-                break;
-            }
-        }
-        if (!Double.isNaN(failedAt) && best > 0) {
-            double mid = Math.round((best + failedAt) / 2);
+        double lo = 0;
+        double hi = 1.2 * wrkMax;
+        for (int i = 0; i < searchSteps; i++) {
+            double mid = Math.round((lo + hi) / 2);
             BenchResult res = bench.run(mid, step);
             steps.add(stepMap(res));
             if (res.held(tolerance)) {
-                best = mid;
+                lo = mid;
+            } else {
+                hi = mid;
             }
         }
-        return best;
+        return lo;
     }
 
     private Map<String, Object> stepMap(BenchResult r) {
