@@ -47,7 +47,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "30s", description = "Measured run length (default ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--warmup", defaultValue = "5s", description = "Unmeasured warm-up run at the same rate first (default ${DEFAULT-VALUE}; 0s for none).")
+    @Option(names = "--warmup", defaultValue = "15s", description = "Unmeasured warm-up run at the same rate first (default ${DEFAULT-VALUE}; 0s for none).")
     String warmup;
 
     @Option(names = "--json", description = "Print the figures as JSON.")
