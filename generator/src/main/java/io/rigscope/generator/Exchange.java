@@ -1,13 +1,16 @@
 package io.rigscope.generator;
 
 import io.rigscope.generator.body.RequestBody;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.util.context.Context;
 
 /**
- * One request in flight. Written by the thread that starts it and the event loop that sends and ends it;
+ * One request in flight, and the subscriber of its response (its context carries it to the send function). Written by the thread that starts it and the event loop that sends and ends it;
  * read by the collector for the watermark. The volatile fields carry the ordering argument made in
  * {@link Collector#closeableBeforeUs}.
  */
-final class Exchange {
+final class Exchange implements CoreSubscriber<Integer> {
 
     final ScenarioRun scenario;
     final long seq;
@@ -23,7 +26,8 @@ final class Exchange {
     /** When the request was handed to the client (the timeout counts from here); 0 before. */
     volatile long handedNanos;
     /** The request's subscription, for the timeout sweeper to cancel. */
-    volatile reactor.core.Disposable subscription;
+    private volatile Subscription subscription;
+    private final Context context;
     private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
     /** Set before {@link #t2Nanos} is read from the clock. */
     volatile boolean completing;
@@ -41,6 +45,41 @@ final class Exchange {
         this.body = body;
         this.t0Nanos = t0Nanos;
         this.t0Stamped = t0Stamped;
+        this.context = Context.of(Exchange.class, this);
+    }
+
+    @Override
+    public Context currentContext() {
+        return context;
+    }
+
+    @Override
+    public void onSubscribe(Subscription s) {
+        subscription = s;
+        s.request(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onNext(Integer status) {
+        scenario.onResponse(this, status);
+    }
+
+    @Override
+    public void onError(Throwable error) {
+        scenario.onError(this, error);
+    }
+
+    @Override
+    public void onComplete() {
+        // the response (onNext) or the error ended the request
+    }
+
+    /** Cancels the request (the timeout sweeper); Reactor Netty closes its connection. */
+    void cancel() {
+        Subscription s = subscription;
+        if (s != null) {
+            s.cancel();
+        }
     }
 
     /** True for the one caller that gets to end this request (response, error or timeout). */

@@ -51,7 +51,7 @@ final class ScenarioRun {
     private final HttpMethod method;
     private final String uri;
     private final ConnectionProvider pool;
-    private final HttpClient.RequestSender sender;
+    private final Mono<Integer> exchange;
     private final long timeoutNanos;
 
     ScenarioRun(Scenario scenario, LoopMode mode, RunContext run, LoopResources loops, String keyPrefix) {
@@ -71,7 +71,7 @@ final class ScenarioRun {
                 .build();
         this.timeoutNanos = scenario.timeout().toNanos();
         int timeoutMs = (int) Math.min(Integer.MAX_VALUE, scenario.timeout().toMillis());
-        this.sender = HttpClient.create(pool)
+        this.exchange = buildExchange(HttpClient.create(pool)
                 .runOn(loops)
                 .keepAlive(true)
                 .disableRetry(true)
@@ -83,7 +83,7 @@ final class ScenarioRun {
                     }
                 })
                 .request(method)
-                .uri(uri);
+                .uri(uri));
     }
 
     private final java.util.concurrent.atomic.LongAdder scheduledTotal = new java.util.concurrent.atomic.LongAdder();
@@ -146,33 +146,46 @@ final class ScenarioRun {
     }
 
     private void send(Exchange x) {
-        byte[] bytes = x.body.bytes();
         long handedNanos = run.clock().nanoTime();
         x.t1Nanos = handedNanos;
         x.handedNanos = handedNanos;
-        x.subscription = sender.send((req, out) -> {
+        exchange.subscribe(x);
+    }
+
+    /**
+     * The one request Mono of this scenario, built once: each request subscribes to it with its {@link Exchange}
+     * as the subscriber, and the exchange's context carries it to the send function. Building a request per
+     * call would copy the client's whole configuration (headers included) for every request.
+     */
+    private Mono<Integer> buildExchange(HttpClient.RequestSender sender) {
+        return sender.send((req, out) -> {
+                    Exchange x = req.currentContextView().get(Exchange.class);
                     x.t1Nanos = run.clock().nanoTime();
+                    byte[] bytes = x.body.bytes();
                     if (bytes.length == 0) {
                         return out;
                     }
                     req.header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));
                     return out.send(Mono.just(Unpooled.wrappedBuffer(bytes)));
                 })
-                .responseSingle((res, content) -> {
-                    int status = res.status().code();
-                    return content.asByteArray().map(b -> status).defaultIfEmpty(status);
-                })
-                .subscribe(status -> end(x, status, null), error -> end(x, 0, error));
+                .responseSingle((res, content) -> content.asByteArray().thenReturn(res.status().code()));
+    }
+
+    /** A response arrived (called by the exchange). */
+    void onResponse(Exchange x, int status) {
+        end(x, status, null);
+    }
+
+    /** The request failed (called by the exchange). */
+    void onError(Exchange x, Throwable error) {
+        end(x, 0, error);
     }
 
     /** Called by the sweeper: ends {@code x} as a timeout if it has been out longer than the scenario timeout. */
     void expireIfOverdue(Exchange x, long nowNanos) {
         if (!x.completing && x.handedNanos != 0 && nowNanos - x.handedNanos >= timeoutNanos) {
             if (end(x, 0, new java.util.concurrent.TimeoutException("no response within " + scenario.timeout()))) {
-                reactor.core.Disposable d = x.subscription;
-                if (d != null) {
-                    d.dispose();
-                }
+                x.cancel();
             }
         }
     }

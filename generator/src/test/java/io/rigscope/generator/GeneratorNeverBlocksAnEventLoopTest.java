@@ -12,19 +12,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import reactor.blockhound.BlockHound;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
-/** With BlockHound installed, a whole open- and closed-loop run raises no blocking call on a non-blocking thread. */
+/** With BlockHound installed (by {@link BlockHoundSession}, for every test of this module), a whole open- and closed-loop run raises no blocking call on a non-blocking thread. */
 class GeneratorNeverBlocksAnEventLoopTest {
-
-    @BeforeAll
-    static void install() {
-        BlockHound.install();
-    }
 
     @Test
     void blockHoundIsActiveAndRejectsASleepOnANonBlockingThread() {
