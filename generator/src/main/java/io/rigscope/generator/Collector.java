@@ -130,11 +130,14 @@ final class Collector {
     }
 
     /**
-     * The epoch µs before which every second is final. Called before draining the queue: a request that is
-     * not in the registry when scanned has queued its sample already, so the drain that follows sees it; a
-     * request whose {@code completing} flag is still false when scanned reads its end from the clock later,
-     * so that end is at or after {@code cutNanos}; the same holds for a closed-loop request whose start is
-     * not yet stamped.
+     * The epoch µs before which every second is final. Called before draining the queue, after reading the
+     * clock ({@code cutNanos}). A request that is not in the registry when scanned has queued its sample
+     * already (it queues, then leaves), so the drain that follows sees it; one that joins the registry after
+     * the scan reads its start from the clock later, so that start is at or after {@code cutNanos}. A request
+     * whose {@code completing} flag is still false when scanned reads its end from the clock later (it sets the
+     * flag, then reads the clock), so that end is at or after {@code cutNanos}; one whose flag is set is waited
+     * for until its end is stamped (a few instructions), and bounds the result. A closed-loop request that is
+     * registered but not yet counted bounds it by its start, waited for the same way.
      */
     private long closeableBeforeUs(long cutNanos) {
         long bound = cutNanos;
@@ -148,16 +151,15 @@ final class Collector {
         }
         for (Exchange x : inFlight) {
             if (!x.counted) {
+                Exchange.awaitStamp(() -> x.t0Stamped);
                 long t0 = x.t0Nanos;
-                if (t0 != 0 && t0 - bound < 0) {
+                if (t0 - bound < 0) {
                     bound = t0;
                 }
             }
             if (x.completing) {
-                long t2;
-                while ((t2 = x.t2Nanos) == 0) {
-                    Thread.onSpinWait();
-                }
+                Exchange.awaitStamp(() -> x.t2Stamped);
+                long t2 = x.t2Nanos;
                 if (t2 - bound < 0) {
                     bound = t2;
                 }

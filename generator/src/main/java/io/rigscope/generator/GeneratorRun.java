@@ -35,6 +35,7 @@ final class GeneratorRun implements RunContext {
     private final MicroClock clock = new MicroClock();
     private final Set<Exchange> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
+    private volatile boolean sweeperDone;
     private volatile Thread runThread;
     private Collector collector;
 
@@ -114,6 +115,9 @@ final class GeneratorRun implements RunContext {
                     inFlight::size, this::oldestInFlightAgeUs, outbox::offer);
             collector.start();
             health.start();
+            Thread sweeper = new Thread(() -> sweepTimeouts(runs), "rig-gen-timeouts");
+            sweeper.setDaemon(true);
+            sweeper.start();
             long cpuBefore = os.getProcessCpuTime();
 
             List<Thread> schedulers = new ArrayList<>();
@@ -166,6 +170,7 @@ final class GeneratorRun implements RunContext {
                     outbox.publishedSamples(), outbox.spooled(), cpuPct);
         } finally {
             stopping = true;
+            sweeperDone = true;
             if (health != null) {
                 health.close();
             }
@@ -205,6 +210,17 @@ final class GeneratorRun implements RunContext {
         r.decidedBeforeNanos = Long.MAX_VALUE;
     }
 
+    /** Every 10 ms, ends the requests that have outlived their scenario's timeout. Stops with the run. */
+    private void sweepTimeouts(List<ScenarioRun> runs) {
+        while (!sweeperDone) {
+            LockSupport.parkNanos(10_000_000L);
+            long now = clock.nanoTime();
+            for (Exchange x : inFlight) {
+                x.scenario.expireIfOverdue(x, now);
+            }
+        }
+    }
+
     private void awaitInFlight(List<ScenarioRun> runs) {
         Duration longest = plan.scenarios().stream().map(Scenario::timeout).max(Duration::compareTo).orElseThrow();
         long deadline = System.nanoTime() + longest.plus(options.drainGrace()).toNanos();
@@ -221,9 +237,11 @@ final class GeneratorRun implements RunContext {
         long now = clock.nanoTime();
         long oldest = now;
         for (Exchange x : inFlight) {
-            long t0 = x.t0Nanos;
-            if (t0 != 0 && t0 - oldest < 0) {
-                oldest = t0;
+            if (x.t0Stamped) {
+                long t0 = x.t0Nanos;
+                if (t0 - oldest < 0) {
+                    oldest = t0;
+                }
             }
         }
         return Math.max(0, (now - oldest) / 1_000);

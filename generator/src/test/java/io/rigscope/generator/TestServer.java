@@ -16,7 +16,7 @@ import reactor.netty.http.server.HttpServer;
  */
 final class TestServer implements AutoCloseable {
 
-    enum Behaviour { OK, FAIL_500, STALL_ONCE }
+    enum Behaviour { OK, FAIL_500, STALL_ONCE, JITTER }
 
     private final ObjectMapper json = new ObjectMapper();
     private final DisposableServer server;
@@ -33,6 +33,8 @@ final class TestServer implements AutoCloseable {
     private final Object stallLock = new Object();
 
     TestServer() {
+        // Jackson builds its deserializers under a lock on first use; do that here, not on an event loop.
+        count("{\"events\":[]}");
         server = HttpServer.create().host("127.0.0.1").port(0)
                 .route(routes -> routes
                         .post("/v1/usage-events", (req, res) -> req.receive().aggregate().asString().defaultIfEmpty("")
@@ -54,6 +56,9 @@ final class TestServer implements AutoCloseable {
     }
 
     private Duration delay() {
+        if (behaviour == Behaviour.JITTER) {
+            return Duration.ofMillis(java.util.concurrent.ThreadLocalRandom.current().nextInt(40));
+        }
         if (behaviour != Behaviour.STALL_ONCE) {
             return Duration.ZERO;
         }

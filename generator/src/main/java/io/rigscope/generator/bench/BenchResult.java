@@ -10,6 +10,7 @@ import java.util.Map;
  * @param offeredRate requests/s actually sent: {@code (sent - 1) / (last send - first send)}
  * @param sent requests sent
  * @param dropped requests dropped at the in-flight cap
+ * @param droppedFirstSecond of those, in the run's first (partial) second, while the pool opens its connections
  * @param completed requests that ended
  * @param failed requests that ended in an error
  * @param lagP50Ms median send lag {@code t1 - t0}
@@ -21,7 +22,8 @@ import java.util.Map;
  * @param serverCpuPct the bench server's event loops, percent of one core
  * @param cpuPctByThread CPU by thread group (names with numbers removed), percent of one core
  */
-public record BenchResult(double targetRate, double offeredRate, long sent, long dropped, long completed, long failed,
+public record BenchResult(double targetRate, double offeredRate, long sent, long dropped, long droppedFirstSecond,
+                          long completed, long failed,
                           double lagP50Ms, double lagP99Ms, double lagMaxMs, double serviceP50Ms, double serviceP99Ms,
                           double cpuPct, double serverCpuPct, Map<String, Double> cpuPctByThread) {
 
@@ -41,6 +43,8 @@ public record BenchResult(double targetRate, double offeredRate, long sent, long
         m.put("offered_error_pct", round(100.0 * (offeredRate - targetRate) / targetRate, 3));
         m.put("sent", sent);
         m.put("dropped", dropped);
+        m.put("dropped_first_second", droppedFirstSecond);
+        m.put("dropped_after_first_second", dropped - droppedFirstSecond);
         m.put("completed", completed);
         m.put("failed", failed);
         m.put("lag_p50_ms", round(lagP50Ms, 3));

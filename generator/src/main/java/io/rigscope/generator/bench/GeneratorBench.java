@@ -5,6 +5,7 @@ import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.RecordSink;
 import io.rigscope.generator.RunSummary;
 import io.rigscope.generator.ScenarioSummary;
+import io.rigscope.generator.SecondReport;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
@@ -46,8 +47,13 @@ public final class GeneratorBench {
         long wallBefore = System.nanoTime();
         RunSummary summary;
         Map<String, Double> byThread;
+        java.util.List<SecondReport> seconds = new java.util.concurrent.CopyOnWriteArrayList<>();
+        GeneratorOptions recording = options.withListener(r -> {
+            seconds.add(r);
+            options.listener().onSecond(r);
+        });
         try (ThreadCpu cpu = new ThreadCpu()) {
-            summary = new Generator(sink, options).run(plan).block(duration.plusMinutes(2));
+            summary = new Generator(sink, recording).run(plan).block(duration.plusMinutes(2));
             byThread = cpu.percentByGroup();
         }
         long wall = System.nanoTime() - wallBefore;
@@ -56,7 +62,8 @@ public final class GeneratorBench {
         ScenarioSummary s = Objects.requireNonNull(summary, "no summary").scenario("bench");
         double spanSec = (s.lastSendEpochUs() - s.firstSendEpochUs()) / 1e6;
         double offered = s.sent() > 1 && spanSec > 0 ? (s.sent() - 1) / spanSec : 0;
-        return new BenchResult(rate, offered, s.sent(), s.dropped(), s.completed(), s.failed(), s.lagP50Ms(),
+        long droppedFirstSecond = seconds.isEmpty() ? 0 : seconds.get(0).dropped();
+        return new BenchResult(rate, offered, s.sent(), s.dropped(), droppedFirstSecond, s.completed(), s.failed(), s.lagP50Ms(),
                 s.lagP99Ms(), s.lagMaxMs(), s.serviceP50Ms(), s.serviceP99Ms(), processPct - serverPct, serverPct, byThread);
     }
 }

@@ -9,7 +9,9 @@ import java.util.TreeMap;
 /**
  * CPU time by thread group over an interval: samples every live thread's CPU time every 200 ms (threads that
  * end between samples lose at most their last 200 ms) and sums it by name with trailing numbers removed
- * ({@code rig-gen-http-nio-1} counts as {@code rig-gen-http-nio}).
+ * ({@code rig-gen-http-nio-1} counts as {@code rig-gen-http-nio}). JIT compiler and GC threads, which the JVM
+ * does not list, are read from {@code /proc/self/task} as {@code jvm-jit} and {@code jvm-gc-vm} (surviving
+ * threads only, at 10 ms resolution).
  */
 final class ThreadCpu implements AutoCloseable {
 
@@ -56,11 +58,41 @@ final class ThreadCpu implements AutoCloseable {
         }
     }
 
+    /** JVM-internal threads (JIT compilers, GC) that ThreadMXBean does not list: ticks from /proc/self/task, Linux only. */
+    private static Map<String, Long> vmThreadTicks() {
+        Map<String, Long> out = new HashMap<>();
+        java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+        if (tasks == null) {
+            return out;
+        }
+        for (java.io.File task : tasks) {
+            try {
+                String comm = java.nio.file.Files.readString(task.toPath().resolve("comm")).strip();
+                String group = comm.startsWith("C1 ") || comm.startsWith("C2 ") ? "jvm-jit"
+                        : comm.startsWith("GC ") || comm.startsWith("G1 ") || comm.startsWith("VM ") ? "jvm-gc-vm" : null;
+                if (group == null) {
+                    continue;
+                }
+                String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
+                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                out.merge(group, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+            } catch (java.io.IOException | RuntimeException gone) {
+                // the thread ended between listing and reading
+            }
+        }
+        return out;
+    }
+
+    private final Map<String, Long> vmStartTicks = vmThreadTicks();
+
     /** Percent of one core by thread group since construction. */
     synchronized Map<String, Double> percentByGroup() {
         sample(false);
         double wall = System.nanoTime() - startNanos;
         Map<String, Double> out = new TreeMap<>();
+        // /proc ticks are 1/100 s (USER_HZ on Linux)
+        vmThreadTicks().forEach((group, ticks) -> out.put(group,
+                100.0 * (ticks - vmStartTicks.getOrDefault(group, 0L)) * 10_000_000L / wall));
         lastCpu.forEach((id, cpu) -> {
             String group = names.get(id).replaceAll("[-#\\s]*\\d+$", "").replaceAll("-\\d+-", "-");
             double pct = 100.0 * (cpu - startCpu.getOrDefault(id, 0L)) / wall;

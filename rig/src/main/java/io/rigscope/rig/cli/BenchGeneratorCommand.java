@@ -47,7 +47,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "30s", description = "Measured run length (default ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--warmup", defaultValue = "5s", description = "Unmeasured warm-up run at the same rate first (default ${DEFAULT-VALUE}; 0s for none).")
+    @Option(names = "--warmup", defaultValue = "15s", description = "Unmeasured warm-up run at the same rate first (default ${DEFAULT-VALUE}; 0s for none).")
     String warmup;
 
     @Option(names = "--json", description = "Print the figures as JSON.")
@@ -73,6 +73,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
 
     @Option(names = "--step-duration", defaultValue = "10s", description = "--vs-wrk: wrk's run and each search step (default ${DEFAULT-VALUE}).")
     String stepDuration;
+
+    @Option(names = "--search-steps", defaultValue = "6", description = "--vs-wrk: bisection steps (default ${DEFAULT-VALUE}).")
+    int searchSteps;
 
     @Option(names = "--wrk-threads", defaultValue = "1", description = "--vs-wrk: wrk -t (default ${DEFAULT-VALUE}).")
     int wrkThreads;
@@ -106,11 +109,15 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             }
             publishing.records.set(0);
             publishing.samples.set(0);
+            publishing.worstPauseUs.set(0);
+            publishing.worstLoopLagUs.set(0);
             System.err.printf("bench: measuring %s at %.0f req/s against %s%n", measured, rate, server.url());
             BenchResult main = bench.run(rate, measured);
             out.putAll(main.toMap());
             out.put("holds", main.held(tolerance));
             out.put("duration_s", measured.toSeconds());
+            out.put("jvm_pause_max_ms", publishing.worstPauseUs.get() / 1000.0);
+            out.put("loop_lag_max_ms", publishing.worstLoopLagUs.get() / 1000.0);
             out.put("records_published", publishing.records.get());
             out.put("samples_published", publishing.samples.get());
             out.put("records_to", throughKafka ? "kafka" : "counting sink (use --kafka for the broker path)");
@@ -143,30 +150,25 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** Steps up from half of wrk's rate in tenths of it; after the first step that fails, one bisection. */
+    /**
+     * Bisection over {@code [0, 1.2 × wrk's rate]}: {@code --search-steps} runs of {@code --step-duration}; each
+     * step that holds raises the lower bound, each that does not lowers the upper one. Returns the lower bound:
+     * the highest rate seen to hold.
+     */
     private double search(GeneratorBench bench, double wrkMax, Duration step, List<Map<String, Object>> steps) {
-        double best = 0;
-        double failedAt = Double.NaN;
-        for (double f = 0.5; f <= 1.3001; f += 0.1) {
-            double r = Math.round(wrkMax * f);
-            BenchResult res = bench.run(r, step);
-            steps.add(stepMap(res));
-            if (res.held(tolerance)) {
-                best = r;
-            } else {
-                failedAt = r;
-                break;
-            }
-        }
-        if (!Double.isNaN(failedAt) && best > 0) {
-            double mid = Math.round((best + failedAt) / 2);
+        double lo = 0;
+        double hi = 1.2 * wrkMax;
+        for (int i = 0; i < searchSteps; i++) {
+            double mid = Math.round((lo + hi) / 2);
             BenchResult res = bench.run(mid, step);
             steps.add(stepMap(res));
             if (res.held(tolerance)) {
-                best = mid;
+                lo = mid;
+            } else {
+                hi = mid;
             }
         }
-        return best;
+        return lo;
     }
 
     private Map<String, Object> stepMap(BenchResult r) {
@@ -193,6 +195,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     private final class Publishing implements AutoCloseable {
         final AtomicLong records = new AtomicLong();
         final AtomicLong samples = new AtomicLong();
+        /** Worst JVM pause and event-loop lag seen in the generator's health records, µs. */
+        final AtomicLong worstPauseUs = new AtomicLong();
+        final AtomicLong worstLoopLagUs = new AtomicLong();
         private final KafkaEndpoint endpoint;
         private final WirePublisher publisher;
 
@@ -217,6 +222,10 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
                     records.incrementAndGet();
                     if (record instanceof SampleBatch b) {
                         samples.addAndGet(b.samples().size());
+                    }
+                    if (record instanceof io.rigscope.model.wire.Health h) {
+                        worstPauseUs.accumulateAndGet((long) (h.jvmPauseMs() * 1000), Math::max);
+                        worstLoopLagUs.accumulateAndGet((long) (h.loopLagMs() * 1000), Math::max);
                     }
                     if (publisher != null) {
                         publisher.publish(record);

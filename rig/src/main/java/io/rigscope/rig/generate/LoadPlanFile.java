@@ -70,6 +70,8 @@ public final class LoadPlanFile {
         JsonNode root;
         try {
             root = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(path));
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new UsageException(path + ": no such plan file");
         } catch (IOException e) {
             throw new UsageException(path + ": cannot read the plan: " + e.getMessage());
         }
