@@ -126,6 +126,17 @@ public final class SeriesSession {
         console.println("== series " + plan.series() + ": " + result.report().get("headline"));
         console.println(ReportFiles.markdown(result.report()));
         SeriesRunner.Outcome outcome = result.outcome();
+        List<SeriesRunner.RepeatOutcome> rungs = outcome.repeats().stream().filter(r -> "ladder".equals(r.phase()))
+                .toList();
+        if (!rungs.isEmpty()) {
+            console.println("ladder (offered -> delivered 2xx per second of schedule):");
+            for (SeriesRunner.RepeatOutcome r : rungs) {
+                var ingest = r.run().scenario("ingest");
+                console.printf("  rep %d: %6.0f req/s -> %6.0f req/s (%3.0f %%), %d dropped, p99 %.1f ms%n", r.rep(),
+                        r.requestsPerSec(), r.deliveredPerSec(), 100 * r.deliveredPerSec() / r.requestsPerSec(),
+                        ingest.dropped(), ingest.serviceP99Ms());
+            }
+        }
         if (outcome.ceiling() != null) {
             double ceiling = outcome.ceilingEventsPerSec(plan.load().batch());
             console.printf("ceiling: %.0f events/s closed loop at batch %d (a maximum, not a service level)%n",
