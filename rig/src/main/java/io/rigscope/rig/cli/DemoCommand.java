@@ -63,14 +63,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--series", paramLabel = "ID", description = "The series id (default: demo-<UTC time>).")
     String series;
 
-    @Option(names = "--report-json", paramLabel = "FILE", description = "Write the series report as JSON.")
-    Path reportJson;
-
-    @Option(names = "--report-md", paramLabel = "FILE", description = "Write the series report as Markdown.")
-    Path reportMd;
-
-    @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write every published record here.")
-    Path out;
+    @Mixin
+    SeriesOutputOptions output = new SeriesOutputOptions();
 
     @Override
     public Integer call() {
@@ -89,7 +83,7 @@ public final class DemoCommand implements Callable<Integer> {
                      .with("max_wal_size", "'2GB'")
                      .with("synchronous_commit", durable ? "on" : "off"));
              WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,
-                     WirePublisher.Options.defaults().withOutFile(out).withClientId("rigscope-demo"))) {
+                     WirePublisher.Options.defaults().withOutFile(output.out).withClientId("rigscope-demo"))) {
             try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
                 admin.ensureTopics();
             }
@@ -122,7 +116,7 @@ public final class DemoCommand implements Callable<Integer> {
                         new Collectors.Local(SeriesSession.r2dbcUrl(owner),
                                 target.cluster().map(PrivatePostgres::logFile).orElse(null), null, false, dataDir,
                                 List.of("usage_events", "api_keys"), null),
-                        env.toMarkerData(), reportJson, reportMd, null);
+                        env.toMarkerData(), output.reportJson, output.reportMd, null);
                 SeriesSession.Result result = new SeriesSession(endpoint.bootstrap(), publisher, codec, console)
                         .run(plan, options);
                 console.printf("demo finished in %.0f s: %s%n", (System.nanoTime() - startNs) / 1e9,

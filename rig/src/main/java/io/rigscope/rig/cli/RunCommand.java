@@ -50,14 +50,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--series", paramLabel = "ID", description = "Override the series id.")
     String series;
 
-    @Option(names = "--report-json", paramLabel = "FILE", description = "Write the series report as JSON.")
-    Path reportJson;
-
-    @Option(names = "--report-md", paramLabel = "FILE", description = "Write the series report as Markdown.")
-    Path reportMd;
-
-    @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write every published record here.")
-    Path out;
+    @Mixin
+    SeriesOutputOptions output = new SeriesOutputOptions();
 
     @Override
     public Integer call() {
@@ -77,7 +71,7 @@ public final class RunCommand implements Callable<Integer> {
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open();
              WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,
-                     WirePublisher.Options.defaults().withOutFile(out).withClientId("rigscope-run"))) {
+                     WirePublisher.Options.defaults().withOutFile(output.out).withClientId("rigscope-run"))) {
             try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
                 admin.ensureTopics();
             }
@@ -119,7 +113,7 @@ public final class RunCommand implements Callable<Integer> {
                         List.of("usage_events"), null);
                 SeriesSession.Result result = new SeriesSession(endpoint.bootstrap(), publisher, codec, console)
                         .run(plan, new SeriesSession.Options(database, Provisioning.DEMO_TENANT, telemetry, environment,
-                                reportJson, reportMd, null));
+                                output.reportJson, output.reportMd, null));
                 return result.passed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
             } finally {
                 if (sut != null) {

@@ -1,0 +1,17 @@
+package io.rigscope.rig.cli;
+
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** Where a series command writes its report and its wire file: shared by {@code run} and {@code demo}. */
+public final class SeriesOutputOptions {
+
+    @Option(names = "--report-json", paramLabel = "FILE", description = "Write the series report as JSON.")
+    Path reportJson;
+
+    @Option(names = "--report-md", paramLabel = "FILE", description = "Write the series report as Markdown.")
+    Path reportMd;
+
+    @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write every published record here.")
+    Path out;
+}
