@@ -76,4 +76,27 @@ class CommandLineTest {
         Result again = run("topics", "--data-dir", dir.toString());
         assertThat(again.out()).doesNotContain("created").contains("rig.verdicts");
     }
+
+    @Test
+    void aSeriesFileWithAnUnknownKeyExitsTwoNamingFileAndKey(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("bad.yaml");
+        java.nio.file.Files.writeString(config, "target: {url: 'http://127.0.0.1:1'}\nsustained: {rate: 5, repets: 2}\n");
+        Result r = run("run", "--config", config.toString(), "--data-dir", dir.resolve("k").toString());
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("bad.yaml: sustained.repets is not a known key here");
+    }
+
+    @Test
+    void aMissingSeriesFileExitsTwo(@TempDir Path dir) {
+        Result r = run("run", "--config", dir.resolve("nope.yaml").toString());
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("nope.yaml: no such file");
+    }
+
+    @Test
+    void anUnknownWallExitsTwo() {
+        Result r = run("demo", "--provoke", "cosmic-rays");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--provoke 'cosmic-rays' is not a wall this demo knows; one of: hot-row");
+    }
 }

@@ -45,7 +45,8 @@ import reactor.core.publisher.Flux;
  * {@code rigscope analyze --series ID}: follows a series live (or replays it) from its topics or a wire file,
  * publishes verdicts to rig.verdicts, writes the reports and exits 0 when every gate passed, 99 when any failed.
  */
-@Command(name = "analyze", mixinStandardHelpOptions = true,
+@Command(name = "analyze", header = "Judge a series live or by replay: seconds, freeze-seconds, windows, gates, verdict.",
+        mixinStandardHelpOptions = true,
         description = {"Judge a series: per-second statistics, freeze-seconds, windows, repeat gates and the series",
             "verdict. Follows the series live until SERIES_END and every repeat's data are in (or --timeout);",
             "--replay re-reads the topics from the beginning and stops at their end. Both reach the same report.",

@@ -35,7 +35,8 @@ import picocli.CommandLine.Option;
  * and the live analyzer; runs a short ladder and a short sustained series with the read probe, reconciles
  * each repeat, runs the ceiling and the denominator, prints the series verdict and exits 0 or 99 by the gates.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
+@Command(name = "demo", header = "Run the whole rig here on a private PostgreSQL and the reference SUT; exit 0 or 99.",
+        mixinStandardHelpOptions = true,
         description = {"Run the whole rig here: broker, private PostgreSQL, the reference SUT, collectors, the live",
             "analyzer; a short ladder and sustained series with the read probe; exits 0 (gates held) or 99."})
 public final class DemoCommand implements Callable<Integer> {

@@ -9,8 +9,9 @@ import picocli.CommandLine.Command;
         usageHelpAutoWidth = true,
         version = "rigscope 0.1.0",
         description = {
-            "A benchmark rig for Postgres-backed HTTP services: open-loop load, host and database telemetry",
-            "through Kafka, and an analyzer that decides live (freeze-seconds, windows, gates, verdicts).",
+            "A benchmark rig for Postgres-backed HTTP services: open-loop load, host and database",
+            "telemetry through Kafka, and an analyzer that decides live (freeze-seconds, windows,",
+            "gates, verdicts).",
             "",
             "Exit codes: 0 ok, 1 run error, 2 usage or config error, 99 gates failed."},
         subcommands = {
