@@ -49,6 +49,11 @@ public final class DemoCommand implements Callable<Integer> {
                     + "migrations) instead of a private cluster. Its settings are never changed.")
     String pg;
 
+    @Option(names = "--app-password", paramLabel = "PW",
+            description = "With --pg: the password set on (and used by) the SUT's app role, for servers that "
+                    + "do not trust local connections.")
+    String appPassword;
+
     @Option(names = "--quick", description = "Shorten everything to under a minute (smoke test).")
     boolean quick;
 
@@ -94,6 +99,7 @@ public final class DemoCommand implements Callable<Integer> {
                         + "max_wal_size=2GB, synchronous_commit=" + (durable ? "on" : "off (--durable for on)"));
             }
             SutConfig sutConfig = SutConfig.defaults(owner).withMigrate(true)
+                    .withApp(io.rigscope.sut.schema.Migrations.APP_ROLE, appPassword)
                     .withTouch(hotRow ? ApiKeys.Touch.EVERY_REQUEST : ApiKeys.Touch.PER_MINUTE);
             try (RunningSut sut = Sut.start(sutConfig)) {
                 console.printf("sut: usage-events API on %s (touch %s, insert %s)%n", sut.baseUri(),

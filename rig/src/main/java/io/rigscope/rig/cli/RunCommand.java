@@ -83,6 +83,7 @@ public final class RunCommand implements Callable<Integer> {
                 String appPassword = null;
                 if (file.startSut()) {
                     SutConfig sutConfig = SutConfig.defaults(database).withMigrate(true)
+                            .withApp(io.rigscope.sut.schema.Migrations.APP_ROLE, file.sutAppPassword())
                             .withTouch("every-request".equals(file.sutTouch()) ? ApiKeys.Touch.EVERY_REQUEST
                                     : ApiKeys.Touch.PER_MINUTE)
                             .withInsert("per-event".equals(file.sutInsert()) ? EventWriter.InsertMode.PER_EVENT

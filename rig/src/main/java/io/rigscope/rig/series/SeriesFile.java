@@ -27,10 +27,11 @@ import java.util.regex.Pattern;
  * @param startSut true when no {@code target.url} is given: the reference SUT is started on {@code database}
  * @param sutTouch the reference SUT's key-touch mode ({@code per-minute} or {@code every-request})
  * @param sutInsert the reference SUT's insert mode ({@code multi-row} or {@code per-event})
+ * @param sutAppPassword the password set on the SUT's app role, or null (trust auth)
  * @param pgLog the Postgres log file the log collector reads, or null
  */
 public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String sutTouch, String sutInsert,
-                         Path pgLog) {
+                         String sutAppPassword, Path pgLog) {
 
     /** A config problem, naming the file and the key. */
     public static final class ConfigException extends RuntimeException {
@@ -91,7 +92,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             }
             JsonNode sut = object(root, "sut", "");
             if (sut != null) {
-                known(sut, Set.of("touch", "insert"), "sut.");
+                known(sut, Set.of("touch", "insert", "app_password"), "sut.");
             }
             String touch = sut == null ? "per-minute" : oneOf(sut, "touch", "sut.", "per-minute",
                     Set.of("per-minute", "every-request"));
@@ -160,7 +161,9 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                     apiKey, load, null, sustained, null, null, analyzer, text(root, "reconciliation_sql", "", null)));
             plan = new SeriesPlan(plan.series(), plan.target(), apiKey, load, ladder, sustained, ceiling, denominator,
                     analyzer, plan.reconciliationSql());
-            return new SeriesFile(plan, database, url == null, touch, insert, pglog == null ? null : Path.of(pglog));
+            String appPassword = sut == null ? null : text(sut, "app_password", "sut.", null);
+            return new SeriesFile(plan, database, url == null, touch, insert, appPassword,
+                    pglog == null ? null : Path.of(pglog));
         }
 
         private SeriesPlan.Load load(JsonNode l) {

@@ -70,7 +70,7 @@ public final class SeriesRunner {
         }
 
         /** Ceiling events per second (2xx requests x batch over the run), or 0 without a ceiling. */
-        public double ceilingEventsPerSec(int batch) {
+        public double ceilingEventsPerSec() {
             if (ceiling == null) {
                 return 0;
             }

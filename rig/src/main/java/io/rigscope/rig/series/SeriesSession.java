@@ -138,7 +138,7 @@ public final class SeriesSession {
             }
         }
         if (outcome.ceiling() != null) {
-            double ceiling = outcome.ceilingEventsPerSec(plan.load().batch());
+            double ceiling = outcome.ceilingEventsPerSec();
             console.printf("ceiling: %.0f events/s closed loop at batch %d (a maximum, not a service level)%n",
                     ceiling, plan.load().batch());
             if (outcome.denominator() != null) {
