@@ -84,6 +84,10 @@ public final class ReportFiles {
                         .append(" |\n");
             }
         }
+        if (report.get("environment") instanceof Map<?, ?> env && !env.isEmpty()) {
+            md.append("\n## Environment\n\n| fact | value |\n|---|---|\n");
+            env.forEach((k, v) -> row(md, String.valueOf(k), String.valueOf(v).replace("|", "\\|")));
+        }
         return md.toString();
     }
 

@@ -52,6 +52,8 @@ public final class SeriesAnalysis {
     private final AnalyzerSettings defaults;
     /** The defaults folded with every CONFIG marker so far (before the command line's overrides). */
     private AnalyzerSettings configured;
+    /** The last ENVIRONMENT marker's data, or null. */
+    private Map<String, Object> environment;
     private final UnaryOperator<AnalyzerSettings> overrides;
     private final Attributor attributor;
     private final TreeMap<Integer, RepeatTrack> repeats = new TreeMap<>();
@@ -153,7 +155,12 @@ public final class SeriesAnalysis {
             summaries.add(RepeatJudge.judge(t, settings, attributor, configErrors));
         }
         SeriesReport report = SeriesReport.of(series, summaries, settings.reconciliationRequired(), samplesOutside);
-        out.add(new Verdict(series, 0, SRC, tsOf(maxSecond()), Verdict.Kind.SERIES, null, report.toMap()));
+        Map<String, Object> body = report.toMap();
+        if (environment != null) {
+            // the figures' hardware and settings travel with them (from the ENVIRONMENT marker: replay-safe)
+            body.put("environment", environment);
+        }
+        out.add(new Verdict(series, 0, SRC, tsOf(maxSecond()), Verdict.Kind.SERIES, null, body));
         progress.update(records, samples, closedSeconds, freezeSeconds, judged, currentRep);
         return report;
     }
@@ -249,6 +256,7 @@ public final class SeriesAnalysis {
                 }
             }
             case SERIES_END -> seriesEnded = true;
+            case ENVIRONMENT -> environment = m.data();
             default -> {
                 // phases, environment and gaps do not change a verdict yet
             }

@@ -106,7 +106,7 @@ public final class RunCommand implements Callable<Integer> {
                             return ExitCodes.ERROR;
                         }
                     }
-                    environment = EnvironmentFacts.collect(database, Path.of("").toAbsolutePath(), null)
+                    environment = EnvironmentFacts.collect(database, Path.of("").toAbsolutePath(), file.costPerHour())
                             .toMarkerData();
                 }
                 console.printf("series %s: %s%n", plan.series(), plan.describe());

@@ -29,9 +29,10 @@ import java.util.regex.Pattern;
  * @param sutInsert the reference SUT's insert mode ({@code multi-row} or {@code per-event})
  * @param sutAppPassword the password set on the SUT's app role, or null (trust auth)
  * @param pgLog the Postgres log file the log collector reads, or null
+ * @param costPerHour the setup's price per hour (any currency; printed beside the figures), or null
  */
 public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String sutTouch, String sutInsert,
-                         String sutAppPassword, Path pgLog) {
+                         String sutAppPassword, Path pgLog, Double costPerHour) {
 
     /** A config problem, naming the file and the key. */
     public static final class ConfigException extends RuntimeException {
@@ -43,7 +44,8 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     }
 
     private static final Set<String> TOP = Set.of("series", "target", "database", "sut", "load", "ladder",
-            "sustained", "ceiling", "denominator", "thresholds", "analyzer", "reconciliation_sql", "pglog");
+            "sustained", "ceiling", "denominator", "thresholds", "analyzer", "reconciliation_sql", "pglog",
+            "cost_per_hour");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
 
     /** Placeholder target while the reference SUT is not started yet. */
@@ -162,8 +164,12 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             plan = new SeriesPlan(plan.series(), plan.target(), apiKey, load, ladder, sustained, ceiling, denominator,
                     analyzer, plan.reconciliationSql());
             String appPassword = sut == null ? null : text(sut, "app_password", "sut.", null);
+            Double cost = root.has("cost_per_hour") ? number(root, "cost_per_hour", "", 0) : null;
+            if (cost != null && cost < 0) {
+                throw fail("cost_per_hour", "must be >= 0");
+            }
             return new SeriesFile(plan, database, url == null, touch, insert, appPassword,
-                    pglog == null ? null : Path.of(pglog));
+                    pglog == null ? null : Path.of(pglog), cost);
         }
 
         private SeriesPlan.Load load(JsonNode l) {

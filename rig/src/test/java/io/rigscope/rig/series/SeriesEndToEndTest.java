@@ -70,7 +70,7 @@ class SeriesEndToEndTest {
                     null);
             SeriesRunner runner = new SeriesRunner(plan, RecordSink.of(publisher), GeneratorOptions.defaults(),
                     new Reconciliation(owner, null), null, new AtomicInteger(), out);
-            runner.start(Map.of());
+            runner.start(Map.of("cpu_count", 2L, "pg_version", "15"));
             try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(kafka.bootstrap(), codec), publisher, series,
                     out)) {
                 SeriesRunner.Outcome outcome = runner.run();
@@ -87,6 +87,7 @@ class SeriesEndToEndTest {
         Map<String, Object> report = runSeries("e2e-pass", 0);
         assertThat(report.get("verdict")).as(report.toString()).isEqualTo("PASS");
         assertThat(((Number) report.get("passed")).intValue()).isEqualTo(1);
+        assertThat(report.get("environment")).isEqualTo(Map.of("cpu_count", 2L, "pg_version", "15"));
         @SuppressWarnings("unchecked")
         var repeat = ((List<Map<String, Object>>) report.get("repeats")).get(0);
         @SuppressWarnings("unchecked")
