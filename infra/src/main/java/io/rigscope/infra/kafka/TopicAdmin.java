@@ -3,8 +3,6 @@ package io.rigscope.infra.kafka;
 import io.rigscope.model.topic.Topic;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -141,28 +139,6 @@ public final class TopicAdmin implements AutoCloseable {
             }
         }
         return true;
-    }
-
-    /** End offsets summed per topic, for a quick "how much is there". */
-    public Map<String, Long> recordTotals(Collection<Topic> topics) {
-        Map<String, Long> totals = new HashMap<>();
-        Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (var consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
-            for (Topic topic : topics) {
-                List<TopicPartition> partitions = new ArrayList<>();
-                consumer.partitionsFor(topic.topicName(), TIMEOUT)
-                        .forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
-                var end = consumer.endOffsets(partitions, TIMEOUT);
-                var begin = consumer.beginningOffsets(partitions, TIMEOUT);
-                long sum = 0;
-                for (TopicPartition tp : partitions) {
-                    sum += end.get(tp) - begin.get(tp);
-                }
-                totals.put(topic.topicName(), sum);
-            }
-        }
-        return totals;
     }
 
     @Override

@@ -209,9 +209,4 @@ public final class WireSource {
             });
         }
     }
-
-    /** The rigscope topics, for readers that want everything. */
-    public static Set<Topic> allTopics() {
-        return Set.of(Topic.values());
-    }
 }
