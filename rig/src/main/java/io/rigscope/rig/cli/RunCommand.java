@@ -61,12 +61,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         String fallbackId = "series-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
                 .format(Clock.systemUTC().instant());
-        SeriesFile file;
-        try {
-            file = SeriesFile.read(config, series, fallbackId);
-        } catch (SeriesFile.ConfigException e) {
-            throw new UsageException(e.getMessage());
-        }
+        SeriesFile file = SeriesFile.read(config, series, fallbackId);
         PgUrl database = file.database() == null ? null : PgTarget.parse(file.database());
         PrintStream console = System.out;
         WireCodec codec = new WireCodec();

@@ -3,6 +3,8 @@ package io.rigscope.rig.series;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.rigscope.rig.cli.Durations;
+import io.rigscope.rig.cli.UsageException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -14,12 +16,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A series config file ({@code rigscope run --config series.yaml}). Every key is checked: an unknown key, a
- * wrong type or an impossible value is a {@link ConfigException} naming the file and the key. docs/protocol.md
+ * wrong type or an impossible value is a {@link UsageException} naming the file and the key. docs/protocol.md
  * shows a complete file.
  *
  * @param plan the series to run (its target is the SUT's URL, or a placeholder until {@code startSut})
@@ -34,19 +34,12 @@ import java.util.regex.Pattern;
 public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String sutTouch, String sutInsert,
                          String sutAppPassword, Path pgLog, Double costPerHour) {
 
-    /** A config problem, naming the file and the key. */
-    public static final class ConfigException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        ConfigException(String message) {
-            super(message);
-        }
-    }
-
     private static final Set<String> TOP = Set.of("series", "target", "database", "sut", "load", "ladder",
             "sustained", "ceiling", "denominator", "thresholds", "analyzer", "reconciliation_sql", "pglog",
             "cost_per_hour");
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h)");
+    /** Untyped YAML values as the wire's maps hold them: whole numbers as Long, others as Double. */
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .configure(com.fasterxml.jackson.databind.DeserializationFeature.USE_LONG_FOR_INTS, true);
 
     /** Placeholder target while the reference SUT is not started yet. */
     public static final URI UNSTARTED = URI.create("http://127.0.0.1:1");
@@ -60,12 +53,12 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     public static SeriesFile read(Path path, String seriesOverride, String defaultSeries) {
         JsonNode root;
         try {
-            root = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(path));
+            root = YAML.readTree(Files.readString(path));
         } catch (IOException e) {
-            throw new ConfigException(path + ": cannot read: " + e.getMessage().lines().findFirst().orElse(""));
+            throw new UsageException(path + ": cannot read: " + e.getMessage().lines().findFirst().orElse(""));
         }
         if (root == null || !root.isObject()) {
-            throw new ConfigException(path + ": expected a YAML mapping at the top");
+            throw new UsageException(path + ": expected a YAML mapping at the top");
         }
         return new Reader(path.toString()).series(root, seriesOverride, defaultSeries);
     }
@@ -184,7 +177,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             try {
                 return make.get();
             } catch (IllegalArgumentException e) {
-                throw new ConfigException(file + ": " + at + ": " + e.getMessage());
+                throw new UsageException(file + ": " + at + ": " + e.getMessage());
             }
         }
 
@@ -254,55 +247,20 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             if (v == null || v.isNull()) {
                 return fallback;
             }
-            String text = v.asText().strip();
-            Matcher m = DURATION.matcher(text);
-            Duration total = Duration.ZERO;
-            int end = 0;
-            while (m.find() && m.start() == end) {
-                long n = Long.parseLong(m.group(1));
-                total = total.plus(switch (m.group(2)) {
-                    case "ms" -> Duration.ofMillis(n);
-                    case "s" -> Duration.ofSeconds(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    default -> Duration.ofHours(n);
-                });
-                end = m.end();
+            try {
+                return Durations.parse(at + key, v.asText());
+            } catch (UsageException e) {
+                throw new UsageException(file + ": " + e.getMessage());
             }
-            if (end == 0 || end != text.length()) {
-                throw fail(at + key, "'" + text + "' is not a duration like 30s, 10m, 1h30m, 500ms");
-            }
-            return total;
         }
 
+        @SuppressWarnings("unchecked")
         private Map<String, Object> plain(JsonNode node) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            node.fields().forEachRemaining(e -> out.put(e.getKey(), value(e.getValue())));
-            return out;
+            return YAML.convertValue(node, LinkedHashMap.class);
         }
 
-        private Object value(JsonNode v) {
-            if (v.isObject()) {
-                return plain(v);
-            }
-            if (v.isArray()) {
-                List<Object> list = new ArrayList<>();
-                v.forEach(x -> list.add(value(x)));
-                return list;
-            }
-            if (v.isIntegralNumber()) {
-                return v.asLong();
-            }
-            if (v.isNumber()) {
-                return v.asDouble();
-            }
-            if (v.isBoolean()) {
-                return v.asBoolean();
-            }
-            return v.isNull() ? null : v.asText();
-        }
-
-        private ConfigException fail(String key, String problem) {
-            return new ConfigException(file + ": " + key + " " + problem);
+        private UsageException fail(String key, String problem) {
+            return new UsageException(file + ": " + key + " " + problem);
         }
     }
 }
