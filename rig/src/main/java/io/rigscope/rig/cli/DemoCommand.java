@@ -120,7 +120,7 @@ public final class DemoCommand implements Callable<Integer> {
                 EnvironmentFacts env = EnvironmentFacts.collect(owner, dataDir, null);
                 console.printf("series %s: %s%n", id, plan.describe());
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
-                        new Collectors.Local(SeriesSession.r2dbcUrl(owner),
+                        new Collectors.Local(owner.r2dbc(),
                                 target.cluster().map(PrivatePostgres::logFile).orElse(null), null, false, dataDir,
                                 List.of("usage_events", "api_keys"), null),
                         env.toMarkerData(), output.reportJson, output.reportMd, null);

@@ -106,7 +106,7 @@ public final class RunCommand implements Callable<Integer> {
                 }
                 console.printf("series %s: %s%n", plan.series(), plan.describe());
                 Collectors.Local telemetry = new Collectors.Local(
-                        database == null ? null : SeriesSession.r2dbcUrl(database), file.pgLog(), null, false, null,
+                        database == null ? null : database.r2dbc(), file.pgLog(), null, false, null,
                         List.of("usage_events"), null);
                 SeriesSession.Result result = new SeriesSession(endpoint.bootstrap(), publisher, codec, console)
                         .run(plan, new SeriesSession.Options(database, Provisioning.DEMO_TENANT, telemetry, environment,

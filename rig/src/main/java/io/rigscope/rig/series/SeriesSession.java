@@ -163,11 +163,4 @@ public final class SeriesSession {
             throw new IllegalStateException("cannot write the report: " + e.getMessage(), e);
         }
     }
-
-    /** The R2DBC URL the collectors connect with. */
-    public static String r2dbcUrl(PgUrl pg) {
-        String password = pg.password() == null ? ""
-                : ":" + java.net.URLEncoder.encode(pg.password(), java.nio.charset.StandardCharsets.UTF_8);
-        return "r2dbc:postgresql://" + pg.user() + password + "@" + pg.host() + ":" + pg.port() + "/" + pg.database();
-    }
 }

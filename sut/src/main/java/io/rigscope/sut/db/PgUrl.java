@@ -118,6 +118,11 @@ public record PgUrl(String host, int port, String database, String user, String 
         return "postgresql://" + auth + "@" + hostForUrl() + ":" + port + "/" + enc(database);
     }
 
+    /** The R2DBC URL of the same database (what the collectors connect with), password included. */
+    public String r2dbc() {
+        return "r2dbc:" + libpq();
+    }
+
     private String hostForUrl() {
         return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
     }

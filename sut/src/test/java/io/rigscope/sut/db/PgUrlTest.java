@@ -12,6 +12,7 @@ class PgUrlTest {
         PgUrl u = PgUrl.parse("--pg", "postgresql://owner:s%40cret@db.example:6432/metering");
         assertThat(u).isEqualTo(new PgUrl("db.example", 6432, "metering", "owner", "s@cret"));
         assertThat(u.libpq()).isEqualTo("postgresql://owner:s%40cret@db.example:6432/metering");
+        assertThat(u.r2dbc()).isEqualTo("r2dbc:postgresql://owner:s%40cret@db.example:6432/metering");
     }
 
     @Test
