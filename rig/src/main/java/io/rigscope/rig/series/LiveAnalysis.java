@@ -28,10 +28,11 @@ import reactor.core.Disposable;
  */
 public final class LiveAnalysis implements AutoCloseable {
 
-    private final CompletableFuture<Map<String, Object>> report = new CompletableFuture<>();
+    private final CompletableFuture<Map<String, Object>> report;
     private final Disposable subscription;
 
-    private LiveAnalysis(Disposable subscription) {
+    private LiveAnalysis(CompletableFuture<Map<String, Object>> report, Disposable subscription) {
+        this.report = report;
         this.subscription = subscription;
     }
 
@@ -61,15 +62,7 @@ public final class LiveAnalysis implements AutoCloseable {
                     }
                 }, result::completeExceptionally, () -> result.completeExceptionally(
                         new IllegalStateException("the analyzer ended without a series verdict")));
-        LiveAnalysis live = new LiveAnalysis(d);
-        result.whenComplete((body, error) -> {
-            if (error != null) {
-                live.report.completeExceptionally(error);
-            } else {
-                live.report.complete(body);
-            }
-        });
-        return live;
+        return new LiveAnalysis(result, d);
     }
 
     /** The series report, once the analyzer has seen SERIES_END and every repeat's data. */
