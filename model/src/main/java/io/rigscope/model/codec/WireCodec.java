@@ -21,6 +21,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Encodes and decodes wire records. Values are JSON, Smile (Jackson's binary JSON) or, for sample batches,
@@ -116,27 +117,40 @@ public final class WireCodec {
             } else {
                 record = (isSmile(value) ? smile : json).readValue(value, topic.recordType());
             }
-            if (record == null) {
-                return failed(topic, key, value, origin, "value is JSON null");
-            }
-            if (key != null && !key.equals(record.run())) {
-                return failed(topic, key, value, origin,
-                        "key '" + key + "' differs from the record's run '" + record.run() + "'");
-            }
-            return new Decoded.Ok(record);
+            return accepted(topic, key, record, origin, () -> value);
         } catch (IOException | RuntimeException e) {
             return failed(topic, key, value, origin, CompactSamples.isCompact(value)
                     ? "invalid compact sample batch: " + e.getMessage() : reason(e));
         }
     }
 
-    /** Decodes a JSON tree (one wire-file value) as a record of the topic. */
+    /** Decodes a JSON tree (one wire-file value) as a record of the topic, without writing it out again. */
     public Decoded decode(Topic topic, String key, JsonNode value, String origin) {
+        Objects.requireNonNull(topic, "topic");
+        Supplier<byte[]> payload = () -> {
+            try {
+                return json.writeValueAsBytes(value);
+            } catch (JsonProcessingException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
         try {
-            return decode(topic, key, json.writeValueAsBytes(value), origin);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
+            return accepted(topic, key, json.treeToValue(value, topic.recordType()), origin, payload);
+        } catch (IOException | RuntimeException e) {
+            return failed(topic, key, payload.get(), origin, reason(e));
         }
+    }
+
+    /** The checks every decoded value passes: not null, and keyed by its own run. */
+    private Decoded accepted(Topic topic, String key, WireRecord record, String origin, Supplier<byte[]> payload) {
+        if (record == null) {
+            return failed(topic, key, payload.get(), origin, "value is JSON null");
+        }
+        if (key != null && !key.equals(record.run())) {
+            return failed(topic, key, payload.get(), origin,
+                    "key '" + key + "' differs from the record's run '" + record.run() + "'");
+        }
+        return new Decoded.Ok(record);
     }
 
     /** True when the value carries Smile's header. */
@@ -145,11 +159,16 @@ public final class WireCodec {
     }
 
     private Decoded failed(Topic topic, String key, byte[] value, String origin, String reason) {
+        return failed("codec", topic.topicName(), key, origin, reason, payloadText(value));
+    }
+
+    /** A dead letter stamped now; {@code run} is the key, or {@code unknown} without one. */
+    static Decoded.Failed failed(String src, String topicName, String key, String origin, String reason,
+                                 String payload) {
         String run = key == null || key.isBlank() ? "unknown" : key;
         long nowUs = Math.max(1, System.currentTimeMillis() * 1000L);
-        DeadLetter letter = new DeadLetter(run, 0, "codec", nowUs, origin == null ? "unknown" : origin,
-                topic.topicName(), reason, payloadText(value));
-        return new Decoded.Failed(letter);
+        return new Decoded.Failed(new DeadLetter(run, 0, src, nowUs, origin == null ? "unknown" : origin, topicName,
+                reason, payload));
     }
 
     /** Jackson's message without the source dump, naming the field path where it has one. */

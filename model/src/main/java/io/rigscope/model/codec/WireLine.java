@@ -47,31 +47,28 @@ public record WireLine(String topic, String key, JsonNode value) {
         try {
             line = codec.json().readTree(text);
         } catch (Exception e) {
-            return failedLine(codec, text, origin, "malformed wire line: " + WireCodec.reason(e));
+            return failedLine(text, origin, "malformed wire line: " + WireCodec.reason(e));
         }
         if (line == null || !line.isObject()) {
-            return failedLine(codec, text, origin, "wire line is not a JSON object");
+            return failedLine(text, origin, "wire line is not a JSON object");
         }
         JsonNode topicNode = line.get("topic");
         if (topicNode == null || !topicNode.isTextual()) {
-            return failedLine(codec, text, origin, "wire line has no \"topic\"");
+            return failedLine(text, origin, "wire line has no \"topic\"");
         }
         var topic = Topic.byName(topicNode.asText());
         if (topic.isEmpty()) {
-            return failedLine(codec, text, origin, "unknown topic '" + topicNode.asText() + "'");
+            return failedLine(text, origin, "unknown topic '" + topicNode.asText() + "'");
         }
         JsonNode value = line.get("value");
         if (value == null || !value.isObject()) {
-            return failedLine(codec, text, origin, "wire line has no \"value\" object");
+            return failedLine(text, origin, "wire line has no \"value\" object");
         }
         String key = line.hasNonNull("key") ? line.get("key").asText() : null;
         return codec.decode(topic.get(), key, value, origin);
     }
 
-    private static Decoded failedLine(WireCodec codec, String text, String origin, String reason) {
-        Decoded d = codec.decode(Topic.DLQ, null, new byte[0], origin);
-        var dl = ((Decoded.Failed) d).deadLetter();
-        return new Decoded.Failed(new io.rigscope.model.wire.DeadLetter(dl.run(), 0, "wirefile", dl.ts(), origin,
-                "unknown", reason, text));
+    private static Decoded failedLine(String text, String origin, String reason) {
+        return WireCodec.failed("wirefile", "unknown", null, origin, reason, text);
     }
 }

@@ -95,4 +95,23 @@ class WireCodecTest {
         assertThat(((Decoded.Failed) d).deadLetter().reason()).isEqualTo("unknown topic 'rig.nope'");
         assertThat(((Decoded.Failed) d).deadLetter().origin()).isEqualTo("f:3");
     }
+
+    @Test
+    void aWireLineWhoseValueBreaksItsInvariantsIsADeadLetterSayingWhichWithTheValueKept() {
+        Ledger ok = new Ledger("s1", 1, "gen-1", 5, "ingest", 10, 5, 5, 0, 5, false);
+        String line = WireLine.of(codec, ok).render(codec).replace("\"dropped\":0", "\"dropped\":-3");
+        var letter = ((Decoded.Failed) WireLine.parse(codec, line, "f:9")).deadLetter();
+        assertThat(letter.reason()).contains("dropped must be >= 0, was -3");
+        assertThat(letter.origin()).isEqualTo("f:9");
+        assertThat(letter.topicName()).isEqualTo("rig.ledger");
+        assertThat(letter.payload()).contains("\"dropped\":-3");
+    }
+
+    @Test
+    void aWireLineKeyedByAnotherRunIsADeadLetter() {
+        String line = WireLine.of(codec, batch()).render(codec).replace("\"key\":\"s1\"", "\"key\":\"s2\"");
+        var letter = ((Decoded.Failed) WireLine.parse(codec, line, "f:2")).deadLetter();
+        assertThat(letter.reason()).isEqualTo("key 's2' differs from the record's run 's1'");
+        assertThat(letter.run()).isEqualTo("s2");
+    }
 }
