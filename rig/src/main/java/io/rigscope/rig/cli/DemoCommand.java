@@ -9,7 +9,6 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.demo.DemoPlan;
 import io.rigscope.rig.protocol.BringUpChecks;
 import io.rigscope.rig.protocol.EnvironmentFacts;
-import io.rigscope.rig.protocol.Finding;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.sut.RunningSut;
@@ -106,13 +105,9 @@ public final class DemoCommand implements Callable<Integer> {
                         sutConfig.touch(), sutConfig.insert());
                 SeriesPlan plan = DemoPlan.of(id, sut.baseUri(), Provisioning.DEMO_API_KEY, quick, hotRow);
 
-                List<Finding> findings = new BringUpChecks(new BringUpChecks.Spec(owner, sutConfig.appUser(),
+                if (!SeriesSession.bringUp(new BringUpChecks.Spec(owner, sutConfig.appUser(),
                         sutConfig.appPassword(), sut.baseUri(), Provisioning.DEMO_API_KEY, plan.load().batch(),
-                        BringUpChecks.DEFAULT_COUNT_SQL))
-                        .run();
-                findings.forEach(f -> console.println("bring-up: " + f));
-                if (!Finding.allPassed(findings)) {
-                    console.println("bring-up checks failed: no load offered");
+                        BringUpChecks.DEFAULT_COUNT_SQL), console)) {
                     return ExitCodes.ERROR;
                 }
 

@@ -7,7 +7,6 @@ import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.protocol.BringUpChecks;
 import io.rigscope.rig.protocol.EnvironmentFacts;
-import io.rigscope.rig.protocol.Finding;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;
@@ -92,12 +91,9 @@ public final class RunCommand implements Callable<Integer> {
                 Map<String, Object> environment = Map.of();
                 if (database != null) {
                     if (appUser != null) {
-                        List<Finding> findings = new BringUpChecks(new BringUpChecks.Spec(database, appUser,
+                        if (!SeriesSession.bringUp(new BringUpChecks.Spec(database, appUser,
                                 appPassword, plan.target(), plan.apiKey(), plan.load().batch(),
-                                BringUpChecks.DEFAULT_COUNT_SQL)).run();
-                        findings.forEach(f -> console.println("bring-up: " + f));
-                        if (!Finding.allPassed(findings)) {
-                            console.println("bring-up checks failed: no load offered");
+                                BringUpChecks.DEFAULT_COUNT_SQL), console)) {
                             return ExitCodes.ERROR;
                         }
                     }

@@ -52,8 +52,7 @@ public final class SeriesRunner {
         /** Ingest requests that ended 2xx per second of schedule. */
         public double deliveredPerSec() {
             ScenarioSummary s = run.scenario("ingest");
-            double seconds = Math.max(1e-9, run.scheduleElapsed().toNanos() / 1e9);
-            return (s.completed() - s.failed()) / seconds;
+            return perScheduleSecond(s.completed() - s.failed(), run);
         }
     }
 
@@ -75,7 +74,7 @@ public final class SeriesRunner {
                 return 0;
             }
             ScenarioSummary s = ceiling.scenario("ingest");
-            return s.eventsClaimed() / Math.max(1e-9, ceiling.scheduleElapsed().toNanos() / 1e9);
+            return perScheduleSecond(s.eventsClaimed(), ceiling);
         }
     }
 
@@ -188,9 +187,9 @@ public final class SeriesRunner {
                 scenarios(1, c.workers(), LoopMode.CLOSED).subList(0, 1), LoadPlan.Lifecycle.PHASE);
         RunSummary run = new Generator(sink, generatorOptions).run(load).block();
         ScenarioSummary s = Objects.requireNonNull(run).scenario("ingest");
-        double seconds = Math.max(1e-9, run.scheduleElapsed().toNanos() / 1e9);
         console.printf("   ceiling: %.0f req/s, %.0f events/s (closed loop), %d failed%n",
-                (s.completed() - s.failed()) / seconds, s.eventsClaimed() / seconds, s.failed());
+                perScheduleSecond(s.completed() - s.failed(), run), perScheduleSecond(s.eventsClaimed(), run),
+                s.failed());
         return run;
     }
 
@@ -256,6 +255,11 @@ public final class SeriesRunner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted during the cool-down", e);
         }
+    }
+
+    /** {@code count} per second of the run's schedule. */
+    static double perScheduleSecond(long count, RunSummary run) {
+        return count / Math.max(1e-9, run.scheduleElapsed().toNanos() / 1e9);
     }
 
     static String human(Duration d) {

@@ -8,7 +8,9 @@ import io.rigscope.generator.RecordSink;
 import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.protocol.BringUpChecks;
 import io.rigscope.rig.protocol.Denominator;
+import io.rigscope.rig.protocol.Finding;
 import io.rigscope.rig.protocol.Reconciliation;
 import io.rigscope.sut.db.PgUrl;
 import java.io.IOException;
@@ -76,6 +78,21 @@ public final class SeriesSession {
         this.publisher = Objects.requireNonNull(publisher, "publisher");
         this.codec = Objects.requireNonNull(codec, "codec");
         this.console = Objects.requireNonNull(console, "console");
+    }
+
+    /**
+     * The bring-up checks every series passes before load, printed one a line.
+     *
+     * @return true when every check passed; false (said on the console) means no load may be offered
+     */
+    public static boolean bringUp(BringUpChecks.Spec spec, PrintStream console) {
+        List<Finding> findings = new BringUpChecks(spec).run();
+        findings.forEach(f -> console.println("bring-up: " + f));
+        if (!Finding.allPassed(findings)) {
+            console.println("bring-up checks failed: no load offered");
+            return false;
+        }
+        return true;
     }
 
     /** Runs the series and returns once the analyzer has decided it. */
