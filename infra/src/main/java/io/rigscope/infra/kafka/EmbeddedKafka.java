@@ -4,7 +4,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
+import io.rigscope.infra.net.LoopbackPorts;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -56,8 +56,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         try {
             Files.createDirectories(dataDir);
             Path logDir = dataDir.resolve("logs");
-            int clientPort = port == 0 || (port == PREFERRED_PORT && !isFree(port)) ? freePort() : port;
-            int controllerPort = freePort();
+            int clientPort = port == 0 || (port == PREFERRED_PORT && !LoopbackPorts.isFree(port)) ? LoopbackPorts.free() : port;
+            int controllerPort = LoopbackPorts.free();
             Properties props = properties(logDir, clientPort, controllerPort);
             Path propsFile = dataDir.resolve("server.properties");
             try (var out = Files.newOutputStream(propsFile)) {
@@ -139,22 +139,6 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
         }
         throw new IllegalStateException("the embedded broker did not listen on 127.0.0.1:" + port + " within " + timeout);
-    }
-
-    static boolean isFree(int port) {
-        try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(true);
-            s.bind(new InetSocketAddress("127.0.0.1", port));
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 0, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     /** {@code 127.0.0.1:port}, for {@code bootstrap.servers}. */

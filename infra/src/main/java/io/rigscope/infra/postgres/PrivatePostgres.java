@@ -1,10 +1,9 @@
 package io.rigscope.infra.postgres;
 
+import io.rigscope.infra.net.LoopbackPorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -136,7 +135,7 @@ public final class PrivatePostgres implements AutoCloseable {
             Path log = baseDir.resolve("log");
             Files.createDirectories(sock);
             Files.createDirectories(log);
-            int port = freePort();
+            int port = LoopbackPorts.free();
             var pg = new PrivatePostgres(baseDir, bin, port, root, major, null);
             if (root) {
                 pg.exec(List.of("chown", "-R", "postgres:postgres", baseDir.toString()), false, 30);
@@ -180,7 +179,7 @@ public final class PrivatePostgres implements AutoCloseable {
         }
         try {
             Files.createDirectories(baseDir.resolve("log"));
-            int port = freePort();
+            int port = LoopbackPorts.free();
             Map<String, String> conf = new LinkedHashMap<>(COLLECTOR_SETTINGS);
             conf.remove("log_line_prefix"); // the default is '%m [%p] ' already; spaces do not survive pg_ctl -o
             conf.put("logging_collector", "on");
@@ -270,12 +269,6 @@ public final class PrivatePostgres implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running " + command.get(0), e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 
