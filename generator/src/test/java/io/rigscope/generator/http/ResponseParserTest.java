@@ -329,6 +329,36 @@ class ResponseParserTest {
         }
     }
 
+    @Test
+    void parsingKeepAliveResponsesAllocatesNothingPerResponse() {
+        ByteBuf fixed = ascii("HTTP/1.1 201 Created\r\nContent-Type: application/json\r\ncontent-length: 13\r\n"
+                + "Date: Mon, 30 Nov 2026 04:50:00 GMT\r\nConnection: keep-alive\r\n\r\n{\"written\":1}");
+        ByteBuf chunked = ascii("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\na\r\n2\r\nbb\r\n0\r\n\r\n");
+        ResponseParser parser = new ResponseParser(65_536);
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+        int responses = 20_000;
+        long checksum = parseRepeatedly(parser, fixed, chunked, responses); // warm-up
+        long before = threads.getThreadAllocatedBytes(thread);
+        checksum += parseRepeatedly(parser, fixed, chunked, responses);
+        long allocatedBytes = threads.getThreadAllocatedBytes(thread) - before;
+
+        assertThat(checksum).isEqualTo(2L * (responses / 2) * (201 + 13 + 200 + 3));
+        assertThat(allocatedBytes).as("bytes allocated for %d responses", responses).isLessThan(responses / 10);
+    }
+
+    private static long parseRepeatedly(ResponseParser parser, ByteBuf fixed, ByteBuf chunked, int responses) {
+        long checksum = 0;
+        for (int i = 0; i < responses; i++) {
+            ByteBuf buf = (i & 1) == 0 ? fixed : chunked;
+            buf.readerIndex(0);
+            parser.begin(false);
+            checksum += parser.feed(buf) + parser.bodyBytes();
+        }
+        return checksum;
+    }
+
     // ---- malformed responses --------------------------------------------------------------------------------
 
     @Test
