@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
@@ -39,7 +38,6 @@ final class Collector {
     private final String src;
     private final MicroClock clock;
     private final List<ScenarioRun> scenarios;
-    private final Set<Exchange> inFlight;
     private final Outbox outbox;
     private final ProgressListener listener;
     private final int batchMaxSamples;
@@ -79,14 +77,13 @@ final class Collector {
         long errors;
     }
 
-    Collector(String series, int rep, String src, MicroClock clock, List<ScenarioRun> scenarios, Set<Exchange> inFlight,
+    Collector(String series, int rep, String src, MicroClock clock, List<ScenarioRun> scenarios,
               Outbox outbox, ProgressListener listener, int batchMaxSamples, Duration batchMaxAge, long startEpochUs) {
         this.series = series;
         this.rep = rep;
         this.src = src;
         this.clock = clock;
         this.scenarios = List.copyOf(scenarios);
-        this.inFlight = inFlight;
         this.outbox = outbox;
         this.listener = listener;
         this.batchMaxSamples = batchMaxSamples;
@@ -130,42 +127,39 @@ final class Collector {
     }
 
     /**
-     * The epoch µs before which every second is final. Called before draining the queue, after reading the
-     * clock ({@code cutNanos}). A request that is not in the registry when scanned has queued its sample
-     * already (it queues, then leaves), so the drain that follows sees it; one that joins the registry after
-     * the scan reads its start from the clock later, so that start is at or after {@code cutNanos}. A request
-     * whose {@code completing} flag is still false when scanned reads its end from the clock later (it sets the
-     * flag, then reads the clock), so that end is at or after {@code cutNanos}; one whose flag is set is waited
-     * for until its end is stamped (a few instructions), and bounds the result. A closed-loop request that is
-     * registered but not yet counted bounds it by its start, waited for the same way.
+     * The epoch µs before which every second is final. Called after reading the clock ({@code cutNanos}) and
+     * before draining the queue. Open loop, a lane counts every request due before its
+     * {@code decidedBeforeNanos} before moving it, so the bound is at most that. A lane queues each sample (and,
+     * closed loop, counts each start) inside a {@code stamping} section that raises the flag before it reads
+     * the clock: a lane seen outside the section has queued every sample whose end it read before
+     * {@code cutNanos} (the drain that follows sees them), and any end it reads later is at or after
+     * {@code cutNanos}; a lane seen inside it is waited for (a few instructions) until it leaves.
      */
     private long closeableBeforeUs(long cutNanos) {
         long bound = cutNanos;
         for (ScenarioRun s : scenarios) {
-            if (s.mode == LoopMode.OPEN) {
-                long decided = s.decidedBeforeNanos;
-                if (decided - bound < 0) {
-                    bound = decided;
+            for (Lane l : s.lanes) {
+                if (s.mode == LoopMode.OPEN) {
+                    long decided = l.decidedBeforeNanos;
+                    if (decided - bound < 0) {
+                        bound = decided;
+                    }
                 }
-            }
-        }
-        for (Exchange x : inFlight) {
-            if (!x.counted) {
-                Exchange.awaitStamp(() -> x.t0Stamped);
-                long t0 = x.t0Nanos;
-                if (t0 - bound < 0) {
-                    bound = t0;
-                }
-            }
-            if (x.completing) {
-                Exchange.awaitStamp(() -> x.t2Stamped);
-                long t2 = x.t2Nanos;
-                if (t2 - bound < 0) {
-                    bound = t2;
-                }
+                awaitOutsideStamping(l);
             }
         }
         return clock.epochUs(bound);
+    }
+
+    private static void awaitOutsideStamping(Lane lane) {
+        int spins = 0;
+        while (lane.stamping) {
+            if (++spins < 1_000) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
     }
 
     private void drain() {
@@ -243,7 +237,7 @@ final class Collector {
             long completed = stats == null ? 0 : stats.completed;
             outbox.offer(new Ledger(series, rep, src, ts, name, sec, scheduled, sent, dropped, completed, last));
             listener.onSecond(new SecondReport(sec, name, scheduled, sent, dropped, completed,
-                    stats == null ? 0 : stats.errors, s.inFlight.get(),
+                    stats == null ? 0 : stats.errors, s.inFlight(),
                     stats == null ? Double.NaN : stats.service.getValueAtPercentile(50) / 1000.0,
                     stats == null ? Double.NaN : stats.service.getValueAtPercentile(99) / 1000.0,
                     stats == null ? Double.NaN : stats.response.getValueAtPercentile(99) / 1000.0));

@@ -9,7 +9,7 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.TimeoutException;
-import reactor.netty.http.client.PrematureCloseException;
+import io.rigscope.generator.http.HttpConnection;
 
 /** Classifies a request's failure into the wire's {@link ErrorKind}. */
 final class ErrorKinds {
@@ -27,7 +27,7 @@ final class ErrorKinds {
             if (t instanceof ConnectException || t instanceof NoRouteToHostException) {
                 return ErrorKind.REFUSED;
             }
-            if (t instanceof PrematureCloseException || t instanceof ClosedChannelException) {
+            if (t instanceof HttpConnection.PrematureCloseException || t instanceof ClosedChannelException) {
                 return ErrorKind.RESET;
             }
             if (t instanceof IOException io && io.getMessage() != null

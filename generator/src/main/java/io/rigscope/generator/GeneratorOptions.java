@@ -8,8 +8,6 @@ import java.util.Objects;
  * How the generator runs (not what it offers: that is the {@code LoadPlan}).
  *
  * @param ioThreads event-loop threads of the HTTP client, >= 1 (default: available processors)
- * @param spinNanos how close to an intended start the scheduler stops parking and spins (default 0: never
- *                  spins; a park wakes ~50-100 µs late on Linux, well inside 1 ms)
  * @param outboxCapacity records held in memory on the way to Kafka before the spool file takes over
  * @param spoolDir where the spool file goes (default: the system temp directory)
  * @param batchMaxSamples a SampleBatch record is sealed at this many samples ...
@@ -18,15 +16,12 @@ import java.util.Objects;
  *                   still in flight
  * @param listener receives each final second (the console line)
  */
-public record GeneratorOptions(int ioThreads, long spinNanos, int outboxCapacity, Path spoolDir, int batchMaxSamples,
+public record GeneratorOptions(int ioThreads, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                                Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
 
     public GeneratorOptions {
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads must be >= 1, was " + ioThreads);
-        }
-        if (spinNanos < 0) {
-            throw new IllegalArgumentException("spinNanos must be >= 0, was " + spinNanos);
         }
         if (outboxCapacity < 1) {
             throw new IllegalArgumentException("outboxCapacity must be >= 1, was " + outboxCapacity);
@@ -40,34 +35,29 @@ public record GeneratorOptions(int ioThreads, long spinNanos, int outboxCapacity
         listener = listener == null ? ProgressListener.none() : listener;
     }
 
-    /** Defaults: one event loop per core, no spinning, 4,096 records in memory, batches of 500 samples or 50 ms. */
+    /** Defaults: one event loop per core, 4,096 records in memory, batches of 500 samples or 50 ms. */
     public static GeneratorOptions defaults() {
-        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 0, 4096, null, 500,
+        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 4096, null, 500,
                 Duration.ofMillis(50), Duration.ofSeconds(5), null);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
-        return new GeneratorOptions(ioThreads, spinNanos, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, l);
     }
 
     public GeneratorOptions withIoThreads(int n) {
-        return new GeneratorOptions(n, spinNanos, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener);
-    }
-
-    public GeneratorOptions withSpinNanos(long n) {
-        return new GeneratorOptions(ioThreads, n, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(n, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
-        return new GeneratorOptions(ioThreads, spinNanos, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
-        return new GeneratorOptions(ioThreads, spinNanos, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 }

@@ -1,11 +1,10 @@
 package io.rigscope.generator;
 
 import io.rigscope.generator.health.HealthMonitor;
+import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.outbox.Outbox;
 import io.rigscope.generator.plan.LoadPlan;
-import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
-import io.rigscope.generator.schedule.Pacer;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.Sample;
@@ -15,15 +14,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.netty.resources.LoopResources;
 
-/** One execution of a {@link LoadPlan}: owns its threads, clients, collector, health monitor and outbox. */
+/**
+ * One execution of a {@link LoadPlan}: owns its event loops, scenarios (their lanes and connections),
+ * collector, health monitor and outbox. The schedule runs on the event loops themselves (see {@link Lane});
+ * the calling thread only starts, waits and publishes the end.
+ */
 final class GeneratorRun implements RunContext {
 
     private static final Logger LOG = LoggerFactory.getLogger(GeneratorRun.class);
@@ -33,9 +33,7 @@ final class GeneratorRun implements RunContext {
     private final RecordSink sink;
     private final WireCodec codec;
     private final MicroClock clock = new MicroClock();
-    private final Set<Exchange> inFlight = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
-    private volatile boolean sweeperDone;
     private volatile Thread runThread;
     private Collector collector;
 
@@ -49,16 +47,6 @@ final class GeneratorRun implements RunContext {
     @Override
     public MicroClock clock() {
         return clock;
-    }
-
-    @Override
-    public void register(Exchange x) {
-        inFlight.add(x);
-    }
-
-    @Override
-    public void unregister(Exchange x) {
-        inFlight.remove(x);
     }
 
     @Override
@@ -90,60 +78,46 @@ final class GeneratorRun implements RunContext {
         String keyPrefix = plan.series() + "." + plan.rep() + "." + plan.src() + "." + nonce + ".";
         Outbox outbox = new Outbox(sink, options.outboxCapacity(),
                 options.spoolDir().resolve("rigscope-spool-" + plan.src() + "-" + nonce + ".bin"), codec);
-        LoopResources loops = LoopResources.create("rig-gen-http", options.ioThreads(), true);
+        ClientLoops loops = ClientLoops.create("rig-gen-http", options.ioThreads());
         List<ScenarioRun> runs = new ArrayList<>();
         HealthMonitor health = null;
         boolean outboxClosed = false;
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try {
             for (Scenario s : plan.scenarios()) {
-                runs.add(new ScenarioRun(s, plan.mode(), this, loops, keyPrefix));
+                runs.add(new ScenarioRun(s, plan.mode(), this, loops.group(), options.ioThreads(),
+                        loops.bootstrap(s.timeout()), keyPrefix));
             }
-            Warmup.run(loops);
+            Warmup.run(loops, options.ioThreads());
+            for (ScenarioRun r : runs) {
+                int wanted = r.lanes.stream().mapToInt(r::preconnectPerLane).sum();
+                int opened = r.preconnect();
+                if (opened < wanted) {
+                    LOG.warn("{}: opened {} of {} keep-alive connection(s) to {} before the schedule: {}",
+                            r.scenario.name(), opened, wanted, r.scenario.url(), r.connectFailure());
+                }
+            }
             // The schedule starts on a 10 ms boundary, leaving time to set up.
             long startEpochUs = (clock.nowUs() / 10_000 + 5) * 10_000;
             long startNanos = clock.nanosOf(startEpochUs);
             long endNanos = startNanos + plan.duration().toNanos();
-            for (ScenarioRun r : runs) {
-                r.decidedBeforeNanos = startNanos;
-                r.stopAtNanos = endNanos;
-            }
-            collector = new Collector(plan.series(), plan.rep(), plan.src(), clock, runs, inFlight, outbox,
+            collector = new Collector(plan.series(), plan.rep(), plan.src(), clock, runs, outbox,
                     options.listener(), options.batchMaxSamples(), options.batchMaxAge(), startEpochUs);
             startMarkers(outbox, startEpochUs);
-            health = new HealthMonitor(plan.series(), plan.rep(), plan.src(), clock::nowUs, loops.onClient(true),
-                    inFlight::size, this::oldestInFlightAgeUs, outbox::offer);
+            health = new HealthMonitor(plan.series(), plan.rep(), plan.src(), clock::nowUs, loops.group(),
+                    () -> runs.stream().mapToInt(ScenarioRun::inFlight).sum(), () -> oldestInFlightAgeUs(runs),
+                    outbox::offer);
             collector.start();
             health.start();
-            Thread sweeper = new Thread(() -> sweepTimeouts(runs), "rig-gen-timeouts");
-            sweeper.setDaemon(true);
-            sweeper.start();
             long cpuBefore = os.getProcessCpuTime();
-
-            List<Thread> schedulers = new ArrayList<>();
-            if (plan.mode() == LoopMode.OPEN) {
-                for (ScenarioRun r : runs) {
-                    Thread t = new Thread(() -> schedule(r, startNanos, endNanos), "rig-gen-sched-" + r.scenario.name());
-                    t.setPriority(Thread.MAX_PRIORITY);
-                    t.start();
-                    schedulers.add(t);
-                }
-            } else {
-                new Pacer(0).awaitNanoTime(startNanos);
-                for (ScenarioRun r : runs) {
-                    for (int w = 0; w < r.scenario.maxInFlight(); w++) {
-                        r.startClosed();
-                    }
-                }
+            for (ScenarioRun r : runs) {
+                r.start(startNanos, endNanos);
             }
             while (!stopping && System.nanoTime() - endNanos < 0) {
                 LockSupport.parkNanos(Math.min(endNanos - System.nanoTime(), 100_000_000L));
             }
-            for (Thread t : schedulers) {
-                join(t);
-            }
             long scheduleEndNanos = Math.min(System.nanoTime(), endNanos);
-            awaitInFlight(runs);
+            awaitQuiet(runs);
             long endUs = clock.nowUs();
             collector.finish(endUs);
             health.close();
@@ -170,7 +144,6 @@ final class GeneratorRun implements RunContext {
                     outbox.publishedSamples(), outbox.spooled(), cpuPct);
         } finally {
             stopping = true;
-            sweeperDone = true;
             if (health != null) {
                 health.close();
             }
@@ -182,64 +155,36 @@ final class GeneratorRun implements RunContext {
                 }
             }
             for (ScenarioRun r : runs) {
-                r.dispose();
+                r.close();
             }
-            loops.disposeLater().block(Duration.ofSeconds(5));
+            loops.close();
         }
     }
 
-    /** The open-loop scheduler of one scenario: runs on its own thread until the end of the schedule. */
-    private void schedule(ScenarioRun r, long startNanos, long endNanos) {
-        Pacer pacer = new Pacer(options.spinNanos());
-        int cap = r.scenario.maxInFlight();
-        for (long i = 0; ; i++) {
-            long t0 = startNanos + r.schedule.offsetNanos(i);
-            if (t0 - endNanos >= 0 || stopping) {
-                break;
-            }
-            r.decidedBeforeNanos = t0;
-            pacer.awaitNanoTime(t0);
-            if (r.inFlight.get() >= cap) {
-                r.count(t0, false);
-                continue;
-            }
-            r.inFlight.incrementAndGet();
-            r.count(t0, true);
-            r.startOpen(i, t0);
-        }
-        r.decidedBeforeNanos = Long.MAX_VALUE;
-    }
-
-    /** Every 10 ms, ends the requests that have outlived their scenario's timeout. Stops with the run. */
-    private void sweepTimeouts(List<ScenarioRun> runs) {
-        while (!sweeperDone) {
-            LockSupport.parkNanos(10_000_000L);
-            long now = clock.nanoTime();
-            for (Exchange x : inFlight) {
-                x.scenario.expireIfOverdue(x, now);
-            }
-        }
-    }
-
-    private void awaitInFlight(List<ScenarioRun> runs) {
+    /**
+     * Waits until every lane has finished its schedule and has nothing in flight, at most the longest timeout
+     * plus the drain grace (a lane's sweeper ends every request by its timeout, so this is a safety net).
+     */
+    private void awaitQuiet(List<ScenarioRun> runs) {
         Duration longest = plan.scenarios().stream().map(Scenario::timeout).max(Duration::compareTo).orElseThrow();
         long deadline = System.nanoTime() + longest.plus(options.drainGrace()).toNanos();
-        while (!inFlight.isEmpty() && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(5_000_000L);
+        while (!runs.stream().allMatch(ScenarioRun::quiet) && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(2_000_000L);
         }
-        if (!inFlight.isEmpty()) {
-            LOG.warn("{} request(s) still in flight {} after the schedule ended; they are left out", inFlight.size(),
+        int left = runs.stream().mapToInt(ScenarioRun::inFlight).sum();
+        if (left > 0) {
+            LOG.warn("{} request(s) still in flight {} after the schedule ended; they are left out", left,
                     longest.plus(options.drainGrace()));
         }
     }
 
-    private long oldestInFlightAgeUs() {
+    private long oldestInFlightAgeUs(List<ScenarioRun> runs) {
         long now = clock.nanoTime();
         long oldest = now;
-        for (Exchange x : inFlight) {
-            if (x.t0Stamped) {
-                long t0 = x.t0Nanos;
-                if (t0 - oldest < 0) {
+        for (ScenarioRun r : runs) {
+            for (Lane l : r.lanes) {
+                long t0 = l.oldestStartNanos;
+                if (t0 != 0 && t0 - oldest < 0) {
                     oldest = t0;
                 }
             }
@@ -287,14 +232,5 @@ final class GeneratorRun implements RunContext {
             case PHASE -> Marker.Kind.PHASE_START;
             case NONE -> null;
         };
-    }
-
-    private static void join(Thread t) {
-        try {
-            t.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for " + t.getName(), e);
-        }
     }
 }

@@ -1,221 +1,201 @@
 package io.rigscope.generator;
 
-import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelOption;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.EventLoopGroup;
 import io.rigscope.generator.body.BodyRenderer;
 import io.rigscope.generator.body.RequestBody;
+import io.rigscope.generator.http.RequestEncoder;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.generator.schedule.ArrivalSchedule;
-import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Sample;
-import java.time.Duration;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import reactor.core.publisher.Mono;
-import reactor.netty.http.client.HttpClient;
-import reactor.netty.resources.ConnectionProvider;
-import reactor.netty.resources.LoopResources;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A scenario while it runs: its HTTP client and keep-alive pool, its counters by intended-start second, and
- * the code that starts one request and turns its outcome into a {@link Sample}.
+ * A scenario while it runs: its encoded request, its body renderer, its counters by intended-start second
+ * (read by the collector), and its {@link Lane}s, one per event loop it runs on.
  *
- * <p>The timeout counts from the moment the request is handed to the client. It is enforced by the run's
- * timeout sweeper ({@link #expireIfOverdue}, every 10 ms), which cancels the request and ends it as a
- * {@code timeout}; the pool's acquire timeout and the connect timeout are set to the same value. A per-request
- * timer (Reactor's {@code Mono.timeout} or Netty's response timeout handler) costs each request a scheduled task,
- * which shows at 20,000 req/s.
- *
- * <p>Starting a request ({@link #start}) subscribes to the client's Mono; that is where this engine bridges
- * from its own threads into Reactor Netty, and nothing on that path blocks.
+ * <p>A scenario runs on {@code min(ioThreads, maxInFlight, ceil(rate / 25,000))} lanes (closed loop:
+ * {@code min(ioThreads, workers)}): open loop, lane k takes requests k, k + lanes, ... of the schedule, and
+ * each lane holds an equal share of the in-flight cap, so a lane drops a request when its own share is out.
  */
 final class ScenarioRun {
+
+    /** Open-loop requests per second one lane is given before a scenario is spread over more event loops. */
+    static final double RATE_PER_LANE = 25_000;
 
     final Scenario scenario;
     final LoopMode mode;
     final ArrivalSchedule schedule;
-    final AtomicInteger inFlight = new AtomicInteger();
+    final MicroClock clock;
+    final RequestEncoder encoder;
     final ConcurrentHashMap<Long, SecondCounts> bySecond = new ConcurrentHashMap<>();
-    /** Open loop: every request with an intended start before this nanoTime has been counted. */
-    volatile long decidedBeforeNanos;
-    /** Closed loop: start no more requests after this nanoTime. */
-    volatile long stopAtNanos;
-    final AtomicLong nextSeq = new AtomicLong();
-
+    final List<Lane> lanes = new ArrayList<>();
     private final RunContext run;
     private final BodyRenderer renderer;
-    private final HttpMethod method;
-    private final String uri;
-    private final ConnectionProvider pool;
-    private final Mono<Integer> exchange;
-    private final long timeoutNanos;
+    private final AtomicLong closedSeq = new AtomicLong();
+    private final LongAdder sent = new LongAdder();
+    private final LongAdder dropped = new LongAdder();
 
-    ScenarioRun(Scenario scenario, LoopMode mode, RunContext run, LoopResources loops, String keyPrefix) {
+    /**
+     * @param loops     the event loops the lanes are spread over (lane k on the k-th loop from {@code firstLoop})
+     * @param bootstrap channel class and options shared by every connection
+     */
+    ScenarioRun(Scenario scenario, LoopMode mode, RunContext run, EventLoopGroup loops, int ioThreads,
+                Bootstrap bootstrap, String keyPrefix) {
         this.scenario = scenario;
         this.mode = mode;
         this.run = run;
+        this.clock = run.clock();
         this.schedule = ArrivalSchedule.constantRate(scenario.requestsPerSec());
-        this.renderer = scenario.body() == null ? null : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".");
-        this.method = HttpMethod.valueOf(scenario.method());
-        this.uri = scenario.url().toString();
-        this.pool = ConnectionProvider.builder("rig-gen-" + scenario.name())
-                .maxConnections(scenario.maxInFlight())
-                .pendingAcquireMaxCount(-1)
-                .pendingAcquireTimeout(scenario.timeout())
-                .maxIdleTime(Duration.ofSeconds(60))
-                .lifo()
-                .build();
-        this.timeoutNanos = scenario.timeout().toNanos();
-        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, scenario.timeout().toMillis());
-        HttpClient client = HttpClient.create(pool)
-                .runOn(loops)
-                .keepAlive(true)
-                .disableRetry(true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMs)
-                .headers(h -> {
-                    scenario.headers().forEach(h::set);
-                    if (scenario.body() != null) {
-                        h.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
-                    }
-                });
-        // Initializes this client's event loops, address resolver and native transport now, on the run thread:
-        // done lazily, it stalled the first requests of a run ~300 ms.
-        client.warmup().block(Duration.ofSeconds(30));
-        this.exchange = buildExchange(client.request(method).uri(uri));
-    }
-
-    private final java.util.concurrent.atomic.LongAdder scheduledTotal = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.LongAdder sentTotal = new java.util.concurrent.atomic.LongAdder();
-    private final java.util.concurrent.atomic.LongAdder droppedTotal = new java.util.concurrent.atomic.LongAdder();
-
-    /** Counts one request due at {@code t0Nanos}: sent, or dropped at the cap. */
-    void count(long t0Nanos, boolean sent) {
-        SecondCounts c = bySecond.computeIfAbsent(Math.floorDiv(run.clock().epochUs(t0Nanos), 1_000_000L),
-                s -> new SecondCounts());
-        c.scheduled.increment();
-        scheduledTotal.increment();
-        if (sent) {
-            c.sent.increment();
-            sentTotal.increment();
-        } else {
-            c.dropped.increment();
-            droppedTotal.increment();
+        this.renderer = scenario.body() == null ? null
+                : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".");
+        this.encoder = new RequestEncoder(scenario.method(), scenario.url(), scenario.headers(),
+                scenario.body() == null ? null : "application/json");
+        // Resolved once, here: a lookup on an event loop would block it.
+        int port = scenario.url().getPort() == -1 ? 80 : scenario.url().getPort();
+        InetSocketAddress address = new InetSocketAddress(scenario.url().getHost(), port);
+        if (address.isUnresolved()) {
+            throw new IllegalArgumentException("scenario " + scenario.name() + ": cannot resolve host '"
+                    + scenario.url().getHost() + "'");
+        }
+        int n = laneCount(scenario, mode, ioThreads);
+        Iterator<io.netty.util.concurrent.EventExecutor> it = loops.iterator();
+        for (int k = 0; k < n; k++) {
+            if (!it.hasNext()) {
+                it = loops.iterator();
+            }
+            int share = scenario.maxInFlight() / n + (k < scenario.maxInFlight() % n ? 1 : 0);
+            lanes.add(new Lane(this, (io.netty.channel.EventLoop) it.next(), bootstrap, address, k, n, share));
         }
     }
 
-    long scheduledTotal() {
-        return scheduledTotal.sum();
+    /** How many lanes a scenario runs on (see the class comment). */
+    static int laneCount(Scenario s, LoopMode mode, int ioThreads) {
+        int byRate = mode == LoopMode.OPEN ? (int) Math.ceil(s.requestsPerSec() / RATE_PER_LANE) : ioThreads;
+        return Math.max(1, Math.min(Math.min(ioThreads, s.maxInFlight()), byRate));
     }
 
-    long sentTotal() {
-        return sentTotal.sum();
+    /**
+     * Keep-alive connections each lane opens before the schedule: open loop, one per 1,000 requests/s of the
+     * lane's rate (at least 1, at most its in-flight share); closed loop, one per worker.
+     */
+    int preconnectPerLane(Lane lane) {
+        if (mode == LoopMode.CLOSED) {
+            return lane.cap();
+        }
+        int byRate = (int) Math.ceil(scenario.requestsPerSec() / lanes.size() / 1_000);
+        return Math.max(1, Math.min(lane.cap(), byRate));
     }
 
-    long droppedTotal() {
-        return droppedTotal.sum();
+    /**
+     * Opens every lane's {@link #preconnectPerLane} connections and waits for them, at most the scenario's
+     * timeout. Returns how many opened; a target that refuses them is not an error here (the schedule will
+     * record each refused request), the caller logs it.
+     */
+    int preconnect() {
+        List<CompletableFuture<Integer>> all = new ArrayList<>();
+        for (Lane l : lanes) {
+            all.add(l.preconnect(preconnectPerLane(l)));
+        }
+        int opened = 0;
+        for (CompletableFuture<Integer> f : all) {
+            try {
+                opened += f.get(scenario.timeout().toMillis() + 1_000, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                // counted as not opened
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while opening connections", e);
+            }
+        }
+        return opened;
+    }
+
+    /** The last failure of a connection opened ahead of the schedule, or null. */
+    Throwable connectFailure() {
+        for (Lane l : lanes) {
+            if (l.lastConnectFailure != null) {
+                return l.lastConnectFailure;
+            }
+        }
+        return null;
+    }
+
+    void start(long startNanos, long endNanos) {
+        for (Lane l : lanes) {
+            l.start(startNanos, endNanos);
+        }
     }
 
     RequestBody render(long seq) {
         return renderer == null ? RequestBody.EMPTY : renderer.render(seq);
     }
 
-    /** Open loop: starts request {@code seq} due at {@code t0Nanos}; the caller has counted it and taken an in-flight slot. */
-    void startOpen(long seq, long t0Nanos) {
-        Exchange x = new Exchange(this, seq, t0Nanos, true, render(seq));
-        run.register(x);
-        x.counted = true;
-        send(x);
+    long nextClosedSeq() {
+        return closedSeq.getAndIncrement();
     }
 
-    /** Closed loop: starts the next request now, unless the run is past its end. Called by a worker's previous completion. */
-    void startClosed() {
-        if (run.stopping() || System.nanoTime() - stopAtNanos >= 0) {
-            return;
+    void countSent() {
+        sent.increment();
+    }
+
+    void countDropped() {
+        dropped.increment();
+    }
+
+    long scheduledTotal() {
+        return sent.sum() + dropped.sum();
+    }
+
+    long sentTotal() {
+        return sent.sum();
+    }
+
+    long droppedTotal() {
+        return dropped.sum();
+    }
+
+    void collect(Sample sample, Throwable error) {
+        run.collect(sample, error);
+    }
+
+    boolean stopping() {
+        return run.stopping();
+    }
+
+    /** Requests out now, over every lane. */
+    int inFlight() {
+        int n = 0;
+        for (Lane l : lanes) {
+            n += l.inFlight;
         }
-        long seq = nextSeq.getAndIncrement();
-        Exchange x = new Exchange(this, seq, 0, false, render(seq));
-        inFlight.incrementAndGet();
-        run.register(x);
-        long t0 = run.clock().nanoTime();
-        x.stampStart(t0);
-        count(t0, true);
-        x.counted = true;
-        send(x);
+        return n;
     }
 
-    private void send(Exchange x) {
-        long handedNanos = run.clock().nanoTime();
-        x.t1Nanos = handedNanos;
-        x.handedNanos = handedNanos;
-        exchange.subscribe(x);
-    }
-
-    /**
-     * The one request Mono of this scenario, built once: each request subscribes to it with its {@link Exchange}
-     * as the subscriber, and the exchange's context carries it to the send function. Building a request per
-     * call would copy the client's whole configuration (headers included) for every request.
-     */
-    private Mono<Integer> buildExchange(HttpClient.RequestSender sender) {
-        return sender.send((req, out) -> {
-                    Exchange x = req.currentContextView().get(Exchange.class);
-                    x.t1Nanos = run.clock().nanoTime();
-                    byte[] bytes = x.body.bytes();
-                    if (bytes.length == 0) {
-                        return out;
-                    }
-                    req.header(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(bytes.length));
-                    return out.send(Mono.just(Unpooled.wrappedBuffer(bytes)));
-                })
-                .responseSingle((res, content) -> content.asByteArray().thenReturn(res.status().code()));
-    }
-
-    /** A response arrived (called by the exchange). */
-    void onResponse(Exchange x, int status) {
-        end(x, status, null);
-    }
-
-    /** The request failed (called by the exchange). */
-    void onError(Exchange x, Throwable error) {
-        end(x, 0, error);
-    }
-
-    /** Called by the sweeper: ends {@code x} as a timeout if it has been out longer than the scenario timeout. */
-    void expireIfOverdue(Exchange x, long nowNanos) {
-        if (!x.completing && x.handedNanos != 0 && nowNanos - x.handedNanos >= timeoutNanos) {
-            if (end(x, 0, new java.util.concurrent.TimeoutException("no response within " + scenario.timeout()))) {
-                x.cancel();
+    /** True once no lane will start a request again and none is in flight. */
+    boolean quiet() {
+        for (Lane l : lanes) {
+            if (!l.done || l.inFlight > 0) {
+                return false;
             }
-        }
-    }
-
-    /** Ends the request once (a response, an error or the sweeper); returns false when it had already ended. */
-    private boolean end(Exchange x, int status, Throwable error) {
-        if (!x.claimEnd()) {
-            return false;
-        }
-        x.completing = true;
-        long t2 = run.clock().nanoTime();
-        x.stampEnd(t2);
-        MicroClock clock = run.clock();
-        long t0Us = clock.epochUs(x.t0Nanos);
-        long t2Us = clock.epochUs(t2);
-        long t1Us = Math.min(Math.max(clock.epochUs(x.t1Nanos), t0Us), t2Us);
-        ErrorKind kind = error == null ? ErrorKind.ofStatus(status) : ErrorKinds.of(error);
-        run.collect(new Sample(scenario.name(), t0Us, t1Us, t2Us, status, kind, x.body.batch(), x.body.quantity(),
-                x.body.bytes().length), error);
-        run.unregister(x);
-        inFlight.decrementAndGet();
-        if (mode == LoopMode.CLOSED) {
-            startClosed();
         }
         return true;
     }
 
-    void dispose() {
-        pool.disposeLater().block(Duration.ofSeconds(5));
+    void close() {
+        for (Lane l : lanes) {
+            l.close();
+        }
     }
 }

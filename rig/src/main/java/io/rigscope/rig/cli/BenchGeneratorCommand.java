@@ -65,9 +65,6 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--server-threads", defaultValue = "1", description = "The bench server's event loops (default ${DEFAULT-VALUE}).")
     int serverThreads;
 
-    @Option(names = "--spin-us", defaultValue = "0", description = "Scheduler spin window before each start, µs (default ${DEFAULT-VALUE}).")
-    long spinUs;
-
     @Option(names = "--kafka", description = "Publish the records through Kafka (embedded broker unless --bootstrap) instead of counting them.")
     boolean throughKafka;
 
@@ -98,7 +95,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         if (vsWrk && wrk.isEmpty()) {
             System.err.println("bench: wrk is not installed (Debian: apt-get install wrk); running without --vs-wrk");
         }
-        GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads).withSpinNanos(spinUs * 1000)
+        GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads)
                 .withListener(r -> System.err.println(r.line()));
         Map<String, Object> out = new LinkedHashMap<>();
         try (BenchServer server = new BenchServer(serverThreads); Publishing publishing = new Publishing()) {

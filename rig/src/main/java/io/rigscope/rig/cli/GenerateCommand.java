@@ -109,10 +109,6 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--io-threads", description = "HTTP client event loops (default: cores).")
     Integer ioThreads;
 
-    @Option(names = "--spin-us", defaultValue = "0",
-            description = "Scheduler spins this close to each intended start instead of parking (default ${DEFAULT-VALUE}).")
-    long spinUs;
-
     @Option(names = "--out", paramLabel = "FILE", description = "Also write every record to this JSONL wire file.")
     Path out;
 
@@ -123,7 +119,7 @@ public final class GenerateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LoadPlan plan = config != null ? LoadPlanFile.read(config, series, rep, src) : fromFlags();
         PrintStream lines = json ? System.err : System.out;
-        GeneratorOptions options = GeneratorOptions.defaults().withSpinNanos(spinUs * 1000)
+        GeneratorOptions options = GeneratorOptions.defaults()
                 .withListener(r -> lines.println(r.line()));
         if (ioThreads != null) {
             options = options.withIoThreads(ioThreads);

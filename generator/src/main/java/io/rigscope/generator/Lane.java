@@ -1,0 +1,366 @@
+package io.rigscope.generator;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.rigscope.generator.body.RequestBody;
+import io.rigscope.generator.http.HttpConnection;
+import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.model.wire.ErrorKind;
+import io.rigscope.model.wire.Sample;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One scenario's share of the load on one event loop: its schedule (open loop: requests {@code index},
+ * {@code index + stride}, ...; closed loop: its workers), its keep-alive connections and its requests in
+ * flight. Everything a lane does runs on its event loop: the scheduler is a task the loop runs at each
+ * intended start, so a request due is written by the same thread, with no hand-off, the moment it is due.
+ *
+ * <p>Fields read by other threads (the collector's watermark, the health monitor, the run) are volatile and
+ * written only by the loop. The watermark argument: a request is counted (open loop: before
+ * {@link #decidedBeforeNanos} moves past its start; closed loop: inside a {@link #stamping} section) and its
+ * sample is queued inside a {@code stamping} section that reads the end time after raising the flag; see
+ * {@link Collector#closeableBeforeUs}.
+ */
+final class Lane implements HttpConnection.Listener {
+
+    /** Response heads longer than this fail the request (a malformed response). */
+    private static final int MAX_HEAD_BYTES = 64 * 1024;
+
+    private final ScenarioRun run;
+    private final EventLoop loop;
+    private final Bootstrap bootstrap;
+    private final InetSocketAddress address;
+    private final int index;
+    private final int stride;
+    private final int cap;
+    private final long timeoutNanos;
+    private final ArrayDeque<HttpConnection> idle = new ArrayDeque<>();
+    private final List<HttpConnection> connections = new ArrayList<>();
+    private final Runnable tick = this::tick;
+    private long startNanos;
+    private long endNanos;
+    private long next;
+    private boolean scheduleOver;
+    private ScheduledFuture<?> sweeper;
+    private long countsSec = Long.MIN_VALUE;
+    private SecondCounts counts;
+    private CompletableFuture<Integer> preconnected;
+    private int preconnectLeft;
+    private int preconnectOpened;
+
+    /** Open loop: every request of this lane due before this nanoTime has been counted. */
+    volatile long decidedBeforeNanos = Long.MIN_VALUE;
+    /** True while the loop reads an end (or a closed-loop start) from the clock and queues/counts it. */
+    volatile boolean stamping;
+    /** Requests out now (written by the loop only). */
+    volatile int inFlight;
+    /** The intended start of the oldest request in flight at the last sweep, or 0 when none. */
+    volatile long oldestStartNanos;
+    /** The last failure of a connection opened ahead of the schedule, for the run to report. */
+    volatile Throwable lastConnectFailure;
+    /** True once this lane will start no more requests. */
+    volatile boolean done;
+
+    /**
+     * @param index  this lane's first request of the schedule
+     * @param stride how many lanes share the scenario (this lane takes every stride-th request)
+     * @param cap    this lane's share of the scenario's in-flight cap (open loop) or its workers (closed loop)
+     */
+    Lane(ScenarioRun run, EventLoop loop, Bootstrap bootstrap, InetSocketAddress address, int index, int stride,
+         int cap) {
+        this.run = run;
+        this.loop = loop;
+        this.bootstrap = bootstrap;
+        this.address = address;
+        this.index = index;
+        this.stride = stride;
+        this.cap = cap;
+        this.timeoutNanos = run.scenario.timeout().toNanos();
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    /** This lane's share of the in-flight cap (closed loop: its workers). */
+    int cap() {
+        return cap;
+    }
+
+    /** Starts the lane at {@code startNanos}; it starts no request due at or after {@code endNanos}. Any thread. */
+    void start(long startNanos, long endNanos) {
+        this.startNanos = startNanos;
+        this.endNanos = endNanos;
+        this.next = index;
+        this.decidedBeforeNanos = startNanos;
+        loop.execute(() -> {
+            sweeper = loop.scheduleAtFixedRate(this::sweep, 10, 10, TimeUnit.MILLISECONDS);
+            if (run.mode == LoopMode.OPEN) {
+                loop.schedule(tick, startNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+            } else {
+                loop.schedule(() -> {
+                    for (int w = 0; w < cap; w++) {
+                        startClosed();
+                    }
+                    if (cap == 0) {
+                        finishSchedule();
+                    }
+                }, startNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+            }
+        });
+    }
+
+    /**
+     * Opens {@code n} keep-alive connections before the schedule starts, so its first requests find them idle
+     * instead of each opening one while the next are already due. Any thread; the future completes on the
+     * loop with how many opened, once every attempt has ended (a failed one is logged by the caller).
+     */
+    CompletableFuture<Integer> preconnect(int n) {
+        CompletableFuture<Integer> done = new CompletableFuture<>();
+        loop.execute(() -> {
+            if (n <= 0) {
+                done.complete(0);
+                return;
+            }
+            preconnectLeft = n;
+            preconnectOpened = 0;
+            preconnected = done;
+            for (int i = 0; i < n; i++) {
+                HttpConnection c = new HttpConnection(this, MAX_HEAD_BYTES);
+                connections.add(c);
+                connect(c);
+            }
+        });
+        return done;
+    }
+
+    private void preconnectEnded(boolean opened) {
+        if (preconnected == null) {
+            return;
+        }
+        preconnectOpened += opened ? 1 : 0;
+        if (--preconnectLeft == 0) {
+            CompletableFuture<Integer> f = preconnected;
+            preconnected = null;
+            f.complete(preconnectOpened);
+        }
+    }
+
+    /** Open loop: starts every request due by now, then sleeps until the next one is due. */
+    private void tick() {
+        long now = System.nanoTime();
+        while (true) {
+            long t0 = startNanos + run.schedule.offsetNanos(next);
+            if (t0 - endNanos >= 0 || run.stopping()) {
+                finishSchedule();
+                return;
+            }
+            if (t0 - now > 0) {
+                decidedBeforeNanos = t0;
+                loop.schedule(tick, t0 - now, TimeUnit.NANOSECONDS);
+                return;
+            }
+            startOpen(next, t0);
+            next += stride;
+            now = System.nanoTime();
+        }
+    }
+
+    private void finishSchedule() {
+        if (!scheduleOver) {
+            scheduleOver = true;
+            decidedBeforeNanos = Long.MAX_VALUE;
+            done = true;
+        }
+    }
+
+    private void startOpen(long seq, long t0) {
+        SecondCounts c = countsOf(t0);
+        c.scheduled.increment();
+        if (inFlight >= cap) {
+            c.dropped.increment();
+            run.countDropped();
+            return;
+        }
+        c.sent.increment();
+        run.countSent();
+        inFlight = inFlight + 1;
+        dispatch(seq, t0);
+    }
+
+    /** Closed loop: starts the next request now, unless the run is past its end. */
+    private void startClosed() {
+        if (run.stopping() || System.nanoTime() - endNanos >= 0) {
+            finishSchedule();
+            return;
+        }
+        long seq = run.nextClosedSeq();
+        stamping = true;
+        long t0 = System.nanoTime();
+        SecondCounts c = countsOf(t0);
+        c.scheduled.increment();
+        c.sent.increment();
+        run.countSent();
+        inFlight = inFlight + 1;
+        stamping = false;
+        dispatch(seq, t0);
+    }
+
+    private SecondCounts countsOf(long t0Nanos) {
+        long sec = Math.floorDiv(run.clock.epochUs(t0Nanos), 1_000_000L);
+        if (sec != countsSec) {
+            counts = run.bySecond.computeIfAbsent(sec, s -> new SecondCounts());
+            countsSec = sec;
+        }
+        return counts;
+    }
+
+    private void dispatch(long seq, long t0) {
+        RequestBody body = run.render(seq);
+        HttpConnection c = idle.pollFirst();
+        long now = System.nanoTime();
+        if (c == null) {
+            c = new HttpConnection(this, MAX_HEAD_BYTES);
+            connections.add(c);
+            assign(c, seq, t0, now, body);
+            connect(c);
+        } else {
+            assign(c, seq, t0, now, body);
+            write(c);
+        }
+    }
+
+    private static void assign(HttpConnection c, long seq, long t0, long now, RequestBody body) {
+        c.seq = seq;
+        c.t0Nanos = t0;
+        c.handedNanos = now;
+        c.t1Nanos = 0;
+        c.attachment = body;
+    }
+
+    private void connect(HttpConnection c) {
+        ChannelFuture f = bootstrap.clone(loop).handler(c).connect(address);
+        f.addListener(done -> {
+            if (!done.isSuccess()) {
+                c.connectFailed(done.cause());
+            }
+        });
+    }
+
+    private void write(HttpConnection c) {
+        RequestBody body = (RequestBody) c.attachment;
+        c.t1Nanos = System.nanoTime();
+        c.send(run.encoder.encode(c.channel().alloc(), body.bytes()), run.encoder.head());
+    }
+
+    @Override
+    public void onOpen(HttpConnection c) {
+        if (c.attachment != null) {
+            write(c);
+        } else {
+            idle.addFirst(c);
+            preconnectEnded(true);
+        }
+    }
+
+    @Override
+    public void onResponse(HttpConnection c, int status, long bodyBytes, boolean keepAlive) {
+        end(c, status, null);
+        release(c, keepAlive);
+    }
+
+    @Override
+    public void onFailure(HttpConnection c, Throwable cause) {
+        if (c.attachment != null) {
+            end(c, 0, cause);
+        } else if (!c.wasOpened()) {
+            lastConnectFailure = cause;
+            preconnectEnded(false);
+        }
+        release(c, false);
+    }
+
+    @Override
+    public void onClosed(HttpConnection c) {
+        release(c, false);
+    }
+
+    /** The connection is free again: back to the idle stack, or forgotten when it closed. Then the next worker. */
+    private void release(HttpConnection c, boolean keepAlive) {
+        if (keepAlive && c.isOpen()) {
+            idle.addFirst(c);
+        } else {
+            connections.remove(c);
+            idle.remove(c);
+        }
+        if (run.mode == LoopMode.CLOSED && !scheduleOver) {
+            startClosed();
+        }
+    }
+
+    /** Ends the request on {@code c}: stamps t2, queues its sample, frees its slot. */
+    private void end(HttpConnection c, int status, Throwable error) {
+        RequestBody body = (RequestBody) c.attachment;
+        c.attachment = null;
+        stamping = true;
+        long t2 = System.nanoTime();
+        MicroClock clock = run.clock;
+        long t0Us = clock.epochUs(c.t0Nanos);
+        long t2Us = clock.epochUs(t2);
+        long t1Us = c.t1Nanos == 0 ? t2Us : Math.min(Math.max(clock.epochUs(c.t1Nanos), t0Us), t2Us);
+        ErrorKind kind = error == null ? ErrorKind.ofStatus(status) : ErrorKinds.of(error);
+        run.collect(new Sample(run.scenario.name(), t0Us, t1Us, t2Us, status, kind, body.batch(), body.quantity(),
+                body.bytes().length), error);
+        inFlight = inFlight - 1;
+        stamping = false;
+    }
+
+    /** Every 10 ms: ends the requests out longer than the timeout, and notes the oldest start in flight. */
+    private void sweep() {
+        long now = System.nanoTime();
+        long oldest = 0;
+        boolean any = false;
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            HttpConnection c = connections.get(i);
+            if (c.attachment == null) {
+                continue;
+            }
+            if (now - c.handedNanos >= timeoutNanos) {
+                end(c, 0, new TimeoutException("no response within " + run.scenario.timeout()));
+                c.close();
+                connections.remove(i);
+                idle.remove(c);
+                if (run.mode == LoopMode.CLOSED && !scheduleOver) {
+                    startClosed();
+                }
+            } else if (!any || c.t0Nanos - oldest < 0) {
+                oldest = c.t0Nanos;
+                any = true;
+            }
+        }
+        oldestStartNanos = any ? oldest : 0;
+    }
+
+    /** Closes every connection and stops the sweeper. Any thread; returns at once. */
+    void close() {
+        loop.execute(() -> {
+            if (sweeper != null) {
+                sweeper.cancel(false);
+            }
+            finishSchedule();
+            for (HttpConnection c : new ArrayList<>(connections)) {
+                c.close();
+            }
+            connections.clear();
+            idle.clear();
+        });
+    }
+}

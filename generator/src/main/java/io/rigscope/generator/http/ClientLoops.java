@@ -1,0 +1,94 @@
+package io.rigscope.generator.http;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.FastThreadLocalThread;
+import java.time.Duration;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.scheduler.NonBlocking;
+
+/**
+ * The generator's client event loops (native epoll where available, NIO otherwise) and the connection
+ * bootstrap that goes with them: TCP_NODELAY, pooled direct buffers, a connect timeout. The loop threads are
+ * marked {@link NonBlocking}, as Reactor's own are, so BlockHound (in the tests) reports any blocking call on
+ * them.
+ */
+public final class ClientLoops implements AutoCloseable {
+
+    private final EventLoopGroup group;
+    private final Class<? extends SocketChannel> channelClass;
+
+    private ClientLoops(EventLoopGroup group, Class<? extends SocketChannel> channelClass) {
+        this.group = group;
+        this.channelClass = channelClass;
+    }
+
+    /** {@code threads} event loops named {@code prefix-N} (daemon threads). */
+    public static ClientLoops create(String prefix, int threads) {
+        boolean epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, new NonBlockingThreadFactory(prefix), io);
+        return new ClientLoops(group, epoll ? EpollSocketChannel.class : NioSocketChannel.class);
+    }
+
+    public EventLoopGroup group() {
+        return group;
+    }
+
+    /** "epoll" or "nio". */
+    public String transport() {
+        return channelClass == EpollSocketChannel.class ? "epoll" : "nio";
+    }
+
+    /** A bootstrap template for connections with this connect timeout; clone it per connection. */
+    public Bootstrap bootstrap(Duration connectTimeout) {
+        return new Bootstrap()
+                .group(group)
+                .channel(channelClass)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
+    }
+
+    /** Shuts the loops down and waits up to 5 s. */
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    /** Daemon event-loop threads {@code prefix-N}, marked non-blocking. */
+    private static final class NonBlockingThreadFactory implements ThreadFactory {
+        private final String prefix;
+        private final AtomicInteger next = new AtomicInteger();
+
+        NonBlockingThreadFactory(String prefix) {
+            this.prefix = prefix;
+        }
+
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = new LoopThread(r, prefix + "-" + next.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }
+    }
+
+    private static final class LoopThread extends FastThreadLocalThread implements NonBlocking {
+        LoopThread(Runnable r, String name) {
+            super(r, name);
+        }
+    }
+}
