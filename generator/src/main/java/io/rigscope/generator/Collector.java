@@ -13,8 +13,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
@@ -42,7 +40,7 @@ final class Collector {
     private final ProgressListener listener;
     private final int batchMaxSamples;
     private final long batchMaxAgeNanos;
-    private final Queue<Sample> finished = new ConcurrentLinkedQueue<>();
+    private final RunState finished;
     private final Map<String, Totals> totals = new LinkedHashMap<>();
     private final List<Sample> pending = new ArrayList<>();
     private long pendingSinceNanos;
@@ -77,12 +75,13 @@ final class Collector {
         long errors;
     }
 
-    Collector(String series, int rep, String src, MicroClock clock, List<ScenarioRun> scenarios,
+    Collector(String series, int rep, String src, RunState run, List<ScenarioRun> scenarios,
               Outbox outbox, ProgressListener listener, int batchMaxSamples, Duration batchMaxAge, long startEpochUs) {
         this.series = series;
         this.rep = rep;
         this.src = src;
-        this.clock = clock;
+        this.clock = run.clock;
+        this.finished = run;
         this.scenarios = List.copyOf(scenarios);
         this.outbox = outbox;
         this.listener = listener;
@@ -98,11 +97,6 @@ final class Collector {
 
     void start() {
         thread.start();
-    }
-
-    /** Any thread: a finished request. */
-    void accept(Sample sample) {
-        finished.add(sample);
     }
 
     private void loop() {

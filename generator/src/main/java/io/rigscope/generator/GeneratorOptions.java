@@ -8,6 +8,8 @@ import java.util.Objects;
  * How the generator runs (not what it offers: that is the {@code LoadPlan}).
  *
  * @param ioThreads event-loop threads of the HTTP client, >= 1 (default: available processors)
+ * @param minWakeGapNanos open loop: the least time between two wakes of a scheduler (default 50 µs); requests
+ *                        that fall due inside the gap go out together at its end. 0 wakes for every request.
  * @param outboxCapacity records held in memory on the way to Kafka before the spool file takes over
  * @param spoolDir where the spool file goes (default: the system temp directory)
  * @param batchMaxSamples a SampleBatch record is sealed at this many samples ...
@@ -16,12 +18,15 @@ import java.util.Objects;
  *                   still in flight
  * @param listener receives each final second (the console line)
  */
-public record GeneratorOptions(int ioThreads, int outboxCapacity, Path spoolDir, int batchMaxSamples,
+public record GeneratorOptions(int ioThreads, long minWakeGapNanos, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                                Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
 
     public GeneratorOptions {
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads must be >= 1, was " + ioThreads);
+        }
+        if (minWakeGapNanos < 0) {
+            throw new IllegalArgumentException("minWakeGapNanos must be >= 0, was " + minWakeGapNanos);
         }
         if (outboxCapacity < 1) {
             throw new IllegalArgumentException("outboxCapacity must be >= 1, was " + outboxCapacity);
@@ -35,29 +40,34 @@ public record GeneratorOptions(int ioThreads, int outboxCapacity, Path spoolDir,
         listener = listener == null ? ProgressListener.none() : listener;
     }
 
-    /** Defaults: one event loop per core, 4,096 records in memory, batches of 500 samples or 50 ms. */
+    /** Defaults: one event loop per core, a 50 µs least wake gap, 4,096 records in memory, batches of 500 samples or 50 ms. */
     public static GeneratorOptions defaults() {
-        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 4096, null, 500,
+        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, 4096, null, 500,
                 Duration.ofMillis(50), Duration.ofSeconds(5), null);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
-        return new GeneratorOptions(ioThreads, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, l);
     }
 
+    public GeneratorOptions withMinWakeGapNanos(long n) {
+        return new GeneratorOptions(ioThreads, n, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+                listener);
+    }
+
     public GeneratorOptions withIoThreads(int n) {
-        return new GeneratorOptions(n, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(n, minWakeGapNanos, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
-        return new GeneratorOptions(ioThreads, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
-        return new GeneratorOptions(ioThreads, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 }

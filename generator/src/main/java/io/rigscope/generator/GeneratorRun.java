@@ -7,7 +7,6 @@ import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Marker;
-import io.rigscope.model.wire.Sample;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * collector, health monitor and outbox. The schedule runs on the event loops themselves (see {@link Lane});
  * the calling thread only starts, waits and publishes the end.
  */
-final class GeneratorRun implements RunContext {
+final class GeneratorRun {
 
     private static final Logger LOG = LoggerFactory.getLogger(GeneratorRun.class);
 
@@ -33,7 +32,7 @@ final class GeneratorRun implements RunContext {
     private final RecordSink sink;
     private final WireCodec codec;
     private final MicroClock clock = new MicroClock();
-    private volatile boolean stopping;
+    private final RunState state = new RunState(clock);
     private volatile Thread runThread;
     private Collector collector;
 
@@ -44,27 +43,9 @@ final class GeneratorRun implements RunContext {
         this.codec = codec;
     }
 
-    @Override
-    public MicroClock clock() {
-        return clock;
-    }
-
-    @Override
-    public void collect(Sample sample, Throwable error) {
-        if (error != null && LOG.isDebugEnabled()) {
-            LOG.debug("{} request failed: {}", sample.scenario(), error.toString());
-        }
-        collector.accept(sample);
-    }
-
-    @Override
-    public boolean stopping() {
-        return stopping;
-    }
-
     /** Asks the run to stop starting requests; it then finishes as usual. */
     void stop() {
-        stopping = true;
+        state.stop();
         Thread t = runThread;
         if (t != null) {
             LockSupport.unpark(t);
@@ -85,10 +66,10 @@ final class GeneratorRun implements RunContext {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try {
             for (Scenario s : plan.scenarios()) {
-                runs.add(new ScenarioRun(s, plan.mode(), this, loops.group(), options.ioThreads(),
+                runs.add(new ScenarioRun(s, plan.mode(), state, loops.group(), options.ioThreads(), options.minWakeGapNanos(),
                         loops.bootstrap(s.timeout()), keyPrefix));
             }
-            Warmup.run(loops, options.ioThreads());
+            Warmup.run(loops, options.ioThreads(), options.minWakeGapNanos());
             for (ScenarioRun r : runs) {
                 int wanted = r.lanes.stream().mapToInt(r::preconnectPerLane).sum();
                 int opened = r.preconnect();
@@ -101,7 +82,7 @@ final class GeneratorRun implements RunContext {
             long startEpochUs = (clock.nowUs() / 10_000 + 5) * 10_000;
             long startNanos = clock.nanosOf(startEpochUs);
             long endNanos = startNanos + plan.duration().toNanos();
-            collector = new Collector(plan.series(), plan.rep(), plan.src(), clock, runs, outbox,
+            collector = new Collector(plan.series(), plan.rep(), plan.src(), state, runs, outbox,
                     options.listener(), options.batchMaxSamples(), options.batchMaxAge(), startEpochUs);
             startMarkers(outbox, startEpochUs);
             health = new HealthMonitor(plan.series(), plan.rep(), plan.src(), clock::nowUs, loops.group(),
@@ -113,7 +94,7 @@ final class GeneratorRun implements RunContext {
             for (ScenarioRun r : runs) {
                 r.start(startNanos, endNanos);
             }
-            while (!stopping && System.nanoTime() - endNanos < 0) {
+            while (!state.stopping() && System.nanoTime() - endNanos < 0) {
                 LockSupport.parkNanos(Math.min(endNanos - System.nanoTime(), 100_000_000L));
             }
             long scheduleEndNanos = Math.min(System.nanoTime(), endNanos);
@@ -143,7 +124,7 @@ final class GeneratorRun implements RunContext {
                     partial.scheduleElapsed(), partial.elapsed(), summaries, outbox.produced(), outbox.published(),
                     outbox.publishedSamples(), outbox.spooled(), cpuPct);
         } finally {
-            stopping = true;
+            state.stop();
             if (health != null) {
                 health.close();
             }

@@ -42,6 +42,7 @@ final class Lane implements HttpConnection.Listener {
     private final int stride;
     private final int cap;
     private final long timeoutNanos;
+    private final long minWakeGapNanos;
     private final ArrayDeque<HttpConnection> idle = new ArrayDeque<>();
     private final List<HttpConnection> connections = new ArrayList<>();
     private final Runnable tick = this::tick;
@@ -84,6 +85,7 @@ final class Lane implements HttpConnection.Listener {
         this.stride = stride;
         this.cap = cap;
         this.timeoutNanos = run.scenario.timeout().toNanos();
+        this.minWakeGapNanos = run.minWakeGapNanos;
     }
 
     EventLoop loop() {
@@ -154,9 +156,15 @@ final class Lane implements HttpConnection.Listener {
         }
     }
 
-    /** Open loop: starts every request due by now, then sleeps until the next one is due. */
+    /**
+     * Open loop: starts every request due by now, then sleeps until the next one is due, but at least
+     * {@code minWakeGapNanos} after this wake: at high rates one wake sends every request that fell due in
+     * the gap (each stamped t1 when written), so the loop and the target handle them in small bursts instead of
+     * one wake-up per request. No request is ever sent before its intended start.
+     */
     private void tick() {
-        long now = System.nanoTime();
+        long wake = System.nanoTime();
+        long now = wake;
         while (true) {
             long t0 = startNanos + run.schedule.offsetNanos(next);
             if (t0 - endNanos >= 0 || run.stopping()) {
@@ -165,7 +173,8 @@ final class Lane implements HttpConnection.Listener {
             }
             if (t0 - now > 0) {
                 decidedBeforeNanos = t0;
-                loop.schedule(tick, t0 - now, TimeUnit.NANOSECONDS);
+                long at = Math.max(t0, wake + minWakeGapNanos);
+                loop.schedule(tick, at - now, TimeUnit.NANOSECONDS);
                 return;
             }
             startOpen(next, t0);

@@ -41,7 +41,9 @@ final class ScenarioRun {
     final RequestEncoder encoder;
     final ConcurrentHashMap<Long, SecondCounts> bySecond = new ConcurrentHashMap<>();
     final List<Lane> lanes = new ArrayList<>();
-    private final RunContext run;
+    /** Open loop: the least time between two wakes of a lane's scheduler (see {@link Lane}). */
+    final long minWakeGapNanos;
+    private final RunState run;
     private final BodyRenderer renderer;
     private final AtomicLong closedSeq = new AtomicLong();
     private final LongAdder sent = new LongAdder();
@@ -51,12 +53,13 @@ final class ScenarioRun {
      * @param loops     the event loops the lanes are spread over (lane k on the k-th loop from {@code firstLoop})
      * @param bootstrap channel class and options shared by every connection
      */
-    ScenarioRun(Scenario scenario, LoopMode mode, RunContext run, EventLoopGroup loops, int ioThreads,
-                Bootstrap bootstrap, String keyPrefix) {
+    ScenarioRun(Scenario scenario, LoopMode mode, RunState run, EventLoopGroup loops, int ioThreads,
+                long minWakeGapNanos, Bootstrap bootstrap, String keyPrefix) {
+        this.minWakeGapNanos = minWakeGapNanos;
         this.scenario = scenario;
         this.mode = mode;
         this.run = run;
-        this.clock = run.clock();
+        this.clock = run.clock;
         this.schedule = ArrivalSchedule.constantRate(scenario.requestsPerSec());
         this.renderer = scenario.body() == null ? null
                 : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".");

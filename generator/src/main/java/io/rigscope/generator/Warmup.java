@@ -4,12 +4,10 @@ import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
-import io.rigscope.model.wire.Sample;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -30,37 +28,20 @@ final class Warmup {
     }
 
     /** Runs the warm-up on {@code loops}; returns how many requests completed. */
-    static long run(ClientLoops loops, int ioThreads) {
+    static long run(ClientLoops loops, int ioThreads, long minWakeGapNanos) {
         DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
                 .route(r -> r.post("/ingest", (req, res) -> req.receive().then(res.status(201)
                                 .sendString(Mono.just("{\"written\":2}")).then()))
                         .get("/probe", (req, res) -> res.sendString(Mono.just("{}"))))
                 .bindNow(Duration.ofSeconds(10));
-        LongAdder completed = new LongAdder();
-        MicroClock clock = new MicroClock();
-        RunContext discard = new RunContext() {
-            @Override
-            public MicroClock clock() {
-                return clock;
-            }
-
-            @Override
-            public void collect(Sample sample, Throwable error) {
-                completed.increment();
-            }
-
-            @Override
-            public boolean stopping() {
-                return false;
-            }
-        };
+        RunState discard = new RunState(new MicroClock());
         String base = "http://127.0.0.1:" + server.port();
         List<ScenarioRun> runs = List.of(
                 new ScenarioRun(new Scenario("warmup-post", "POST", URI.create(base + "/ingest"), Map.of(), 8_000, 64,
                         Duration.ofSeconds(5), BodyTemplate.usageEvents(2, "warmup")), LoopMode.OPEN, discard,
-                        loops.group(), ioThreads, loops.bootstrap(Duration.ofSeconds(5)), "warmup."),
+                        loops.group(), ioThreads, minWakeGapNanos, loops.bootstrap(Duration.ofSeconds(5)), "warmup."),
                 new ScenarioRun(new Scenario("warmup-get", "GET", URI.create(base + "/probe"), Map.of(), 2_000, 16,
-                        Duration.ofSeconds(5), null), LoopMode.OPEN, discard, loops.group(), ioThreads,
+                        Duration.ofSeconds(5), null), LoopMode.OPEN, discard, loops.group(), ioThreads, minWakeGapNanos,
                         loops.bootstrap(Duration.ofSeconds(5)), "warmup."));
         try {
             long start = System.nanoTime() + 1_000_000L;
@@ -71,7 +52,11 @@ final class Warmup {
             while (!runs.stream().allMatch(ScenarioRun::quiet) && System.nanoTime() - deadline < 0) {
                 LockSupport.parkNanos(5_000_000L);
             }
-            return completed.sum();
+            long completed = 0;
+            while (discard.poll() != null) {
+                completed++;
+            }
+            return completed;
         } finally {
             runs.forEach(ScenarioRun::close);
             server.disposeNow(Duration.ofSeconds(5));

@@ -65,6 +65,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--server-threads", defaultValue = "1", description = "The bench server's event loops (default ${DEFAULT-VALUE}).")
     int serverThreads;
 
+    @Option(names = "--min-wake-gap-us", defaultValue = "50", description = "Least gap between two scheduler wakes, µs (default ${DEFAULT-VALUE}; 0: a wake per request).")
+    long minWakeGapUs;
+
     @Option(names = "--kafka", description = "Publish the records through Kafka (embedded broker unless --bootstrap) instead of counting them.")
     boolean throughKafka;
 
@@ -91,11 +94,14 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         Duration measured = Durations.parse("--duration", duration);
         Duration warm = "0s".equals(warmup) || "0".equals(warmup) ? Duration.ZERO : Durations.parse("--warmup", warmup);
         Duration step = Durations.parse("--step-duration", stepDuration);
+        if (minWakeGapUs < 0) {
+            throw new UsageException("--min-wake-gap-us must be >= 0, was " + minWakeGapUs);
+        }
         Optional<Wrk> wrk = vsWrk ? Wrk.find() : Optional.empty();
         if (vsWrk && wrk.isEmpty()) {
             System.err.println("bench: wrk is not installed (Debian: apt-get install wrk); running without --vs-wrk");
         }
-        GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads)
+        GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads).withMinWakeGapNanos(minWakeGapUs * 1000)
                 .withListener(r -> System.err.println(r.line()));
         Map<String, Object> out = new LinkedHashMap<>();
         try (BenchServer server = new BenchServer(serverThreads); Publishing publishing = new Publishing()) {
@@ -119,6 +125,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("samples_published", publishing.samples.get());
             out.put("records_to", throughKafka ? "kafka" : "counting sink (use --kafka for the broker path)");
             out.put("io_threads", ioThreads);
+            out.put("min_wake_gap_us", minWakeGapUs);
             out.put("server_threads", serverThreads);
             out.put("cores", Runtime.getRuntime().availableProcessors());
             out.put("load_avg_1m", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());

@@ -1,0 +1,48 @@
+package io.rigscope.generator;
+
+import io.rigscope.model.wire.Sample;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the scenarios of one run share: its clock, the queue of finished samples (drained by the collector)
+ * and the stop flag. A final class on purpose: the warm-up and the run use this same class, so the JIT's
+ * profile of the request path from the warm-up stays valid for the run (an interface with two implementations
+ * made the first requests of every run fall back to the interpreter and stall the loop for ~60 ms).
+ */
+final class RunState {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunState.class);
+
+    final MicroClock clock;
+    private final Queue<Sample> finished = new ConcurrentLinkedQueue<>();
+    private volatile boolean stopping;
+
+    RunState(MicroClock clock) {
+        this.clock = clock;
+    }
+
+    /** Any thread: a finished request; {@code error} is its failure, if any, for the debug log. */
+    void collect(Sample sample, Throwable error) {
+        if (error != null && LOG.isDebugEnabled()) {
+            LOG.debug("{} request failed: {}", sample.scenario(), error.toString());
+        }
+        finished.add(sample);
+    }
+
+    /** The next finished sample, or null. */
+    Sample poll() {
+        return finished.poll();
+    }
+
+    /** True once the run was asked to stop starting requests. */
+    boolean stopping() {
+        return stopping;
+    }
+
+    void stop() {
+        stopping = true;
+    }
+}
