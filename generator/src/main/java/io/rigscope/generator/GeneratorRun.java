@@ -59,7 +59,7 @@ final class GeneratorRun {
         String keyPrefix = plan.series() + "." + plan.rep() + "." + plan.src() + "." + nonce + ".";
         Outbox outbox = new Outbox(sink, options.outboxCapacity(),
                 options.spoolDir().resolve("rigscope-spool-" + plan.src() + "-" + nonce + ".bin"), codec);
-        ClientLoops loops = ClientLoops.create("rig-gen-http", options.ioThreads());
+        ClientLoops loops = ClientLoops.shared(options.ioThreads());
         List<ScenarioRun> runs = new ArrayList<>();
         HealthMonitor health = null;
         boolean outboxClosed = false;
@@ -138,7 +138,6 @@ final class GeneratorRun {
             for (ScenarioRun r : runs) {
                 r.close();
             }
-            loops.close();
         }
     }
 

@@ -34,6 +34,14 @@ final class ScenarioRun {
     /** Open-loop requests per second one lane is given before a scenario is spread over more event loops. */
     static final double RATE_PER_LANE = 25_000;
 
+    /**
+     * Open loop: a lane pre-opens as many connections as it starts requests in this long (5 ms: 100 at
+     * 20,000 req/s). With fewer, a hiccup of a few ms at the start of a high-rate run put more requests in flight
+     * than there were connections; each extra one opened a connection while the target was busy accepting the
+     * others, and the run opened with a cascade of connects, late requests and drops.
+     */
+    static final double PRECONNECT_SECONDS = 0.005;
+
     final Scenario scenario;
     final LoopMode mode;
     final ArrivalSchedule schedule;
@@ -90,14 +98,14 @@ final class ScenarioRun {
     }
 
     /**
-     * Keep-alive connections each lane opens before the schedule: open loop, one per 1,000 requests/s of the
-     * lane's rate (at least 1, at most its in-flight share); closed loop, one per worker.
+     * Keep-alive connections each lane opens before the schedule: open loop, as many as the lane's requests of
+     * {@link #PRECONNECT_SECONDS} (at least 1, at most its in-flight share); closed loop, one per worker.
      */
     int preconnectPerLane(Lane lane) {
         if (mode == LoopMode.CLOSED) {
             return lane.cap();
         }
-        int byRate = (int) Math.ceil(scenario.requestsPerSec() / lanes.size() / 1_000);
+        int byRate = (int) Math.ceil(scenario.requestsPerSec() / lanes.size() * PRECONNECT_SECONDS);
         return Math.max(1, Math.min(lane.cap(), byRate));
     }
 

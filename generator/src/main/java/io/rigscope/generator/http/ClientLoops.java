@@ -14,6 +14,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -35,7 +36,20 @@ public final class ClientLoops implements AutoCloseable {
         this.channelClass = channelClass;
     }
 
-    /** {@code threads} event loops named {@code prefix-N} (daemon threads). */
+    private static final ConcurrentHashMap<Integer, ClientLoops> SHARED = new ConcurrentHashMap<>();
+
+    /**
+     * The process-wide client loops with {@code threads} threads ({@code rig-gen-http-N}), created on first use
+     * and kept for the life of the JVM (daemon threads, idle between runs), as Reactor Netty keeps its global
+     * loop resources. Every run of the generator uses them rather than loops of its own: a new event-loop
+     * thread enters its run loop in the interpreter, and shutting a group down deoptimized the loop code every
+     * other loop was running, which stalled the first ~50 ms of each run.
+     */
+    public static ClientLoops shared(int threads) {
+        return SHARED.computeIfAbsent(threads, n -> create("rig-gen-http", n));
+    }
+
+    /** {@code threads} event loops named {@code prefix-N} (daemon threads); the caller closes them. */
     public static ClientLoops create(String prefix, int threads) {
         boolean epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
