@@ -284,17 +284,22 @@ final class Lane implements HttpConnection.Listener {
     public void onResponse(HttpConnection c, int status, long bodyBytes, boolean keepAlive) {
         end(c, status, null);
         release(c, keepAlive);
+        nextWorker();
     }
 
     @Override
     public void onFailure(HttpConnection c, Throwable cause) {
-        if (c.attachment != null) {
+        boolean ended = c.attachment != null;
+        if (ended) {
             end(c, 0, cause);
         } else if (!c.wasOpened()) {
             lastConnectFailure = cause;
             preconnectEnded(false);
         }
         release(c, false);
+        if (ended) {
+            nextWorker();
+        }
     }
 
     @Override
@@ -302,7 +307,7 @@ final class Lane implements HttpConnection.Listener {
         release(c, false);
     }
 
-    /** The connection is free again: back to the idle stack, or forgotten when it closed. Then the next worker. */
+    /** The connection is free again: back to the idle stack, or forgotten when it closed. */
     private void release(HttpConnection c, boolean keepAlive) {
         if (keepAlive && c.isOpen()) {
             idle.addFirst(c);
@@ -310,6 +315,10 @@ final class Lane implements HttpConnection.Listener {
             connections.remove(c);
             idle.remove(c);
         }
+    }
+
+    /** Closed loop: a worker's request ended, so the worker starts its next one (a connection closing while idle is no worker). */
+    private void nextWorker() {
         if (run.mode == LoopMode.CLOSED && !scheduleOver) {
             startClosed();
         }
@@ -347,9 +356,7 @@ final class Lane implements HttpConnection.Listener {
                 c.close();
                 connections.remove(i);
                 idle.remove(c);
-                if (run.mode == LoopMode.CLOSED && !scheduleOver) {
-                    startClosed();
-                }
+                nextWorker();
             } else if (!any || c.t0Nanos - oldest < 0) {
                 oldest = c.t0Nanos;
                 any = true;

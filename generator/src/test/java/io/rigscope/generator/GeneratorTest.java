@@ -264,7 +264,7 @@ class GeneratorTest {
             ScenarioSummary in = summary.scenario("ingest");
             assertThat(in.sent()).isPositive().isEqualTo(in.scheduled()).isEqualTo(in.completed());
             assertThat(in.dropped()).isZero();
-            assertThat(in.eventsClaimed()).isEqualTo(server.events.get());
+            assertThat(in.eventsClaimed()).as(in.toString() + " server requests " + server.requests.get()).isEqualTo(server.events.get());
             List<WireRecord> records = read(series);
             assertThat(records.stream().filter(r -> r instanceof Marker).map(r -> (Marker) r))
                     .allSatisfy(m -> assertThat(m.data()).containsEntry("mode", "closed-loop"));
