@@ -39,6 +39,13 @@ class EngineBehaviourTest {
 
     private static final String OK_2 = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
 
+    /** Reads every request of the connection and answers none, until the client closes. */
+    private static final ScriptedServer.Script NEVER_ANSWERS = c -> {
+        while (c.readRequest() != null) {
+            // no answer
+        }
+    };
+
     /** What one run produced: its summary and every record the sink received, in order. */
     private record Run(RunSummary summary, List<WireRecord> records, List<SecondReport> seconds) {
 
@@ -227,13 +234,14 @@ class EngineBehaviourTest {
 
     @Test
     void aServerThatNeverAnswersEndsEveryRequestAsATimeoutWithinOneSweepOfTheTimeout() throws Exception {
-        try (ScriptedServer server = new ScriptedServer(ScriptedServer.Connection::awaitClientClose)) {
+        try (ScriptedServer server = new ScriptedServer(NEVER_ANSWERS)) {
             Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 20, 64, Duration.ofMillis(300)));
 
             ScenarioSummary s = run.summary().scenario("probe");
             assertEveryRequestIsAccountedFor(run, "probe");
             assertThat(s.sent()).isEqualTo(20);
             assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.TIMEOUT, 20L));
+            assertThat(server.requests.get()).isEqualTo(20);
             assertThat(run.samples("probe")).allSatisfy(x -> {
                 assertThat(x.status()).isZero();
                 // The timeout runs from the hand-off (at t0 here: the schedule is on time), so it covers the
@@ -244,6 +252,42 @@ class EngineBehaviourTest {
             });
             // the last request is due at 950 ms and times out by ~1,260 ms; the run ends right after it
             assertThat(run.summary().elapsed()).isLessThan(Duration.ofMillis(1600));
+        }
+    }
+
+    @Test
+    void closedLoopWorkersWhoseRequestsTimeOutStartTheirNextRequestAtOnce() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(NEVER_ANSWERS)) {
+            Run run = run(LoopMode.CLOSED, Duration.ofMillis(1000), get("probe", server.url("/p"), 1, 2,
+                    Duration.ofMillis(200)));
+
+            ScenarioSummary s = run.summary().scenario("probe");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            // each worker: requests started at ~0, 200, 400, 600, 800 ms (the sweep adds up to 10 ms to each)
+            assertThat(s.sent()).isBetween(8L, 10L);
+            assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.TIMEOUT, s.sent()));
+            assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.responseUs()).isBetween(200_000L, 230_000L));
+            assertThat(server.requests.get()).isEqualTo(s.sent());
+            assertThat(run.summary().elapsed()).isLessThan(Duration.ofMillis(1400));
+        }
+    }
+
+    @Test
+    void aResponseWhoseBodyRunsUntilTheServerClosesCompletesAtTheClose() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(c -> {
+            if (c.readRequest() != null) {
+                c.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n");
+                c.write("no length, no chunks: the close ends me");
+            }
+        })) {
+            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(2)));
+
+            ScenarioSummary s = run.summary().scenario("probe");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            assertThat(s.sent()).isEqualTo(50);
+            assertThat(s.failed()).as(s.errors().toString()).isZero();
+            assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.status()).isEqualTo(200));
+            assertThat(server.connections.get()).isGreaterThanOrEqualTo(50);
         }
     }
 

@@ -73,13 +73,6 @@ final class ScriptedServer implements AutoCloseable {
             out.write(text.getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
         }
-
-        /** Blocks until the client closes the connection, discarding what it sends. */
-        void awaitClientClose() throws IOException {
-            while (in.read() >= 0) {
-                // discard
-            }
-        }
     }
 
     final AtomicLong connections = new AtomicLong();
