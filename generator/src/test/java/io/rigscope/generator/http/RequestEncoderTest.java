@@ -94,6 +94,23 @@ class RequestEncoderTest {
     }
 
     @Test
+    void aContentTypeOfTheUserReplacesTheDefaultSoTheRequestCarriesOnlyOne() {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Authorization", "Bearer k");
+        headers.put("content-type", "application/json; charset=utf-8");
+        RequestEncoder post = new RequestEncoder("POST", URI.create("http://h/ingest"), headers, "application/json");
+        assertThat(text(post.encode(UnpooledByteBufAllocator.DEFAULT, "{}".getBytes(StandardCharsets.US_ASCII))))
+                .isEqualTo("POST /ingest HTTP/1.1\r\n"
+                        + "Host: h\r\n"
+                        + "Authorization: Bearer k\r\n"
+                        + "content-type: application/json; charset=utf-8\r\n"
+                        + "User-Agent: rigscope\r\n"
+                        + "Content-Length: 2\r\n"
+                        + "\r\n"
+                        + "{}");
+    }
+
+    @Test
     void aRequestWithAnEmptyBodyHasNoContentLength() {
         RequestEncoder post = new RequestEncoder("POST", URI.create("http://h/ingest"), Map.of(), "application/json");
         assertThat(text(post.encode(UnpooledByteBufAllocator.DEFAULT, NO_BODY)))
