@@ -75,7 +75,10 @@ public final class RequestEncoder {
             h.append("Content-Type: ").append(contentType).append("\r\n");
         }
         this.fixedHead = h.toString().getBytes(StandardCharsets.ISO_8859_1);
-        byte[] whole = (h + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        // RFC 9110 8.6: a POST, PUT or PATCH without content still says Content-Length: 0 (without it some servers
+        // answer 411 Length Required); other methods without a body send no Content-Length.
+        boolean contentMethod = method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
+        byte[] whole = (h + (contentMethod ? "Content-Length: 0\r\n" : "") + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
         this.bodyless = Unpooled.unreleasableBuffer(Unpooled.directBuffer(whole.length).writeBytes(whole).asReadOnly());
     }
 
@@ -85,8 +88,8 @@ public final class RequestEncoder {
     }
 
     /**
-     * The request with {@code body} (empty: no body and no {@code Content-Length}). The caller owns the buffer
-     * (writing it to a channel hands it over).
+     * The request with {@code body} (empty: no body, and {@code Content-Length: 0} for POST, PUT and PATCH, no
+     * {@code Content-Length} otherwise). The caller owns the buffer (writing it to a channel hands it over).
      */
     public ByteBuf encode(ByteBufAllocator alloc, byte[] body) {
         if (body.length == 0) {

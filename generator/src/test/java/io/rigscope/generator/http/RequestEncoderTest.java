@@ -111,11 +111,22 @@ class RequestEncoderTest {
     }
 
     @Test
-    void aRequestWithAnEmptyBodyHasNoContentLength() {
-        RequestEncoder post = new RequestEncoder("POST", URI.create("http://h/ingest"), Map.of(), "application/json");
-        assertThat(text(post.encode(UnpooledByteBufAllocator.DEFAULT, NO_BODY)))
-                .isEqualTo("POST /ingest HTTP/1.1\r\nHost: h\r\nUser-Agent: rigscope\r\n"
-                        + "Content-Type: application/json\r\n\r\n");
+    void aPostPutOrPatchWithAnEmptyBodySaysContentLengthZero() {
+        for (String method : new String[] {"POST", "PUT", "PATCH"}) {
+            RequestEncoder empty = new RequestEncoder(method, URI.create("http://h/ingest"), Map.of(), "application/json");
+            assertThat(text(empty.encode(UnpooledByteBufAllocator.DEFAULT, NO_BODY))).as(method)
+                    .isEqualTo(method + " /ingest HTTP/1.1\r\nHost: h\r\nUser-Agent: rigscope\r\n"
+                            + "Content-Type: application/json\r\nContent-Length: 0\r\n\r\n");
+        }
+    }
+
+    @Test
+    void aGetHeadOrDeleteWithoutABodyHasNoContentLength() {
+        for (String method : new String[] {"GET", "HEAD", "DELETE"}) {
+            RequestEncoder empty = new RequestEncoder(method, URI.create("http://h/x"), Map.of(), null);
+            assertThat(text(empty.encode(UnpooledByteBufAllocator.DEFAULT, NO_BODY))).as(method)
+                    .isEqualTo(method + " /x HTTP/1.1\r\nHost: h\r\nUser-Agent: rigscope\r\n\r\n");
+        }
     }
 
     @Test
