@@ -96,7 +96,8 @@ class EngineBehaviourTest {
         assertThat(ledger.stream().mapToLong(Ledger::completed).sum()).as(scenario + " ledger completed").isEqualTo(samples.size());
         assertThat(ledger.stream().filter(Ledger::last)).as(scenario + " last ledgers").hasSize(1);
         assertThat(run.summary().samplesPublished()).isGreaterThanOrEqualTo(samples.size());
-        assertThat(run.summary().recordsPublished()).isEqualTo(run.summary().recordsProduced());
+        assertThat(run.summary().recordsPublished()).isEqualTo(run.summary().recordsProduced())
+                .isEqualTo(run.records().size());
     }
 
     @Test
@@ -139,8 +140,6 @@ class EngineBehaviourTest {
             // every request the server read was answered, and every answer is a 2xx sample
             assertThat(samples.stream().filter(x -> x.status() == 200).count()).isEqualTo(server.requests.get());
             assertThat(s.errors().keySet()).isSubsetOf(ErrorKind.RESET);
-            System.out.println("silent close: " + s.errors() + " of " + samples.size() + " on " + server.connections.get()
-                    + " connection(s)");
         }
     }
 
@@ -170,8 +169,6 @@ class EngineBehaviourTest {
             assertThat(s.errors()).containsOnlyKeys(ErrorKind.RESET);
             // a reset request is not sent again: the server saw one request per connection, answered each
             assertThat(ok + s.errors().get(ErrorKind.RESET)).isEqualTo(300);
-            System.out.println("delayed silent close: " + s.errors() + " of " + samples.size() + " on "
-                    + server.connections.get() + " connection(s)");
         }
     }
 
