@@ -42,10 +42,10 @@ final class TestServer implements AutoCloseable {
                                     requests.incrementAndGet();
                                     Duration delay = delay();
                                     if (behaviour == Behaviour.FAIL_500) {
-                                        return Mono.delay(delay).then(res.status(500).sendString(Mono.just("{\"error\":\"boom\"}")).then());
+                                        return later(res, delay).then(res.status(500).sendString(Mono.just("{\"error\":\"boom\"}")).then());
                                     }
                                     int written = count(body);
-                                    return Mono.delay(delay).then(res.status(201)
+                                    return later(res, delay).then(res.status(201)
                                             .sendString(Mono.just("{\"written\":" + written + "}")).then());
                                 }))
                         .get("/probe", (req, res) -> {
@@ -53,6 +53,19 @@ final class TestServer implements AutoCloseable {
                             return res.status(200).sendString(Mono.just("{}"));
                         }))
                 .bindNow();
+    }
+
+    /**
+     * Completes after {@code delay} on the connection's own event loop, so the response is written from there.
+     * ({@code Mono.delay} would answer from a Reactor timer thread, whose buffer allocation BlockHound may catch
+     * taking Netty's allocator lock: the request then fails with a 500 the test did not ask for.)
+     */
+    private static Mono<Void> later(reactor.netty.NettyOutbound res, Duration delay) {
+        if (delay.isZero()) {
+            return Mono.empty();
+        }
+        return Mono.create(sink -> res.withConnection(c -> c.channel().eventLoop()
+                .schedule(() -> sink.success(), delay.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)));
     }
 
     private Duration delay() {

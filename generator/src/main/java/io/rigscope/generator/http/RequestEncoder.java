@@ -29,8 +29,9 @@ public final class RequestEncoder {
     /**
      * @param method  upper-case HTTP method
      * @param url     absolute {@code http://} URL; its raw path and query are sent as they are
-     * @param headers extra headers; names and values must not hold CR, LF or (names) ':' or spaces
-     * @param contentType the {@code Content-Type} of bodies, or null when requests carry none
+     * @param headers extra headers; names and values must not hold CR, LF or (names) ':' or spaces. A
+     *                {@code User-Agent} or {@code Content-Type} here replaces the default one.
+     * @param contentType the default {@code Content-Type} of bodies, or null when requests carry none
      * @throws IllegalArgumentException naming the header or URL part that cannot be sent
      */
     public RequestEncoder(String method, URI url, Map<String, String> headers, String contentType) {
@@ -49,6 +50,7 @@ public final class RequestEncoder {
         }
         h.append("\r\n");
         boolean userAgent = false;
+        boolean userContentType = false;
         for (Map.Entry<String, String> e : headers.entrySet()) {
             String name = e.getKey();
             String value = e.getValue();
@@ -63,16 +65,20 @@ public final class RequestEncoder {
                 throw new IllegalArgumentException("header '" + name + "' is set by the generator");
             }
             userAgent |= lower.equals("user-agent");
+            userContentType |= lower.equals("content-type");
             h.append(name).append(": ").append(value).append("\r\n");
         }
         if (!userAgent) {
             h.append("User-Agent: rigscope\r\n");
         }
-        if (contentType != null) {
+        if (contentType != null && !userContentType) {
             h.append("Content-Type: ").append(contentType).append("\r\n");
         }
         this.fixedHead = h.toString().getBytes(StandardCharsets.ISO_8859_1);
-        byte[] whole = (h + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        // RFC 9110 8.6: a POST, PUT or PATCH without content still says Content-Length: 0 (without it some servers
+        // answer 411 Length Required); other methods without a body send no Content-Length.
+        boolean contentMethod = method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
+        byte[] whole = (h + (contentMethod ? "Content-Length: 0\r\n" : "") + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
         this.bodyless = Unpooled.unreleasableBuffer(Unpooled.directBuffer(whole.length).writeBytes(whole).asReadOnly());
     }
 
@@ -82,8 +88,8 @@ public final class RequestEncoder {
     }
 
     /**
-     * The request with {@code body} (empty: no body and no {@code Content-Length}). The caller owns the buffer
-     * (writing it to a channel hands it over).
+     * The request with {@code body} (empty: no body, and {@code Content-Length: 0} for POST, PUT and PATCH, no
+     * {@code Content-Length} otherwise). The caller owns the buffer (writing it to a channel hands it over).
      */
     public ByteBuf encode(ByteBufAllocator alloc, byte[] body) {
         if (body.length == 0) {

@@ -1,0 +1,418 @@
+package io.rigscope.generator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rigscope.generator.plan.BodyTemplate;
+import io.rigscope.generator.plan.LoadPlan;
+import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.generator.plan.Scenario;
+import io.rigscope.model.wire.ErrorKind;
+import io.rigscope.model.wire.Health;
+import io.rigscope.model.wire.Ledger;
+import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.Sample;
+import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.WireRecord;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * The lean HTTP/1.1 engine (lanes, {@code HttpConnection}, {@code RequestEncoder}, {@code ResponseParser}) through
+ * whole runs against real loopback servers, well-behaved and not: every request sent ends in exactly one sample
+ * whose outcome says what the server did, and the run never hangs.
+ */
+class EngineBehaviourTest {
+
+    private static final String OK_2 = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+
+    /** Reads every request of the connection and answers none, until the client closes. */
+    private static final ScriptedServer.Script NEVER_ANSWERS = c -> {
+        while (c.readRequest() != null) {
+            // no answer
+        }
+    };
+
+    /** What one run produced: its summary and every record the sink received, in order. */
+    private record Run(RunSummary summary, List<WireRecord> records, List<SecondReport> seconds) {
+
+        List<Sample> samples(String scenario) {
+            return records.stream().filter(r -> r instanceof SampleBatch).flatMap(r -> ((SampleBatch) r).samples().stream())
+                    .filter(s -> s.scenario().equals(scenario)).toList();
+        }
+
+        List<Ledger> ledgers(String scenario) {
+            return records.stream().filter(r -> r instanceof Ledger l && l.scenario().equals(scenario))
+                    .map(r -> (Ledger) r).toList();
+        }
+
+        <T extends WireRecord> List<T> all(Class<T> type) {
+            return records.stream().filter(type::isInstance).map(type::cast).toList();
+        }
+    }
+
+    private static Run run(LoopMode mode, Duration duration, Scenario... scenarios) {
+        List<WireRecord> records = new CopyOnWriteArrayList<>();
+        List<SecondReport> seconds = new CopyOnWriteArrayList<>();
+        RunSummary summary = new Generator(records::add, GeneratorOptions.defaults().withListener(seconds::add))
+                .run(new LoadPlan("eng-" + UUID.randomUUID().toString().substring(0, 8), 0, "gen-1", null, mode, duration,
+                        List.of(scenarios), null))
+                .block(Duration.ofSeconds(30));
+        return new Run(summary, records, seconds);
+    }
+
+    private static Scenario get(String name, String url, double rate, int maxInFlight, Duration timeout) {
+        return new Scenario(name, "GET", URI.create(url), Map.of(), rate, maxInFlight, timeout, null);
+    }
+
+    /**
+     * Nothing is lost: scheduled = sent + dropped, every request sent ended in exactly one sample, and the
+     * ledger's per-second counts add up to the same totals, with one last second.
+     */
+    private static void assertEveryRequestIsAccountedFor(Run run, String scenario) {
+        ScenarioSummary s = run.summary().scenario(scenario);
+        List<Sample> samples = run.samples(scenario);
+        List<Ledger> ledger = run.ledgers(scenario);
+        assertThat(s.scheduled()).as(scenario + " scheduled").isEqualTo(s.sent() + s.dropped());
+        assertThat(s.completed()).as(scenario + " completed").isEqualTo(s.sent());
+        assertThat(samples).as(scenario + " samples").hasSize((int) s.sent());
+        assertThat(s.failed()).isEqualTo(samples.stream().filter(Sample::failed).count());
+        assertThat(ledger.stream().mapToLong(Ledger::scheduled).sum()).as(scenario + " ledger scheduled").isEqualTo(s.scheduled());
+        assertThat(ledger.stream().mapToLong(Ledger::sent).sum()).as(scenario + " ledger sent").isEqualTo(s.sent());
+        assertThat(ledger.stream().mapToLong(Ledger::dropped).sum()).as(scenario + " ledger dropped").isEqualTo(s.dropped());
+        assertThat(ledger.stream().mapToLong(Ledger::completed).sum()).as(scenario + " ledger completed").isEqualTo(samples.size());
+        assertThat(ledger.stream().filter(Ledger::last)).as(scenario + " last ledgers").hasSize(1);
+        assertThat(run.summary().samplesPublished()).isGreaterThanOrEqualTo(samples.size());
+        assertThat(run.summary().recordsPublished()).isEqualTo(run.summary().recordsProduced())
+                .isEqualTo(run.records().size());
+    }
+
+    @Test
+    void aServerThatAnswersConnectionCloseGetsEveryRequestOnAConnectionOfItsOwnAndAllSucceed() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(c -> {
+            if (c.readRequest() != null) {
+                c.write("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok");
+            }
+        })) {
+            Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 100, 16, Duration.ofSeconds(2)));
+
+            ScenarioSummary s = run.summary().scenario("probe");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            assertThat(s.scheduled()).isEqualTo(150);
+            assertThat(s.dropped()).isZero();
+            assertThat(s.failed()).as(s.errors().toString()).isZero();
+            assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.status()).isEqualTo(200));
+            assertThat(server.requests.get()).isEqualTo(150);
+            // the script answers one request per connection, so a reused connection would have failed a request
+            assertThat(server.connections.get()).isGreaterThanOrEqualTo(150);
+        }
+    }
+
+    @Test
+    void aServerThatSilentlyClosesEachKeepAliveConnectionAfterOneResponseLosesNoRequest() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(c -> {
+            if (c.readRequest() != null) {
+                c.write(OK_2);
+            }
+        })) {
+            Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 200, 32, Duration.ofSeconds(2)));
+
+            ScenarioSummary s = run.summary().scenario("probe");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            assertThat(s.scheduled()).isEqualTo(300);
+            assertThat(s.dropped()).isZero();
+            List<Sample> samples = run.samples("probe");
+            assertThat(samples).allSatisfy(x -> assertThat(x.status() == 200 && x.err() == ErrorKind.NONE
+                    || x.status() == 0 && x.err() == ErrorKind.RESET).as(x.toString()).isTrue());
+            // every request the server read was answered, and every answer is a 2xx sample
+            assertThat(samples.stream().filter(x -> x.status() == 200).count()).isEqualTo(server.requests.get());
+            assertThat(s.errors().keySet()).isSubsetOf(ErrorKind.RESET);
+        }
+    }
+
+    @Test
+    void aRequestSentOnAKeepAliveConnectionTheServerThenClosesUnansweredIsAResetAndNotRetried() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(c -> {
+            if (c.readRequest() != null) {
+                c.write(OK_2);
+                try {
+                    Thread.sleep(15); // long enough for the client to send its next request on this connection
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        })) {
+            Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 200, 32, Duration.ofSeconds(2)));
+
+            ScenarioSummary s = run.summary().scenario("probe");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            assertThat(s.scheduled()).isEqualTo(300);
+            assertThat(s.dropped()).isZero();
+            List<Sample> samples = run.samples("probe");
+            assertThat(samples).allSatisfy(x -> assertThat(x.status() == 200 && x.err() == ErrorKind.NONE
+                    || x.status() == 0 && x.err() == ErrorKind.RESET).as(x.toString()).isTrue());
+            long ok = samples.stream().filter(x -> x.status() == 200).count();
+            assertThat(ok).isEqualTo(server.requests.get()).isEqualTo(server.connections.get());
+            assertThat(s.errors()).containsOnlyKeys(ErrorKind.RESET);
+            // a reset request is not sent again: the server saw one request per connection, answered each
+            assertThat(ok + s.errors().get(ErrorKind.RESET)).isEqualTo(300);
+        }
+    }
+
+    @Test
+    void closedLoopWorkersAgainstARefusedPortRecordRefusedErrorsUntilTheEndAndTheRunEnds() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Run run = run(LoopMode.CLOSED, Duration.ofMillis(500), get("probe", "http://127.0.0.1:" + port + "/p", 1, 2,
+                Duration.ofSeconds(2)));
+
+        ScenarioSummary s = run.summary().scenario("probe");
+        assertEveryRequestIsAccountedFor(run, "probe");
+        assertThat(s.sent()).isPositive();
+        assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.REFUSED, s.sent()));
+        assertThat(run.summary().elapsed()).isLessThan(Duration.ofMillis(1500));
+    }
+
+    @Test
+    void aMalformedStatusLineFailsEveryRequestAsOtherAndTheRunDoesNotHang() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(c -> {
+            while (c.readRequest() != null) {
+                c.write("HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n");
+            }
+        })) {
+            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(3)));
+
+            ScenarioSummary s = run.summary().scenario("probe");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            assertThat(s.sent()).isEqualTo(50);
+            assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.OTHER, 50L));
+            assertThat(run.samples("probe")).allSatisfy(x -> {
+                assertThat(x.status()).isZero();
+                assertThat(x.serviceUs()).isLessThan(1_000_000L);
+            });
+            assertThat(run.summary().elapsed()).isLessThan(Duration.ofMillis(2000));
+        }
+    }
+
+    @Test
+    void aServerThatClosesInTheMiddleOfTheBodyFailsEveryRequestAsReset() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(c -> {
+            if (c.readRequest() != null) {
+                c.write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789");
+            }
+        })) {
+            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(3)));
+
+            ScenarioSummary s = run.summary().scenario("probe");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            assertThat(s.sent()).isEqualTo(50);
+            assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.RESET, 50L));
+            assertThat(run.samples("probe")).allSatisfy(x -> {
+                assertThat(x.status()).isZero();
+                assertThat(x.serviceUs()).isLessThan(1_000_000L);
+            });
+        }
+    }
+
+    @Test
+    void aServerThatNeverAnswersEndsEveryRequestAsATimeoutWithinOneSweepOfTheTimeout() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(NEVER_ANSWERS)) {
+            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 20, 64, Duration.ofMillis(300)));
+
+            ScenarioSummary s = run.summary().scenario("probe");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            assertThat(s.sent()).isEqualTo(20);
+            assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.TIMEOUT, 20L));
+            assertThat(server.requests.get()).isEqualTo(20);
+            assertThat(run.samples("probe")).allSatisfy(x -> {
+                assertThat(x.status()).isZero();
+                // The timeout runs from the hand-off (at t0 here: the schedule is on time), so it covers the
+                // connect (t1 is stamped when the request is written); the sweep runs every 10 ms, plus some
+                // slack for a shared machine.
+                assertThat(x.responseUs()).isBetween(300_000L, 330_000L);
+                assertThat(x.serviceUs()).isBetween(300_000L - (x.t1() - x.t0()), 330_000L);
+            });
+            // the last request is due at 950 ms and times out by ~1,260 ms; the run ends right after it
+            assertThat(run.summary().elapsed()).isLessThan(Duration.ofMillis(1600));
+        }
+    }
+
+    @Test
+    void closedLoopWorkersWhoseRequestsTimeOutStartTheirNextRequestAtOnce() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(NEVER_ANSWERS)) {
+            Run run = run(LoopMode.CLOSED, Duration.ofMillis(1000), get("probe", server.url("/p"), 1, 2,
+                    Duration.ofMillis(200)));
+
+            ScenarioSummary s = run.summary().scenario("probe");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            // each worker: requests started at ~0, 200, 400, 600, 800 ms (the sweep adds up to 10 ms to each)
+            assertThat(s.sent()).isBetween(8L, 10L);
+            assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.TIMEOUT, s.sent()));
+            assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.responseUs()).isBetween(200_000L, 230_000L));
+            assertThat(server.requests.get()).isEqualTo(s.sent());
+            assertThat(run.summary().elapsed()).isLessThan(Duration.ofMillis(1400));
+        }
+    }
+
+    @Test
+    void aResponseWhoseBodyRunsUntilTheServerClosesCompletesAtTheClose() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(c -> {
+            if (c.readRequest() != null) {
+                c.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n");
+                c.write("no length, no chunks: the close ends me");
+            }
+        })) {
+            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(2)));
+
+            ScenarioSummary s = run.summary().scenario("probe");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            assertThat(s.sent()).isEqualTo(50);
+            assertThat(s.failed()).as(s.errors().toString()).isZero();
+            assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.status()).isEqualTo(200));
+            assertThat(server.connections.get()).isGreaterThanOrEqualTo(50);
+        }
+    }
+
+    @Test
+    void aRefusedPortMakesEveryRequestARefusedErrorAndTheRunWarnsThatNoConnectionOpened() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        Run run;
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", "http://127.0.0.1:" + port + "/p", 40, 8,
+                    Duration.ofSeconds(2)));
+        } finally {
+            System.setErr(stderr);
+        }
+
+        ScenarioSummary s = run.summary().scenario("probe");
+        assertEveryRequestIsAccountedFor(run, "probe");
+        assertThat(s.sent()).isEqualTo(40);
+        assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.REFUSED, 40L));
+        assertThat(s.eventsClaimed()).isZero();
+        assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.status()).isZero());
+        assertThat(captured.toString(StandardCharsets.UTF_8))
+                .contains("WARN")
+                .contains("probe: opened 0 of 1 keep-alive connection(s) to http://127.0.0.1:" + port + "/p");
+    }
+
+    @Test
+    void aHeadResponseThatAnnouncesABodyItDoesNotSendCompletesAndTheConnectionIsReused() throws Exception {
+        List<String> heads = new CopyOnWriteArrayList<>();
+        try (ScriptedServer server = new ScriptedServer(c -> {
+            String head;
+            while ((head = c.readRequest()) != null) {
+                heads.add(head);
+                c.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\n");
+            }
+        })) {
+            Scenario head = new Scenario("head", "HEAD", URI.create(server.url("/h")), Map.of(), 50, 4,
+                    Duration.ofSeconds(2), null);
+            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), head);
+
+            ScenarioSummary s = run.summary().scenario("head");
+            assertEveryRequestIsAccountedFor(run, "head");
+            assertThat(s.sent()).isEqualTo(50);
+            assertThat(s.failed()).as(s.errors().toString()).isZero();
+            assertThat(run.samples("head")).allSatisfy(x -> {
+                assertThat(x.status()).isEqualTo(200);
+                assertThat(x.serviceUs()).isLessThan(500_000L);
+            });
+            assertThat(heads).hasSize(50).allSatisfy(h -> assertThat(h).startsWith("HEAD /h HTTP/1.1\r\n"));
+            assertThat(server.connections.get()).isLessThanOrEqualTo(4);
+        }
+    }
+
+    @Test
+    void closedLoopWorkersKeepAtMostNRequestsOutAndCompleteAboutNPerServiceTime() {
+        int workers = 4;
+        AtomicInteger current = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
+                .route(r -> r.get("/slow", (req, res) -> {
+                    most.accumulateAndGet(current.incrementAndGet(), Math::max);
+                    // The delay runs on the connection's own event loop: answering from a Reactor timer thread
+                    // allocates the response there, which BlockHound may catch taking Netty's allocator lock.
+                    Mono<Void> served = Mono.create(sink -> res.withConnection(c -> c.channel().eventLoop()
+                            .schedule(() -> sink.success(), 20, TimeUnit.MILLISECONDS)));
+                    return served.doOnSuccess(x -> current.decrementAndGet())
+                            .then(res.sendString(Mono.just("{}")).then());
+                }))
+                .bindNow();
+        try {
+            Duration duration = Duration.ofMillis(1500);
+            Run run = run(LoopMode.CLOSED, duration,
+                    get("slow", "http://127.0.0.1:" + server.port() + "/slow", 1, workers, Duration.ofSeconds(2)));
+
+            ScenarioSummary s = run.summary().scenario("slow");
+            assertEveryRequestIsAccountedFor(run, "slow");
+            assertThat(s.dropped()).isZero();
+            assertThat(s.failed()).as(s.errors().toString()).isZero();
+            long ideal = workers * duration.toMillis() / 20;
+            assertThat(s.completed()).as("ideal %d", ideal).isBetween(ideal / 2, workers * (duration.toMillis() / 20 + 1));
+            assertThat(most.get()).as("most requests the server saw at once").isEqualTo(workers);
+            assertThat(run.all(Health.class)).isNotEmpty().allSatisfy(h -> assertThat(h.inFlight()).isLessThanOrEqualTo(workers));
+            assertThat(run.seconds()).isNotEmpty().allSatisfy(r -> assertThat(r.inFlight()).isLessThanOrEqualTo(workers));
+            assertThat(run.summary().mode().label()).isEqualTo("closed-loop");
+            assertThat(run.all(Marker.class)).isNotEmpty()
+                    .allSatisfy(m -> assertThat(m.data()).containsEntry("mode", "closed-loop"));
+        } finally {
+            server.disposeNow(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void twoScenariosAtOnceKeepTheirOwnSamplesAndCounts() {
+        try (TestServer server = new TestServer()) {
+            Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")),
+                    Map.of("Authorization", "Bearer k"), 100, 32, Duration.ofSeconds(2), BodyTemplate.usageEvents(3, "m"));
+            Scenario probe = get("probe", server.url("/probe"), 20, 4, Duration.ofSeconds(2));
+            Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), ingest, probe);
+
+            assertEveryRequestIsAccountedFor(run, "ingest");
+            assertEveryRequestIsAccountedFor(run, "probe");
+            ScenarioSummary in = run.summary().scenario("ingest");
+            ScenarioSummary pr = run.summary().scenario("probe");
+            assertThat(in.scheduled()).isEqualTo(150);
+            assertThat(pr.scheduled()).isEqualTo(30);
+            assertThat(in.failed() + pr.failed()).isZero();
+            assertThat(run.samples("ingest")).hasSize(150).allSatisfy(x -> {
+                assertThat(x.status()).isEqualTo(201);
+                assertThat(x.batch()).isEqualTo(3);
+                assertThat(x.bytes()).isPositive();
+            });
+            assertThat(run.samples("probe")).hasSize(30).allSatisfy(x -> {
+                assertThat(x.status()).isEqualTo(200);
+                assertThat(x.batch()).isZero();
+                assertThat(x.bytes()).isZero();
+            });
+            assertThat(in.eventsClaimed()).isEqualTo(450).isEqualTo(server.events.get());
+            assertThat(in.quantityClaimed()).isEqualTo(server.quantity.get());
+            assertThat(pr.eventsClaimed()).isZero();
+            assertThat(server.requests.get()).isEqualTo(180);
+            // every sample carries one of the two names: nothing pooled, nothing unnamed
+            assertThat(run.all(SampleBatch.class).stream().flatMap(b -> b.samples().stream()).map(Sample::scenario)
+                    .collect(java.util.stream.Collectors.toSet())).containsExactlyInAnyOrder("ingest", "probe");
+        }
+    }
+}
