@@ -11,7 +11,6 @@ import io.rigscope.generator.schedule.ArrivalSchedule;
 import io.rigscope.model.wire.Sample;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,7 +57,7 @@ final class ScenarioRun {
     private final LongAdder dropped = new LongAdder();
 
     /**
-     * @param loops     the event loops the lanes are spread over (lane k on the k-th loop from {@code firstLoop})
+     * @param loops     the event loops the lanes are spread over
      * @param bootstrap channel class and options shared by every connection
      */
     ScenarioRun(Scenario scenario, LoopMode mode, RunState run, EventLoopGroup loops, int ioThreads,
@@ -81,13 +80,10 @@ final class ScenarioRun {
                     + scenario.url().getHost() + "'");
         }
         int n = laneCount(scenario, mode, ioThreads);
-        Iterator<io.netty.util.concurrent.EventExecutor> it = loops.iterator();
         for (int k = 0; k < n; k++) {
-            if (!it.hasNext()) {
-                it = loops.iterator();
-            }
             int share = scenario.maxInFlight() / n + (k < scenario.maxInFlight() % n ? 1 : 0);
-            lanes.add(new Lane(this, (io.netty.channel.EventLoop) it.next(), bootstrap, address, k, n, share));
+            // next() goes round the group, so a scenario's lanes get distinct loops and scenarios spread over them.
+            lanes.add(new Lane(this, loops.next(), bootstrap, address, k, n, share));
         }
     }
 
