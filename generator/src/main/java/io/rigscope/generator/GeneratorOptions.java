@@ -10,6 +10,8 @@ import java.util.Objects;
  * @param ioThreads event-loop threads of the HTTP client, >= 1 (default: available processors)
  * @param minWakeGapNanos open loop: the least time between two wakes of a scheduler (default 50 µs); requests
  *                        that fall due inside the gap go out together at its end. 0 wakes for every request.
+ * @param busyPoll the client loops poll without blocking during the run (a whole core each; the least send
+ *                 lag); default false
  * @param outboxCapacity records held in memory on the way to Kafka before the spool file takes over
  * @param spoolDir where the spool file goes (default: the system temp directory)
  * @param batchMaxSamples a SampleBatch record is sealed at this many samples ...
@@ -18,7 +20,7 @@ import java.util.Objects;
  *                   still in flight
  * @param listener receives each final second (the console line)
  */
-public record GeneratorOptions(int ioThreads, long minWakeGapNanos, int outboxCapacity, Path spoolDir, int batchMaxSamples,
+public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                                Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
 
     public GeneratorOptions {
@@ -42,32 +44,37 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, int outboxCa
 
     /** Defaults: one event loop per core, a 50 µs least wake gap, 4,096 records in memory, batches of 500 samples or 50 ms. */
     public static GeneratorOptions defaults() {
-        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, 4096, null, 500,
+        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 4096, null, 500,
                 Duration.ofMillis(50), Duration.ofSeconds(5), null);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, l);
     }
 
     public GeneratorOptions withMinWakeGapNanos(long n) {
-        return new GeneratorOptions(ioThreads, n, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, n, busyPoll, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
+    public GeneratorOptions withBusyPoll(boolean b) {
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, b, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+                drainGrace, listener);
+    }
+
     public GeneratorOptions withIoThreads(int n) {
-        return new GeneratorOptions(n, minWakeGapNanos, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(n, minWakeGapNanos, busyPoll, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 }

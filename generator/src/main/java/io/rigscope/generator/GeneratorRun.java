@@ -62,6 +62,7 @@ final class GeneratorRun {
         ClientLoops loops = ClientLoops.shared(options.ioThreads());
         List<ScenarioRun> runs = new ArrayList<>();
         HealthMonitor health = null;
+        ClientLoops.Release busyPoll = null;
         boolean outboxClosed = false;
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try {
@@ -77,6 +78,9 @@ final class GeneratorRun {
                     LOG.warn("{}: opened {} of {} keep-alive connection(s) to {} before the schedule: {}",
                             r.scenario.name(), opened, wanted, r.scenario.url(), r.connectFailure());
                 }
+            }
+            if (options.busyPoll()) {
+                busyPoll = loops.busyPoll();
             }
             // The schedule starts on a 10 ms boundary, leaving time to set up.
             long startEpochUs = (clock.nowUs() / 10_000 + 5) * 10_000;
@@ -99,6 +103,9 @@ final class GeneratorRun {
             }
             long scheduleEndNanos = Math.min(System.nanoTime(), endNanos);
             awaitQuiet(runs);
+            if (busyPoll != null) {
+                busyPoll.close();
+            }
             long endUs = clock.nowUs();
             collector.finish(endUs);
             health.close();
@@ -125,6 +132,9 @@ final class GeneratorRun {
                     outbox.publishedSamples(), outbox.spooled(), cpuPct);
         } finally {
             state.stop();
+            if (busyPoll != null) {
+                busyPoll.close();
+            }
             if (health != null) {
                 health.close();
             }

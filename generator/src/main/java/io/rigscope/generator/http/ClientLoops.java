@@ -6,6 +6,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SelectStrategy;
+import io.netty.channel.SelectStrategyFactory;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
@@ -13,6 +15,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.FastThreadLocalThread;
+import java.nio.channels.spi.SelectorProvider;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
@@ -30,10 +33,12 @@ public final class ClientLoops implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final Class<? extends SocketChannel> channelClass;
+    private final AtomicInteger busyPollers;
 
-    private ClientLoops(EventLoopGroup group, Class<? extends SocketChannel> channelClass) {
+    private ClientLoops(EventLoopGroup group, Class<? extends SocketChannel> channelClass, AtomicInteger busyPollers) {
         this.group = group;
         this.channelClass = channelClass;
+        this.busyPollers = busyPollers;
     }
 
     private static final ConcurrentHashMap<Integer, ClientLoops> SHARED = new ConcurrentHashMap<>();
@@ -52,9 +57,31 @@ public final class ClientLoops implements AutoCloseable {
     /** {@code threads} event loops named {@code prefix-N} (daemon threads); the caller closes them. */
     public static ClientLoops create(String prefix, int threads) {
         boolean epoll = Epoll.isAvailable();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        AtomicInteger busyPollers = new AtomicInteger();
+        // Netty's default strategy (poll without blocking when tasks wait, else block in the selector), except
+        // that while any run asked for busy polling the loops never block.
+        SelectStrategyFactory strategy = () -> (selectNow, hasTasks) ->
+                hasTasks || busyPollers.get() > 0 ? selectNow.get() : SelectStrategy.SELECT;
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory(0, strategy)
+                : NioIoHandler.newFactory(SelectorProvider.provider(), strategy);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, new NonBlockingThreadFactory(prefix), io);
-        return new ClientLoops(group, epoll ? EpollSocketChannel.class : NioSocketChannel.class);
+        return new ClientLoops(group, epoll ? EpollSocketChannel.class : NioSocketChannel.class, busyPollers);
+    }
+
+    /**
+     * Makes the loops poll without ever blocking until the returned handle is closed: each loop then uses a
+     * whole core, and neither a response nor a due request waits for the kernel to wake the loop (at 20,000
+     * req/s send lag p99 fell from ~0.4-1 ms to 0.07 ms; see docs/generator.md). Runs may overlap; the loops
+     * block again once every handle is closed.
+     */
+    public Release busyPoll() {
+        busyPollers.incrementAndGet();
+        AtomicInteger once = new AtomicInteger();
+        return () -> {
+            if (once.getAndIncrement() == 0) {
+                busyPollers.decrementAndGet();
+            }
+        };
     }
 
     public EventLoopGroup group() {
@@ -81,6 +108,12 @@ public final class ClientLoops implements AutoCloseable {
     @Override
     public void close() {
         group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    /** Ends what it was returned for; closing twice does nothing. */
+    public interface Release extends AutoCloseable {
+        @Override
+        void close();
     }
 
     /** Daemon event-loop threads {@code prefix-N}, marked non-blocking. */

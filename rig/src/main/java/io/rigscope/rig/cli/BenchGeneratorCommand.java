@@ -68,6 +68,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--min-wake-gap-us", defaultValue = "50", description = "Least gap between two scheduler wakes, µs (default ${DEFAULT-VALUE}; 0: a wake per request).")
     long minWakeGapUs;
 
+    @Option(names = "--busy-poll", description = "The client loops poll without blocking during each run (a whole core each; the least send lag).")
+    boolean busyPoll;
+
     @Option(names = "--kafka", description = "Publish the records through Kafka (embedded broker unless --bootstrap) instead of counting them.")
     boolean throughKafka;
 
@@ -101,7 +104,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         if (vsWrk && wrk.isEmpty()) {
             System.err.println("bench: wrk is not installed (Debian: apt-get install wrk); running without --vs-wrk");
         }
-        GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads).withMinWakeGapNanos(minWakeGapUs * 1000)
+        GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads).withMinWakeGapNanos(minWakeGapUs * 1000).withBusyPoll(busyPoll)
                 .withListener(r -> System.err.println(r.line()));
         Map<String, Object> out = new LinkedHashMap<>();
         try (BenchServer server = new BenchServer(serverThreads); Publishing publishing = new Publishing()) {
@@ -126,6 +129,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("records_to", throughKafka ? "kafka" : "counting sink (use --kafka for the broker path)");
             out.put("io_threads", ioThreads);
             out.put("min_wake_gap_us", minWakeGapUs);
+            out.put("busy_poll", busyPoll);
             out.put("server_threads", serverThreads);
             out.put("cores", Runtime.getRuntime().availableProcessors());
             out.put("load_avg_1m", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());

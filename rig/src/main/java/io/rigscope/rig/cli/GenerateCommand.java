@@ -109,6 +109,9 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--io-threads", description = "HTTP client event loops (default: cores).")
     Integer ioThreads;
 
+    @Option(names = "--busy-poll", description = "The client loops poll without blocking while the run lasts (a whole core each; the least send lag).")
+    boolean busyPoll;
+
     @Option(names = "--out", paramLabel = "FILE", description = "Also write every record to this JSONL wire file.")
     Path out;
 
@@ -120,7 +123,8 @@ public final class GenerateCommand implements Callable<Integer> {
         LoadPlan plan = config != null ? LoadPlanFile.read(config, series, rep, src) : fromFlags();
         PrintStream lines = json ? System.err : System.out;
         GeneratorOptions options = GeneratorOptions.defaults()
-                .withListener(r -> lines.println(r.line()));
+                .withListener(r -> lines.println(r.line()))
+                .withBusyPoll(busyPoll);
         if (ioThreads != null) {
             options = options.withIoThreads(ioThreads);
         }
