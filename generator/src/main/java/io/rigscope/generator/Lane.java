@@ -88,10 +88,6 @@ final class Lane implements HttpConnection.Listener {
         this.minWakeGapNanos = run.minWakeGapNanos;
     }
 
-    EventLoop loop() {
-        return loop;
-    }
-
     /** This lane's share of the in-flight cap (closed loop: its workers). */
     int cap() {
         return cap;
