@@ -6,8 +6,7 @@ import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
-import io.rigscope.infra.kafka.EmbeddedKafka;
-import io.rigscope.infra.kafka.TopicAdmin;
+import io.rigscope.infra.testing.KafkaBroker;
 import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.WireCodec;
@@ -32,30 +31,27 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The generator against a real local HTTP server, publishing through a real embedded broker. */
 class GeneratorTest {
 
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
     @TempDir
     static Path dir;
-    static EmbeddedKafka kafka;
     static WirePublisher publisher;
     static final WireCodec CODEC = new WireCodec();
 
     @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-        try (TopicAdmin admin = new TopicAdmin(kafka.bootstrap())) {
-            admin.ensureTopics();
-        }
+    static void startPublisher() {
         publisher = new WirePublisher(kafka.bootstrap(), CODEC, WirePublisher.Options.defaults());
     }
 
     @AfterAll
-    static void stopBroker() {
+    static void stopPublisher() {
         publisher.close();
-        kafka.close();
     }
 
     private static Scenario ingest(String url, double rate, int maxInFlight, Duration timeout) {

@@ -3,7 +3,7 @@ package io.rigscope.sut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.infra.testing.Postgres;
 import io.rigscope.sut.auth.ApiKeys;
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.ingest.EventWriter.InsertMode;
@@ -14,12 +14,16 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.blockhound.BlockHound;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /** Every request path runs without a blocking call on a Netty or Reactor non-blocking thread. */
 class SutEventLoopTest {
+
+    @RegisterExtension
+    static final Postgres pg = new Postgres();
 
     @Test
     void noRequestPathBlocksAnEventLoop() throws Exception {
@@ -32,7 +36,7 @@ class SutEventLoopTest {
             }
         }).block(Duration.ofSeconds(5))).as("BlockHound is active").hasMessageContaining("Blocking call");
 
-        try (var pg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults())) {
+        try {
             PgUrl owner = PgUrl.parse("--pg", pg.libpqUrl("postgres", "postgres"));
             Sut.start(SutConfig.defaults(owner).withMigrate(true)).close();
             HttpClient http = HttpClient.newHttpClient();

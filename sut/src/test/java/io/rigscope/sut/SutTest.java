@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.infra.testing.Postgres;
 import io.rigscope.sut.auth.ApiKeys;
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.db.Sql;
@@ -20,29 +20,24 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SutTest {
 
+    @RegisterExtension
+    static final Postgres pg = new Postgres();
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private PrivatePostgres pg;
     private PgUrl owner;
 
     @BeforeAll
-    void startPostgres() {
-        pg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults());
+    void migrate() {
         owner = PgUrl.parse("--pg", pg.libpqUrl("postgres", "postgres"));
         Sut.start(SutConfig.defaults(owner).withMigrate(true)).close();
-    }
-
-    @AfterAll
-    void stopPostgres() {
-        pg.close();
     }
 
     @Test

@@ -10,8 +10,7 @@ import io.rigscope.analyzer.episode.Attributor;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
 import io.rigscope.analyzer.series.SeriesAnalysis;
-import io.rigscope.infra.kafka.EmbeddedKafka;
-import io.rigscope.infra.kafka.TopicAdmin;
+import io.rigscope.infra.testing.KafkaBroker;
 import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.WireCodec;
@@ -31,9 +30,8 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** k6 --out json files through the broker into the analyzer. */
@@ -41,23 +39,11 @@ class K6ImportTest {
 
     private static final long START = 1_700_000_000L;
 
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
     @TempDir
     static Path dir;
-    static EmbeddedKafka kafka;
     static final WireCodec CODEC = new WireCodec();
-
-    @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-        try (TopicAdmin admin = new TopicAdmin(kafka.bootstrap())) {
-            admin.ensureTopics();
-        }
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        kafka.close();
-    }
 
     @Test
     void importedK6StreamIsCutByResponseEndAndJudgedLikeALiveSeries() throws Exception {

@@ -2,22 +2,20 @@ package io.rigscope.analyzer.series;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
 import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
 import io.rigscope.analyzer.bench.SyntheticSeries.Stall;
+import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Attributor;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
 import io.rigscope.analyzer.report.ReportFiles;
-import io.rigscope.infra.kafka.EmbeddedKafka;
-import io.rigscope.infra.kafka.TopicAdmin;
+import io.rigscope.infra.testing.KafkaBroker;
 import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Verdict;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,33 +23,17 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Planted patterns through a real broker: publish a simulated series, replay it, read the report. */
 class PlantedPatternsTest {
 
     private static final long START = 1_700_000_000L;
 
-    @TempDir
-    static Path dir;
-    static EmbeddedKafka kafka;
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
     static final WireCodec CODEC = new WireCodec();
-
-    @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
-        try (TopicAdmin admin = new TopicAdmin(kafka.bootstrap())) {
-            admin.ensureTopics();
-        }
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        kafka.close();
-    }
 
     @Test
     void oneFrozenSecondIsExactlyOneFreezeSecond() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.infra.testing.Postgres;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.WireRecord;
 import java.time.Duration;
@@ -11,25 +12,20 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.Disposable;
 
 class DbSamplerTest {
 
-    private static PrivatePostgres pg;
+    @RegisterExtension
+    static final Postgres pg = new Postgres(PrivatePostgres.Options.defaults().with("autovacuum", "off"));
 
     @BeforeAll
-    static void start() {
-        pg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults().with("autovacuum", "off"));
+    static void createMonitorRoleAndTable() {
         pg.psql("postgres", "create role monitor login; grant pg_monitor to monitor;"
                 + " create table events(id bigserial primary key, qty int, note text)");
-    }
-
-    @AfterAll
-    static void stop() {
-        pg.close();
     }
 
     /** Collects samples in the background until {@code done} holds for one of them (or the timeout). */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.infra.testing.Postgres;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.PgLogEvent;
 import io.rigscope.model.wire.WireRecord;
@@ -13,29 +14,19 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.scheduler.Schedulers;
 
 class PgLogCollectorTest {
 
-    private static PrivatePostgres pg;
-
-    @BeforeAll
-    static void start() {
-        pg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults()
-                .with("autovacuum_naptime", "1").with("autovacuum_vacuum_cost_delay", "0"));
-    }
-
-    @AfterAll
-    static void stop() {
-        pg.close();
-    }
+    @RegisterExtension
+    static final Postgres pg = new Postgres(PrivatePostgres.Options.defaults()
+            .with("autovacuum_naptime", "1").with("autovacuum_vacuum_cost_delay", "0"));
 
     private PgLogCollector collector(boolean fromStart) {
-        return new PgLogCollector(new PgLogCollector.Config(pg.logFile(), null, fromStart, Duration.ofMillis(50)),
+        return new PgLogCollector(new PgLogCollector.Config(pg.cluster().logFile(), null, fromStart, Duration.ofMillis(50)),
                 CollectorContext.of("s1"));
     }
 

@@ -3,28 +3,23 @@ package io.rigscope.collectors.waits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.collectors.CollectorContext;
-import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.infra.testing.Postgres;
 import io.rigscope.model.wire.Waits;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class WaitsCollectorTest {
 
-    private static PrivatePostgres pg;
+    @RegisterExtension
+    static final Postgres pg = new Postgres();
 
     @BeforeAll
-    static void start() {
-        pg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults());
+    static void createMonitorRoleAndHotRow() {
         pg.psql("postgres", "create role monitor login; grant pg_monitor to monitor;"
                 + " create table api_keys(id int primary key, last_used_at timestamptz); insert into api_keys values (1, now())");
-    }
-
-    @AfterAll
-    static void stop() {
-        pg.close();
     }
 
     @Test

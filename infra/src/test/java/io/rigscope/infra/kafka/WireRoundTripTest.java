@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+// its own broker, not the shared KafkaBroker fixture: it checks that ensureTopics creates every topic on a fresh broker
 class WireRoundTripTest {
 
     private static EmbeddedKafka kafka;

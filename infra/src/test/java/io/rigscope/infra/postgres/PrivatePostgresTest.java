@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
+// its own clusters, not the shared Postgres fixture: it tests PrivatePostgres itself (start, settings, log, close)
 class PrivatePostgresTest {
 
     @Test

@@ -31,6 +31,7 @@ class CollectCommandTest {
         assertThat(bySrc.keySet()).contains("vmstat", "os", "waits", "db", "canary");
     }
 
+    // its own bare broker, not the shared KafkaBroker fixture: collect must create its topics on a broker that has none
     @Test
     void collectedRecordsArriveOnTheirTopicsOfARealBroker(@TempDir Path dir) {
         try (var broker = io.rigscope.infra.kafka.EmbeddedKafka.start(dir.resolve("kafka"), 0)) {

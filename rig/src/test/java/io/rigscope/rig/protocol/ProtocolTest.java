@@ -3,7 +3,7 @@ package io.rigscope.rig.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.infra.testing.Postgres;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Marker;
@@ -23,29 +23,24 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProtocolTest {
 
+    @RegisterExtension
+    static final Postgres pg = new Postgres();
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private PrivatePostgres pg;
     private PgUrl owner;
 
     @BeforeAll
-    void startPostgres() {
-        pg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults());
+    void migrate() {
         owner = PgUrl.parse("--pg", pg.libpqUrl("postgres", "postgres"));
         Sut.start(SutConfig.defaults(owner).withMigrate(true)).close();
-    }
-
-    @AfterAll
-    void stopPostgres() {
-        pg.close();
     }
 
     private BringUpChecks checks(PgUrl db, RunningSut sut) {
@@ -139,7 +134,7 @@ class ProtocolTest {
     void environmentFactsCarryTheHostAndTheSettingsThatMatter() {
         EnvironmentFacts facts = EnvironmentFacts.collect(owner, Path.of("."), 0.192);
         assertThat(facts.cpuCount()).isPositive();
-        assertThat(facts.pgVersion()).startsWith(String.valueOf(pg.majorVersion()));
+        assertThat(facts.pgVersion()).startsWith(String.valueOf(pg.cluster().majorVersion()));
         assertThat(facts.pgSettings()).containsKeys("shared_buffers", "max_wal_size", "min_wal_size",
                 "autovacuum_vacuum_scale_factor", "autovacuum_analyze_scale_factor", "wal_compression");
         assertThat(facts.pgSettings().get("shared_buffers")).isNotEqualTo("n/a");

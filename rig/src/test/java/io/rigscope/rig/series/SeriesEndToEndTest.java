@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.RecordSink;
-import io.rigscope.infra.kafka.EmbeddedKafka;
-import io.rigscope.infra.kafka.TopicAdmin;
-import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.infra.testing.KafkaBroker;
+import io.rigscope.infra.testing.Postgres;
 import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.WireCodec;
@@ -19,15 +18,12 @@ import io.rigscope.sut.schema.Provisioning;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The whole path on real parts: the reference SUT on a private PostgreSQL, the generator, the embedded broker and
@@ -35,28 +31,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SeriesEndToEndTest {
 
-    private static EmbeddedKafka kafka;
-    private static PrivatePostgres postgres;
-    private static PgUrl owner;
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
+    @RegisterExtension
+    static final Postgres postgres = new Postgres();
     private final WireCodec codec = new WireCodec();
 
-    @BeforeAll
-    static void start(@TempDir Path dir) {
-        kafka = EmbeddedKafka.start(dir, 0);
-        try (var admin = new TopicAdmin(kafka.bootstrap())) {
-            admin.ensureTopics();
-        }
-        postgres = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults());
-        owner = PgUrl.parse("test", postgres.libpqUrl("postgres", "postgres"));
-    }
-
-    @AfterAll
-    static void stop() {
-        postgres.close();
-        kafka.close();
-    }
-
     private Map<String, Object> runSeries(String series, int lossyOneIn) {
+        PgUrl owner = PgUrl.parse("test", postgres.libpqUrl("postgres", "postgres"));
         SutConfig config = SutConfig.defaults(owner).withMigrate(true).withLossyOneIn(lossyOneIn);
         var console = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(console, true, StandardCharsets.UTF_8);
