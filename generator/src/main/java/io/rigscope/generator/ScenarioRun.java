@@ -34,12 +34,14 @@ final class ScenarioRun {
     static final double RATE_PER_LANE = 25_000;
 
     /**
-     * Open loop: a lane pre-opens as many connections as it starts requests in this long (5 ms: 100 at
-     * 20,000 req/s). With fewer, a hiccup of a few ms at the start of a high-rate run put more requests in flight
-     * than there were connections; each extra one opened a connection while the target was busy accepting the
-     * others, and the run opened with a cascade of connects, late requests and drops.
+     * Open loop: a lane pre-opens as many connections as it starts requests in this long (20 ms: 400 at
+     * 20,000 req/s). A hiccup longer than this (a JVM or OS pause, the target stalling) puts more requests out
+     * than there are connections; each extra one opens a connection while the target is busy accepting the
+     * others, and the hiccup grows into a cascade of connects, late requests and drops. With 5 ms worth, 2 of
+     * 10 runs at 20,000 req/s had such a cascade after a ~10 ms pause (~50 ms stall, 213-315 drops); with 20 ms,
+     * 0 of 4 (docs/generator.md).
      */
-    static final double PRECONNECT_SECONDS = 0.005;
+    static final double PRECONNECT_SECONDS = 0.020;
 
     final Scenario scenario;
     final LoopMode mode;
