@@ -132,8 +132,7 @@ final class Lane implements HttpConnection.Listener {
             preconnectOpened = 0;
             preconnected = done;
             for (int i = 0; i < n; i++) {
-                HttpConnection c = new HttpConnection(this, MAX_HEAD_BYTES);
-                connections.add(c);
+                HttpConnection c = newConnection();
                 connect(c);
             }
         });
@@ -231,24 +230,32 @@ final class Lane implements HttpConnection.Listener {
     private void dispatch(long seq, long t0) {
         RequestBody body = run.render(seq);
         HttpConnection c = idle.pollFirst();
-        long now = System.nanoTime();
-        if (c == null) {
-            c = new HttpConnection(this, MAX_HEAD_BYTES);
-            connections.add(c);
-            assign(c, seq, t0, now, body);
+        boolean fresh = c == null;
+        if (fresh) {
+            c = newConnection();
+        }
+        Slot slot = slot(c);
+        slot.t0Nanos = t0;
+        slot.handedNanos = System.nanoTime();
+        slot.t1Nanos = 0;
+        slot.body = body;
+        if (fresh) {
             connect(c);
         } else {
-            assign(c, seq, t0, now, body);
             write(c);
         }
     }
 
-    private static void assign(HttpConnection c, long seq, long t0, long now, RequestBody body) {
-        c.seq = seq;
-        c.t0Nanos = t0;
-        c.handedNanos = now;
-        c.t1Nanos = 0;
-        c.attachment = body;
+    /** A new connection of this lane, with its slot attached; not yet connecting. */
+    private HttpConnection newConnection() {
+        HttpConnection c = new HttpConnection(this, MAX_HEAD_BYTES);
+        c.attach(new Slot());
+        connections.add(c);
+        return c;
+    }
+
+    private static Slot slot(HttpConnection c) {
+        return (Slot) c.attachment();
     }
 
     private void connect(HttpConnection c) {
@@ -261,14 +268,14 @@ final class Lane implements HttpConnection.Listener {
     }
 
     private void write(HttpConnection c) {
-        RequestBody body = (RequestBody) c.attachment;
-        c.t1Nanos = System.nanoTime();
-        c.send(run.encoder.encode(c.channel().alloc(), body.bytes()), run.encoder.head());
+        Slot slot = slot(c);
+        slot.t1Nanos = System.nanoTime();
+        c.send(run.encoder.encode(c.channel().alloc(), slot.body.bytes()), run.encoder.head());
     }
 
     @Override
     public void onOpen(HttpConnection c) {
-        if (c.attachment != null) {
+        if (slot(c).body != null) {
             write(c);
         } else {
             idle.addFirst(c);
@@ -285,7 +292,7 @@ final class Lane implements HttpConnection.Listener {
 
     @Override
     public void onFailure(HttpConnection c, Throwable cause) {
-        boolean ended = c.attachment != null;
+        boolean ended = slot(c).body != null;
         if (ended) {
             end(c, 0, cause);
         } else if (!c.wasOpened()) {
@@ -322,14 +329,15 @@ final class Lane implements HttpConnection.Listener {
 
     /** Ends the request on {@code c}: stamps t2, queues its sample, frees its slot. */
     private void end(HttpConnection c, int status, Throwable error) {
-        RequestBody body = (RequestBody) c.attachment;
-        c.attachment = null;
+        Slot slot = slot(c);
+        RequestBody body = slot.body;
+        slot.body = null;
         stamping = true;
         long t2 = System.nanoTime();
         MicroClock clock = run.clock;
-        long t0Us = clock.epochUs(c.t0Nanos);
+        long t0Us = clock.epochUs(slot.t0Nanos);
         long t2Us = clock.epochUs(t2);
-        long t1Us = c.t1Nanos == 0 ? t2Us : Math.min(Math.max(clock.epochUs(c.t1Nanos), t0Us), t2Us);
+        long t1Us = slot.t1Nanos == 0 ? t2Us : Math.min(Math.max(clock.epochUs(slot.t1Nanos), t0Us), t2Us);
         ErrorKind kind = error == null ? ErrorKind.ofStatus(status) : ErrorKinds.of(error);
         run.collect(new Sample(run.scenario.name(), t0Us, t1Us, t2Us, status, kind, body.batch(), body.quantity(),
                 body.bytes().length), error);
@@ -344,17 +352,18 @@ final class Lane implements HttpConnection.Listener {
         boolean any = false;
         for (int i = connections.size() - 1; i >= 0; i--) {
             HttpConnection c = connections.get(i);
-            if (c.attachment == null) {
+            Slot slot = slot(c);
+            if (slot.body == null) {
                 continue;
             }
-            if (now - c.handedNanos >= timeoutNanos) {
+            if (now - slot.handedNanos >= timeoutNanos) {
                 end(c, 0, new TimeoutException("no response within " + run.scenario.timeout()));
                 c.close();
                 connections.remove(i);
                 idle.remove(c);
                 nextWorker();
-            } else if (!any || c.t0Nanos - oldest < 0) {
-                oldest = c.t0Nanos;
+            } else if (!any || slot.t0Nanos - oldest < 0) {
+                oldest = slot.t0Nanos;
                 any = true;
             }
         }
@@ -374,5 +383,17 @@ final class Lane implements HttpConnection.Listener {
             connections.clear();
             idle.clear();
         });
+    }
+
+    /**
+     * The request in flight on one connection (loop-confined, reused for every request of that connection):
+     * its body (null when the connection is idle), intended start, hand-off time (the timeout counts from it)
+     * and actual send (0 until written).
+     */
+    private static final class Slot {
+        RequestBody body;
+        long t0Nanos;
+        long handedNanos;
+        long t1Nanos;
     }
 }

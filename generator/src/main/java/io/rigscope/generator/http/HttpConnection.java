@@ -17,8 +17,8 @@ import java.util.Objects;
  * response). After a failure the connection is closed. {@link Listener#onClosed} reports a close that ended
  * no request (an idle keep-alive connection the server closed, or one closed after its response).
  *
- * <p>The connection also carries the owner's bookkeeping for the request in flight ({@link #attachment} and
- * the timestamps), so a request needs no object of its own.
+ * <p>The connection carries one opaque attachment of its owner's (set once; the owner keeps its per-request
+ * bookkeeping there and reuses it), so a request needs no object of its own.
  */
 public final class HttpConnection extends ChannelInboundHandlerAdapter {
 
@@ -57,20 +57,22 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
     private boolean opened;
     private boolean busy;
     private boolean ended;
-
-    /** The owner's request in flight (it decides the type), or null. */
-    public Object attachment;
-    /** The owner's timestamps of the request in flight, {@link System#nanoTime()}. */
-    public long t0Nanos;
-    public long handedNanos;
-    public long t1Nanos;
-    /** The owner's sequence number of the request in flight. */
-    public long seq;
+    private Object attachment;
 
     /** @param maxHeadBytes the largest response head accepted (see {@link ResponseParser}) */
     public HttpConnection(Listener listener, int maxHeadBytes) {
         this.listener = Objects.requireNonNull(listener, "listener");
         this.parser = new ResponseParser(maxHeadBytes);
+    }
+
+    /** The owner's attachment, or null. */
+    public Object attachment() {
+        return attachment;
+    }
+
+    /** Sets the owner's attachment (its per-request bookkeeping for this connection). */
+    public void attach(Object attachment) {
+        this.attachment = attachment;
     }
 
     /** The channel, once registered. */
