@@ -12,6 +12,11 @@ import java.util.Objects;
  *                        that fall due inside the gap go out together at its end. 0 wakes for every request.
  * @param busyPoll the client loops poll without blocking during the run (a whole core each; the least send
  *                 lag); default false
+ * @param preconnect open loop: each lane opens as many keep-alive connections before the schedule as it starts
+ *                   requests in this long (default 20 ms: 400 at 20,000 req/s; at least 1, at most its cap). A
+ *                   hiccup longer than this puts more requests out than there are connections, and the extra
+ *                   connects can turn it into a cascade: with 5 ms, 2 of 10 bench runs at 20,000 req/s had
+ *                   one (~50 ms stall, 213-315 drops); with 20 ms, 0 of 7 (docs/generator.md).
  * @param outboxCapacity records held in memory on the way to Kafka before the spool file takes over
  * @param spoolDir where the spool file goes (default: the system temp directory)
  * @param batchMaxSamples a SampleBatch record is sealed at this many samples ...
@@ -20,7 +25,7 @@ import java.util.Objects;
  *                   still in flight
  * @param listener receives each final second (the console line)
  */
-public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, int outboxCapacity, Path spoolDir, int batchMaxSamples,
+public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, Duration preconnect, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                                Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
 
     public GeneratorOptions {
@@ -29,6 +34,10 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
         }
         if (minWakeGapNanos < 0) {
             throw new IllegalArgumentException("minWakeGapNanos must be >= 0, was " + minWakeGapNanos);
+        }
+        Objects.requireNonNull(preconnect, "preconnect");
+        if (preconnect.isNegative()) {
+            throw new IllegalArgumentException("preconnect must be >= 0, was " + preconnect);
         }
         if (outboxCapacity < 1) {
             throw new IllegalArgumentException("outboxCapacity must be >= 1, was " + outboxCapacity);
@@ -44,37 +53,42 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
 
     /** Defaults: one event loop per core, a 50 µs least wake gap, 4,096 records in memory, batches of 500 samples or 50 ms. */
     public static GeneratorOptions defaults() {
-        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 4096, null, 500,
+        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, Duration.ofMillis(20), 4096, null, 500,
                 Duration.ofMillis(50), Duration.ofSeconds(5), null);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, l);
     }
 
     public GeneratorOptions withMinWakeGapNanos(long n) {
-        return new GeneratorOptions(ioThreads, n, busyPoll, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, n, busyPoll, preconnect, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withBusyPoll(boolean b) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, b, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, b, preconnect, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, listener);
     }
 
+    public GeneratorOptions withPreconnect(Duration d) {
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, d, outboxCapacity, spoolDir, batchMaxSamples,
+                batchMaxAge, drainGrace, listener);
+    }
+
     public GeneratorOptions withIoThreads(int n) {
-        return new GeneratorOptions(n, minWakeGapNanos, busyPoll, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(n, minWakeGapNanos, busyPoll, preconnect, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 }

@@ -67,10 +67,10 @@ final class GeneratorRun {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try {
             for (Scenario s : plan.scenarios()) {
-                runs.add(new ScenarioRun(s, plan.mode(), state, loops.group(), options.ioThreads(), options.minWakeGapNanos(),
+                runs.add(new ScenarioRun(s, plan.mode(), state, loops.group(), options,
                         loops.bootstrap(s.timeout()), keyPrefix));
             }
-            Warmup.run(loops, options.ioThreads(), options.minWakeGapNanos());
+            Warmup.run(loops, options);
             for (ScenarioRun r : runs) {
                 int wanted = r.lanes.stream().mapToInt(r::preconnectPerLane).sum();
                 int opened = r.preconnect();

@@ -33,16 +33,6 @@ final class ScenarioRun {
     /** Open-loop requests per second one lane is given before a scenario is spread over more event loops. */
     static final double RATE_PER_LANE = 25_000;
 
-    /**
-     * Open loop: a lane pre-opens as many connections as it starts requests in this long (20 ms: 400 at
-     * 20,000 req/s). A hiccup longer than this (a JVM or OS pause, the target stalling) puts more requests out
-     * than there are connections; each extra one opens a connection while the target is busy accepting the
-     * others, and the hiccup grows into a cascade of connects, late requests and drops. With 5 ms worth, 2 of
-     * 10 runs at 20,000 req/s had such a cascade after a ~10 ms pause (~50 ms stall, 213-315 drops); with 20 ms,
-     * 0 of 4 (docs/generator.md).
-     */
-    static final double PRECONNECT_SECONDS = 0.020;
-
     final Scenario scenario;
     final LoopMode mode;
     final ArrivalSchedule schedule;
@@ -52,6 +42,7 @@ final class ScenarioRun {
     final List<Lane> lanes = new ArrayList<>();
     /** Open loop: the least time between two wakes of a lane's scheduler (see {@link Lane}). */
     final long minWakeGapNanos;
+    private final double preconnectSeconds;
     private final RunState run;
     private final BodyRenderer renderer;
     private final AtomicLong closedSeq = new AtomicLong();
@@ -62,9 +53,10 @@ final class ScenarioRun {
      * @param loops     the event loops the lanes are spread over
      * @param bootstrap channel class and options shared by every connection
      */
-    ScenarioRun(Scenario scenario, LoopMode mode, RunState run, EventLoopGroup loops, int ioThreads,
-                long minWakeGapNanos, Bootstrap bootstrap, String keyPrefix) {
-        this.minWakeGapNanos = minWakeGapNanos;
+    ScenarioRun(Scenario scenario, LoopMode mode, RunState run, EventLoopGroup loops, GeneratorOptions options,
+                Bootstrap bootstrap, String keyPrefix) {
+        this.minWakeGapNanos = options.minWakeGapNanos();
+        this.preconnectSeconds = options.preconnect().toNanos() / 1e9;
         this.scenario = scenario;
         this.mode = mode;
         this.run = run;
@@ -81,7 +73,7 @@ final class ScenarioRun {
             throw new IllegalArgumentException("scenario " + scenario.name() + ": cannot resolve host '"
                     + scenario.url().getHost() + "'");
         }
-        int n = laneCount(scenario, mode, ioThreads);
+        int n = laneCount(scenario, mode, options.ioThreads());
         for (int k = 0; k < n; k++) {
             int share = scenario.maxInFlight() / n + (k < scenario.maxInFlight() % n ? 1 : 0);
             // next() goes round the group, so a scenario's lanes get distinct loops and scenarios spread over them.
@@ -97,13 +89,13 @@ final class ScenarioRun {
 
     /**
      * Keep-alive connections each lane opens before the schedule: open loop, as many as the lane's requests of
-     * {@link #PRECONNECT_SECONDS} (at least 1, at most its in-flight share); closed loop, one per worker.
+     * {@link GeneratorOptions#preconnect()} (at least 1, at most its in-flight share); closed loop, one per worker.
      */
     int preconnectPerLane(Lane lane) {
         if (mode == LoopMode.CLOSED) {
             return lane.cap();
         }
-        int byRate = (int) Math.ceil(scenario.requestsPerSec() / lanes.size() * PRECONNECT_SECONDS);
+        int byRate = (int) Math.ceil(scenario.requestsPerSec() / lanes.size() * preconnectSeconds);
         return Math.max(1, Math.min(lane.cap(), byRate));
     }
 

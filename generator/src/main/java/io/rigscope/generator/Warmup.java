@@ -28,7 +28,7 @@ final class Warmup {
     }
 
     /** Runs the warm-up on {@code loops}; returns how many requests completed. */
-    static long run(ClientLoops loops, int ioThreads, long minWakeGapNanos) {
+    static long run(ClientLoops loops, GeneratorOptions options) {
         DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
                 .route(r -> r.post("/ingest", (req, res) -> req.receive().then(res.status(201)
                                 .sendString(Mono.just("{\"written\":2}")).then()))
@@ -39,9 +39,9 @@ final class Warmup {
         List<ScenarioRun> runs = List.of(
                 new ScenarioRun(new Scenario("warmup-post", "POST", URI.create(base + "/ingest"), Map.of(), 8_000, 64,
                         Duration.ofSeconds(5), BodyTemplate.usageEvents(2, "warmup")), LoopMode.OPEN, discard,
-                        loops.group(), ioThreads, minWakeGapNanos, loops.bootstrap(Duration.ofSeconds(5)), "warmup."),
+                        loops.group(), options, loops.bootstrap(Duration.ofSeconds(5)), "warmup."),
                 new ScenarioRun(new Scenario("warmup-get", "GET", URI.create(base + "/probe"), Map.of(), 2_000, 16,
-                        Duration.ofSeconds(5), null), LoopMode.OPEN, discard, loops.group(), ioThreads, minWakeGapNanos,
+                        Duration.ofSeconds(5), null), LoopMode.OPEN, discard, loops.group(), options,
                         loops.bootstrap(Duration.ofSeconds(5)), "warmup."));
         try {
             long start = System.nanoTime() + 1_000_000L;

@@ -344,6 +344,34 @@ class EngineBehaviourTest {
     }
 
     @Test
+    void connectionsOpenedBeforeTheScheduleFollowThePreconnectWindow() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(c -> {
+            while (c.readRequest() != null) {
+                c.write(OK_2);
+            }
+        })) {
+            // 400 req/s: a 100 ms window is 40 connections; a zero window still opens one.
+            for (Duration window : List.of(Duration.ofMillis(100), Duration.ZERO)) {
+                long before = server.connections.get();
+                Scenario probe = get("probe", server.url("/p"), 400, 64, Duration.ofSeconds(2));
+                List<WireRecord> records = new CopyOnWriteArrayList<>();
+                RunSummary summary = new Generator(records::add, GeneratorOptions.defaults().withPreconnect(window))
+                        .run(new LoadPlan("pre-" + UUID.randomUUID().toString().substring(0, 8), 0, "gen-1", null,
+                                LoopMode.OPEN, Duration.ofMillis(500), List.of(probe), null))
+                        .block(Duration.ofSeconds(30));
+                assertThat(summary.scenario("probe").failed()).isZero();
+                assertThat(summary.scenario("probe").completed()).isEqualTo(200);
+                long opened = server.connections.get() - before;
+                if (window.isZero()) {
+                    assertThat(opened).as("connections with a zero window").isLessThan(10);
+                } else {
+                    assertThat(opened).as("connections with a 100 ms window").isGreaterThanOrEqualTo(40);
+                }
+            }
+        }
+    }
+
+    @Test
     void closedLoopWorkersKeepAtMostNRequestsOutAndCompleteAboutNPerServiceTime() {
         int workers = 4;
         AtomicInteger current = new AtomicInteger();

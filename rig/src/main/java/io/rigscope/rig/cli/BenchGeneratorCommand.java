@@ -68,6 +68,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--min-wake-gap-us", defaultValue = "50", description = "Least gap between two scheduler wakes, µs (default ${DEFAULT-VALUE}; 0: a wake per request).")
     long minWakeGapUs;
 
+    @Option(names = "--preconnect-ms", defaultValue = "20", description = "Keep-alive connections opened before the schedule: this many ms of requests per lane (default ${DEFAULT-VALUE}).")
+    long preconnectMs;
+
     @Option(names = "--busy-poll", description = "The client loops poll without blocking during each run (a whole core each; the least send lag).")
     boolean busyPoll;
 
@@ -97,6 +100,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         Duration measured = Durations.parse("--duration", duration);
         Duration warm = "0s".equals(warmup) || "0".equals(warmup) ? Duration.ZERO : Durations.parse("--warmup", warmup);
         Duration step = Durations.parse("--step-duration", stepDuration);
+        if (preconnectMs < 0) {
+            throw new UsageException("--preconnect-ms must be >= 0, was " + preconnectMs);
+        }
         if (minWakeGapUs < 0) {
             throw new UsageException("--min-wake-gap-us must be >= 0, was " + minWakeGapUs);
         }
@@ -104,7 +110,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         if (vsWrk && wrk.isEmpty()) {
             System.err.println("bench: wrk is not installed (Debian: apt-get install wrk); running without --vs-wrk");
         }
-        GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads).withMinWakeGapNanos(minWakeGapUs * 1000).withBusyPoll(busyPoll)
+        GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads).withMinWakeGapNanos(minWakeGapUs * 1000).withBusyPoll(busyPoll).withPreconnect(Duration.ofMillis(preconnectMs))
                 .withListener(r -> System.err.println(r.line()));
         Map<String, Object> out = new LinkedHashMap<>();
         try (BenchServer server = new BenchServer(serverThreads); Publishing publishing = new Publishing()) {
@@ -130,6 +136,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("io_threads", ioThreads);
             out.put("min_wake_gap_us", minWakeGapUs);
             out.put("busy_poll", busyPoll);
+            out.put("preconnect_ms", preconnectMs);
             out.put("server_threads", serverThreads);
             out.put("cores", Runtime.getRuntime().availableProcessors());
             out.put("load_avg_1m", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());

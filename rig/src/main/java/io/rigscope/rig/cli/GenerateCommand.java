@@ -109,6 +109,9 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--io-threads", description = "HTTP client event loops (default: cores).")
     Integer ioThreads;
 
+    @Option(names = "--preconnect-ms", defaultValue = "20", description = "Open loop: keep-alive connections opened before the schedule, this many ms of requests per event loop (default ${DEFAULT-VALUE}).")
+    long preconnectMs;
+
     @Option(names = "--busy-poll", description = "The client loops poll without blocking while the run lasts (a whole core each; the least send lag).")
     boolean busyPoll;
 
@@ -125,6 +128,10 @@ public final class GenerateCommand implements Callable<Integer> {
         GeneratorOptions options = GeneratorOptions.defaults()
                 .withListener(r -> lines.println(r.line()))
                 .withBusyPoll(busyPoll);
+        if (preconnectMs < 0) {
+            throw new UsageException("--preconnect-ms must be >= 0, was " + preconnectMs);
+        }
+        options = options.withPreconnect(java.time.Duration.ofMillis(preconnectMs));
         if (ioThreads != null) {
             options = options.withIoThreads(ioThreads);
         }
