@@ -219,35 +219,21 @@ public final class ResponseParser {
                     onLine();
                     lineLength = 0;
                     break;
-                case BODY_FIXED: {
-                    int readable = buf.readableBytes();
-                    if (readable == 0) {
-                        return NEED_MORE;
-                    }
-                    int skip = (int) Math.min(remainingBytes, readable);
-                    skipBody(buf, skip);
-                    if (remainingBytes != 0) {
+                case BODY_FIXED:
+                    if (!skipRemaining(buf)) {
                         return NEED_MORE;
                     }
                     state = DONE;
                     break;
-                }
                 case BODY_UNTIL_CLOSE:
                     skipBody(buf, buf.readableBytes());
                     return NEED_MORE;
-                case CHUNK_DATA: {
-                    int readable = buf.readableBytes();
-                    if (readable == 0) {
-                        return NEED_MORE;
-                    }
-                    int skip = (int) Math.min(remainingBytes, readable);
-                    skipBody(buf, skip);
-                    if (remainingBytes != 0) {
+                case CHUNK_DATA:
+                    if (!skipRemaining(buf)) {
                         return NEED_MORE;
                     }
                     state = CHUNK_DATA_CR;
                     break;
-                }
                 case CHUNK_DATA_CR:
                 case CHUNK_DATA_LF: {
                     int index = buf.readerIndex();
@@ -272,6 +258,19 @@ public final class ResponseParser {
                     throw new IllegalStateException("unexpected state " + stateName());
             }
         }
+    }
+
+    /**
+     * Skips what is readable of the {@code remainingBytes} of a fixed-length body or a chunk; true once none
+     * remain (false: wait for more input).
+     */
+    private boolean skipRemaining(ByteBuf buf) {
+        int readable = buf.readableBytes();
+        if (readable == 0) {
+            return false;
+        }
+        skipBody(buf, (int) Math.min(remainingBytes, readable));
+        return remainingBytes == 0;
     }
 
     private void skipBody(ByteBuf buf, int bytes) {
