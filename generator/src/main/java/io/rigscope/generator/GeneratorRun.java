@@ -158,9 +158,7 @@ final class GeneratorRun {
     private void awaitQuiet(List<ScenarioRun> runs) {
         Duration longest = plan.scenarios().stream().map(Scenario::timeout).max(Duration::compareTo).orElseThrow();
         long deadline = System.nanoTime() + longest.plus(options.drainGrace()).toNanos();
-        while (!runs.stream().allMatch(ScenarioRun::quiet) && System.nanoTime() - deadline < 0) {
-            LockSupport.parkNanos(2_000_000L);
-        }
+        ScenarioRun.awaitQuiet(runs, deadline);
         int left = runs.stream().mapToInt(ScenarioRun::inFlight).sum();
         if (left > 0) {
             LOG.warn("{} request(s) still in flight {} after the schedule ended; they are left out", left,

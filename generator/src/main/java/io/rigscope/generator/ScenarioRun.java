@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -190,6 +191,20 @@ final class ScenarioRun {
             if (!l.done || l.inFlight > 0) {
                 return false;
             }
+        }
+        return true;
+    }
+
+    /**
+     * Waits (polling every 2 ms) until every run is {@link #quiet} or {@code deadlineNanos} ({@link System#nanoTime})
+     * has passed; true when all are quiet.
+     */
+    static boolean awaitQuiet(List<ScenarioRun> runs, long deadlineNanos) {
+        while (!runs.stream().allMatch(ScenarioRun::quiet)) {
+            if (System.nanoTime() - deadlineNanos >= 0) {
+                return false;
+            }
+            LockSupport.parkNanos(2_000_000L);
         }
         return true;
     }

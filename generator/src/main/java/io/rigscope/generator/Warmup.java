@@ -8,7 +8,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
@@ -49,9 +48,7 @@ final class Warmup {
                 r.start(start, start + LENGTH.toNanos());
             }
             long deadline = start + LENGTH.toNanos() + Duration.ofSeconds(10).toNanos();
-            while (!runs.stream().allMatch(ScenarioRun::quiet) && System.nanoTime() - deadline < 0) {
-                LockSupport.parkNanos(5_000_000L);
-            }
+            ScenarioRun.awaitQuiet(runs, deadline);
             long completed = 0;
             while (discard.poll() != null) {
                 completed++;
