@@ -1,15 +1,13 @@
 package io.rigscope.generator;
 
 import io.netty.channel.ConnectTimeoutException;
-import io.netty.handler.timeout.ReadTimeoutException;
-import io.netty.handler.timeout.WriteTimeoutException;
+import io.rigscope.generator.http.HttpConnection;
 import io.rigscope.model.wire.ErrorKind;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.nio.channels.ClosedChannelException;
 import java.util.concurrent.TimeoutException;
-import io.rigscope.generator.http.HttpConnection;
 
 /** Classifies a request's failure into the wire's {@link ErrorKind}. */
 final class ErrorKinds {
@@ -19,9 +17,7 @@ final class ErrorKinds {
 
     static ErrorKind of(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof TimeoutException || t instanceof ReadTimeoutException || t instanceof WriteTimeoutException
-                    || t instanceof ConnectTimeoutException
-                    || t.getClass().getSimpleName().equals("PoolAcquireTimeoutException")) {
+            if (t instanceof TimeoutException || t instanceof ConnectTimeoutException) {
                 return ErrorKind.TIMEOUT;
             }
             if (t instanceof ConnectException || t instanceof NoRouteToHostException) {
