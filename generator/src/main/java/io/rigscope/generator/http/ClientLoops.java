@@ -19,7 +19,6 @@ import java.nio.channels.spi.SelectorProvider;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.scheduler.NonBlocking;
 
@@ -29,7 +28,7 @@ import reactor.core.scheduler.NonBlocking;
  * marked {@link NonBlocking}, as Reactor's own are, so BlockHound (in the tests) reports any blocking call on
  * them.
  */
-public final class ClientLoops implements AutoCloseable {
+public final class ClientLoops {
 
     private final EventLoopGroup group;
     private final Class<? extends SocketChannel> channelClass;
@@ -54,8 +53,8 @@ public final class ClientLoops implements AutoCloseable {
         return SHARED.computeIfAbsent(threads, n -> create("rig-gen-http", n));
     }
 
-    /** {@code threads} event loops named {@code prefix-N} (daemon threads); the caller closes them. */
-    public static ClientLoops create(String prefix, int threads) {
+    /** {@code threads} event loops named {@code prefix-N} (daemon threads). */
+    private static ClientLoops create(String prefix, int threads) {
         boolean epoll = Epoll.isAvailable();
         AtomicInteger busyPollers = new AtomicInteger();
         // Netty's default strategy (poll without blocking when tasks wait, else block in the selector), except
@@ -104,11 +103,6 @@ public final class ClientLoops implements AutoCloseable {
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
     }
 
-    /** Shuts the loops down and waits up to 5 s. */
-    @Override
-    public void close() {
-        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-    }
 
     /** Ends what it was returned for; closing twice does nothing. */
     public interface Release extends AutoCloseable {
