@@ -2,14 +2,13 @@ package io.rigscope.generator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.generator.bench.ThreadCpu;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -60,13 +59,6 @@ class BusyPollTest {
 
     /** CPU time of the generator's client loop threads ({@code rig-gen-http-*}). */
     private static long loopCpuNanos() {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long sum = 0;
-        for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (info != null && info.getThreadName().startsWith("rig-gen-http")) {
-                sum += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
-            }
-        }
-        return sum;
+        return ThreadCpu.cpuNanosOfThreadsNamed("rig-gen-http");
     }
 }

@@ -3,8 +3,6 @@ package io.rigscope.generator.bench;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import reactor.core.publisher.Mono;
@@ -41,17 +39,7 @@ public final class BenchServer implements AutoCloseable {
 
     /** CPU time the server's event loops have used so far, nanoseconds. */
     public long cpuNanos() {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long sum = 0;
-        for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
-            if (info != null && info.getThreadName().startsWith("rig-bench-srv")) {
-                long t = threads.getThreadCpuTime(info.getThreadId());
-                if (t > 0) {
-                    sum += t;
-                }
-            }
-        }
-        return sum;
+        return ThreadCpu.cpuNanosOfThreadsNamed("rig-bench-srv");
     }
 
     @Override

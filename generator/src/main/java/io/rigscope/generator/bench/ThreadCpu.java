@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * does not list, are read from {@code /proc/self/task} as {@code jvm-jit} and {@code jvm-gc-vm} (surviving
  * threads only, at 10 ms resolution).
  */
-final class ThreadCpu implements AutoCloseable {
+public final class ThreadCpu implements AutoCloseable {
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final Map<Long, Long> startCpu = new HashMap<>();
@@ -37,6 +37,18 @@ final class ThreadCpu implements AutoCloseable {
         }, "rig-bench-cpu");
         sampler.setDaemon(true);
         sampler.start();
+    }
+
+    /** CPU time so far of the live threads whose name starts with {@code prefix}, nanoseconds. */
+    public static long cpuNanosOfThreadsNamed(String prefix) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (var info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().startsWith(prefix)) {
+                sum += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+            }
+        }
+        return sum;
     }
 
     private synchronized void sample(boolean first) {
