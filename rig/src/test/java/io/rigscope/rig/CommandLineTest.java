@@ -2,11 +2,19 @@ package io.rigscope.rig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.infra.net.LoopbackPorts;
 import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.RigscopeCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -98,5 +106,61 @@ class CommandLineTest {
         Result r = run("demo", "--provoke", "cosmic-rays");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--provoke 'cosmic-rays' is not a wall this demo knows; one of: hot-row");
+    }
+
+    @Test
+    void benchGeneratorWithATargetThatIsNotAnHttpUrlExitsTwoNamingTheFlag() {
+        Result r = run("bench", "generator", "--target", "ftp://127.0.0.1:21/");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--target 'ftp://127.0.0.1:21/' must be an http:// URL with a host");
+    }
+
+    @Test
+    void benchServerWithAPortOutOfRangeExitsTwo() {
+        Result r = run("bench", "server", "--port", "70000");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--port must be 0-65535, was 70000");
+    }
+
+    @Test
+    void benchGeneratorOffersItsLoadToATargetElsewhereAndReportsNoServerCpu() throws Exception {
+        try (BenchServer server = new BenchServer(1)) {
+            Result r = run("bench", "generator", "--target", server.url(), "--rate", "2000", "--duration", "1s",
+                    "--warmup", "0s", "--max-in-flight", "200", "--json");
+            assertThat(r.exit()).as(r.err()).isZero();
+            JsonNode json = new ObjectMapper().readTree(r.out());
+            assertThat(json.get("server").asText()).isEqualTo(server.url());
+            assertThat(json.get("server_cpu_pct").isNull()).isTrue();
+            long sent = json.get("sent").asLong();
+            assertThat(sent + json.get("dropped").asLong()).isEqualTo(2000);
+            assertThat(json.get("completed").asLong()).isEqualTo(sent);
+            assertThat(json.get("failed").asLong()).isZero();
+            assertThat(server.served()).isEqualTo(sent);
+        }
+    }
+
+    @Test
+    void benchServerAnswersOkUntilItsDurationEnds() throws Exception {
+        int port = LoopbackPorts.free();
+        var result = new java.util.concurrent.CompletableFuture<Result>();
+        Thread t = new Thread(() -> result.complete(run("bench", "server", "--port", Integer.toString(port), "--duration", "3s")));
+        t.start();
+        HttpClient client = HttpClient.newHttpClient();
+        HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/")).build();
+        HttpResponse<String> response = null;
+        for (int i = 0; i < 100 && response == null; i++) {
+            try {
+                response = client.send(get, HttpResponse.BodyHandlers.ofString());
+            } catch (java.net.ConnectException notYet) {
+                Thread.sleep(20);
+            }
+        }
+        assertThat(response).isNotNull();
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("ok");
+        Result r = result.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out().strip()).isEqualTo("http://127.0.0.1:" + port + "/");
+        assertThat(r.err()).contains("bench-server  served").contains("stopping after");
     }
 }

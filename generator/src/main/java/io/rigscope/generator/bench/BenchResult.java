@@ -19,7 +19,7 @@ import java.util.Map;
  * @param serviceP50Ms median {@code t2 - t1}
  * @param serviceP99Ms p99 {@code t2 - t1}
  * @param cpuPct the generator's CPU: process CPU minus the bench server's event loops, percent of one core
- * @param serverCpuPct the bench server's event loops, percent of one core
+ * @param serverCpuPct the bench server's event loops, percent of one core; NaN when the server runs elsewhere
  * @param cpuPctByThread CPU by thread group (names with numbers removed), percent of one core
  */
 public record BenchResult(double targetRate, double offeredRate, long sent, long dropped, long droppedFirstSecond,
@@ -53,7 +53,7 @@ public record BenchResult(double targetRate, double offeredRate, long sent, long
         m.put("service_p50_ms", round(serviceP50Ms, 3));
         m.put("service_p99_ms", round(serviceP99Ms, 3));
         m.put("cpu_pct", round(cpuPct, 1));
-        m.put("server_cpu_pct", round(serverCpuPct, 1));
+        m.put("server_cpu_pct", Double.isNaN(serverCpuPct) ? null : round(serverCpuPct, 1));
         m.put("cpu_pct_by_thread", new java.util.TreeMap<>(cpuPctByThread));
         return m;
     }

@@ -15,21 +15,34 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
- * Offers an open-loop GET load to a {@link BenchServer} through the real generator (scheduler, client,
- * collector, outbox, health) and reports how faithfully it kept the schedule. Records go to the given sink
- * (a counting sink, or Kafka when the caller wants the whole path measured).
+ * Offers an open-loop GET load to a target (a {@link BenchServer} in this JVM, or one elsewhere) through the real
+ * generator (scheduler, client, collector, outbox, health) and reports how faithfully it kept the schedule.
+ * Records go to the given sink (a counting sink, or Kafka when the caller wants the whole path measured).
  */
 public final class GeneratorBench {
 
-    private final BenchServer server;
+    private final URI target;
+    private final LongSupplier serverCpuNanos;
     private final RecordSink sink;
     private final GeneratorOptions options;
     private final int maxInFlight;
 
+    /** Against a server in this JVM, whose CPU is reported apart from the generator's. */
     public GeneratorBench(BenchServer server, RecordSink sink, GeneratorOptions options, int maxInFlight) {
-        this.server = Objects.requireNonNull(server, "server");
+        this(URI.create(server.url()), server::cpuNanos, sink, options, maxInFlight);
+    }
+
+    /**
+     * Against {@code target}; {@code serverCpuNanos} reads the server's CPU time when it shares this process
+     * (its share is then taken out of the generator's), or is {@code null} for a server elsewhere.
+     */
+    public GeneratorBench(URI target, LongSupplier serverCpuNanos, RecordSink sink, GeneratorOptions options,
+                          int maxInFlight) {
+        this.target = Objects.requireNonNull(target, "target");
+        this.serverCpuNanos = serverCpuNanos;
         this.sink = Objects.requireNonNull(sink, "sink");
         this.options = Objects.requireNonNull(options, "options");
         this.maxInFlight = maxInFlight;
@@ -37,12 +50,12 @@ public final class GeneratorBench {
 
     /** Runs {@code rate} requests/s for {@code duration}; blocks until done. */
     public BenchResult run(double rate, Duration duration) {
-        Scenario scenario = new Scenario("bench", "GET", URI.create(server.url()), Map.of(), rate, maxInFlight,
+        Scenario scenario = new Scenario("bench", "GET", target, Map.of(), rate, maxInFlight,
                 Duration.ofSeconds(10), null);
         LoadPlan plan = new LoadPlan("bench-" + System.currentTimeMillis(), 0, "gen-bench", "bench", LoopMode.OPEN,
                 duration, List.of(scenario), LoadPlan.Lifecycle.NONE);
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        long serverCpuBefore = server.cpuNanos();
+        long serverCpuBefore = serverCpuNanos == null ? 0 : serverCpuNanos.getAsLong();
         long cpuBefore = os.getProcessCpuTime();
         long wallBefore = System.nanoTime();
         RunSummary summary;
@@ -57,13 +70,15 @@ public final class GeneratorBench {
             byThread = cpu.percentByGroup();
         }
         long wall = System.nanoTime() - wallBefore;
-        double serverPct = 100.0 * (server.cpuNanos() - serverCpuBefore) / wall;
+        double serverPct = serverCpuNanos == null ? Double.NaN
+                : 100.0 * (serverCpuNanos.getAsLong() - serverCpuBefore) / wall;
         double processPct = 100.0 * (os.getProcessCpuTime() - cpuBefore) / wall;
         ScenarioSummary s = Objects.requireNonNull(summary, "no summary").scenario("bench");
         double spanSec = (s.lastSendEpochUs() - s.firstSendEpochUs()) / 1e6;
         double offered = s.sent() > 1 && spanSec > 0 ? (s.sent() - 1) / spanSec : 0;
         long droppedFirstSecond = seconds.isEmpty() ? 0 : seconds.get(0).dropped();
         return new BenchResult(rate, offered, s.sent(), s.dropped(), droppedFirstSecond, s.completed(), s.failed(), s.lagP50Ms(),
-                s.lagP99Ms(), s.lagMaxMs(), s.serviceP50Ms(), s.serviceP99Ms(), processPct - serverPct, serverPct, byThread);
+                s.lagP99Ms(), s.lagMaxMs(), s.serviceP50Ms(), s.serviceP99Ms(),
+                serverCpuNanos == null ? processPct : processPct - serverPct, serverPct, byThread);
     }
 }

@@ -13,6 +13,8 @@ import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,7 +37,8 @@ import picocli.CommandLine.Option;
         description = {"Offer --rate req/s open-loop to a minimal Reactor Netty keep-alive server in this JVM and",
             "print target_rate, offered_rate, sent, dropped, lag_p50/p99/max_ms (lag = t1 - t0) and cpu_pct.",
             "--vs-wrk also runs wrk (closed loop) against the same server and searches the highest open-loop",
-            "rate that holds (0 drops, 0 failures, offered within --tolerance)."})
+            "rate that holds (0 drops, 0 failures, offered within --tolerance). --target URL offers the load to a",
+            "server elsewhere (e.g. 'rigscope bench server' in another process) instead."})
 public final class BenchGeneratorCommand implements Callable<Integer> {
 
     @Mixin
@@ -64,6 +67,10 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
 
     @Option(names = "--server-threads", defaultValue = "1", description = "The bench server's event loops (default ${DEFAULT-VALUE}).")
     int serverThreads;
+
+    @Option(names = "--target", paramLabel = "URL", description = {"Offer the load to this server (e.g. one started with 'rigscope bench server' in",
+        "another process or on another machine) instead of starting one in this JVM; --vs-wrk runs wrk against it too."})
+    String target;
 
     @Option(names = "--min-wake-gap-us", defaultValue = "50", description = "Least gap between two scheduler wakes, µs (default ${DEFAULT-VALUE}; 0: a wake per request).")
     long minWakeGapUs;
@@ -113,8 +120,12 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads).withMinWakeGapNanos(minWakeGapUs * 1000).withBusyPoll(busyPoll).withPreconnect(Duration.ofMillis(preconnectMs))
                 .withListener(r -> System.err.println(r.line()));
         Map<String, Object> out = new LinkedHashMap<>();
-        try (BenchServer server = new BenchServer(serverThreads); Publishing publishing = new Publishing()) {
-            GeneratorBench bench = new GeneratorBench(server, publishing.sink(), options, maxInFlight);
+        URI external = target == null ? null : targetUri(target);
+        try (BenchServer server = external == null ? new BenchServer(serverThreads) : null;
+             Publishing publishing = new Publishing()) {
+            GeneratorBench bench = server != null ? new GeneratorBench(server, publishing.sink(), options, maxInFlight)
+                    : new GeneratorBench(external, null, publishing.sink(), options, maxInFlight);
+            String url = server != null ? server.url() : external.toString();
             if (!warm.isZero()) {
                 System.err.printf("bench: warm-up %s at %.0f req/s (not measured)%n", warm, rate);
                 bench.run(rate, warm);
@@ -123,7 +134,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             publishing.samples.set(0);
             publishing.worstPauseUs.set(0);
             publishing.worstLoopLagUs.set(0);
-            System.err.printf("bench: measuring %s at %.0f req/s against %s%n", measured, rate, server.url());
+            System.err.printf("bench: measuring %s at %.0f req/s against %s%n", measured, rate, url);
             BenchResult main = bench.run(rate, measured);
             out.putAll(main.toMap());
             out.put("holds", main.held(tolerance));
@@ -137,15 +148,20 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("min_wake_gap_us", minWakeGapUs);
             out.put("busy_poll", busyPoll);
             out.put("preconnect_ms", preconnectMs);
-            out.put("server_threads", serverThreads);
+            if (server != null) {
+                out.put("server", "in this JVM");
+                out.put("server_threads", serverThreads);
+            } else {
+                out.put("server", url);
+            }
             out.put("cores", Runtime.getRuntime().availableProcessors());
             out.put("load_avg_1m", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             if (vsWrk) {
                 out.put("wrk", wrk.map(Object::toString).orElse("not installed"));
             }
             if (wrk.isPresent()) {
-                System.err.printf("bench: wrk -t%d -c%d -d%ds %s%n", wrkThreads, wrkConnections, step.toSeconds(), server.url());
-                double wrkMax = wrk.get().maxRequestsPerSec(server.url(), wrkThreads, wrkConnections, step);
+                System.err.printf("bench: wrk -t%d -c%d -d%ds %s%n", wrkThreads, wrkConnections, step.toSeconds(), url);
+                double wrkMax = wrk.get().maxRequestsPerSec(url, wrkThreads, wrkConnections, step);
                 System.err.printf("bench: wrk max %.0f req/s; searching the highest open-loop rate that holds%n", wrkMax);
                 List<Map<String, Object>> steps = new ArrayList<>();
                 double best = search(bench, wrkMax, step, steps);
@@ -163,6 +179,20 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-24s %s%n", k, v));
         }
         return ExitCodes.OK;
+    }
+
+    /** {@code --target}: an http:// URL with a host. */
+    static URI targetUri(String value) {
+        URI uri;
+        try {
+            uri = new URI(value);
+        } catch (URISyntaxException e) {
+            throw new UsageException("--target '" + value + "' is not a URL: " + e.getMessage());
+        }
+        if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null) {
+            throw new UsageException("--target '" + value + "' must be an http:// URL with a host, e.g. http://127.0.0.1:8080/");
+        }
+        return uri.getRawPath() == null || uri.getRawPath().isEmpty() ? uri.resolve("/") : uri;
     }
 
     /**
