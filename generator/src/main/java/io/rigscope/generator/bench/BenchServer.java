@@ -35,10 +35,11 @@ public final class BenchServer implements AutoCloseable {
     public BenchServer(String host, int port, int threads) {
         this.loops = LoopResources.create("rig-bench-srv", 1, threads, true);
         this.server = HttpServer.create().host(host).port(port).runOn(loops)
-                .handle((req, res) -> req.receive().then(Mono.defer(() -> {
+                .handle((req, res) -> {
                     served.increment();
-                    return res.header(HttpHeaderNames.CONTENT_LENGTH, "2").send(Mono.just(OK.duplicate())).then();
-                })))
+                    return req.receive().then(res.header(HttpHeaderNames.CONTENT_LENGTH, "2")
+                            .send(Mono.just(OK.duplicate())).then());
+                })
                 .bindNow(Duration.ofSeconds(10));
     }
 
@@ -47,7 +48,7 @@ public final class BenchServer implements AutoCloseable {
         return "http://" + server.host() + ":" + server.port() + "/";
     }
 
-    /** Requests answered so far. */
+    /** Requests received so far. */
     public long served() {
         return served.sum();
     }
