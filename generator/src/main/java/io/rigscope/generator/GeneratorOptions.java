@@ -17,6 +17,12 @@ import java.util.Objects;
  *                   hiccup longer than this puts more requests out than there are connections, and the extra
  *                   connects can turn it into a cascade: with 5 ms, 2 of 10 bench runs at 20,000 req/s had
  *                   one (~50 ms stall, 213-315 drops); with 20 ms, 0 of 7 (docs/generator.md).
+ * @param idleTimeout a keep-alive connection idle this long is closed by the generator (default zero: never), so
+ *                    that it is not the server that closes it just as a request goes out on it: that request
+ *                    would be a {@code reset}, never retried. Servers close idle connections after their own
+ *                    keep-alive timeout (Node's default 5 s); set this below it when a run shows such resets.
+ *                    Not the default: idle connections are the headroom that lets a hiccup pass without a
+ *                    connect storm (see {@code preconnect}), and most servers keep them far longer.
  * @param outboxCapacity records held in memory on the way to Kafka before the spool file takes over
  * @param spoolDir where the spool file goes (default: the system temp directory)
  * @param batchMaxSamples a SampleBatch record is sealed at this many samples ...
@@ -25,7 +31,7 @@ import java.util.Objects;
  *                   still in flight
  * @param listener receives each final second (the console line)
  */
-public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, Duration preconnect, int outboxCapacity, Path spoolDir, int batchMaxSamples,
+public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, Duration preconnect, Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                                Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
 
     public GeneratorOptions {
@@ -39,6 +45,10 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
         if (preconnect.isNegative()) {
             throw new IllegalArgumentException("preconnect must be >= 0, was " + preconnect);
         }
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        if (idleTimeout.isNegative()) {
+            throw new IllegalArgumentException("idleTimeout must be >= 0, was " + idleTimeout);
+        }
         if (outboxCapacity < 1) {
             throw new IllegalArgumentException("outboxCapacity must be >= 1, was " + outboxCapacity);
         }
@@ -51,44 +61,49 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
         listener = listener == null ? ProgressListener.none() : listener;
     }
 
-    /** Defaults: one event loop per core, a 50 µs least wake gap, 4,096 records in memory, batches of 500 samples or 50 ms. */
+    /** Defaults: one event loop per core, a 50 µs least wake gap, idle connections kept, 4,096 records in memory, batches of 500 samples or 50 ms. */
     public static GeneratorOptions defaults() {
-        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, Duration.ofMillis(20), 4096, null, 500,
+        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, Duration.ofMillis(20), Duration.ZERO, 4096, null, 500,
                 Duration.ofMillis(50), Duration.ofSeconds(5), null);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, l);
     }
 
     public GeneratorOptions withMinWakeGapNanos(long n) {
-        return new GeneratorOptions(ioThreads, n, busyPoll, preconnect, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, n, busyPoll, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withBusyPoll(boolean b) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, b, preconnect, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, b, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, listener);
     }
 
     public GeneratorOptions withPreconnect(Duration d) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, d, outboxCapacity, spoolDir, batchMaxSamples,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, d, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples,
+                batchMaxAge, drainGrace, listener);
+    }
+
+    public GeneratorOptions withIdleTimeout(Duration d) {
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, d, outboxCapacity, spoolDir, batchMaxSamples,
                 batchMaxAge, drainGrace, listener);
     }
 
     public GeneratorOptions withIoThreads(int n) {
-        return new GeneratorOptions(n, minWakeGapNanos, busyPoll, preconnect, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(n, minWakeGapNanos, busyPoll, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, idleTimeout, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, idleTimeout, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 }

@@ -43,6 +43,8 @@ final class ScenarioRun {
     final List<Lane> lanes = new ArrayList<>();
     /** Open loop: the least time between two wakes of a lane's scheduler (see {@link Lane}). */
     final long minWakeGapNanos;
+    /** Idle keep-alive connections are closed after this long; 0: never. */
+    final long idleTimeoutNanos;
     private final double preconnectSeconds;
     private final RunState run;
     private final BodyRenderer renderer;
@@ -57,6 +59,7 @@ final class ScenarioRun {
     ScenarioRun(Scenario scenario, LoopMode mode, RunState run, EventLoopGroup loops, GeneratorOptions options,
                 Bootstrap bootstrap, String keyPrefix) {
         this.minWakeGapNanos = options.minWakeGapNanos();
+        this.idleTimeoutNanos = options.idleTimeout().toNanos();
         this.preconnectSeconds = options.preconnect().toNanos() / 1e9;
         this.scenario = scenario;
         this.mode = mode;

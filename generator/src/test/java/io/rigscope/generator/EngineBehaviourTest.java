@@ -372,6 +372,42 @@ class EngineBehaviourTest {
     }
 
     @Test
+    void connectionsIdleForTheIdleTimeoutAreClosedByTheGeneratorSoARequestNeverCrossesTheServersIdleClose() throws Exception {
+        // A server that drops a keep-alive connection when its next request comes more than 300 ms after the
+        // last answer, without answering it: as a server whose own idle timeout fell just as the request left.
+        long serverIdleNanos = 300_000_000L;
+        try (ScriptedServer server = new ScriptedServer(c -> {
+            long answeredAt = 0;
+            while (c.readRequest() != null) {
+                if (answeredAt != 0 && System.nanoTime() - answeredAt > serverIdleNanos) {
+                    return;
+                }
+                c.write(OK_2);
+                answeredAt = System.nanoTime();
+            }
+        })) {
+            // 2 req/s: each connection waits 500 ms between requests.
+            Map<Duration, ScenarioSummary> byIdleTimeout = new java.util.LinkedHashMap<>();
+            for (Duration idleTimeout : List.of(Duration.ofMillis(200), Duration.ZERO)) {
+                List<WireRecord> records = new CopyOnWriteArrayList<>();
+                RunSummary summary = new Generator(records::add, GeneratorOptions.defaults().withIdleTimeout(idleTimeout))
+                        .run(new LoadPlan("idle-" + UUID.randomUUID().toString().substring(0, 8), 0, "gen-1", null,
+                                LoopMode.OPEN, Duration.ofMillis(2500), List.of(get("probe", server.url("/p"), 2, 8,
+                                        Duration.ofSeconds(2))), null))
+                        .block(Duration.ofSeconds(30));
+                byIdleTimeout.put(idleTimeout, summary.scenario("probe"));
+            }
+            ScenarioSummary closing = byIdleTimeout.get(Duration.ofMillis(200));
+            assertThat(closing.completed()).isEqualTo(5);
+            assertThat(closing.failed()).as(closing.errors().toString()).isZero();
+            ScenarioSummary keeping = byIdleTimeout.get(Duration.ZERO);
+            assertThat(keeping.completed()).isEqualTo(5);
+            assertThat(keeping.errors()).as("with no idle timeout").containsOnlyKeys(ErrorKind.RESET);
+            assertThat(keeping.failed()).isPositive();
+        }
+    }
+
+    @Test
     void closedLoopWorkersKeepAtMostNRequestsOutAndCompleteAboutNPerServiceTime() {
         int workers = 4;
         AtomicInteger current = new AtomicInteger();

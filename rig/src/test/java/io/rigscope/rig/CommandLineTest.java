@@ -116,6 +116,13 @@ class CommandLineTest {
     }
 
     @Test
+    void generateWithAnIdleTimeoutThatIsNotADurationExitsTwoNamingTheFlag() {
+        Result r = run("generate", "--url", "http://127.0.0.1:1/", "--rate", "1", "--idle-timeout", "soon");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--idle-timeout 'soon' is not a duration");
+    }
+
+    @Test
     void benchServerWithAPortOutOfRangeExitsTwo() {
         Result r = run("bench", "server", "--port", "70000");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);

@@ -78,6 +78,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--preconnect-ms", defaultValue = "20", description = "Keep-alive connections opened before the schedule: this many ms of requests per lane (default ${DEFAULT-VALUE}).")
     long preconnectMs;
 
+    @Option(names = "--idle-timeout", defaultValue = "0s", description = "Close a keep-alive connection idle this long (default ${DEFAULT-VALUE}: never).")
+    String idleTimeout;
+
     @Option(names = "--busy-poll", description = "The client loops poll without blocking during each run (a whole core each; the least send lag).")
     boolean busyPoll;
 
@@ -118,6 +121,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             System.err.println("bench: wrk is not installed (Debian: apt-get install wrk); running without --vs-wrk");
         }
         GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads).withMinWakeGapNanos(minWakeGapUs * 1000).withBusyPoll(busyPoll).withPreconnect(Duration.ofMillis(preconnectMs))
+                .withIdleTimeout(Durations.parse("--idle-timeout", idleTimeout))
                 .withListener(r -> System.err.println(r.line()));
         Map<String, Object> out = new LinkedHashMap<>();
         URI external = target == null ? null : targetUri(target);

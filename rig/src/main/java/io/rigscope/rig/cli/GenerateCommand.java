@@ -115,6 +115,10 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--busy-poll", description = "The client loops poll without blocking while the run lasts (a whole core each; the least send lag).")
     boolean busyPoll;
 
+    @Option(names = "--idle-timeout", defaultValue = "0s", description = {"Close a keep-alive connection idle this long (default ${DEFAULT-VALUE}: never). Set it below",
+        "the server's own keep-alive timeout (Node: 5s) when requests fail as resets after idle spells."})
+    String idleTimeout;
+
     @Option(names = "--out", paramLabel = "FILE", description = "Also write every record to this JSONL wire file.")
     Path out;
 
@@ -131,7 +135,8 @@ public final class GenerateCommand implements Callable<Integer> {
         if (preconnectMs < 0) {
             throw new UsageException("--preconnect-ms must be >= 0, was " + preconnectMs);
         }
-        options = options.withPreconnect(java.time.Duration.ofMillis(preconnectMs));
+        options = options.withPreconnect(java.time.Duration.ofMillis(preconnectMs))
+                .withIdleTimeout(Durations.parse("--idle-timeout", idleTimeout));
         if (ioThreads != null) {
             options = options.withIoThreads(ioThreads);
         }
