@@ -12,6 +12,12 @@ import java.util.Objects;
  *                        that fall due inside the gap go out together at its end. 0 wakes for every request.
  * @param busyPoll the client loops poll without blocking during the run (a whole core each; the least send
  *                 lag); default false
+ * @param pollNanos open loop: when a lane's next request is due within this long, its loop sleeps until then
+ *                  without waiting on the sockets, then takes every reply that arrived in one look (default 0:
+ *                  off). The target's replies then never have to wake the loop, which saves both sides a
+ *                  cross-CPU wake-up per request, but a reply is stamped {@code t2} when the loop next looks:
+ *                  up to the gap between two wakes late (50 µs at high rates; see docs/generator.md "Polling").
+ *                  At most 1 ms.
  * @param preconnect open loop: each lane opens as many keep-alive connections before the schedule as it starts
  *                   requests in this long (default 20 ms: 400 at 20,000 req/s; at least 1, at most its cap). A
  *                   hiccup longer than this puts more requests out than there are connections, and the extra
@@ -31,7 +37,7 @@ import java.util.Objects;
  *                   still in flight
  * @param listener receives each final second (the console line)
  */
-public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, Duration preconnect, Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
+public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, long pollNanos, Duration preconnect, Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                                Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
 
     public GeneratorOptions {
@@ -40,6 +46,9 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
         }
         if (minWakeGapNanos < 0) {
             throw new IllegalArgumentException("minWakeGapNanos must be >= 0, was " + minWakeGapNanos);
+        }
+        if (pollNanos < 0 || pollNanos > 1_000_000) {
+            throw new IllegalArgumentException("pollNanos must be 0-1,000,000 (1 ms), was " + pollNanos);
         }
         Objects.requireNonNull(preconnect, "preconnect");
         if (preconnect.isNegative()) {
@@ -63,47 +72,52 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
 
     /** Defaults: one event loop per core, a 50 µs least wake gap, idle connections kept, 4,096 records in memory, batches of 500 samples or 50 ms. */
     public static GeneratorOptions defaults() {
-        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, Duration.ofMillis(20), Duration.ZERO, 4096, null, 500,
+        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 0, Duration.ofMillis(20), Duration.ZERO, 4096, null, 500,
                 Duration.ofMillis(50), Duration.ofSeconds(5), null);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, l);
     }
 
     public GeneratorOptions withMinWakeGapNanos(long n) {
-        return new GeneratorOptions(ioThreads, n, busyPoll, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, n, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withBusyPoll(boolean b) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, b, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, b, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, listener);
     }
 
+    public GeneratorOptions withPollNanos(long n) {
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, n, preconnect, idleTimeout, outboxCapacity, spoolDir,
+                batchMaxSamples, batchMaxAge, drainGrace, listener);
+    }
+
     public GeneratorOptions withPreconnect(Duration d) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, d, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, d, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples,
                 batchMaxAge, drainGrace, listener);
     }
 
     public GeneratorOptions withIdleTimeout(Duration d) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, d, outboxCapacity, spoolDir, batchMaxSamples,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, d, outboxCapacity, spoolDir, batchMaxSamples,
                 batchMaxAge, drainGrace, listener);
     }
 
     public GeneratorOptions withIoThreads(int n) {
-        return new GeneratorOptions(n, minWakeGapNanos, busyPoll, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(n, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, idleTimeout, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, preconnect, idleTimeout, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener);
     }
 }

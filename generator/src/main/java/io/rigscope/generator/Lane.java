@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.rigscope.generator.body.RequestBody;
+import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.http.HttpConnection;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.model.wire.ErrorKind;
@@ -157,7 +158,9 @@ final class Lane implements HttpConnection.Listener {
      * Open loop: starts every request due by now, then sleeps until the next one is due, but at least
      * {@code minWakeGapNanos} after this wake: at high rates one wake sends every request that fell due in
      * the gap (each stamped t1 when written), so the loop and the target handle them in small bursts instead of
-     * one wake-up per request. No request is ever sent before its intended start.
+     * one wake-up per request. No request is ever sent before its intended start. With polling on
+     * ({@code --poll-us}) and the next request due within it, the loop sleeps until then and takes the replies
+     * that came meanwhile in one look ({@link ClientLoops#pollUntil}).
      */
     private void tick() {
         long wake = System.nanoTime();
@@ -172,6 +175,9 @@ final class Lane implements HttpConnection.Listener {
                 decidedBeforeNanos = t0;
                 long at = Math.max(t0, wake + minWakeGapNanos);
                 loop.schedule(tick, at - now, TimeUnit.NANOSECONDS);
+                if (at - now <= run.pollNanos) {
+                    ClientLoops.pollUntil(at);
+                }
                 return;
             }
             startOpen(next, t0);

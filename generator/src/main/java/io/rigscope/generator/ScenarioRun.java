@@ -43,6 +43,8 @@ final class ScenarioRun {
     final List<Lane> lanes = new ArrayList<>();
     /** Open loop: the least time between two wakes of a lane's scheduler (see {@link Lane}). */
     final long minWakeGapNanos;
+    /** Open loop: a lane whose next request is due within this long lets its loop sleep and poll (0: never). */
+    final long pollNanos;
     /** Idle keep-alive connections are closed after this long; 0: never. */
     final long idleTimeoutNanos;
     private final double preconnectSeconds;
@@ -59,6 +61,7 @@ final class ScenarioRun {
     ScenarioRun(Scenario scenario, LoopMode mode, RunState run, EventLoopGroup loops, GeneratorOptions options,
                 Bootstrap bootstrap, String keyPrefix) {
         this.minWakeGapNanos = options.minWakeGapNanos();
+        this.pollNanos = options.pollNanos();
         this.idleTimeoutNanos = options.idleTimeout().toNanos();
         this.preconnectSeconds = options.preconnect().toNanos() / 1e9;
         this.scenario = scenario;

@@ -12,6 +12,8 @@ import reactor.blockhound.BlockHound;
  * <p>One allowance: Netty 4.2's default allocator takes a short internal {@code StampedLock} when two threads
  * grow the same magazine group at once (seen when a test server answers from Reactor's parallel scheduler while
  * its event loop allocates). That lock is the allocator's own, not a blocking call of the code under test.
+ * And one of the generator's own: {@code ClientLoops.sleepToPoll}, the bounded sleep of a client loop asked to
+ * poll ({@code --poll-us}).
  */
 public final class BlockHoundSession implements LauncherSessionListener {
 
@@ -19,6 +21,7 @@ public final class BlockHoundSession implements LauncherSessionListener {
     public void launcherSessionOpened(LauncherSession session) {
         BlockHound.install(builder -> builder
                 .allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines")
-                .allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free"));
+                .allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free")
+                .allowBlockingCallsInside("io.rigscope.generator.http.ClientLoops", "sleepToPoll"));
     }
 }

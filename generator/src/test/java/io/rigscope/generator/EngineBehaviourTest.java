@@ -2,6 +2,7 @@ package io.rigscope.generator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
@@ -404,6 +405,34 @@ class EngineBehaviourTest {
             assertThat(keeping.completed()).isEqualTo(5);
             assertThat(keeping.errors()).as("with no idle timeout").containsOnlyKeys(ErrorKind.RESET);
             assertThat(keeping.failed()).isPositive();
+        }
+    }
+
+    @Test
+    void withPollingTheLoopSleepsUntilItsNextRequestAndStillEndsEveryRequestOnce() {
+        DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
+                .handle((req, res) -> res.sendString(Mono.just("ok")).then())
+                .bindNow();
+        try {
+            GeneratorOptions options = GeneratorOptions.defaults().withPollNanos(200_000);
+            ClientLoops loops = ClientLoops.shared(options.ioThreads());
+            long pollsBefore = loops.polls();
+            List<WireRecord> records = new CopyOnWriteArrayList<>();
+            // 5,000 req/s: a request every 200 µs, so the lane asks to poll before each one.
+            RunSummary summary = new Generator(records::add, options)
+                    .run(new LoadPlan("poll-" + UUID.randomUUID().toString().substring(0, 8), 0, "gen-1", null,
+                            LoopMode.OPEN, Duration.ofMillis(1000), List.of(get("ingest", "http://127.0.0.1:"
+                                    + server.port() + "/", 5000, 256, Duration.ofSeconds(2))), null))
+                    .block(Duration.ofSeconds(30));
+            Run run = new Run(summary, records, List.of());
+            ScenarioSummary s = summary.scenario("ingest");
+            assertEveryRequestIsAccountedFor(run, "ingest");
+            assertThat(s.scheduled()).isEqualTo(5000);
+            assertThat(s.failed()).as(s.errors().toString()).isZero();
+            assertThat(run.samples("ingest")).allSatisfy(x -> assertThat(x.t0() <= x.t1() && x.t1() <= x.t2()).isTrue());
+            assertThat(loops.polls() - pollsBefore).as("sleeps taken to poll").isGreaterThan(1000);
+        } finally {
+            server.disposeNow(Duration.ofSeconds(5));
         }
     }
 

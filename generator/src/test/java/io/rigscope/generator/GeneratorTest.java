@@ -235,7 +235,7 @@ class GeneratorTest {
             GeneratorOptions tiny = GeneratorOptions.defaults().withOutboxCapacity(1);
             RunSummary summary = run(plan(series, LoopMode.OPEN, Duration.ofSeconds(2),
                     ingest(server.url("/v1/usage-events"), 300, 1000, Duration.ofSeconds(5))),
-                    new GeneratorOptions(tiny.ioThreads(), tiny.minWakeGapNanos(), tiny.busyPoll(), tiny.preconnect(), tiny.idleTimeout(), 1, null, 5, Duration.ofMillis(5), Duration.ofSeconds(5), null));
+                    new GeneratorOptions(tiny.ioThreads(), tiny.minWakeGapNanos(), tiny.busyPoll(), tiny.pollNanos(), tiny.preconnect(), tiny.idleTimeout(), 1, null, 5, Duration.ofMillis(5), Duration.ofSeconds(5), null));
 
             ScenarioSummary in = summary.scenario("ingest");
             assertThat(in.scheduled()).isEqualTo(600).isEqualTo(in.sent() + in.dropped());

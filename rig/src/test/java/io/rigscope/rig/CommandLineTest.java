@@ -123,6 +123,13 @@ class CommandLineTest {
     }
 
     @Test
+    void benchGeneratorWithAPollIntervalOverOneMillisecondExitsTwo() {
+        Result r = run("bench", "generator", "--poll-us", "2000");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--poll-us must be 0-1000, was 2000");
+    }
+
+    @Test
     void benchServerWithAPortOutOfRangeExitsTwo() {
         Result r = run("bench", "server", "--port", "70000");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);

@@ -17,9 +17,12 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.nio.channels.spi.SelectorProvider;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import reactor.core.scheduler.NonBlocking;
 
 /**
@@ -33,11 +36,14 @@ public final class ClientLoops {
     private final EventLoopGroup group;
     private final Class<? extends SocketChannel> channelClass;
     private final AtomicInteger busyPollers;
+    private final List<LoopThread> threads;
 
-    private ClientLoops(EventLoopGroup group, Class<? extends SocketChannel> channelClass, AtomicInteger busyPollers) {
+    private ClientLoops(EventLoopGroup group, Class<? extends SocketChannel> channelClass, AtomicInteger busyPollers,
+                        List<LoopThread> threads) {
         this.group = group;
         this.channelClass = channelClass;
         this.busyPollers = busyPollers;
+        this.threads = threads;
     }
 
     private static final ConcurrentHashMap<Integer, ClientLoops> SHARED = new ConcurrentHashMap<>();
@@ -58,13 +64,28 @@ public final class ClientLoops {
         boolean epoll = Epoll.isAvailable();
         AtomicInteger busyPollers = new AtomicInteger();
         // Netty's default strategy (poll without blocking when tasks wait, else block in the selector), except
-        // that while any run asked for busy polling the loops never block.
-        SelectStrategyFactory strategy = () -> (selectNow, hasTasks) ->
-                hasTasks || busyPollers.get() > 0 ? selectNow.get() : SelectStrategy.SELECT;
+        // that while any run asked for busy polling the loops never block, and that a loop told to poll (see
+        // pollUntil) sleeps until then and looks at its sockets once, instead of waiting on them.
+        SelectStrategyFactory strategy = () -> (selectNow, hasTasks) -> {
+            if (hasTasks || busyPollers.get() > 0) {
+                return selectNow.get();
+            }
+            if (Thread.currentThread() instanceof LoopThread t && t.pollUntil != NO_POLL) {
+                long wait = t.pollUntil - System.nanoTime();
+                t.pollUntil = NO_POLL;
+                if (wait > 0) {
+                    sleepToPoll(t, wait);
+                }
+                return selectNow.get();
+            }
+            return SelectStrategy.SELECT;
+        };
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory(0, strategy)
                 : NioIoHandler.newFactory(SelectorProvider.provider(), strategy);
-        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, new NonBlockingThreadFactory(prefix), io);
-        return new ClientLoops(group, epoll ? EpollSocketChannel.class : NioSocketChannel.class, busyPollers);
+        NonBlockingThreadFactory factory = new NonBlockingThreadFactory(prefix);
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, factory, io);
+        return new ClientLoops(group, epoll ? EpollSocketChannel.class : NioSocketChannel.class, busyPollers,
+                factory.threads);
     }
 
     /**
@@ -81,6 +102,30 @@ public final class ClientLoops {
                 busyPollers.decrementAndGet();
             }
         };
+    }
+
+    /**
+     * On one of these loops' threads: instead of waiting on its sockets until its next task, the loop sleeps
+     * until {@code deadlineNanos} ({@code System.nanoTime()}) and then looks at the sockets once, taking every
+     * reply that arrived meanwhile. A reply then never has to wake the loop: the target's write does not wake
+     * a thread on another CPU, and the loop is woken by its own timer. Replies wait up to the sleep, so a caller
+     * asks for it only when its next task is due soon. Tasks submitted from other threads during the sleep
+     * wait for its end too. The earliest deadline asked for before the loop next waits wins. Elsewhere, does
+     * nothing.
+     */
+    public static void pollUntil(long deadlineNanos) {
+        if (Thread.currentThread() instanceof LoopThread t && (t.pollUntil == NO_POLL || deadlineNanos - t.pollUntil < 0)) {
+            t.pollUntil = deadlineNanos;
+        }
+    }
+
+    /** How many times the loop threads have slept in {@link #pollUntil} (each thread counts its own; approximate). */
+    public long polls() {
+        long n = 0;
+        for (LoopThread t : threads) {
+            n += t.polls;
+        }
+        return n;
     }
 
     public EventLoopGroup group() {
@@ -114,6 +159,7 @@ public final class ClientLoops {
     private static final class NonBlockingThreadFactory implements ThreadFactory {
         private final String prefix;
         private final AtomicInteger next = new AtomicInteger();
+        final List<LoopThread> threads = new CopyOnWriteArrayList<>();
 
         NonBlockingThreadFactory(String prefix) {
             this.prefix = prefix;
@@ -121,13 +167,30 @@ public final class ClientLoops {
 
         @Override
         public Thread newThread(Runnable r) {
-            Thread t = new LoopThread(r, prefix + "-" + next.incrementAndGet());
+            LoopThread t = new LoopThread(r, prefix + "-" + next.incrementAndGet());
             t.setDaemon(true);
+            threads.add(t);
             return t;
         }
     }
 
+    private static final long NO_POLL = Long.MIN_VALUE;
+
+    /**
+     * The one deliberate sleep on a loop thread: at most the poll interval (<= 1 ms), only when nothing else
+     * is due before the lane's next request. (The tests' BlockHound allows this method and nothing else.)
+     */
+    private static void sleepToPoll(LoopThread t, long nanos) {
+        t.polls++;
+        LockSupport.parkNanos(nanos);
+    }
+
     private static final class LoopThread extends FastThreadLocalThread implements NonBlocking {
+        /** {@link #pollUntil}'s deadline, or {@link #NO_POLL}; read and written by this thread only. */
+        long pollUntil = NO_POLL;
+        /** Sleeps taken for {@link #pollUntil}; written by this thread only. */
+        volatile long polls;
+
         LoopThread(Runnable r, String name) {
             super(r, name);
         }
