@@ -130,6 +130,13 @@ class CommandLineTest {
     }
 
     @Test
+    void benchGeneratorWithNoWarmupRunsExitsTwo() {
+        Result r = run("bench", "generator", "--warmup-runs", "0");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--warmup-runs must be >= 1, was 0");
+    }
+
+    @Test
     void benchServerWithAPortOutOfRangeExitsTwo() {
         Result r = run("bench", "server", "--port", "70000");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);

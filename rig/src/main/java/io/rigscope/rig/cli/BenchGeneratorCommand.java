@@ -50,8 +50,12 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "30s", description = "Measured run length (default ${DEFAULT-VALUE}).")
     String duration;
 
-    @Option(names = "--warmup", defaultValue = "15s", description = "Unmeasured warm-up run at the same rate first (default ${DEFAULT-VALUE}; 0s for none).")
+    @Option(names = "--warmup", defaultValue = "15s", description = "Unmeasured warm-up at the same rate first (default ${DEFAULT-VALUE}; 0s for none).")
     String warmup;
+
+    @Option(names = "--warmup-runs", defaultValue = "3", description = {"The warm-up is this many runs, each a share of --warmup (default ${DEFAULT-VALUE}): the code",
+        "that opens, first uses and closes connections runs once per connection per run, so it is compiled only after a few runs."})
+    int warmupRuns;
 
     @Option(names = "--json", description = "Print the figures as JSON.")
     boolean json;
@@ -115,6 +119,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         Duration measured = Durations.parse("--duration", duration);
         Duration warm = "0s".equals(warmup) || "0".equals(warmup) ? Duration.ZERO : Durations.parse("--warmup", warmup);
         Duration step = Durations.parse("--step-duration", stepDuration);
+        if (warmupRuns < 1) {
+            throw new UsageException("--warmup-runs must be >= 1, was " + warmupRuns);
+        }
         if (preconnectMs < 0) {
             throw new UsageException("--preconnect-ms must be >= 0, was " + preconnectMs);
         }
@@ -139,8 +146,11 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
                     : new GeneratorBench(external, null, publishing.sink(), options, maxInFlight);
             String url = server != null ? server.url() : external.toString();
             if (!warm.isZero()) {
-                System.err.printf("bench: warm-up %s at %.0f req/s (not measured)%n", warm, rate);
-                bench.run(rate, warm);
+                Duration each = warm.dividedBy(warmupRuns);
+                for (int i = 1; i <= warmupRuns; i++) {
+                    System.err.printf("bench: warm-up %d/%d, %s at %.0f req/s (not measured)%n", i, warmupRuns, each, rate);
+                    bench.run(rate, each);
+                }
             }
             publishing.records.set(0);
             publishing.samples.set(0);
@@ -160,6 +170,8 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("min_wake_gap_us", minWakeGapUs);
             out.put("busy_poll", busyPoll);
             out.put("poll_us", pollUs);
+            out.put("warmup_s", warm.toMillis() / 1000.0);
+            out.put("warmup_runs", warmupRuns);
             out.put("preconnect_ms", preconnectMs);
             if (server != null) {
                 out.put("server", "in this JVM");
