@@ -79,19 +79,8 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--min-wake-gap-us", defaultValue = "50", description = "Least gap between two scheduler wakes, µs (default ${DEFAULT-VALUE}; 0: a wake per request).")
     long minWakeGapUs;
 
-    @Option(names = "--preconnect-ms", defaultValue = "20", description = "Keep-alive connections opened before the schedule: this many ms of requests per lane (default ${DEFAULT-VALUE}).")
-    long preconnectMs;
-
-    @Option(names = "--poll-us", defaultValue = "0", description = {"Open loop: when the next request is due within this many µs, the loop sleeps",
-        "until then and takes the replies that came meanwhile in one look, instead of being woken by each (less CPU",
-        "for the generator and the target; a reply's t2 is then up to one wake gap late). 0-1000; default ${DEFAULT-VALUE}: off."})
-    long pollUs;
-
-    @Option(names = "--idle-timeout", defaultValue = "0s", description = "Close a keep-alive connection idle this long (default ${DEFAULT-VALUE}: never).")
-    String idleTimeout;
-
-    @Option(names = "--busy-poll", description = "The client loops poll without blocking during each run (a whole core each; the least send lag).")
-    boolean busyPoll;
+    @Mixin
+    ClientTuning client = new ClientTuning();
 
     @Option(names = "--kafka", description = "Publish the records through Kafka (embedded broker unless --bootstrap) instead of counting them.")
     boolean throughKafka;
@@ -122,22 +111,16 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         if (warmupRuns < 1) {
             throw new UsageException("--warmup-runs must be >= 1, was " + warmupRuns);
         }
-        if (preconnectMs < 0) {
-            throw new UsageException("--preconnect-ms must be >= 0, was " + preconnectMs);
-        }
-        if (pollUs < 0 || pollUs > 1000) {
-            throw new UsageException("--poll-us must be 0-1000, was " + pollUs);
-        }
         if (minWakeGapUs < 0) {
             throw new UsageException("--min-wake-gap-us must be >= 0, was " + minWakeGapUs);
         }
+        GeneratorOptions options = client.applyTo(GeneratorOptions.defaults().withIoThreads(ioThreads)
+                        .withMinWakeGapNanos(minWakeGapUs * 1000))
+                .withListener(r -> System.err.println(r.line()));
         Optional<Wrk> wrk = vsWrk ? Wrk.find() : Optional.empty();
         if (vsWrk && wrk.isEmpty()) {
             System.err.println("bench: wrk is not installed (Debian: apt-get install wrk); running without --vs-wrk");
         }
-        GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(ioThreads).withMinWakeGapNanos(minWakeGapUs * 1000).withBusyPoll(busyPoll).withPreconnect(Duration.ofMillis(preconnectMs))
-                .withIdleTimeout(Durations.parse("--idle-timeout", idleTimeout)).withPollNanos(pollUs * 1000)
-                .withListener(r -> System.err.println(r.line()));
         Map<String, Object> out = new LinkedHashMap<>();
         URI external = target == null ? null : targetUri(target);
         try (BenchServer server = external == null ? new BenchServer(serverThreads) : null;
@@ -168,11 +151,11 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("records_to", throughKafka ? "kafka" : "counting sink (use --kafka for the broker path)");
             out.put("io_threads", ioThreads);
             out.put("min_wake_gap_us", minWakeGapUs);
-            out.put("busy_poll", busyPoll);
-            out.put("poll_us", pollUs);
+            out.put("busy_poll", client.busyPoll);
+            out.put("poll_us", client.pollUs);
             out.put("warmup_s", warm.toMillis() / 1000.0);
             out.put("warmup_runs", warmupRuns);
-            out.put("preconnect_ms", preconnectMs);
+            out.put("preconnect_ms", client.preconnectMs);
             if (server != null) {
                 out.put("server", "in this JVM");
                 out.put("server_threads", serverThreads);

@@ -109,20 +109,8 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--io-threads", description = "HTTP client event loops (default: cores).")
     Integer ioThreads;
 
-    @Option(names = "--preconnect-ms", defaultValue = "20", description = "Open loop: keep-alive connections opened before the schedule, this many ms of requests per event loop (default ${DEFAULT-VALUE}).")
-    long preconnectMs;
-
-    @Option(names = "--busy-poll", description = "The client loops poll without blocking while the run lasts (a whole core each; the least send lag).")
-    boolean busyPoll;
-
-    @Option(names = "--poll-us", defaultValue = "0", description = {"Open loop: when the next request is due within this many µs, the loop sleeps",
-        "until then and takes the replies that came meanwhile in one look, instead of being woken by each (less CPU",
-        "for the generator and the target; a reply's t2 is then up to one wake gap late). 0-1000; default ${DEFAULT-VALUE}: off."})
-    long pollUs;
-
-    @Option(names = "--idle-timeout", defaultValue = "0s", description = {"Close a keep-alive connection idle this long (default ${DEFAULT-VALUE}: never). Set it below",
-        "the server's own keep-alive timeout (Node: 5s) when requests fail as resets after idle spells."})
-    String idleTimeout;
+    @Mixin
+    ClientTuning client = new ClientTuning();
 
     @Option(names = "--out", paramLabel = "FILE", description = "Also write every record to this JSONL wire file.")
     Path out;
@@ -134,17 +122,8 @@ public final class GenerateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LoadPlan plan = config != null ? LoadPlanFile.read(config, series, rep, src) : fromFlags();
         PrintStream lines = json ? System.err : System.out;
-        GeneratorOptions options = GeneratorOptions.defaults()
-                .withListener(r -> lines.println(r.line()))
-                .withBusyPoll(busyPoll);
-        if (preconnectMs < 0) {
-            throw new UsageException("--preconnect-ms must be >= 0, was " + preconnectMs);
-        }
-        if (pollUs < 0 || pollUs > 1000) {
-            throw new UsageException("--poll-us must be 0-1000, was " + pollUs);
-        }
-        options = options.withPollNanos(pollUs * 1000).withPreconnect(java.time.Duration.ofMillis(preconnectMs))
-                .withIdleTimeout(Durations.parse("--idle-timeout", idleTimeout));
+        GeneratorOptions options = client.applyTo(GeneratorOptions.defaults()
+                .withListener(r -> lines.println(r.line())));
         if (ioThreads != null) {
             options = options.withIoThreads(ioThreads);
         }
