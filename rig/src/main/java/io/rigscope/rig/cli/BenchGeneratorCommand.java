@@ -106,7 +106,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             throw new UsageException("--rate must be > 0, was " + rate);
         }
         Duration measured = Durations.parse("--duration", duration);
-        Duration warm = "0s".equals(warmup) || "0".equals(warmup) ? Duration.ZERO : Durations.parse("--warmup", warmup);
+        Duration warm = Durations.parseOrZero("--warmup", warmup);
         Duration step = Durations.parse("--step-duration", stepDuration);
         if (warmupRuns < 1) {
             throw new UsageException("--warmup-runs must be >= 1, was " + warmupRuns);

@@ -41,7 +41,7 @@ public final class BenchServerCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new UsageException("--threads must be >= 1, was " + threads);
         }
-        Duration runFor = "0s".equals(duration) || "0".equals(duration) ? Duration.ZERO : Durations.parse("--duration", duration);
+        Duration runFor = Durations.parseOrZero("--duration", duration);
         CountDownLatch stop = new CountDownLatch(1);
         Thread hook = new Thread(stop::countDown, "rig-bench-server-stop");
         Runtime.getRuntime().addShutdownHook(hook);

@@ -12,6 +12,11 @@ public final class Durations {
     private Durations() {
     }
 
+    /** As {@link #parse}, and a bare {@code 0} is zero too (for flags where zero means "none" or "no limit"). */
+    public static Duration parseOrZero(String flag, String text) {
+        return "0".equals(text) ? Duration.ZERO : parse(flag, text);
+    }
+
     /**
      * @param flag the flag or config key, named in the error
      * @throws UsageException naming the flag when the text is not a duration
