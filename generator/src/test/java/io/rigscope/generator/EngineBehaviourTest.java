@@ -66,9 +66,14 @@ class EngineBehaviourTest {
     }
 
     private static Run run(LoopMode mode, Duration duration, Scenario... scenarios) {
+        return run(GeneratorOptions.defaults(), mode, duration, scenarios);
+    }
+
+    /** One run with these options (its listener replaced by the one collecting the seconds). */
+    private static Run run(GeneratorOptions options, LoopMode mode, Duration duration, Scenario... scenarios) {
         List<WireRecord> records = new CopyOnWriteArrayList<>();
         List<SecondReport> seconds = new CopyOnWriteArrayList<>();
-        RunSummary summary = new Generator(records::add, GeneratorOptions.defaults().withListener(seconds::add))
+        RunSummary summary = new Generator(records::add, options.withListener(seconds::add))
                 .run(new LoadPlan("eng-" + UUID.randomUUID().toString().substring(0, 8), 0, "gen-1", null, mode, duration,
                         List.of(scenarios), null))
                 .block(Duration.ofSeconds(30));
@@ -355,11 +360,8 @@ class EngineBehaviourTest {
             for (Duration window : List.of(Duration.ofMillis(100), Duration.ZERO)) {
                 long before = server.connections.get();
                 Scenario probe = get("probe", server.url("/p"), 400, 64, Duration.ofSeconds(2));
-                List<WireRecord> records = new CopyOnWriteArrayList<>();
-                RunSummary summary = new Generator(records::add, GeneratorOptions.defaults().withPreconnect(window))
-                        .run(new LoadPlan("pre-" + UUID.randomUUID().toString().substring(0, 8), 0, "gen-1", null,
-                                LoopMode.OPEN, Duration.ofMillis(500), List.of(probe), null))
-                        .block(Duration.ofSeconds(30));
+                RunSummary summary = run(GeneratorOptions.defaults().withPreconnect(window), LoopMode.OPEN,
+                        Duration.ofMillis(500), probe).summary();
                 assertThat(summary.scenario("probe").failed()).isZero();
                 assertThat(summary.scenario("probe").completed()).isEqualTo(200);
                 long opened = server.connections.get() - before;
@@ -390,13 +392,9 @@ class EngineBehaviourTest {
             // 2 req/s: each connection waits 500 ms between requests.
             Map<Duration, ScenarioSummary> byIdleTimeout = new java.util.LinkedHashMap<>();
             for (Duration idleTimeout : List.of(Duration.ofMillis(200), Duration.ZERO)) {
-                List<WireRecord> records = new CopyOnWriteArrayList<>();
-                RunSummary summary = new Generator(records::add, GeneratorOptions.defaults().withIdleTimeout(idleTimeout))
-                        .run(new LoadPlan("idle-" + UUID.randomUUID().toString().substring(0, 8), 0, "gen-1", null,
-                                LoopMode.OPEN, Duration.ofMillis(2500), List.of(get("probe", server.url("/p"), 2, 8,
-                                        Duration.ofSeconds(2))), null))
-                        .block(Duration.ofSeconds(30));
-                byIdleTimeout.put(idleTimeout, summary.scenario("probe"));
+                Run run = run(GeneratorOptions.defaults().withIdleTimeout(idleTimeout), LoopMode.OPEN,
+                        Duration.ofMillis(2500), get("probe", server.url("/p"), 2, 8, Duration.ofSeconds(2)));
+                byIdleTimeout.put(idleTimeout, run.summary().scenario("probe"));
             }
             ScenarioSummary closing = byIdleTimeout.get(Duration.ofMillis(200));
             assertThat(closing.completed()).isEqualTo(5);
@@ -417,15 +415,10 @@ class EngineBehaviourTest {
             GeneratorOptions options = GeneratorOptions.defaults().withPollNanos(200_000);
             ClientLoops loops = ClientLoops.shared(options.ioThreads());
             long pollsBefore = loops.polls();
-            List<WireRecord> records = new CopyOnWriteArrayList<>();
             // 5,000 req/s: a request every 200 µs, so the lane asks to poll before each one.
-            RunSummary summary = new Generator(records::add, options)
-                    .run(new LoadPlan("poll-" + UUID.randomUUID().toString().substring(0, 8), 0, "gen-1", null,
-                            LoopMode.OPEN, Duration.ofMillis(1000), List.of(get("ingest", "http://127.0.0.1:"
-                                    + server.port() + "/", 5000, 256, Duration.ofSeconds(2))), null))
-                    .block(Duration.ofSeconds(30));
-            Run run = new Run(summary, records, List.of());
-            ScenarioSummary s = summary.scenario("ingest");
+            Run run = run(options, LoopMode.OPEN, Duration.ofMillis(1000),
+                    get("ingest", "http://127.0.0.1:" + server.port() + "/", 5000, 256, Duration.ofSeconds(2)));
+            ScenarioSummary s = run.summary().scenario("ingest");
             assertEveryRequestIsAccountedFor(run, "ingest");
             assertThat(s.scheduled()).isEqualTo(5000);
             assertThat(s.failed()).as(s.errors().toString()).isZero();
