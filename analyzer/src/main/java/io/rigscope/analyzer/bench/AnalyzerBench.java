@@ -1,16 +1,13 @@
 package io.rigscope.analyzer.bench;
 
-import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
-import io.rigscope.analyzer.series.SeriesAnalysis;
 import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.SampleBatch;
-import io.rigscope.model.wire.Verdict;
 import io.rigscope.model.wire.WireRecord;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -22,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 
 /**
  * The analyzer benchmark: publishes a synthetic series of N samples, then times in one process (a) consuming
@@ -121,14 +117,13 @@ public final class AnalyzerBench {
         heap.start();
         AtomicLong verdicts = new AtomicLong();
         long b0 = System.nanoTime();
-        Verdict last = new AnalyzerPipeline(() -> new SeriesAnalysis(series, AnalyzerSettings.defaults(),
-                UnaryOperator.identity(), Attributor.none()))
-                .verdicts(AnalyzerInput.fromKafka(source, series, false, f -> { }), false, p -> { })
+        Decision last = Analyzer.forSeries(series)
+                .replay(AnalyzerInput.fromKafka(source, series, false, f -> { }))
                 .doOnNext(v -> verdicts.incrementAndGet())
                 .blockLast(Duration.ofHours(2));
         double replaySec = (System.nanoTime() - b0) / 1e9;
         heap.stop();
-        if (last == null || last.kind() != Verdict.Kind.SERIES) {
+        if (!(last instanceof Decision.Series)) {
             throw new IllegalStateException("the replay ended without a series verdict");
         }
         return new Figures(published.get(), records.get(), publishSec, published.get() / rawSec,

@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.bench;
 
+import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
@@ -151,13 +152,9 @@ public final class SyntheticSeries {
             long sentQty = emitRepeat(plan, r, startUs, out);
             long endUs = startUs + plan.durationSec() * 1_000_000L + 5_000_000L;
             out.accept(new Marker(id, r.rep(), "orchestrator", endUs, Marker.Kind.REPEAT_END, r.phase(), Map.of()));
-            Map<String, Object> rec = new LinkedHashMap<>();
-            long rows = sentQty;
-            rec.put("rows_written", r.reconciles() ? rows : rows - 1);
-            rec.put("events_claimed", rows);
-            rec.put("qty_sum_sent", sentQty);
-            rec.put("qty_sum_gained", sentQty);
-            out.accept(new Marker(id, r.rep(), "orchestrator", endUs + 1, Marker.Kind.RECONCILIATION, null, rec));
+            // every ingest request carries one event of quantity 1: the database gains one row and 1 per 2xx
+            out.accept(new DatabaseGain(id, r.rep(), "orchestrator", endUs + 1, null,
+                    r.reconciles() ? sentQty : sentQty - 1, sentQty).toMarker());
             repStartSec += plan.durationSec() + plan.pauseSec() + 5;
             lastUs = endUs + 2;
         }

@@ -1,9 +1,10 @@
 package io.rigscope.analyzer.episode;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rigscope.analyzer.api.WireView;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -21,6 +22,9 @@ import java.util.Objects;
  * @param evidence the facts used, in order
  * @param missing streams the attribution would have used but had no data from
  */
+@WireView
+@JsonPropertyOrder({"rep", "start", "end", "freeze_seconds", "window_buckets", "worst_ms", "cause", "confidence",
+    "evidence", "missing"})
 public record Episode(int rep, long startSec, long endSec, int freezeSeconds, int windowBuckets, double worstMs,
                       Cause cause, Confidence confidence, List<Evidence> evidence, List<String> missing) {
 
@@ -48,19 +52,53 @@ public record Episode(int rep, long startSec, long endSec, int freezeSeconds, in
                 lacking);
     }
 
-    /** The report's and the EPISODE verdict's form. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("rep", rep);
-        m.put("start", startSec);
-        m.put("end", endSec);
-        m.put("freeze_seconds", freezeSeconds);
-        m.put("window_buckets", windowBuckets);
-        m.put("worst_ms", worstMs);
-        m.put("cause", cause.code());
-        m.put("confidence", confidence.code());
-        m.put("evidence", evidence.stream().map(Evidence::text).toList());
-        m.put("missing", missing);
-        return m;
+    @JsonProperty("rep")
+    int wireRep() {
+        return rep;
+    }
+
+    @JsonProperty("start")
+    long wireStart() {
+        return startSec;
+    }
+
+    @JsonProperty("end")
+    long wireEnd() {
+        return endSec;
+    }
+
+    @JsonProperty("freeze_seconds")
+    int wireFreezeSeconds() {
+        return freezeSeconds;
+    }
+
+    @JsonProperty("window_buckets")
+    int wireWindowBuckets() {
+        return windowBuckets;
+    }
+
+    @JsonProperty("worst_ms")
+    double wireWorstMs() {
+        return worstMs;
+    }
+
+    @JsonProperty("cause")
+    String wireCause() {
+        return cause.code();
+    }
+
+    @JsonProperty("confidence")
+    String wireConfidence() {
+        return confidence.code();
+    }
+
+    @JsonProperty("evidence")
+    List<String> wireEvidence() {
+        return evidence.stream().map(Evidence::text).toList();
+    }
+
+    @JsonProperty("missing")
+    List<String> wireMissing() {
+        return missing;
     }
 }

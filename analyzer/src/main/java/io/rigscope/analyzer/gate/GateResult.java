@@ -1,29 +1,43 @@
 package io.rigscope.analyzer.gate;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rigscope.analyzer.api.WireView;
 import java.util.Objects;
 
 /**
- * One gate's outcome for one repeat.
+ * One gate's outcome for one repeat. JSON: {@code {"pass", "value", "limit"}} (the name is the key it sits under).
  *
  * @param name the gate's name, e.g. {@code dropped} or {@code http_req_duration: p(99)<500}
  * @param pass whether it held
  * @param value what was measured (a number, or text for a config error), or null when nothing could be measured
  * @param limit the bound it was held against, or null
  */
+@WireView
+@JsonPropertyOrder({"pass", "value", "limit"})
 public record GateResult(String name, boolean pass, Object value, Object limit) {
 
     public GateResult {
         Objects.requireNonNull(name, "name");
     }
 
-    /** {@code {pass, value, limit}}, the report's form. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("pass", pass);
-        m.put("value", value);
-        m.put("limit", limit);
-        return m;
+    @JsonProperty("pass")
+    boolean wirePass() {
+        return pass;
+    }
+
+    @JsonProperty("value")
+    Object wireValue() {
+        return value;
+    }
+
+    @JsonProperty("limit")
+    Object wireLimit() {
+        return limit;
+    }
+
+    /** {@code name (value vs limit)}: how a console names a failed gate. */
+    public String describe() {
+        return name + " (" + value + " vs " + limit + ")";
     }
 }

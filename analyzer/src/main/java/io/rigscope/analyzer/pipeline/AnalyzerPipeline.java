@@ -2,7 +2,7 @@ package io.rigscope.analyzer.pipeline;
 
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesAnalysis;
-import io.rigscope.model.wire.Verdict;
+import io.rigscope.analyzer.api.Decision;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +16,7 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * The analyzer as a Reactor pipeline: input batches (decoded on the source's polling thread) -> one
- * {@link SeriesAnalysis} on its own thread -> verdicts. The last verdict is always the {@code SERIES} verdict,
+ * {@link SeriesAnalysis} on its own thread -> decisions. The last verdict is always the {@link Decision.Series},
  * whose body is the report.
  *
  * <p>Cold: each subscription creates its own analysis and thread. A live analysis ({@code stopWhenComplete})
@@ -37,20 +37,20 @@ public final class AnalyzerPipeline {
      * @param stopWhenComplete end as soon as the series is complete (for a following, live input)
      * @param onStart receives the analysis' progress counters when a subscription starts
      */
-    public Flux<Verdict> verdicts(Flux<List<WireRecord>> input, boolean stopWhenComplete, Consumer<Progress> onStart) {
+    public Flux<Decision> decisions(Flux<List<WireRecord>> input, boolean stopWhenComplete, Consumer<Progress> onStart) {
         return Flux.using(() -> Schedulers.newSingle("analyzer", true),
                 scheduler -> Flux.defer(() -> run(input, stopWhenComplete, onStart, scheduler)),
                 Scheduler::dispose);
     }
 
-    private Flux<Verdict> run(Flux<List<WireRecord>> input, boolean stopWhenComplete, Consumer<Progress> onStart,
+    private Flux<Decision> run(Flux<List<WireRecord>> input, boolean stopWhenComplete, Consumer<Progress> onStart,
                               Scheduler scheduler) {
         SeriesAnalysis analysis = analyses.get();
         onStart.accept(analysis.progress());
-        Flux<List<Verdict>> decided = input
+        Flux<List<Decision>> decided = input
                 .publishOn(scheduler, 2)
                 .map(batch -> {
-                    List<Verdict> out = new ArrayList<>();
+                    List<Decision> out = new ArrayList<>();
                     analysis.acceptAll(batch, out);
                     return out;
                 });
@@ -60,7 +60,7 @@ public final class AnalyzerPipeline {
         return decided
                 .concatMapIterable(out -> out)
                 .concatWith(Mono.fromCallable(() -> {
-                    List<Verdict> out = new ArrayList<>();
+                    List<Decision> out = new ArrayList<>();
                     analysis.finish(out);
                     return out;
                 }).subscribeOn(scheduler).flatMapIterable(out -> out));

@@ -1,9 +1,13 @@
 package io.rigscope.analyzer.repeat;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rigscope.analyzer.api.WireView;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.window.Window;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,19 +35,25 @@ import java.util.Map;
  * @param probeP99Us the probe's p99 service time, or -1 without probe samples
  * @param reconciled true when a reconciliation arrived and matched, false when it mismatched, null when none arrived
  * @param provisionalSeconds seconds closed at the end of input, not by the ledger watermark
+ * @param eventsClaimed events in the primary scenario's 2xx answers (what reconciliation compares)
+ * @param qtyClaimed Σ quantity sent in those answers
  * @param gates every gate, in order
  * @param episodes tail episodes, in time order
  */
+@WireView
+@JsonPropertyOrder({"rep", "kind", "scenario", "pass", "samples", "dropped", "failed", "p50_ms", "p99_ms",
+    "response_p99_ms", "drift", "span_s", "freeze_seconds", "freeze_per_10min", "freeze_cadence_s", "freeze_gaps_s",
+    "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed", "qty_claimed", "gates"})
 public record RepeatSummary(int rep, RepeatTrack.Kind kind, String scenario, boolean pass, long samples, long dropped,
                             long failed, long p50Us, long p99Us, long responseP99Us, Double drift, long spanSec,
                             Cadence cadence, List<Long> freezeSeconds, List<Window> windows, double medianBucketP99Us,
                             long worstBucketP99Us, long probeP99Us, Boolean reconciled, long provisionalSeconds,
-                            Map<String, GateResult> gates, List<Episode> episodes) {
+                            long eventsClaimed, long qtyClaimed, Map<String, GateResult> gates, List<Episode> episodes) {
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);
         windows = List.copyOf(windows);
-        gates = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(gates));
+        gates = Collections.unmodifiableMap(new LinkedHashMap<>(gates));
         episodes = List.copyOf(episodes);
     }
 
@@ -52,33 +62,132 @@ public record RepeatSummary(int rep, RepeatTrack.Kind kind, String scenario, boo
         return spanSec == 0 ? 0 : Math.round(freezeSeconds.size() * 600_000.0 / spanSec) / 1000.0;
     }
 
-    /** The report's {@code repeats[]} element. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("rep", rep);
-        m.put("kind", kind.code());
-        m.put("scenario", scenario);
-        m.put("pass", pass);
-        m.put("samples", samples);
-        m.put("dropped", dropped);
-        m.put("failed", failed);
-        m.put("p50_ms", samples == 0 ? null : p50Us / 1000.0);
-        m.put("p99_ms", samples == 0 ? null : p99Us / 1000.0);
-        m.put("response_p99_ms", samples == 0 ? null : responseP99Us / 1000.0);
-        m.put("drift", drift == null ? null : Math.round(drift * 1000.0) / 1000.0);
-        m.put("span_s", spanSec);
-        m.put("freeze_seconds", freezeSeconds);
-        m.put("freeze_per_10min", freezePer10Min());
-        m.put("freeze_cadence_s", cadence.dominantPeriodSec());
-        m.put("freeze_gaps_s", cadence.gapsSec());
-        m.put("windows", windows.stream().map(Window::toMap).toList());
-        m.put("median_10s_p99_ms", Math.round(medianBucketP99Us) / 1000.0);
-        m.put("worst_10s_p99_ms", worstBucketP99Us < 0 ? null : worstBucketP99Us / 1000.0);
-        m.put("probe_p99_ms", probeP99Us < 0 ? null : probeP99Us / 1000.0);
-        m.put("provisional_seconds", provisionalSeconds);
-        Map<String, Object> g = new LinkedHashMap<>();
-        gates.forEach((name, result) -> g.put(name, result.toMap()));
-        m.put("gates", g);
-        return m;
+    /** The gates that did not hold, in order. */
+    public List<GateResult> failedGates() {
+        return gates.values().stream().filter(g -> !g.pass()).toList();
+    }
+
+    /** The primary scenario's p50 service time, ms; null without samples. */
+    @JsonProperty("p50_ms")
+    public Double p50Ms() {
+        return samples == 0 ? null : p50Us / 1000.0;
+    }
+
+    /** The primary scenario's p99 service time, ms; null without samples. */
+    @JsonProperty("p99_ms")
+    public Double p99Ms() {
+        return samples == 0 ? null : p99Us / 1000.0;
+    }
+
+    @JsonProperty("response_p99_ms")
+    Double responseP99Ms() {
+        return samples == 0 ? null : responseP99Us / 1000.0;
+    }
+
+    /** Drift rounded to 3 decimals, as reports show it; null when it could not be measured. */
+    @JsonProperty("drift")
+    public Double driftRounded() {
+        return drift == null ? null : Math.round(drift * 1000.0) / 1000.0;
+    }
+
+    @JsonProperty("rep")
+    int wireRep() {
+        return rep;
+    }
+
+    @JsonProperty("kind")
+    String wireKind() {
+        return kind.code();
+    }
+
+    @JsonProperty("scenario")
+    String wireScenario() {
+        return scenario;
+    }
+
+    @JsonProperty("pass")
+    boolean wirePass() {
+        return pass;
+    }
+
+    @JsonProperty("samples")
+    long wireSamples() {
+        return samples;
+    }
+
+    @JsonProperty("dropped")
+    long wireDropped() {
+        return dropped;
+    }
+
+    @JsonProperty("failed")
+    long wireFailed() {
+        return failed;
+    }
+
+    @JsonProperty("span_s")
+    long wireSpan() {
+        return spanSec;
+    }
+
+    @JsonProperty("freeze_seconds")
+    List<Long> wireFreezeSeconds() {
+        return freezeSeconds;
+    }
+
+    @JsonProperty("freeze_per_10min")
+    double wireFreezePer10Min() {
+        return freezePer10Min();
+    }
+
+    @JsonProperty("freeze_cadence_s")
+    Long wireCadence() {
+        return cadence.dominantPeriodSec();
+    }
+
+    @JsonProperty("freeze_gaps_s")
+    List<Long> wireGaps() {
+        return cadence.gapsSec();
+    }
+
+    @JsonProperty("windows")
+    List<Window> wireWindows() {
+        return windows;
+    }
+
+    @JsonProperty("median_10s_p99_ms")
+    double medianBucketP99Ms() {
+        return Math.round(medianBucketP99Us) / 1000.0;
+    }
+
+    /** The worst 10-s bucket p99, ms; null without buckets. */
+    @JsonProperty("worst_10s_p99_ms")
+    public Double worstBucketP99Ms() {
+        return worstBucketP99Us < 0 ? null : worstBucketP99Us / 1000.0;
+    }
+
+    @JsonProperty("probe_p99_ms")
+    Double probeP99Ms() {
+        return probeP99Us < 0 ? null : probeP99Us / 1000.0;
+    }
+
+    @JsonProperty("provisional_seconds")
+    long wireProvisional() {
+        return provisionalSeconds;
+    }
+
+    @JsonProperty("events_claimed")
+    long wireEventsClaimed() {
+        return eventsClaimed;
+    }
+
+    @JsonProperty("qty_claimed")
+    long wireQtyClaimed() {
+        return qtyClaimed;
+    }
+
+    @JsonProperty("gates")
+    Map<String, GateResult> wireGates() {
+        return gates;
     }
 }

@@ -1,11 +1,10 @@
 package io.rigscope.analyzer.repeat;
 
 import io.rigscope.analyzer.second.ScenarioSeconds;
+import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
 import java.util.ArrayDeque;
 import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
@@ -21,7 +20,9 @@ public final class RepeatTrack {
         /** A sustained repeat: every gate. */
         SUSTAINED("sustained"),
         /** A ladder rung: delivered rate, drops and reconciliation only; drift is noted, not gated. */
-        LADDER("ladder");
+        LADDER("ladder"),
+        /** A closed-loop ceiling: figures only ({@link io.rigscope.analyzer.ceiling.Ceiling}), no gate, no verdict. */
+        CEILING("ceiling");
 
         private final String code;
 
@@ -40,9 +41,10 @@ public final class RepeatTrack {
     private final TreeMap<String, ScenarioSeconds> scenarios = new TreeMap<>();
     private final TreeMap<Long, double[]> healthBySec = new TreeMap<>();
     private String phase;
+    private long scheduledMs;
     private boolean started;
     private boolean ended;
-    private Map<String, Object> reconciliation;
+    private DatabaseGain gain;
     private boolean judged;
 
     public RepeatTrack(int rep, ArrayDeque<Histogram> pool) {
@@ -69,12 +71,24 @@ public final class RepeatTrack {
         return Collections.unmodifiableNavigableMap(scenarios);
     }
 
-    /** A REPEAT_START marker: its phase decides the kind. */
-    public void started(String markerPhase) {
+    /**
+     * A REPEAT_START marker: its phase decides the kind.
+     *
+     * @param durationMs the scheduled duration it states ({@code duration_ms}), or 0
+     */
+    public void started(String markerPhase, long durationMs) {
         started = true;
         if (markerPhase != null && !markerPhase.isBlank()) {
             phase = markerPhase;
         }
+        if (durationMs > 0) {
+            scheduledMs = durationMs;
+        }
+    }
+
+    /** The scheduled duration of the repeat from its REPEAT_START marker, ms; 0 when unknown. */
+    public long scheduledMs() {
+        return scheduledMs;
     }
 
     /** A REPEAT_END marker. */
@@ -82,9 +96,9 @@ public final class RepeatTrack {
         ended = true;
     }
 
-    /** A RECONCILIATION marker's data (the latest wins). */
-    public void reconciled(Map<String, Object> data) {
-        reconciliation = Collections.unmodifiableMap(new LinkedHashMap<>(data));
+    /** What the database gained in the repeat (a RECONCILIATION marker; the latest wins). */
+    public void gained(DatabaseGain gained) {
+        gain = gained;
     }
 
     /** A health record of the generator: keeps the per-second worst pause, loop lag and oldest in-flight age. */
@@ -101,9 +115,12 @@ public final class RepeatTrack {
         return Collections.unmodifiableNavigableMap(healthBySec);
     }
 
-    /** Ladder when the REPEAT_START marker's phase is {@code ladder}, else sustained. */
+    /** Ladder or ceiling when the REPEAT_START marker's phase says so, else sustained. */
     public Kind kind() {
-        return "ladder".equalsIgnoreCase(phase) ? Kind.LADDER : Kind.SUSTAINED;
+        if ("ladder".equalsIgnoreCase(phase)) {
+            return Kind.LADDER;
+        }
+        return "ceiling".equalsIgnoreCase(phase) ? Kind.CEILING : Kind.SUSTAINED;
     }
 
     public boolean startSeen() {
@@ -114,9 +131,9 @@ public final class RepeatTrack {
         return ended;
     }
 
-    /** The RECONCILIATION marker's data, or null when none arrived. */
-    public Map<String, Object> reconciliation() {
-        return reconciliation;
+    /** What the database gained, or null when no RECONCILIATION marker arrived. */
+    public DatabaseGain gain() {
+        return gain;
     }
 
     /**

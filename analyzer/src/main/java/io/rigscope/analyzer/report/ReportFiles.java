@@ -1,92 +1,86 @@
 package io.rigscope.analyzer.report;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.nio.charset.StandardCharsets;
+import io.rigscope.analyzer.api.DecisionCodec;
+import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.window.Window;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Renders a series report (the SERIES verdict's body) as JSON and as Markdown. Pure and deterministic: the
- * same body renders the same bytes (fields in the body's order, no clock).
+ * Renders a series report as JSON (through {@link DecisionCodec}, the one JSON form of every decision) and as
+ * Markdown. Pure and deterministic: the same report renders the same bytes (no clock).
  */
 public final class ReportFiles {
-
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(SerializationFeature.INDENT_OUTPUT)
-            .build();
 
     private ReportFiles() {
     }
 
-    /** Pretty-printed JSON, UTF-8, with a final newline. */
-    public static byte[] json(Map<String, Object> report) {
-        try {
-            return (JSON.writeValueAsString(report) + "\n").getBytes(StandardCharsets.UTF_8);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot render the report as JSON", e);
-        }
+    /** Pretty-printed JSON, UTF-8, with a final newline: the SERIES verdict's body, field for field. */
+    public static byte[] json(SeriesReport report) {
+        return DecisionCodec.reportJson(report);
     }
 
-    /** A Markdown page: verdict, figures, one row per repeat, failed gates, episodes. */
-    @SuppressWarnings("unchecked")
-    public static String markdown(Map<String, Object> report) {
+    /** A Markdown page: verdict, figures, one row per repeat, every gate, episodes, environment. */
+    public static String markdown(SeriesReport report) {
         StringBuilder md = new StringBuilder();
-        md.append("# Series ").append(report.get("series")).append(": ").append(report.get("verdict")).append("\n\n");
-        md.append(report.get("headline")).append("\n\n");
+        md.append("# Series ").append(report.series()).append(": ").append(report.verdict()).append("\n\n");
+        md.append(report.headline()).append("\n\n");
         md.append("| figure | value |\n|---|---|\n");
-        row(md, "scenario", report.get("scenario"));
-        row(md, "passed / total", report.get("passed") + "/" + report.get("total"));
-        row(md, "p50 (ms, median of passing repeats)", report.get("p50_ms"));
-        row(md, "p99 (ms, median of passing repeats)", report.get("p99_ms"));
-        row(md, "p99 range (ms, passing repeats)", report.get("p99_range_ms"));
-        row(md, "worst 10-s p99 (ms)", report.get("worst_10s_p99_ms"));
-        row(md, "reconciliation", report.get("reconciliation"));
+        row(md, "scenario", report.scenario());
+        row(md, "passed / total", report.passed() + "/" + report.total());
+        row(md, "p50 (ms, median of passing repeats)", report.p50Ms());
+        row(md, "p99 (ms, median of passing repeats)", report.p99Ms());
+        row(md, "p99 range (ms, passing repeats)", report.p99RangeMs());
+        row(md, "worst 10-s p99 (ms)", report.worst10sP99Ms());
+        row(md, "reconciliation", report.reconciliation());
         md.append("\n## Repeats\n\n");
         md.append("| rep | kind | pass | samples | dropped | failed | p50 ms | p99 ms | drift | freeze-s | "
                 + "cadence s | windows |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        List<Map<String, Object>> repeats = (List<Map<String, Object>>) report.get("repeats");
-        for (Map<String, Object> r : repeats) {
-            List<?> freezes = (List<?>) r.get("freeze_seconds");
-            List<Map<String, Object>> windows = (List<Map<String, Object>>) r.get("windows");
+        for (RepeatSummary r : report.repeats()) {
             StringBuilder w = new StringBuilder();
-            for (Map<String, Object> win : windows) {
-                w.append(w.length() == 0 ? "" : ", ").append(win.get("start")).append("-").append(win.get("end"));
+            for (Window win : r.windows()) {
+                w.append(w.length() == 0 ? "" : ", ").append(win.startSec()).append("-").append(win.endSec());
             }
-            md.append("| ").append(r.get("rep")).append(" | ").append(r.get("kind")).append(" | ")
-                    .append(Boolean.TRUE.equals(r.get("pass")) ? "PASS" : "FAIL").append(" | ")
-                    .append(r.get("samples")).append(" | ").append(r.get("dropped")).append(" | ")
-                    .append(r.get("failed")).append(" | ").append(r.get("p50_ms")).append(" | ")
-                    .append(r.get("p99_ms")).append(" | ").append(r.get("drift")).append(" | ")
-                    .append(freezes.size()).append(" | ").append(r.get("freeze_cadence_s")).append(" | ")
+            md.append("| ").append(r.rep()).append(" | ").append(r.kind().code()).append(" | ")
+                    .append(r.pass() ? "PASS" : "FAIL").append(" | ")
+                    .append(r.samples()).append(" | ").append(r.dropped()).append(" | ")
+                    .append(r.failed()).append(" | ").append(r.p50Ms()).append(" | ")
+                    .append(r.p99Ms()).append(" | ").append(r.driftRounded()).append(" | ")
+                    .append(r.freezeSeconds().size()).append(" | ").append(r.cadence().dominantPeriodSec()).append(" | ")
                     .append(w.length() == 0 ? "-" : w).append(" |\n");
         }
         md.append("\n## Gates\n\n| rep | gate | pass | value | limit |\n|---|---|---|---|---|\n");
-        for (Map<String, Object> r : repeats) {
-            Map<String, Map<String, Object>> gates = (Map<String, Map<String, Object>>) r.get("gates");
-            gates.forEach((name, g) -> md.append("| ").append(r.get("rep")).append(" | `").append(name).append("` | ")
-                    .append(Boolean.TRUE.equals(g.get("pass")) ? "pass" : "**FAIL**").append(" | ")
-                    .append(g.get("value")).append(" | ").append(g.get("limit")).append(" |\n"));
+        for (RepeatSummary r : report.repeats()) {
+            for (Map.Entry<String, GateResult> e : r.gates().entrySet()) {
+                GateResult g = e.getValue();
+                md.append("| ").append(r.rep()).append(" | `").append(e.getKey()).append("` | ")
+                        .append(g.pass() ? "pass" : "**FAIL**").append(" | ")
+                        .append(g.value()).append(" | ").append(g.limit()).append(" |\n");
+            }
         }
-        List<Map<String, Object>> episodes = (List<Map<String, Object>>) report.get("episodes");
+        List<Episode> episodes = report.episodes();
         md.append("\n## Episodes\n\n");
         if (episodes.isEmpty()) {
             md.append("None.\n");
         } else {
             md.append("| rep | start | end | cause | confidence | evidence |\n|---|---|---|---|---|---|\n");
-            for (Map<String, Object> e : episodes) {
-                md.append("| ").append(e.get("rep")).append(" | ").append(e.get("start")).append(" | ")
-                        .append(e.get("end")).append(" | ").append(e.get("cause")).append(" | ")
-                        .append(e.get("confidence")).append(" | ")
-                        .append(String.join("<br>", (List<String>) e.get("evidence")).replace("|", "\\|"))
+            for (Episode e : episodes) {
+                md.append("| ").append(e.rep()).append(" | ").append(e.startSec()).append(" | ")
+                        .append(e.endSec()).append(" | ").append(e.cause().code()).append(" | ")
+                        .append(e.confidence().code()).append(" | ")
+                        .append(String.join("<br>", e.evidence().stream().map(Evidence::text).toList())
+                                .replace("|", "\\|"))
                         .append(" |\n");
             }
         }
-        if (report.get("environment") instanceof Map<?, ?> env && !env.isEmpty()) {
+        Map<String, Object> env = report.environment();
+        if (env != null && !env.isEmpty()) {
             md.append("\n## Environment\n\n| fact | value |\n|---|---|\n");
-            env.forEach((k, v) -> row(md, String.valueOf(k), String.valueOf(v).replace("|", "\\|")));
+            env.forEach((k, v) -> row(md, k, String.valueOf(v).replace("|", "\\|")));
         }
         return md.toString();
     }

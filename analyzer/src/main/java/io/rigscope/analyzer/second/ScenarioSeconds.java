@@ -43,6 +43,12 @@ public final class ScenarioSeconds {
     private long minServiceUs = Long.MAX_VALUE;
     private long maxServiceUs;
     private long reopened;
+    private long firstT0Us = Long.MAX_VALUE;
+    private long lastT2Us = Long.MIN_VALUE;
+    private long claimedEvents;
+    private long claimedQty;
+    /** Second -> {scheduled, sent, dropped, completed}, summed over generators (each ledger second once). */
+    private final TreeMap<Long, long[]> ledgerBySec = new TreeMap<>();
 
     private long cachedSec = Long.MIN_VALUE;
     private String cachedGenerator;
@@ -91,6 +97,12 @@ public final class ScenarioSeconds {
             o.failed++;
             failed++;
         }
+        firstT0Us = Math.min(firstT0Us, s.t0());
+        lastT2Us = Math.max(lastT2Us, s.t2());
+        if (s.status() >= 200 && s.status() < 300) {
+            claimedEvents += s.batch();
+            claimedQty += s.qty();
+        }
         if (serviceUs > slowUs) {
             o.slowCount++;
         }
@@ -109,7 +121,13 @@ public final class ScenarioSeconds {
     /** Accounts one ledger record of this scenario. Returns the seconds it closed, in order. */
     public List<SecondStats> onLedger(Ledger ledger, FreezeRule rule) {
         GeneratorLedger g = ledgerOf(ledger.src());
-        g.account(ledger);
+        if (g.account(ledger)) {
+            long[] sums = ledgerBySec.computeIfAbsent(ledger.sec(), k -> new long[4]);
+            sums[0] += ledger.scheduled();
+            sums[1] += ledger.sent();
+            sums[2] += ledger.dropped();
+            sums[3] += ledger.completed();
+        }
         ClosedSecond already = closed.get(ledger.sec());
         if (already != null && already.seenByGenerator().getOrDefault(ledger.src(), 0L) >= ledger.completed()) {
             g.pendingCompleted.remove(ledger.sec());
@@ -164,7 +182,7 @@ public final class ScenarioSeconds {
         for (long sec : secs) {
             OpenSecond o = open.get(sec);
             o.provisionalSent = true;
-            out.add(stats(o, rule, false));
+            out.add(stats(o, rule, false, secondLedger(sec)));
         }
         return out;
     }
@@ -201,7 +219,7 @@ public final class ScenarioSeconds {
             cachedOpen = null;
             cachedGenerator = null;
         }
-        SecondStats stats = stats(o, rule, exact);
+        SecondStats stats = stats(o, rule, exact, secondLedger(sec));
         totalServiceUs.add(o.serviceUs);
         totalResponseUs.add(o.responseUs);
         Map<String, Long> seen = new HashMap<>();
@@ -215,10 +233,27 @@ public final class ScenarioSeconds {
         return stats;
     }
 
-    private static SecondStats stats(OpenSecond o, FreezeRule rule, boolean exact) {
+    /** The one place the freeze rule is evaluated: when a second's figures are taken. */
+    private static SecondStats stats(OpenSecond o, FreezeRule rule, boolean exact, SecondLedger ledger) {
         return new SecondStats(o.sec, o.count, o.failed, o.slowCount, o.maxServiceUs,
                 Latency.percentileUs(o.serviceUs, 50), Latency.percentileUs(o.serviceUs, 99),
-                Latency.percentileUs(o.responseUs, 99), rule.isFreeze(o.count, o.slowCount, o.maxServiceUs), exact);
+                Latency.percentileUs(o.responseUs, 99), rule.isFreeze(o.count, o.slowCount, o.maxServiceUs), exact,
+                ledger);
+    }
+
+    /** The ledger's counts for a second, with what was in flight at its end; NONE when no ledger covers it. */
+    private SecondLedger secondLedger(long sec) {
+        long[] own = ledgerBySec.get(sec);
+        if (own == null) {
+            return SecondLedger.NONE;
+        }
+        long sent = 0;
+        long completed = 0;
+        for (long[] v : ledgerBySec.headMap(sec, true).values()) {
+            sent += v[1];
+            completed += v[3];
+        }
+        return new SecondLedger(own[0], own[1], own[2], own[3], Math.max(0, sent - completed));
     }
 
     private OpenSecond openSecond(long sec) {
@@ -344,35 +379,50 @@ public final class ScenarioSeconds {
         return out;
     }
 
-    /**
-     * p99 service time of the first and last third of the closed seconds' span: with n seconds from the
-     * first closed second to the last, k = n / 3 (rounded down), the first third is [first, first + k) and the
-     * last third [last - k + 1, last]. Null when k is 0 or either third holds no request.
-     */
-    public Thirds thirds() {
-        if (closed.isEmpty()) {
-            return null;
+    /** The first closed second, epoch seconds; call only when {@link #closedSeconds()} is not 0. */
+    public long firstClosedSec() {
+        return closed.firstKey();
+    }
+
+    /** The last closed second, epoch seconds; call only when {@link #closedSeconds()} is not 0. */
+    public long lastClosedSec() {
+        return closed.lastKey();
+    }
+
+    /** Closed seconds. */
+    public int closedSeconds() {
+        return closed.size();
+    }
+
+    /** The requests and p99 service time of the closed seconds in {@code [fromSec, toSec)}. */
+    public RangeP99 serviceP99Between(long fromSec, long toSec) {
+        Histogram merged = borrow();
+        for (var c : closed.subMap(fromSec, true, toSec, false).values()) {
+            merged.add(Latency.decompress(c.serviceUs()));
         }
-        long first = closed.firstKey();
-        long last = closed.lastKey();
-        long k = (last - first + 1) / 3;
-        if (k == 0) {
-            return null;
-        }
-        Histogram head = borrow();
-        Histogram tail = borrow();
-        for (var c : closed.headMap(first + k).values()) {
-            head.add(Latency.decompress(c.serviceUs()));
-        }
-        for (var c : closed.tailMap(last - k + 1).values()) {
-            tail.add(Latency.decompress(c.serviceUs()));
-        }
-        Thirds t = head.getTotalCount() == 0 || tail.getTotalCount() == 0 ? null
-                : new Thirds(first, first + k, last - k + 1, last + 1, Latency.percentileUs(head, 99),
-                        Latency.percentileUs(tail, 99));
-        recycle(head);
-        recycle(tail);
-        return t;
+        RangeP99 r = new RangeP99(merged.getTotalCount(), Latency.percentileUs(merged, 99));
+        recycle(merged);
+        return r;
+    }
+
+    /** The earliest intended start recorded, epoch µs ({@link Long#MAX_VALUE} when empty). */
+    public long firstIntendedStartUs() {
+        return firstT0Us;
+    }
+
+    /** The latest end recorded, epoch µs ({@link Long#MIN_VALUE} when empty). */
+    public long lastEndUs() {
+        return lastT2Us;
+    }
+
+    /** Events in requests answered 2xx (Σ batch size): what the load claims the database stored. */
+    public long claimedEvents() {
+        return claimedEvents;
+    }
+
+    /** Σ quantity sent in requests answered 2xx. */
+    public long claimedQty() {
+        return claimedQty;
     }
 
     /** Ledger totals over the generators: scheduled, sent, dropped, completed. */
@@ -412,13 +462,8 @@ public final class ScenarioSeconds {
     public record Bucket(long startSec, long endSec, long count, long p99Us) {
     }
 
-    /** The drift rule's two thirds: second ranges [start, end) and their p99 service time. */
-    public record Thirds(long firstStartSec, long firstEndSec, long lastStartSec, long lastEndSec, long firstP99Us,
-                         long lastP99Us) {
-        /** last / first. */
-        public double ratio() {
-            return firstP99Us == 0 ? Double.POSITIVE_INFINITY : (double) lastP99Us / firstP99Us;
-        }
+    /** Requests and p99 service time of a range of closed seconds. */
+    public record RangeP99(long count, long p99Us) {
     }
 
     /** One generator's ledger for this scenario. */
@@ -434,8 +479,10 @@ public final class ScenarioSeconds {
         /** Ledger seconds already accounted, so a replayed duplicate is not counted twice. */
         final Set<Long> accounted = new HashSet<>();
 
-        void account(Ledger l) {
-            if (accounted.add(l.sec())) {
+        /** Accounts a ledger record; true when its second was new for this generator (false: a duplicate). */
+        boolean account(Ledger l) {
+            boolean fresh = accounted.add(l.sec());
+            if (fresh) {
                 scheduled += l.scheduled();
                 sent += l.sent();
                 dropped += l.dropped();
@@ -446,6 +493,7 @@ public final class ScenarioSeconds {
             }
             maxSec = Math.max(maxSec, l.sec());
             last |= l.last();
+            return fresh;
         }
 
         boolean finalFor(long sec, long seen) {

@@ -1,10 +1,11 @@
 package io.rigscope.analyzer.second;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rigscope.analyzer.api.WireView;
 
 /**
- * One scenario's second, cut by the requests' end ({@code t2}), once its samples are in.
+ * One scenario's second, cut by the requests' end ({@code t2}), with the ledger's counts for it.
  *
  * @param sec the second, epoch seconds
  * @param count requests that ended in it
@@ -14,25 +15,91 @@ import java.util.Map;
  * @param p50ServiceUs median service time
  * @param p99ServiceUs 99th percentile service time
  * @param p99ResponseUs 99th percentile response time ({@code t2 - t0})
- * @param freeze whether the second is a freeze-second
- * @param exact true when the ledger watermark closed it; false when it was closed at the end of input
+ * @param freeze whether the second is a freeze-second ({@link io.rigscope.analyzer.freeze.FreezeRule}, decided
+ *     once, when the second's figures are taken)
+ * @param exact true when the ledger watermark closed it; false when it was closed at the end of input or is
+ *     shown before it closed
+ * @param ledger the generators' ledger for this second (summed), {@link SecondLedger#NONE} when none arrived
  */
+@WireView
+@JsonPropertyOrder({"sec", "count", "failed", "slow", "max_ms", "p50_ms", "p99_ms", "response_p99_ms", "freeze",
+    "final", "scheduled", "sent", "dropped", "in_flight"})
 public record SecondStats(long sec, long count, long failed, long slowCount, long maxServiceUs, long p50ServiceUs,
-                          long p99ServiceUs, long p99ResponseUs, boolean freeze, boolean exact) {
+                          long p99ServiceUs, long p99ResponseUs, boolean freeze, boolean exact, SecondLedger ledger) {
 
-    /** The body of a {@code SECOND} verdict. */
-    public Map<String, Object> toBody() {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("sec", sec);
-        body.put("count", count);
-        body.put("failed", failed);
-        body.put("slow", slowCount);
-        body.put("max_ms", Latency.ms(maxServiceUs));
-        body.put("p50_ms", Latency.ms(p50ServiceUs));
-        body.put("p99_ms", Latency.ms(p99ServiceUs));
-        body.put("response_p99_ms", Latency.ms(p99ResponseUs));
-        body.put("freeze", freeze);
-        body.put("final", exact);
-        return body;
+    public SecondStats {
+        ledger = ledger == null ? SecondLedger.NONE : ledger;
+    }
+
+    @JsonProperty("sec")
+    long wireSec() {
+        return sec;
+    }
+
+    @JsonProperty("count")
+    long wireCount() {
+        return count;
+    }
+
+    @JsonProperty("failed")
+    long wireFailed() {
+        return failed;
+    }
+
+    @JsonProperty("slow")
+    long wireSlow() {
+        return slowCount;
+    }
+
+    @JsonProperty("max_ms")
+    double maxMs() {
+        return Latency.ms(maxServiceUs);
+    }
+
+    @JsonProperty("p50_ms")
+    double p50Ms() {
+        return Latency.ms(p50ServiceUs);
+    }
+
+    @JsonProperty("p99_ms")
+    double p99Ms() {
+        return Latency.ms(p99ServiceUs);
+    }
+
+    @JsonProperty("response_p99_ms")
+    double responseP99Ms() {
+        return Latency.ms(p99ResponseUs);
+    }
+
+    @JsonProperty("freeze")
+    boolean wireFreeze() {
+        return freeze;
+    }
+
+    @JsonProperty("final")
+    boolean wireFinal() {
+        return exact;
+    }
+
+    /** Requests due in this second (by intended start), every generator: the offered load. */
+    @JsonProperty("scheduled")
+    long scheduled() {
+        return ledger.scheduled();
+    }
+
+    @JsonProperty("sent")
+    long sent() {
+        return ledger.sent();
+    }
+
+    @JsonProperty("dropped")
+    long dropped() {
+        return ledger.dropped();
+    }
+
+    /** Requests sent but not yet ended at the end of this second (cumulative sent - cumulative completed). */
+    @JsonProperty("in_flight")
+    long inFlight() {
+        return ledger.inFlight();
     }
 }

@@ -1,5 +1,8 @@
 package io.rigscope.analyzer.series;
 
+import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.ceiling.Ceiling;
+import io.rigscope.analyzer.ceiling.CeilingRule;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Attributor;
 import io.rigscope.analyzer.episode.Episode;
@@ -10,16 +13,15 @@ import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.window.Window;
+import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
-import io.rigscope.model.wire.Verdict;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,10 +35,11 @@ import org.HdrHistogram.Histogram;
  * series. No I/O, no clock: what it decides depends only on the records' content, so a replay decides what the
  * live run decided.
  *
- * <p>Verdicts it emits (into the list passed in): {@code SECOND} and {@code FREEZE} as each second closes (and
- * a provisional {@code SECOND} for a second still open when a later health record arrives);
- * {@code WINDOW}, {@code EPISODE} and {@code REPEAT} when a repeat's data is complete (REPEAT_END, every last
- * ledger, no open second, and its reconciliation if one is required); {@code SERIES} from {@link #finish}.
+ * <p>Decisions it emits (into the list passed in): {@link Decision.Second} and {@link Decision.Freeze} as each
+ * second closes (and a provisional {@link Decision.Second} for a second still open when a later health record
+ * arrives); {@link Decision.TailWindow}, {@link Decision.EpisodeFound} and {@link Decision.Repeat} when a repeat's
+ * data is complete (REPEAT_END, every last ledger, no open second, and its reconciliation if one is required);
+ * {@link Decision.Series} from {@link #finish}.
  *
  * <p>Settings: the defaults, overridden by each CONFIG marker in turn (a marker sets only the keys it holds), overridden by {@code overrides} (the
  * command line). The CONFIG marker must precede the data it governs (the pipeline reads rig.markers first).
@@ -45,15 +48,16 @@ import org.HdrHistogram.Histogram;
  */
 public final class SeriesAnalysis {
 
-    /** The {@code src} of every verdict. */
-    public static final String SRC = "analyzer";
-
     private final String series;
     private final AnalyzerSettings defaults;
     /** The defaults folded with every CONFIG marker so far (before the command line's overrides). */
     private AnalyzerSettings configured;
     /** The last ENVIRONMENT marker's data, or null. */
     private Map<String, Object> environment;
+    /** The denominator phase's rows/s (pgbench), or null. */
+    private Double denominatorRowsPerSec;
+    /** The last ceiling decided, or null. */
+    private Ceiling ceiling;
     private final UnaryOperator<AnalyzerSettings> overrides;
     private final Attributor attributor;
     private final TreeMap<Integer, RepeatTrack> repeats = new TreeMap<>();
@@ -98,7 +102,7 @@ public final class SeriesAnalysis {
     }
 
     /** Feeds a batch of records; appends the verdicts they caused. */
-    public void acceptAll(List<? extends WireRecord> batch, List<Verdict> out) {
+    public void acceptAll(List<? extends WireRecord> batch, List<Decision> out) {
         for (WireRecord r : batch) {
             accept(r, out);
         }
@@ -106,7 +110,7 @@ public final class SeriesAnalysis {
     }
 
     /** Feeds one record; appends the verdicts it caused. */
-    public void accept(WireRecord record, List<Verdict> out) {
+    public void accept(WireRecord record, List<Decision> out) {
         if (!series.equals(record.run())) {
             return;
         }
@@ -139,7 +143,7 @@ public final class SeriesAnalysis {
      * Ends the analysis: closes every open second (as not final), judges every repeat not yet judged and
      * the series, appends those verdicts (the last is SERIES) and returns the report.
      */
-    public SeriesReport finish(List<Verdict> out) {
+    public SeriesReport finish(List<Decision> out) {
         for (RepeatTrack t : repeats.values()) {
             for (ScenarioSeconds s : t.scenarios().values()) {
                 emitSeconds(t.rep(), s.scenario(), s.closeAll(freezeRule), out);
@@ -152,20 +156,20 @@ public final class SeriesAnalysis {
         }
         List<RepeatSummary> summaries = new ArrayList<>();
         for (RepeatTrack t : repeats.values()) {
-            summaries.add(RepeatJudge.judge(t, settings, attributor, configErrors));
+            if (t.kind() != RepeatTrack.Kind.CEILING) {
+                summaries.add(RepeatJudge.judge(t, settings, attributor, configErrors));
+            }
         }
-        SeriesReport report = SeriesReport.of(series, summaries, settings.reconciliationRequired(), samplesOutside);
-        Map<String, Object> body = report.toMap();
-        if (environment != null) {
-            // the figures' hardware and settings travel with them (from the ENVIRONMENT marker: replay-safe)
-            body.put("environment", environment);
-        }
-        out.add(new Verdict(series, 0, SRC, tsOf(maxSecond()), Verdict.Kind.SERIES, null, body));
+        // the figures' hardware and settings travel with them (from the ENVIRONMENT marker: replay-safe)
+        SeriesReport report = SeriesReport.of(series, summaries, settings.reconciliationRequired(), samplesOutside)
+                .withCeiling(ceiling == null ? null : ceiling.withDenominator(denominatorRowsPerSec))
+                .withEnvironment(environment);
+        out.add(new Decision.Series(series, tsOf(maxSecond()), report));
         progress.update(records, samples, closedSeconds, freezeSeconds, judged, currentRep);
         return report;
     }
 
-    private void onSamples(SampleBatch batch, List<Verdict> out) {
+    private void onSamples(SampleBatch batch, List<Decision> out) {
         int n = batch.samples().size();
         samples += n;
         if (batch.rep() == 0) {
@@ -194,7 +198,7 @@ public final class SeriesAnalysis {
         maybeJudge(track, out);
     }
 
-    private void onLedger(Ledger ledger, List<Verdict> out) {
+    private void onLedger(Ledger ledger, List<Decision> out) {
         if (ledger.rep() == 0) {
             return;
         }
@@ -209,21 +213,18 @@ public final class SeriesAnalysis {
      * that ended before this record and are still open are published once as provisional SECOND verdicts
      * ({@code "final": false, "provisional": true}), so a live dashboard sees a second that waits for its ledger.
      */
-    private void onHealth(Health health, List<Verdict> out) {
+    private void onHealth(Health health, List<Decision> out) {
         RepeatTrack track = repeat(health.rep());
         track.health(health);
         long beforeSec = Math.floorDiv(health.ts(), 1_000_000L);
         for (ScenarioSeconds s : track.scenarios().values()) {
             for (SecondStats stats : s.provisional(beforeSec, freezeRule)) {
-                Map<String, Object> body = stats.toBody();
-                body.put("provisional", true);
-                out.add(new Verdict(series, track.rep(), SRC, tsOf(stats.sec()), Verdict.Kind.SECOND, s.scenario(),
-                        body));
+                out.add(new Decision.Second(series, track.rep(), s.scenario(), tsOf(stats.sec()), stats, true));
             }
         }
     }
 
-    private void onMarker(Marker m, List<Verdict> out) {
+    private void onMarker(Marker m, List<Decision> out) {
         switch (m.kind()) {
             case CONFIG -> {
                 try {
@@ -240,7 +241,8 @@ public final class SeriesAnalysis {
                 }
             }
             case REPEAT_START -> {
-                repeat(m.rep()).started(m.phase());
+                repeat(m.rep()).started(m.phase(),
+                        m.data().get("duration_ms") instanceof Number n ? n.longValue() : 0);
                 currentRep = Math.max(currentRep, m.rep());
             }
             case REPEAT_END -> {
@@ -251,11 +253,23 @@ public final class SeriesAnalysis {
             case RECONCILIATION -> {
                 if (m.rep() > 0) {
                     RepeatTrack t = repeat(m.rep());
-                    t.reconciled(m.data());
+                    try {
+                        t.gained(DatabaseGain.of(m));
+                    } catch (IllegalArgumentException e) {
+                        String error = e.getMessage();
+                        if (!configErrors.contains(error)) {
+                            configErrors.add(error);
+                        }
+                    }
                     maybeJudge(t, out);
                 }
             }
             case SERIES_END -> seriesEnded = true;
+            case PHASE_END -> {
+                if ("denominator".equals(m.phase()) && m.data().get("rows_per_s") instanceof Number n) {
+                    denominatorRowsPerSec = n.doubleValue();
+                }
+            }
             case ENVIRONMENT -> environment = m.data();
             default -> {
                 // phases, environment and gaps do not change a verdict yet
@@ -265,47 +279,50 @@ public final class SeriesAnalysis {
 
     private void apply(AnalyzerSettings s) {
         settings = s;
-        freezeRule = new FreezeRule(s.freezeWorstUs(), s.freezeSlowUs(), s.freezeSlowFraction());
+        freezeRule = FreezeRule.of(s);
     }
 
     private RepeatTrack repeat(int rep) {
         return repeats.computeIfAbsent(rep, r -> new RepeatTrack(r, pool));
     }
 
-    private void maybeJudge(RepeatTrack t, List<Verdict> out) {
-        if (!t.judged() && t.dataComplete() && (t.reconciliation() != null || !settings.reconciliationRequired())) {
+    private void maybeJudge(RepeatTrack t, List<Decision> out) {
+        if (!t.judged() && t.dataComplete() && (t.gain() != null || !settings.reconciliationRequired()
+                || t.kind() == RepeatTrack.Kind.CEILING)) {
             emitRepeat(t, out);
         }
     }
 
-    private void emitRepeat(RepeatTrack t, List<Verdict> out) {
+    private void emitRepeat(RepeatTrack t, List<Decision> out) {
+        if (t.kind() == RepeatTrack.Kind.CEILING) {
+            String primary = RepeatJudge.primaryScenario(t, settings);
+            ceiling = CeilingRule.of(t.rep(), primary == null ? null : t.scenarios().get(primary), t.scheduledMs());
+            out.add(new Decision.CeilingFound(series, t.rep(), primary, tsOf(lastSecond(t)), ceiling));
+            t.markJudged();
+            return;
+        }
         RepeatSummary r = RepeatJudge.judge(t, settings, attributor, configErrors);
         long endUs = tsOf(lastSecond(t));
         for (Window w : r.windows()) {
-            out.add(new Verdict(series, t.rep(), SRC, tsOf(w.endSec() - 1), Verdict.Kind.WINDOW, r.scenario(),
-                    w.toMap()));
+            out.add(new Decision.TailWindow(series, t.rep(), r.scenario(), tsOf(w.endSec() - 1), w));
         }
         for (Episode e : r.episodes()) {
-            out.add(new Verdict(series, t.rep(), SRC, tsOf(e.endSec() - 1), Verdict.Kind.EPISODE, r.scenario(),
-                    e.toMap()));
+            out.add(new Decision.EpisodeFound(series, t.rep(), r.scenario(), tsOf(e.endSec() - 1), e));
         }
-        out.add(new Verdict(series, t.rep(), SRC, endUs, Verdict.Kind.REPEAT, r.scenario(), r.toMap()));
+        out.add(new Decision.Repeat(series, t.rep(), r.scenario(), endUs, r));
         t.markJudged();
         judged++;
     }
 
-    private void emitSeconds(int rep, String scenario, List<SecondStats> closed, List<Verdict> out) {
+    private void emitSeconds(int rep, String scenario, List<SecondStats> closed, List<Decision> out) {
         for (SecondStats s : closed) {
             closedSeconds++;
-            Map<String, Object> body = s.toBody();
-            out.add(new Verdict(series, rep, SRC, tsOf(s.sec()), Verdict.Kind.SECOND, scenario, body));
+            out.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false));
             if (s.freeze()) {
-                freezeSeconds++;
-                Map<String, Object> freeze = new LinkedHashMap<>(body);
-                freeze.put("rule", "worst > " + settings.freezeWorstUs() / 1000.0 + " ms and > "
-                        + settings.freezeSlowFraction() * 100 + " % of requests > " + settings.freezeSlowUs() / 1000.0
-                        + " ms");
-                out.add(new Verdict(series, rep, SRC, tsOf(s.sec()), Verdict.Kind.FREEZE, scenario, freeze));
+                if (!scenario.equals(settings.probeScenario())) {
+                    freezeSeconds++; // the console's count: the load's freeze-seconds, never the probe's
+                }
+                out.add(new Decision.Freeze(series, rep, scenario, tsOf(s.sec()), s, freezeRule.describe()));
             }
         }
     }

@@ -1,9 +1,15 @@
 package io.rigscope.analyzer.series;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rigscope.analyzer.api.WireView;
+import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,14 +22,38 @@ import java.util.Map;
  * the two middle values); the p99 range is their min and max; the worst 10-s p99 is the worst bucket of any
  * repeat. Failed repeats are in none of these except the worst bucket. When the series is
  * {@link SeriesVerdict#UNRECONCILED}, every figure is null.
+ *
+ * <p>JSON (the report file and the SERIES verdict's body): the {@code @JsonProperty} names below, in order;
+ * {@code environment} only when an ENVIRONMENT marker arrived.
+ *
+ * @param ceiling the closed-loop ceiling with its denominator, or null when the series ran none
+ * @param environment the ENVIRONMENT marker's facts (hardware, settings), or null when none arrived
  */
+@WireView
+@JsonPropertyOrder({"series", "verdict", "passed", "total", "headline", "scenario", "p50_ms", "p99_ms",
+    "p99_range_ms", "worst_10s_p99_ms", "reconciliation", "samples_outside_repeats", "repeats", "episodes",
+    "ceiling", "environment"})
 public record SeriesReport(String series, SeriesVerdict verdict, int passed, int total, String scenario,
                            Double p50Ms, Double p99Ms, List<Double> p99RangeMs, Double worst10sP99Ms,
-                           String reconciliation, List<RepeatSummary> repeats, long samplesOutsideRepeats) {
+                           String reconciliation, List<RepeatSummary> repeats, long samplesOutsideRepeats,
+                           Ceiling ceiling, Map<String, Object> environment) {
 
     public SeriesReport {
         p99RangeMs = p99RangeMs == null ? null : List.copyOf(p99RangeMs);
         repeats = List.copyOf(repeats);
+        environment = environment == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(environment));
+    }
+
+    /** This report with the series' environment facts (the ENVIRONMENT marker's data), or null. */
+    public SeriesReport withEnvironment(Map<String, Object> facts) {
+        return new SeriesReport(series, verdict, passed, total, scenario, p50Ms, p99Ms, p99RangeMs, worst10sP99Ms,
+                reconciliation, repeats, samplesOutsideRepeats, ceiling, facts);
+    }
+
+    /** This report with the series' ceiling, or null. */
+    public SeriesReport withCeiling(Ceiling measured) {
+        return new SeriesReport(series, verdict, passed, total, scenario, p50Ms, p99Ms, p99RangeMs, worst10sP99Ms,
+                reconciliation, repeats, samplesOutsideRepeats, measured, environment);
     }
 
     /** Builds the report of these repeat summaries (in repeat order). */
@@ -52,14 +82,14 @@ public record SeriesReport(String series, SeriesVerdict verdict, int passed, int
         String scenario = repeats.stream().map(RepeatSummary::scenario).filter(s -> s != null).findFirst().orElse(null);
         if (verdict == SeriesVerdict.UNRECONCILED) {
             return new SeriesReport(series, verdict, passed, judged.size(), scenario, null, null, null, null,
-                    reconciliation, repeats, samplesOutsideRepeats);
+                    reconciliation, repeats, samplesOutsideRepeats, null, null);
         }
         List<Long> p50 = judged.stream().filter(RepeatSummary::pass).map(RepeatSummary::p50Us).sorted().toList();
         List<Long> p99 = judged.stream().filter(RepeatSummary::pass).map(RepeatSummary::p99Us).sorted().toList();
         long worst = judged.stream().mapToLong(RepeatSummary::worstBucketP99Us).max().orElse(-1);
         return new SeriesReport(series, verdict, passed, judged.size(), scenario, medianMs(p50), medianMs(p99),
                 p99.isEmpty() ? null : List.of(p99.get(0) / 1000.0, p99.get(p99.size() - 1) / 1000.0),
-                worst < 0 ? null : worst / 1000.0, reconciliation, repeats, samplesOutsideRepeats);
+                worst < 0 ? null : worst / 1000.0, reconciliation, repeats, samplesOutsideRepeats, null, null);
     }
 
     private static String describe(RepeatSummary r) {
@@ -110,23 +140,85 @@ public record SeriesReport(String series, SeriesVerdict verdict, int passed, int
                 + " ms" + (worst10sP99Ms == null ? "" : ", worst 10-s p99 " + worst10sP99Ms + " ms");
     }
 
-    /** The report JSON's fields, in order. Also the SERIES verdict's body. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("series", series);
-        m.put("verdict", verdict.name());
-        m.put("passed", passed);
-        m.put("total", total);
-        m.put("headline", headline());
-        m.put("scenario", scenario);
-        m.put("p50_ms", p50Ms);
-        m.put("p99_ms", p99Ms);
-        m.put("p99_range_ms", p99RangeMs);
-        m.put("worst_10s_p99_ms", worst10sP99Ms);
-        m.put("reconciliation", reconciliation);
-        m.put("samples_outside_repeats", samplesOutsideRepeats);
-        m.put("repeats", repeats.stream().map(RepeatSummary::toMap).toList());
-        m.put("episodes", episodes().stream().map(Episode::toMap).toList());
-        return m;
+    @JsonProperty("series")
+    String wireSeries() {
+        return series;
+    }
+
+    @JsonProperty("verdict")
+    String wireVerdict() {
+        return verdict.name();
+    }
+
+    @JsonProperty("passed")
+    int wirePassed() {
+        return passed;
+    }
+
+    @JsonProperty("total")
+    int wireTotal() {
+        return total;
+    }
+
+    @JsonProperty("headline")
+    String wireHeadline() {
+        return headline();
+    }
+
+    @JsonProperty("scenario")
+    String wireScenario() {
+        return scenario;
+    }
+
+    @JsonProperty("p50_ms")
+    Double wireP50() {
+        return p50Ms;
+    }
+
+    @JsonProperty("p99_ms")
+    Double wireP99() {
+        return p99Ms;
+    }
+
+    @JsonProperty("p99_range_ms")
+    List<Double> wireRange() {
+        return p99RangeMs;
+    }
+
+    @JsonProperty("worst_10s_p99_ms")
+    Double wireWorst() {
+        return worst10sP99Ms;
+    }
+
+    @JsonProperty("reconciliation")
+    String wireReconciliation() {
+        return reconciliation;
+    }
+
+    @JsonProperty("samples_outside_repeats")
+    long wireOutside() {
+        return samplesOutsideRepeats;
+    }
+
+    @JsonProperty("repeats")
+    List<RepeatSummary> wireRepeats() {
+        return repeats;
+    }
+
+    @JsonProperty("episodes")
+    List<Episode> wireEpisodes() {
+        return episodes();
+    }
+
+    @JsonProperty("ceiling")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    Ceiling wireCeiling() {
+        return ceiling;
+    }
+
+    @JsonProperty("environment")
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    Map<String, Object> wireEnvironment() {
+        return environment;
     }
 }

@@ -1,10 +1,11 @@
 package io.rigscope.analyzer.window;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rigscope.analyzer.api.WireView;
 
 /**
- * A tail window: consecutive hot buckets.
+ * A tail window: consecutive hot buckets ({@link WindowRule}).
  *
  * @param startSec the first bucket's start, epoch seconds
  * @param endSec the last bucket's end, epoch seconds (exclusive)
@@ -12,16 +13,32 @@ import java.util.Map;
  * @param worstP99Us the highest bucket p99 in it, µs
  * @param medianBucketP99Us the repeat's median bucket p99 it was compared with, µs
  */
+@WireView
+@JsonPropertyOrder({"start", "end", "buckets", "worst_p99_ms", "median_bucket_p99_ms"})
 public record Window(long startSec, long endSec, int buckets, long worstP99Us, double medianBucketP99Us) {
 
-    /** {@code {start, end, buckets, worst_p99_ms, median_bucket_p99_ms}}. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("start", startSec);
-        m.put("end", endSec);
-        m.put("buckets", buckets);
-        m.put("worst_p99_ms", worstP99Us / 1000.0);
-        m.put("median_bucket_p99_ms", Math.round(medianBucketP99Us) / 1000.0);
-        return m;
+    @JsonProperty("start")
+    long wireStart() {
+        return startSec;
+    }
+
+    @JsonProperty("end")
+    long wireEnd() {
+        return endSec;
+    }
+
+    @JsonProperty("buckets")
+    int wireBuckets() {
+        return buckets;
+    }
+
+    @JsonProperty("worst_p99_ms")
+    double worstP99Ms() {
+        return worstP99Us / 1000.0;
+    }
+
+    @JsonProperty("median_bucket_p99_ms")
+    double medianBucketP99Ms() {
+        return Math.round(medianBucketP99Us) / 1000.0;
     }
 }

@@ -8,13 +8,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Attributor;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
-import io.rigscope.analyzer.series.SeriesAnalysis;
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.infra.testing.KafkaBroker;
 import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.model.wire.Verdict;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -175,11 +175,10 @@ class K6ImportTest {
 
     private static Map<String, Object> replay(String series) {
         var source = new WireSource(kafka.bootstrap(), CODEC);
-        List<Verdict> verdicts = new AnalyzerPipeline(() -> new SeriesAnalysis(series, AnalyzerSettings.defaults(),
-                UnaryOperator.identity(), Attributor.none()))
-                .verdicts(AnalyzerInput.fromKafka(source, series, false, f -> { }), false, p -> { })
-                .collectList().block(Duration.ofSeconds(60));
-        return verdicts.get(verdicts.size() - 1).body();
+        Decision last = Analyzer.forSeries(series)
+                .replay(AnalyzerInput.fromKafka(source, series, false, f -> { }))
+                .blockLast(Duration.ofSeconds(60));
+        return DecisionCodec.toVerdict(last).body();
     }
 
     @SuppressWarnings("unchecked")

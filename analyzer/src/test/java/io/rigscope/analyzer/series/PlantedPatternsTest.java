@@ -6,23 +6,20 @@ import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
 import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
 import io.rigscope.analyzer.bench.SyntheticSeries.Stall;
 import io.rigscope.analyzer.bench.SyntheticSeries;
-import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
-import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.infra.testing.KafkaBroker;
 import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.model.wire.Verdict;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -167,19 +164,22 @@ class PlantedPatternsTest {
                 .withRepeat(RepeatPlan.clean(1).withStalls(stalls))
                 .withRepeat(RepeatPlan.clean(2).withDrops(1));
         var source = new WireSource(kafka.bootstrap(), CODEC);
-        CompletableFuture<List<Verdict>> live = pipeline(plan.series())
-                .verdicts(AnalyzerInput.fromKafka(source, plan.series(), true, f -> { }), true, p -> { })
+        CompletableFuture<List<Decision>> live = Analyzer.forSeries(plan.series())
+                .live(AnalyzerInput.fromKafka(source, plan.series(), true, f -> { }))
                 .collectList().toFuture();
         Thread.sleep(1_500);
         publish(plan);
-        List<Verdict> liveVerdicts = live.get(60, TimeUnit.SECONDS);
-        Map<String, Object> liveReport = liveVerdicts.get(liveVerdicts.size() - 1).body();
+        List<Decision> liveDecisions = live.get(60, TimeUnit.SECONDS);
+        Decision last = liveDecisions.get(liveDecisions.size() - 1);
+        assertThat(last).isInstanceOf(Decision.Series.class);
+        Map<String, Object> liveReport = DecisionCodec.body(last);
         Map<String, Object> replayReport = replay(plan.series());
 
-        assertThat(liveVerdicts.get(liveVerdicts.size() - 1).kind()).isEqualTo(Verdict.Kind.SERIES);
-        assertThat(new String(ReportFiles.json(replayReport))).isEqualTo(new String(ReportFiles.json(liveReport)));
+        assertThat(replayReport).isEqualTo(liveReport);
+        assertThat(new String(DecisionCodec.reportJson(((Decision.Series) last).report())))
+                .isEqualTo(new String(DecisionCodec.reportJson(replayDecision(plan.series()).report())));
         assertThat(onlyFreezes(liveReport)).isNotEmpty();
-        assertThat(liveVerdicts).filteredOn(v -> v.kind() == Verdict.Kind.REPEAT).hasSize(2);
+        assertThat(liveDecisions).filteredOn(d -> d instanceof Decision.Repeat).hasSize(2);
     }
 
     // ---- helpers ----
@@ -201,21 +201,21 @@ class PlantedPatternsTest {
         return plan.series();
     }
 
-    private static AnalyzerPipeline pipeline(String series) {
-        return new AnalyzerPipeline(() -> new SeriesAnalysis(series, AnalyzerSettings.defaults(),
-                UnaryOperator.identity(), Attributor.none()));
+    /** The replayed report as {@code rig.verdicts} carries it (the SERIES verdict's body). */
+    private static Map<String, Object> replay(String series) {
+        return DecisionCodec.toVerdict(replayDecision(series)).body();
     }
 
-    private static Map<String, Object> replay(String series) {
+    private static Decision.Series replayDecision(String series) {
         var source = new WireSource(kafka.bootstrap(), CODEC);
-        List<Verdict> verdicts = pipeline(series)
-                .verdicts(AnalyzerInput.fromKafka(source, series, false, f -> {
+        List<Decision> decisions = Analyzer.forSeries(series)
+                .replay(AnalyzerInput.fromKafka(source, series, false, f -> {
                     throw new AssertionError("dead letter: " + f.deadLetter().reason());
-                }), false, p -> { })
+                }))
                 .collectList().block(Duration.ofSeconds(60));
-        Verdict last = verdicts.get(verdicts.size() - 1);
-        assertThat(last.kind()).isEqualTo(Verdict.Kind.SERIES);
-        return last.body();
+        Decision last = decisions.get(decisions.size() - 1);
+        assertThat(last).isInstanceOf(Decision.Series.class);
+        return (Decision.Series) last;
     }
 
     @SuppressWarnings("unchecked")

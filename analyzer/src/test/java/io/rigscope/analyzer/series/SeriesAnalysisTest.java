@@ -8,10 +8,10 @@ import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
 import io.rigscope.analyzer.bench.SyntheticSeries.Stall;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
-import io.rigscope.model.wire.Verdict;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,15 +30,15 @@ class SeriesAnalysisTest {
     void seriesIsCompleteOnceSeriesEndAndEveryLastLedgerArrived() {
         List<WireRecord> records = records(PLAN);
         SeriesAnalysis analysis = analysis();
-        List<Verdict> out = new ArrayList<>();
+        List<Decision> out = new ArrayList<>();
         for (WireRecord r : records) {
             assertThat(analysis.complete()).as("complete before %s", r).isFalse();
             analysis.accept(r, out);
         }
         assertThat(analysis.complete()).isTrue();
-        assertThat(out).filteredOn(v -> v.kind() == Verdict.Kind.REPEAT).hasSize(2);
-        assertThat(out).filteredOn(v -> v.kind() == Verdict.Kind.SECOND)
-                .allMatch(v -> Boolean.TRUE.equals(v.body().get("final")));
+        assertThat(out).filteredOn(d -> d instanceof Decision.Repeat).hasSize(2);
+        assertThat(out).filteredOn(d -> d instanceof Decision.Second)
+                .allMatch(d -> ((Decision.Second) d).second().exact());
     }
 
     @Test
@@ -126,16 +126,16 @@ class SeriesAnalysisTest {
 
     private static SeriesReport run(List<WireRecord> records) {
         SeriesAnalysis analysis = analysis();
-        List<Verdict> out = new ArrayList<>();
+        List<Decision> out = new ArrayList<>();
         records.forEach(r -> analysis.accept(r, out));
         return analysis.finish(out);
     }
 
     private static byte[] report(List<WireRecord> records) {
         SeriesAnalysis analysis = analysis();
-        List<Verdict> out = new ArrayList<>();
+        List<Decision> out = new ArrayList<>();
         records.forEach(r -> analysis.accept(r, out));
-        return ReportFiles.json(analysis.finish(out).toMap());
+        return ReportFiles.json(analysis.finish(out));
     }
 
     private static SeriesAnalysis analysis() {

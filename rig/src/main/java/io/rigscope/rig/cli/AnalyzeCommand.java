@@ -1,13 +1,16 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.config.AnalyzerSetting;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
+import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.Progress;
-import io.rigscope.analyzer.series.SeriesAnalysis;
+import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.analyzer.threshold.ThresholdParser;
 import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
@@ -17,7 +20,6 @@ import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.model.wire.Verdict;
 import io.rigscope.model.wire.WireRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,6 +29,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
@@ -143,14 +146,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
             }, 1, 1, TimeUnit.SECONDS);
         }
         Flux<List<WireRecord>> bounded = stopAfter == null ? records : records.take(stopAfter);
-        AnalyzerPipeline pipeline = new AnalyzerPipeline(() -> new SeriesAnalysis(series, AnalyzerSettings.defaults(),
-                overrides, Attributor.none()));
-        Verdict last;
+        Analyzer analyzer = Analyzer.forSeries(series).withOverrides(overrides);
+        Decision last;
         try {
-            last = pipeline.verdicts(bounded, live, progress::set)
-                    .doOnNext(v -> {
+            last = (live ? analyzer.live(bounded, progress::set) : analyzer.replay(bounded, progress::set))
+                    .doOnNext(d -> {
                         if (publisher != null) {
-                            publisher.publish(v);
+                            publisher.publish(DecisionCodec.toVerdict(d));
                         }
                     })
                     .blockLast();
@@ -160,30 +162,33 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (!quiet) {
             System.err.println("\ranalyze " + series + ": " + (progress.get() == null ? "" : progress.get().line()));
         }
-        if (last == null || last.kind() != Verdict.Kind.SERIES) {
+        if (!(last instanceof Decision.Series s)) {
             throw new IllegalStateException("the analysis ended without a series verdict");
         }
-        Map<String, Object> report = last.body();
+        SeriesReport report = s.report();
         write(reportJson, ReportFiles.json(report));
         write(reportMd, ReportFiles.markdown(report).getBytes(java.nio.charset.StandardCharsets.UTF_8));
         printSummary(report);
-        return "PASS".equals(report.get("verdict")) ? ExitCodes.OK : ExitCodes.GATES_FAILED;
+        return report.allGatesPassed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
     }
 
-    @SuppressWarnings("unchecked")
-    private void printSummary(Map<String, Object> report) {
-        System.out.println(report.get("series") + ": " + report.get("verdict") + " - " + report.get("headline"));
-        for (Map<String, Object> r : (List<Map<String, Object>>) report.get("repeats")) {
-            List<String> failed = new ArrayList<>();
-            ((Map<String, Map<String, Object>>) r.get("gates")).forEach((name, g) -> {
-                if (!Boolean.TRUE.equals(g.get("pass"))) {
-                    failed.add(name + " (" + g.get("value") + " vs " + g.get("limit") + ")");
-                }
-            });
-            System.out.printf("  rep %s %-9s %s  samples %s  p50 %s ms  p99 %s ms  drift %s  freeze-s %d  cadence %s s%s%n",
-                    r.get("rep"), r.get("kind"), Boolean.TRUE.equals(r.get("pass")) ? "PASS" : "FAIL", r.get("samples"),
-                    r.get("p50_ms"), r.get("p99_ms"), r.get("drift"), ((List<?>) r.get("freeze_seconds")).size(),
-                    r.get("freeze_cadence_s") == null ? "-" : r.get("freeze_cadence_s"), failed.isEmpty() ? "" : "  failed: " + String.join(", ", failed));
+    /** The report in a few lines: every figure is the report's, so the console and the files agree. */
+    private static void printSummary(SeriesReport report) {
+        System.out.println(report.series() + ": " + report.verdict() + " - " + report.headline());
+        for (RepeatSummary r : report.repeats()) {
+            List<GateResult> failed = r.failedGates();
+            System.out.printf(Locale.ROOT,
+                    "  rep %d %-9s %s  samples %d  p50 %s ms  p99 %s ms  drift %s  freeze-s %d  cadence %s s%s%n",
+                    r.rep(), r.kind().code(), r.pass() ? "PASS" : "FAIL", r.samples(), r.p50Ms(), r.p99Ms(),
+                    r.driftRounded(), r.freezeSeconds().size(),
+                    r.cadence().dominantPeriodSec() == null ? "-" : r.cadence().dominantPeriodSec(),
+                    failed.isEmpty() ? "" : "  failed: " + String.join(", ",
+                            failed.stream().map(GateResult::describe).toList()));
+        }
+        if (report.ceiling() != null) {
+            System.out.printf(Locale.ROOT, "  ceiling %.0f events/s closed loop%s%n", report.ceiling().eventsPerSec(),
+                    report.ceiling().ratio() == null ? "" : ", ratio " + report.ceiling().ratio()
+                            + " of the database alone");
         }
     }
 

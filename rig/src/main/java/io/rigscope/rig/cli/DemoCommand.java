@@ -122,7 +122,7 @@ public final class DemoCommand implements Callable<Integer> {
                 SeriesSession.Result result = new SeriesSession(endpoint.bootstrap(), publisher, codec, console)
                         .run(plan, options);
                 console.printf("demo finished in %.0f s: %s%n", (System.nanoTime() - startNs) / 1e9,
-                        result.report().get("verdict"));
+                        result.report().verdict());
                 return result.passed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
             }
         }

@@ -1,17 +1,24 @@
 package io.rigscope.rig.series;
 
-import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.api.DecisionCodec;
+import io.rigscope.analyzer.ceiling.Ceiling;
+import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
-import io.rigscope.analyzer.series.SeriesAnalysis;
+import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.infra.wire.DeadLetterSink;
 import io.rigscope.infra.wire.WirePublisher;
 import io.rigscope.infra.wire.WireSource;
-import io.rigscope.model.wire.Verdict;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.Map;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -21,17 +28,20 @@ import reactor.core.Disposable;
 
 /**
  * The analyzer following a series while it runs, as the orchestrator's companion: it reads the series' topics
- * live, publishes its verdicts to {@code rig.verdicts}, prints freeze-seconds, windows, episodes and repeat
- * verdicts as they are decided, and hands back the final report (the SERIES verdict's body).
+ * live, publishes its decisions to {@code rig.verdicts}, prints them as they are decided (one line per closed
+ * second of the load, freeze-seconds, windows, episodes, repeats, the ceiling) and hands back the report. Every
+ * figure the console shows is the analyzer's: there is no second set of histograms.
  *
  * <p>Start it before the series' load so that nothing is missed; {@link #await} after SERIES_END.
  */
 public final class LiveAnalysis implements AutoCloseable {
 
-    private final CompletableFuture<Map<String, Object>> report;
+    private static final DateTimeFormatter HH_MM_SS = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+
+    private final CompletableFuture<SeriesReport> report;
     private final Disposable subscription;
 
-    private LiveAnalysis(CompletableFuture<Map<String, Object>> report, Disposable subscription) {
+    private LiveAnalysis(CompletableFuture<SeriesReport> report, Disposable subscription) {
         this.report = report;
         this.subscription = subscription;
     }
@@ -41,24 +51,23 @@ public final class LiveAnalysis implements AutoCloseable {
      *
      * @param source reads the topics
      * @param publisher publishes verdicts and dead letters
-     * @param series the series id
+     * @param analyzer the analyzer of the series (settings, attribution)
      * @param console where decisions are printed
      */
-    public static LiveAnalysis start(WireSource source, WirePublisher publisher, String series, PrintStream console) {
+    public static LiveAnalysis start(WireSource source, WirePublisher publisher, Analyzer analyzer,
+                                     PrintStream console) {
         Objects.requireNonNull(console, "console");
         DeadLetterSink dlq = new DeadLetterSink(publisher);
-        AnalyzerPipeline pipeline = new AnalyzerPipeline(() -> new SeriesAnalysis(series, AnalyzerSettings.defaults(),
-                s -> s, Attributor.none()));
-        CompletableFuture<Map<String, Object>> result = new CompletableFuture<>();
-        Disposable d = pipeline.verdicts(AnalyzerInput.fromKafka(source, series, true, dlq), true, progress -> { })
-                .doOnNext(publisher::publish)
-                .subscribe(v -> {
-                    String line = line(v);
+        CompletableFuture<SeriesReport> result = new CompletableFuture<>();
+        Disposable d = analyzer.live(AnalyzerInput.fromKafka(source, analyzer.series(), true, dlq))
+                .doOnNext(decision -> publisher.publish(DecisionCodec.toVerdict(decision)))
+                .subscribe(decision -> {
+                    String line = line(decision, analyzer.defaults().probeScenario());
                     if (line != null) {
                         console.println(line);
                     }
-                    if (v.kind() == Verdict.Kind.SERIES) {
-                        result.complete(v.body());
+                    if (decision instanceof Decision.Series s) {
+                        result.complete(s.report());
                     }
                 }, result::completeExceptionally, () -> result.completeExceptionally(
                         new IllegalStateException("the analyzer ended without a series verdict")));
@@ -66,7 +75,7 @@ public final class LiveAnalysis implements AutoCloseable {
     }
 
     /** The series report, once the analyzer has seen SERIES_END and every repeat's data. */
-    public Map<String, Object> await(Duration timeout) {
+    public SeriesReport await(Duration timeout) {
         try {
             return report.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -80,39 +89,56 @@ public final class LiveAnalysis implements AutoCloseable {
         }
     }
 
-    private static final java.time.format.DateTimeFormatter HH_MM_SS =
-            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
-
-    /** The console line for a decision, or null for the ones not printed (SECOND: the generator prints those). */
-    static String line(Verdict v) {
-        Map<String, Object> b = v.body();
-        return switch (v.kind()) {
-            case FREEZE -> "probe".equals(v.scenario()) ? null
-                    : String.format("   ! freeze-second %s %s: worst %s ms, %s of %s requests slow, p50 %s ms",
-                    HH_MM_SS.format(java.time.Instant.ofEpochSecond(((Number) b.get("sec")).longValue())), v.scenario(),
-                    b.get("max_ms"), b.get("slow"), b.get("count"), b.get("p50_ms"));
-            case WINDOW -> String.format("   ! tail window rep %d %s: %s", v.rep(), v.scenario(), b);
-            case EPISODE -> String.format("   ! episode rep %d: %s..%s cause %s (%s)", v.rep(), b.get("start"),
-                    b.get("end"), b.get("cause"), b.get("confidence"));
-            case REPEAT -> String.format("   analyzer: repeat %d %s: %s", v.rep(),
-                    Boolean.TRUE.equals(b.get("pass")) ? "PASS" : "FAIL", gatesLine(b));
-            case SERIES, SECOND -> null;
-        };
+    /** The console line for a decision, or null for the ones not printed (provisional seconds, the probe's). */
+    static String line(Decision decision, String probeScenario) {
+        if (decision instanceof Decision.Second d) {
+            return d.provisional() || probeScenario.equals(d.scenario()) ? null : secondLine(d.scenario(), d.second());
+        }
+        if (decision instanceof Decision.Freeze f) {
+            SecondStats s = f.second();
+            return probeScenario.equals(f.scenario()) ? null
+                    : String.format(Locale.ROOT, "   ! freeze-second %s %s: worst %s ms, %d of %d requests slow, p50 %s ms",
+                    HH_MM_SS.format(Instant.ofEpochSecond(s.sec())), f.scenario(), s.maxServiceUs() / 1000.0,
+                    s.slowCount(), s.count(), s.p50ServiceUs() / 1000.0);
+        }
+        if (decision instanceof Decision.TailWindow w) {
+            return String.format(Locale.ROOT, "   ! tail window rep %d %s: %d-%d, %d buckets, worst bucket p99 %s ms",
+                    w.rep(), w.scenario(), w.window().startSec(), w.window().endSec(), w.window().buckets(),
+                    w.window().worstP99Us() / 1000.0);
+        }
+        if (decision instanceof Decision.EpisodeFound e) {
+            return String.format(Locale.ROOT, "   ! episode rep %d: %d..%d cause %s (%s)", e.rep(),
+                    e.episode().startSec(), e.episode().endSec(), e.episode().cause().code(),
+                    e.episode().confidence().code());
+        }
+        if (decision instanceof Decision.Repeat r) {
+            return repeatLine(r.summary());
+        }
+        if (decision instanceof Decision.CeilingFound c) {
+            Ceiling x = c.ceiling();
+            return String.format(Locale.ROOT, "   ceiling: %.0f req/s, %.0f events/s (closed loop), %d failed",
+                    x.requestsPerSec(), x.eventsPerSec(), x.failed());
+        }
+        return null;
     }
 
-    private static String gatesLine(Map<String, Object> repeat) {
-        Object gates = repeat.get("gates");
-        if (!(gates instanceof Map<?, ?> map)) {
-            return "";
-        }
-        StringBuilder failed = new StringBuilder();
-        map.forEach((name, g) -> {
-            if (g instanceof Map<?, ?> gate && Boolean.FALSE.equals(gate.get("pass"))) {
-                failed.append(failed.length() == 0 ? "failed " : ", ").append(name).append(" (")
-                        .append(gate.get("value")).append(" vs ").append(gate.get("limit")).append(')');
-            }
-        });
-        return failed.length() == 0 ? "every gate held (" + map.size() + ")" : failed.toString();
+    /** A closed second of the load, as the analyzer decided it. */
+    static String secondLine(String scenario, SecondStats s) {
+        return String.format(Locale.ROOT,
+                "%s %-10s offered %6d  sent %6d  done %6d  dropped %5d  in-flight %5d  p50 %8.2f ms  p99 %8.2f ms  errors %d",
+                HH_MM_SS.format(Instant.ofEpochSecond(s.sec())), scenario, s.ledger().scheduled(), s.ledger().sent(),
+                s.count(), s.ledger().dropped(), s.ledger().inFlight(), s.p50ServiceUs() / 1000.0,
+                s.p99ServiceUs() / 1000.0, s.failed());
+    }
+
+    /** A judged repeat: its figures, what it claims, and the gates that failed (or how many held). */
+    static String repeatLine(RepeatSummary r) {
+        List<GateResult> failed = r.failedGates();
+        String gates = failed.isEmpty() ? "every gate held (" + r.gates().size() + ")"
+                : "failed " + String.join(", ", failed.stream().map(GateResult::describe).toList());
+        return String.format(Locale.ROOT, "   analyzer: repeat %d %s: %d samples, %d dropped, %d failed; p50 %s ms, "
+                        + "p99 %s ms (service); %d events claimed; %s", r.rep(), r.pass() ? "PASS" : "FAIL",
+                r.samples(), r.dropped(), r.failed(), r.p50Ms(), r.p99Ms(), r.eventsClaimed(), gates);
     }
 
     @Override

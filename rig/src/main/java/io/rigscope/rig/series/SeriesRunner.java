@@ -10,6 +10,7 @@ import io.rigscope.generator.plan.CustomerPool;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
+import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.rig.protocol.Denominator;
 import io.rigscope.rig.protocol.Reconciliation;
@@ -27,8 +28,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs a {@link SeriesPlan}: the ladder rungs and the sustained repeats (each a repeat with its own number,
- * REPEAT_START/REPEAT_END markers written by the generator, then a RECONCILIATION marker), then the ceiling and
- * the denominator. Series markers (SERIES_START, CONFIG, SERIES_END) are written here.
+ * REPEAT_START/REPEAT_END markers written by the generator, then a RECONCILIATION marker with what the database
+ * gained), then the ceiling (a repeat of phase {@code ceiling}, closed loop) and the denominator. Series markers
+ * (SERIES_START, CONFIG, SERIES_END) are written here. It keeps no figure of its own: latency, delivered rates,
+ * claims and the ceiling are the analyzer's decisions ({@link LiveAnalysis}).
  *
  * <p>Blocking: call from a command thread. Not thread-safe.
  */
@@ -39,42 +42,26 @@ public final class SeriesRunner {
     private static final String SRC = "rig";
 
     /**
-     * One finished repeat.
+     * One finished repeat, as the rig ran it.
      *
      * @param rep repeat number
-     * @param phase {@code ladder} or {@code sustained}
-     * @param requestsPerSec the ingest rate offered
-     * @param run the generator's summary
-     * @param reconciliation the database's side, or null when no database was given
+     * @param phase {@code ladder}, {@code sustained} or {@code ceiling}
+     * @param requestsPerSec the ingest rate offered (0 for the closed-loop ceiling)
+     * @param run the generator's schedule summary (scheduled, sent, dropped)
+     * @param gain what the database gained, or null when no database was given (or for the ceiling)
      */
-    public record RepeatOutcome(int rep, String phase, double requestsPerSec, RunSummary run,
-                                Reconciliation.Result reconciliation) {
-        /** Ingest requests that ended 2xx per second of schedule. */
-        public double deliveredPerSec() {
-            ScenarioSummary s = run.scenario("ingest");
-            return perScheduleSecond(s.completed() - s.failed(), run);
-        }
+    public record RepeatOutcome(int rep, String phase, double requestsPerSec, RunSummary run, DatabaseGain gain) {
     }
 
     /**
      * What the series did.
      *
-     * @param repeats every repeat, in order
-     * @param ceiling the closed-loop run, or null
+     * @param repeats every repeat, in order (the ceiling last, when it ran)
      * @param denominator pgbench's result, or null
      */
-    public record Outcome(List<RepeatOutcome> repeats, RunSummary ceiling, Denominator.Result denominator) {
+    public record Outcome(List<RepeatOutcome> repeats, Denominator.Result denominator) {
         public Outcome {
             repeats = List.copyOf(repeats);
-        }
-
-        /** Ceiling events per second (2xx requests x batch over the run), or 0 without a ceiling. */
-        public double ceilingEventsPerSec() {
-            if (ceiling == null) {
-                return 0;
-            }
-            ScenarioSummary s = ceiling.scenario("ingest");
-            return perScheduleSecond(s.eventsClaimed(), ceiling);
         }
     }
 
@@ -147,11 +134,14 @@ public final class SeriesRunner {
                     rep, human(sustained.duration()));
             repeats.add(repeat(rep, "sustained", sustained.requestsPerSec(), sustained.duration()));
         }
-        RunSummary ceiling = plan.ceiling() == null ? null : ceiling(plan.ceiling());
+        if (plan.ceiling() != null) {
+            rep++;
+            repeats.add(ceiling(rep, plan.ceiling()));
+        }
         Denominator.Result denominator = denominator();
         marker(0, Marker.Kind.SERIES_END, null, Map.of("repeats", (long) rep));
         sink.flush();
-        return new Outcome(repeats, ceiling, denominator);
+        return new Outcome(repeats, denominator);
     }
 
     private RepeatOutcome repeat(int rep, String phase, double requestsPerSec, Duration duration) {
@@ -164,33 +154,34 @@ public final class SeriesRunner {
         currentRep.set(0);
         Instant windowEnd = clock.instant().plusMillis(1);
         ScenarioSummary ingest = run.scenario("ingest");
-        console.printf("   repeat %d: %d scheduled, %d sent, %d dropped, %d failed; p50 %.1f ms, p99 %.1f ms "
-                        + "(service); %d events claimed%n", rep, ingest.scheduled(), ingest.sent(), ingest.dropped(),
-                ingest.failed(), ingest.serviceP50Ms(), ingest.serviceP99Ms(), ingest.eventsClaimed());
-        Reconciliation.Result result = null;
+        console.printf("   repeat %d: %d scheduled, %d sent, %d dropped (the generator's schedule)%n", rep,
+                ingest.scheduled(), ingest.sent(), ingest.dropped());
+        DatabaseGain gain = null;
         if (reconciliation != null) {
-            result = reconciliation.reconcile(plan.series(), rep, new Reconciliation.Window(windowStart, windowEnd),
-                    new Reconciliation.Claim(ingest.eventsClaimed(), ingest.quantityClaimed()));
-            sink.publish(result.toMarker(plan.series(), rep, SRC, nowUs(), phase));
-            console.println("   reconciliation: " + result);
+            gain = reconciliation.count(plan.series(), rep, SRC, nowUs(), phase,
+                    new Reconciliation.Window(windowStart, windowEnd));
+            sink.publish(gain.toMarker());
+            console.printf("   database gained: %d rows, Σ quantity %d (the analyzer compares them with its claims)%n",
+                    gain.rowsWritten(), gain.qtySumGained());
         } else {
             console.println("   reconciliation: no database to ask; the analyzer will report UNRECONCILED");
         }
         sink.flush();
-        return new RepeatOutcome(rep, phase, requestsPerSec, run, result);
+        return new RepeatOutcome(rep, phase, requestsPerSec, run, gain);
     }
 
-    private RunSummary ceiling(SeriesPlan.Ceiling c) {
-        console.printf("%n== ceiling: closed loop, %d workers, batch %d, %s (a maximum, never a service level)%n",
-                c.workers(), plan.load().batch(), human(c.duration()));
-        LoadPlan load = new LoadPlan(plan.series(), 0, GENERATOR_SRC, "ceiling", LoopMode.CLOSED, c.duration(),
-                scenarios(1, c.workers(), LoopMode.CLOSED).subList(0, 1), LoadPlan.Lifecycle.PHASE);
-        RunSummary run = new Generator(sink, generatorOptions).run(load).block();
-        ScenarioSummary s = Objects.requireNonNull(run).scenario("ingest");
-        console.printf("   ceiling: %.0f req/s, %.0f events/s (closed loop), %d failed%n",
-                perScheduleSecond(s.completed() - s.failed(), run), perScheduleSecond(s.eventsClaimed(), run),
-                s.failed());
-        return run;
+    /** The closed-loop ceiling, as repeat {@code rep} of phase {@code ceiling}: the analyzer takes its figures. */
+    private RepeatOutcome ceiling(int rep, SeriesPlan.Ceiling c) {
+        console.printf("%n== ceiling: closed loop, %d workers, batch %d, %s: repeat %d (a maximum, never a service "
+                + "level)%n", c.workers(), plan.load().batch(), human(c.duration()), rep);
+        currentRep.set(rep);
+        LoadPlan load = new LoadPlan(plan.series(), rep, GENERATOR_SRC, "ceiling", LoopMode.CLOSED, c.duration(),
+                scenarios(1, c.workers(), LoopMode.CLOSED).subList(0, 1), LoadPlan.Lifecycle.REPEAT);
+        RunSummary run = Objects.requireNonNull(new Generator(sink, generatorOptions).run(load).block(),
+                "the generator ended without a summary");
+        currentRep.set(0);
+        sink.flush();
+        return new RepeatOutcome(rep, "ceiling", 0, run, null);
     }
 
     private Denominator.Result denominator() {
@@ -255,11 +246,6 @@ public final class SeriesRunner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted during the cool-down", e);
         }
-    }
-
-    /** {@code count} per second of the run's schedule. */
-    static double perScheduleSecond(long count, RunSummary run) {
-        return count / Math.max(1e-9, run.scheduleElapsed().toNanos() / 1e9);
     }
 
     static String human(Duration d) {

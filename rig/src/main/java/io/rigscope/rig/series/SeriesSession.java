@@ -1,6 +1,12 @@
 package io.rigscope.rig.series;
 
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.ceiling.Ceiling;
+import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Collectors;
 import io.rigscope.generator.GeneratorOptions;
@@ -20,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,12 +66,12 @@ public final class SeriesSession {
      * The series' outcome: what the rig did and what the analyzer decided.
      *
      * @param outcome the repeats, ceiling and denominator as run
-     * @param report the SERIES verdict's body (the report)
+     * @param report the analyzer's report (the SERIES decision)
      */
-    public record Result(SeriesRunner.Outcome outcome, Map<String, Object> report) {
+    public record Result(SeriesRunner.Outcome outcome, SeriesReport report) {
         /** True when the analyzer's verdict is PASS. */
         public boolean passed() {
-            return "PASS".equals(report.get("verdict"));
+            return report.allGatesPassed();
         }
     }
 
@@ -99,11 +106,8 @@ public final class SeriesSession {
     public Result run(SeriesPlan plan, Options options) {
         AtomicInteger currentRep = new AtomicInteger();
         PgUrl db = options.database();
-        GeneratorOptions genOptions = GeneratorOptions.defaults().withListener(report -> {
-            if ("ingest".equals(report.scenario())) {
-                console.println(report.line());
-            }
-        });
+        // the per-second console line is the analyzer's (LiveAnalysis), not the generator's
+        GeneratorOptions genOptions = GeneratorOptions.defaults();
         Denominator.Spec denominator = plan.denominator() == null || db == null ? null
                 : new Denominator.Spec(db, plan.load().batch(), plan.denominator().duration(),
                         plan.denominator().clients(), options.tenant(), null);
@@ -118,10 +122,10 @@ public final class SeriesSession {
                                 new CollectorContext(plan.series(), currentRep::get, "local", Clock.systemUTC()))
                         .merged().publishOn(telemetryThread).doOnNext(waits::accept).subscribe(publisher::publish,
                                 e -> console.println("telemetry stopped: " + e.getMessage()));
-        try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher, plan.series(),
-                console)) {
+        try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher,
+                Analyzer.forSeries(plan.series()), console)) {
             SeriesRunner.Outcome outcome = runner.run();
-            Map<String, Object> report = analysis.await(options.analyzerTimeout());
+            SeriesReport report = analysis.await(options.analyzerTimeout());
             publisher.flush();
             Result result = new Result(outcome, report);
             print(plan, result);
@@ -138,35 +142,37 @@ public final class SeriesSession {
         }
     }
 
+    /** The series' closing lines: every figure is the report's (the analyzer's). */
     private void print(SeriesPlan plan, Result result) {
+        SeriesReport report = result.report();
         console.println();
-        console.println("== series " + plan.series() + ": " + result.report().get("headline"));
-        console.println(ReportFiles.markdown(result.report()));
-        SeriesRunner.Outcome outcome = result.outcome();
-        List<SeriesRunner.RepeatOutcome> rungs = outcome.repeats().stream().filter(r -> "ladder".equals(r.phase()))
+        console.println("== series " + plan.series() + ": " + report.headline());
+        console.println(ReportFiles.markdown(report));
+        List<RepeatSummary> rungs = report.repeats().stream().filter(r -> r.kind() == RepeatTrack.Kind.LADDER)
                 .toList();
         if (!rungs.isEmpty()) {
-            console.println("ladder (offered -> delivered 2xx per second of schedule):");
-            for (SeriesRunner.RepeatOutcome r : rungs) {
-                var ingest = r.run().scenario("ingest");
-                console.printf("  rep %d: %6.0f req/s -> %6.0f req/s (%3.0f %%), %d dropped, p99 %.1f ms%n", r.rep(),
-                        r.requestsPerSec(), r.deliveredPerSec(), 100 * r.deliveredPerSec() / r.requestsPerSec(),
-                        ingest.dropped(), ingest.serviceP99Ms());
+            console.println("ladder (offered -> delivered: requests that did not fail / scheduled, the analyzer's):");
+            for (RepeatSummary r : rungs) {
+                double offered = result.outcome().repeats().stream().filter(o -> o.rep() == r.rep())
+                        .mapToDouble(SeriesRunner.RepeatOutcome::requestsPerSec).findFirst().orElse(0);
+                GateResult delivered = r.gates().get("delivered_ratio");
+                double ratio = delivered != null && delivered.value() instanceof Number n ? n.doubleValue() : 0;
+                console.printf(Locale.ROOT, "  rep %d: %6.0f req/s -> %6.0f req/s (%5.1f %%), %d dropped, p99 %s ms%n",
+                        r.rep(), offered, offered * ratio, 100 * ratio, r.dropped(), r.p99Ms());
             }
         }
-        if (outcome.ceiling() != null) {
-            double ceiling = outcome.ceilingEventsPerSec();
-            console.printf("ceiling: %.0f events/s closed loop at batch %d (a maximum, not a service level)%n",
-                    ceiling, plan.load().batch());
-            if (outcome.denominator() != null) {
-                double dbRows = outcome.denominator().rowsPerSec();
-                console.printf("denominator: rigscope %.0f ev/s beside the database alone %.0f rows/s (ratio %.2f)%n",
-                        ceiling, dbRows, dbRows > 0 ? ceiling / dbRows : 0.0);
+        Ceiling ceiling = report.ceiling();
+        if (ceiling != null) {
+            console.printf(Locale.ROOT, "ceiling: %.0f events/s closed loop at batch %d (a maximum, not a service "
+                    + "level)%n", ceiling.eventsPerSec(), plan.load().batch());
+            if (ceiling.ratio() != null) {
+                console.printf(Locale.ROOT, "denominator: rigscope %.0f ev/s beside the database alone %.0f rows/s "
+                        + "(ratio %.2f)%n", ceiling.eventsPerSec(), ceiling.denominatorRowsPerSec(), ceiling.ratio());
             }
         }
     }
 
-    private void writeReports(Map<String, Object> report, Options options) {
+    private void writeReports(SeriesReport report, Options options) {
         try {
             if (options.reportJson() != null) {
                 Files.write(options.reportJson(), ReportFiles.json(report));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.infra.testing.Postgres;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
@@ -92,28 +93,31 @@ class ProtocolTest {
     }
 
     @Test
-    void reconciliationPassesAnHonestRepeatAndCatchesOneEventInAThousandMissing() throws Exception {
+    void reconciliationCountsWhatAnHonestSutStoredAndWhatALossyOneDid() throws Exception {
         var reconciliation = new Reconciliation(owner, null);
         try (RunningSut honest = Sut.start(SutConfig.defaults(owner))) {
             var repeat = postRepeat(honest, 3);
-            Reconciliation.Result r = reconciliation.reconcile("s1", 1, repeat.window(), repeat.claim());
-            assertThat(r.reconciled()).as(r.toString()).isTrue();
-            assertThat(r.rowsWritten()).isEqualTo(3000);
+            DatabaseGain gain = reconciliation.count("s1", 1, "rig", 1_700_000_000_000_000L, "sustained",
+                    repeat.window());
+            assertThat(gain.rowsWritten()).isEqualTo(repeat.claimedEvents()).isEqualTo(3000);
+            assertThat(gain.qtySumGained()).isEqualTo(repeat.qtySent());
         }
         Thread.sleep(5);
         try (RunningSut lossy = Sut.start(SutConfig.defaults(owner).withLossyOneIn(1000))) {
             var repeat = postRepeat(lossy, 3);
-            Reconciliation.Result r = reconciliation.reconcile("s1", 2, repeat.window(), repeat.claim());
-            assertThat(repeat.claim().eventsClaimed()).isEqualTo(3000);
-            assertThat(r.rowsWritten()).isEqualTo(2997);
-            assertThat(r.qtySumGained()).isLessThan(r.qtySumSent());
-            assertThat(r.reconciled()).isFalse();
-            Marker marker = r.toMarker("s1", 2, "rig", 1_700_000_000_000_000L, "sustained");
-            assertThat(marker.data()).containsEntry("rows_written", 2997L).containsEntry("events_claimed", 3000L)
-                    .containsEntry("reconciled", false);
+            DatabaseGain gain = reconciliation.count("s1", 2, "rig", 1_700_000_000_000_000L, "sustained",
+                    repeat.window());
+            // 3,000 answered 201, 3 of them never written
+            assertThat(repeat.claimedEvents()).isEqualTo(3000);
+            assertThat(gain.rowsWritten()).isEqualTo(2997);
+            assertThat(gain.qtySumGained()).isLessThan(repeat.qtySent());
+            Marker marker = gain.toMarker();
+            assertThat(marker.data()).containsOnlyKeys("rows_written", "qty_sum_gained")
+                    .containsEntry("rows_written", 2997L);
             var codec = new WireCodec();
             Decoded back = codec.decode(marker.topic(), "s1", codec.encode(marker, WireCodec.Format.JSON), "test");
             assertThat(back).isInstanceOf(Decoded.Ok.class);
+            assertThat(DatabaseGain.of((Marker) ((Decoded.Ok) back).record())).isEqualTo(gain);
         }
     }
 
@@ -143,7 +147,8 @@ class ProtocolTest {
         assertThat(facts.toMarker("s1", "rig", 1_700_000_000_000_000L).kind()).isEqualTo(Marker.Kind.ENVIRONMENT);
     }
 
-    private record Repeat(Reconciliation.Window window, Reconciliation.Claim claim) {
+    /** A repeat posted by hand: its window, the events the answers said were written, and the Σ quantity sent. */
+    private record Repeat(Reconciliation.Window window, long claimedEvents, long qtySent) {
     }
 
     /** Posts {@code batches} batches of 1,000 events and returns the window and what the answers claimed. */
@@ -174,6 +179,6 @@ class ProtocolTest {
             qty += batchQty;
         }
         Instant end = Instant.now().plusMillis(1);
-        return new Repeat(new Reconciliation.Window(start, end), new Reconciliation.Claim(claimed, qty));
+        return new Repeat(new Reconciliation.Window(start, end), claimed, qty);
     }
 }

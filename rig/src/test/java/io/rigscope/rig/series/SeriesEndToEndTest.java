@@ -2,6 +2,9 @@ package io.rigscope.rig.series;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.RecordSink;
 import io.rigscope.infra.testing.KafkaBroker;
@@ -53,10 +56,12 @@ class SeriesEndToEndTest {
             SeriesRunner runner = new SeriesRunner(plan, RecordSink.of(publisher), GeneratorOptions.defaults(),
                     new Reconciliation(owner, null), null, new AtomicInteger(), out);
             runner.start(Map.of("cpu_count", 2L, "pg_version", "15"));
-            try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(kafka.bootstrap(), codec), publisher, series,
-                    out)) {
+            try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(kafka.bootstrap(), codec), publisher,
+                    Analyzer.forSeries(series), out)) {
                 SeriesRunner.Outcome outcome = runner.run();
-                Map<String, Object> report = analysis.await(Duration.ofSeconds(60));
+                // the report as rig.verdicts carries it (the SERIES verdict's body)
+                Map<String, Object> report = DecisionCodec.body(new Decision.Series(series, 1,
+                        analysis.await(Duration.ofSeconds(60))));
                 var ingest = outcome.repeats().get(0).run().scenario("ingest");
                 assertThat(ingest.scheduled()).as(console.toString()).isEqualTo(1_200);
                 return report;

@@ -1,0 +1,90 @@
+package io.rigscope.analyzer.api;
+
+import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
+import io.rigscope.analyzer.series.Progress;
+import io.rigscope.analyzer.series.SeriesAnalysis;
+import io.rigscope.model.wire.WireRecord;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import reactor.core.publisher.Flux;
+
+/**
+ * The analyzer, as every other part of rigscope uses it: records of one series in, typed {@link Decision}s out.
+ * Immutable; each {@code with…} returns a new instance. The input comes from
+ * {@link io.rigscope.analyzer.pipeline.AnalyzerInput} (Kafka topics or a wire file), or from any source of
+ * decoded records.
+ *
+ * <pre>{@code
+ * Flux<Decision> decisions = Analyzer.forSeries("s-1")
+ *         .withOverrides(s -> s.withThresholds(thresholds))
+ *         .live(AnalyzerInput.fromKafka(source, "s-1", true, dlq));
+ * }</pre>
+ *
+ * <p>Both modes decide the same things from the same records: {@link #live} follows an input that keeps
+ * coming and completes as soon as the series is complete (SERIES_END and every repeat's data); {@link #replay}
+ * reads an input to its end. Either way the last decision is a {@link Decision.Series}. Cold: each subscription
+ * runs its own analysis on its own thread.
+ *
+ * @param series the series id; records of other series are ignored
+ * @param defaults settings before any CONFIG marker
+ * @param overrides applied after every CONFIG marker (the command line's {@code --set} and {@code --threshold})
+ * @param attributor names episodes' causes
+ */
+public record Analyzer(String series, AnalyzerSettings defaults, UnaryOperator<AnalyzerSettings> overrides,
+                       Attributor attributor) {
+
+    public Analyzer {
+        Objects.requireNonNull(series, "series");
+        Objects.requireNonNull(defaults, "defaults");
+        Objects.requireNonNull(overrides, "overrides");
+        Objects.requireNonNull(attributor, "attributor");
+    }
+
+    /** An analyzer of one series with the default settings, no overrides and no attribution. */
+    public static Analyzer forSeries(String series) {
+        return new Analyzer(series, AnalyzerSettings.defaults(), UnaryOperator.identity(), Attributor.none());
+    }
+
+    /** This analyzer with settings overridden after every CONFIG marker. */
+    public Analyzer withOverrides(UnaryOperator<AnalyzerSettings> replacement) {
+        return new Analyzer(series, defaults, replacement, attributor);
+    }
+
+    /** This analyzer naming causes with the given attributor. */
+    public Analyzer withAttributor(Attributor replacement) {
+        return new Analyzer(series, defaults, overrides, replacement);
+    }
+
+    /** Decisions of a live input: completes once the series is complete, or when the input ends. */
+    public Flux<Decision> live(Flux<List<WireRecord>> input) {
+        return live(input, p -> { });
+    }
+
+    /** {@link #live(Flux)}, handing the run's progress counters to {@code onStart} when it starts. */
+    public Flux<Decision> live(Flux<List<WireRecord>> input, Consumer<Progress> onStart) {
+        return pipeline().decisions(input, true, onStart);
+    }
+
+    /** Decisions of an input read to its end (a replay of topics or a wire file). */
+    public Flux<Decision> replay(Flux<List<WireRecord>> input) {
+        return replay(input, p -> { });
+    }
+
+    /** {@link #replay(Flux)}, handing the run's progress counters to {@code onStart} when it starts. */
+    public Flux<Decision> replay(Flux<List<WireRecord>> input, Consumer<Progress> onStart) {
+        return pipeline().decisions(input, false, onStart);
+    }
+
+    /** A fresh in-memory analysis of this series (for callers that feed records themselves, e.g. benchmarks). */
+    public SeriesAnalysis newAnalysis() {
+        return new SeriesAnalysis(series, defaults, overrides, attributor);
+    }
+
+    private AnalyzerPipeline pipeline() {
+        return new AnalyzerPipeline(this::newAnalysis);
+    }
+}

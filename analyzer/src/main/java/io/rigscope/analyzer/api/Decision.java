@@ -1,0 +1,135 @@
+package io.rigscope.analyzer.api;
+
+import io.rigscope.analyzer.ceiling.Ceiling;
+import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.window.Window;
+import io.rigscope.model.wire.Verdict;
+import java.util.Objects;
+
+/**
+ * One decision of the analyzer, typed: what {@link Analyzer} emits and what every view (console, ladder,
+ * ceiling, reports, {@code rig.verdicts}) reads. The closed set mirrors {@link Verdict.Kind}; {@link DecisionCodec}
+ * turns a decision into its {@code rig.verdicts} record, once.
+ *
+ * <p>Every decision carries the series, the repeat (0 for series-level), the scenario (null for series-level)
+ * and its event time {@link #tsUs()} (epoch µs, the end of the second it concerns: never the wall clock, so a
+ * replay emits the same decisions).
+ */
+public sealed interface Decision {
+
+    String series();
+
+    int rep();
+
+    /** The scenario it concerns, or null. */
+    String scenario();
+
+    /** Event time, epoch µs. */
+    long tsUs();
+
+    /** The verdict kind this decision is published as. */
+    Verdict.Kind kind();
+
+    /**
+     * A second of one scenario: closed by the ledger watermark ({@code second.exact()}), closed at the end of
+     * input, or shown while still open ({@code provisional}: it will be decided again when it closes).
+     */
+    record Second(String series, int rep, String scenario, long tsUs, SecondStats second, boolean provisional)
+            implements Decision {
+        public Second {
+            Objects.requireNonNull(second, "second");
+        }
+
+        @Override
+        public Verdict.Kind kind() {
+            return Verdict.Kind.SECOND;
+        }
+    }
+
+    /** A closed second that is a freeze-second, with the rule it met in words. */
+    record Freeze(String series, int rep, String scenario, long tsUs, SecondStats second, String rule)
+            implements Decision {
+        public Freeze {
+            Objects.requireNonNull(second, "second");
+            Objects.requireNonNull(rule, "rule");
+        }
+
+        @Override
+        public Verdict.Kind kind() {
+            return Verdict.Kind.FREEZE;
+        }
+    }
+
+    /** A 10-s tail window of a judged repeat. */
+    record TailWindow(String series, int rep, String scenario, long tsUs, Window window) implements Decision {
+        public TailWindow {
+            Objects.requireNonNull(window, "window");
+        }
+
+        @Override
+        public Verdict.Kind kind() {
+            return Verdict.Kind.WINDOW;
+        }
+    }
+
+    /** A tail episode of a judged repeat, with its cause. */
+    record EpisodeFound(String series, int rep, String scenario, long tsUs, Episode episode) implements Decision {
+        public EpisodeFound {
+            Objects.requireNonNull(episode, "episode");
+        }
+
+        @Override
+        public Verdict.Kind kind() {
+            return Verdict.Kind.EPISODE;
+        }
+    }
+
+    /** A repeat judged: its figures and every gate. */
+    record Repeat(String series, int rep, String scenario, long tsUs, RepeatSummary summary) implements Decision {
+        public Repeat {
+            Objects.requireNonNull(summary, "summary");
+        }
+
+        @Override
+        public Verdict.Kind kind() {
+            return Verdict.Kind.REPEAT;
+        }
+    }
+
+    /** The closed-loop ceiling measured (a maximum, never a service level). */
+    record CeilingFound(String series, int rep, String scenario, long tsUs, Ceiling ceiling) implements Decision {
+        public CeilingFound {
+            Objects.requireNonNull(ceiling, "ceiling");
+        }
+
+        @Override
+        public Verdict.Kind kind() {
+            return Verdict.Kind.CEILING;
+        }
+    }
+
+    /** The series judged: the report. Always the last decision of an analysis. */
+    record Series(String series, long tsUs, SeriesReport report) implements Decision {
+        public Series {
+            Objects.requireNonNull(report, "report");
+        }
+
+        @Override
+        public int rep() {
+            return 0;
+        }
+
+        @Override
+        public String scenario() {
+            return null;
+        }
+
+        @Override
+        public Verdict.Kind kind() {
+            return Verdict.Kind.SERIES;
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.rigscope.analyzer.ceiling;
+
+import io.rigscope.analyzer.second.ScenarioSeconds;
+
+/** Takes a ceiling's figures from its repeat's primary scenario ({@link Ceiling} states the rule). Pure. */
+public final class CeilingRule {
+
+    private CeilingRule() {
+    }
+
+    /**
+     * @param rep the ceiling's repeat number
+     * @param primary the primary scenario's seconds, or null (then every rate is 0)
+     * @param scheduledMs the run's scheduled duration from its REPEAT_START marker, or 0 when unknown
+     */
+    public static Ceiling of(int rep, ScenarioSeconds primary, long scheduledMs) {
+        if (primary == null || primary.count() == 0) {
+            return new Ceiling(rep, primary == null ? null : primary.scenario(), scheduledMs / 1000.0, 0, 0,
+                    primary == null ? 0 : primary.failed(), null);
+        }
+        double sec = scheduledMs > 0 ? scheduledMs / 1000.0
+                : Math.max(1e-6, (primary.lastEndUs() - primary.firstIntendedStartUs()) / 1e6);
+        return new Ceiling(rep, primary.scenario(), sec, (primary.count() - primary.failed()) / sec,
+                primary.claimedEvents() / sec, primary.failed(), null);
+    }
+}

@@ -1,0 +1,65 @@
+package io.rigscope.analyzer.gate;
+
+import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.repeat.RepeatTrack;
+import io.rigscope.analyzer.threshold.Threshold;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The gates of a repeat, in report order (docs/gates.md):
+ * <ul>
+ *   <li>sustained: config, each k6 threshold, dropped, failed, reconciliation (rows, qty), samples, drift, probe;</li>
+ *   <li>ladder rung: config, delivered_ratio, dropped, reconciliation (rows, qty); drift is noted, not gated.</li>
+ * </ul>
+ */
+public final class GateSet {
+
+    private final List<Gate> gates;
+
+    private GateSet(List<Gate> gates) {
+        this.gates = List.copyOf(gates);
+    }
+
+    /** The gates a repeat of this kind is judged by under these settings. */
+    public static GateSet of(RepeatTrack.Kind kind, AnalyzerSettings settings) {
+        List<Gate> g = new ArrayList<>();
+        g.add(new ConfigGate());
+        if (kind == RepeatTrack.Kind.LADDER) {
+            g.add(new DeliveredRatioGate(settings.ladderMinDeliveredRatio()));
+            g.add(new DroppedGate());
+            g.add(ReconciliationGate.rows(settings.reconciliationRequired()));
+            g.add(ReconciliationGate.quantity(settings.reconciliationRequired()));
+        } else {
+            for (Threshold t : settings.thresholds()) {
+                g.add(new ThresholdGate(t));
+            }
+            g.add(new DroppedGate());
+            g.add(new FailedGate());
+            g.add(ReconciliationGate.rows(settings.reconciliationRequired()));
+            g.add(ReconciliationGate.quantity(settings.reconciliationRequired()));
+            g.add(new SamplesGate(settings.minSamples()));
+            g.add(new DriftGate(settings.driftBound()));
+            g.add(new ProbeGate(settings.probeP99Us()));
+        }
+        return new GateSet(g);
+    }
+
+    /** The gates, in order. */
+    public List<Gate> gates() {
+        return gates;
+    }
+
+    /** Every gate that applies, judged, keyed by name in order. */
+    public Map<String, GateResult> judge(RepeatFacts facts) {
+        Map<String, GateResult> out = new LinkedHashMap<>();
+        for (Gate gate : gates) {
+            if (gate.appliesTo(facts)) {
+                out.put(gate.name(), gate.evaluate(facts));
+            }
+        }
+        return out;
+    }
+}

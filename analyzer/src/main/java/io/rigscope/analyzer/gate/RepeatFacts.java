@@ -1,0 +1,44 @@
+package io.rigscope.analyzer.gate;
+
+import io.rigscope.analyzer.repeat.RepeatTrack;
+import io.rigscope.analyzer.second.ScenarioSeconds;
+import io.rigscope.model.wire.DatabaseGain;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * What a repeat measured, taken once, for the gates to judge. Every gate reads these figures; none measures on
+ * its own, so a figure in a gate's value is the figure in the report.
+ *
+ * @param kind sustained or ladder
+ * @param primary the primary scenario's seconds, or null when the repeat had no non-probe samples
+ * @param scenarios any scenario's seconds by name (null when absent), for thresholds that name one
+ * @param samples requests of the primary scenario
+ * @param scheduled requests the primary scenario's ledger scheduled
+ * @param delivered requests of the primary scenario that did not fail
+ * @param dropped requests dropped, every scenario (ledger)
+ * @param failed requests failed, every scenario
+ * @param spanSec seconds from the primary scenario's first closed second to its last, inclusive
+ * @param drift p99 of the last third / p99 of the first third, or null when it cannot be measured
+ * @param probeP99Us the probe scenario's p99 service time, or -1 without probe samples
+ * @param claim what the primary scenario's samples claim was stored (2xx answers)
+ * @param gained what the database gained, or null when no RECONCILIATION marker arrived
+ * @param configErrors problems with the series' CONFIG, each a sentence
+ */
+public record RepeatFacts(RepeatTrack.Kind kind, ScenarioSeconds primary, Function<String, ScenarioSeconds> scenarios,
+                          long samples, long scheduled, long delivered, long dropped, long failed, long spanSec,
+                          Double drift, long probeP99Us, Claim claim, DatabaseGain gained, List<String> configErrors) {
+
+    public RepeatFacts {
+        configErrors = List.copyOf(configErrors);
+    }
+
+    /**
+     * What the load claims the database stored: the events in requests answered 2xx and their Σ quantity.
+     *
+     * @param events Σ batch size of the 2xx requests
+     * @param qtySum Σ quantity sent in them
+     */
+    public record Claim(long events, long qtySum) {
+    }
+}
