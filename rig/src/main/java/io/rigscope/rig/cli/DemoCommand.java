@@ -1,10 +1,8 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.collectors.Collectors;
-import io.rigscope.infra.kafka.KafkaEndpoint;
-import io.rigscope.infra.kafka.TopicAdmin;
-import io.rigscope.infra.postgres.PrivatePostgres;
-import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.localenv.kafka.KafkaEndpoint;
+import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.demo.DemoPlan;
 import io.rigscope.rig.protocol.BringUpChecks;
@@ -17,6 +15,8 @@ import io.rigscope.sut.SutConfig;
 import io.rigscope.sut.auth.ApiKeys;
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.schema.Provisioning;
+import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -3,7 +3,7 @@ package io.rigscope.rig.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.infra.testing.Postgres;
+import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Marker;
