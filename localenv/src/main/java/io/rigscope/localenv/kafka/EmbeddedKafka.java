@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Properties;
 import io.rigscope.localenv.net.LoopbackPorts;
+import io.rigscope.wire.kafka.BrokerAddressFile;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -21,8 +22,8 @@ import org.apache.kafka.common.utils.Time;
  * A single-node KRaft broker (broker and controller in one) running inside this JVM, from the Apache Kafka
  * jars. Its log directory is kept between runs, so topics written by one run can be replayed by the next.
  *
- * <p>Listens on 127.0.0.1 only. The address is written to {@code <dataDir>/bootstrap} while the broker runs,
- * so that another rigscope process can find and use it instead of starting a second broker
+ * <p>Listens on 127.0.0.1 only. The address is written to {@code <dataDir>/bootstrap} ({@link BrokerAddressFile})
+ * while the broker runs, so that another rigscope process can find and use it instead of starting a second broker
  * ({@link KafkaEndpoint}).
  *
  * <p>Not thread-safe: start and close from one thread.
@@ -70,7 +71,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             server.startup();
             EmbeddedKafka kafka = new EmbeddedKafka(dataDir, clientPort, server);
             kafka.awaitListening(Duration.ofSeconds(30));
-            Files.writeString(dataDir.resolve("bootstrap"), kafka.bootstrap() + "\n" + ProcessHandle.current().pid() + "\n");
+            BrokerAddressFile.write(dataDir, kafka.bootstrap());
             return kafka;
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the embedded Kafka broker in " + dataDir + ": " + e, e);
@@ -159,7 +160,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         closed = true;
         try {
-            Files.deleteIfExists(dataDir.resolve("bootstrap"));
+            BrokerAddressFile.delete(dataDir);
         } catch (IOException ignored) {
             // the file only helps other processes find us; a stale one is checked before use
         }

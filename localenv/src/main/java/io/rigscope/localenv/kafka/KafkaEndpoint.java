@@ -1,17 +1,14 @@
 package io.rigscope.localenv.kafka;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.file.Files;
+import io.rigscope.wire.kafka.BrokerAddressFile;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * Where this process's Kafka is: a cluster named with {@code --bootstrap}, an embedded broker that another
- * rigscope process already runs on the same data directory, or one this process starts.
+ * rigscope process already runs on the same data directory (found by {@link BrokerAddressFile}), or one this
+ * process starts ({@link EmbeddedKafka}).
  *
  * <p>Close it when done: that stops the broker only if this process started it.
  */
@@ -49,40 +46,13 @@ public final class KafkaEndpoint implements AutoCloseable {
             return new KafkaEndpoint(bootstrap, null, "cluster at " + bootstrap);
         }
         Path dir = dataDir == null ? defaultDataDir() : dataDir;
-        Optional<String> running = runningEmbedded(dir);
+        Optional<String> running = BrokerAddressFile.find(dir);
         if (running.isPresent()) {
             return new KafkaEndpoint(running.get(), null, "embedded broker already running at " + running.get()
                     + " (" + dir + ")");
         }
         EmbeddedKafka kafka = EmbeddedKafka.start(dir, EmbeddedKafka.PREFERRED_PORT);
         return new KafkaEndpoint(kafka.bootstrap(), kafka, "embedded broker at " + kafka.bootstrap() + " (" + dir + ")");
-    }
-
-    /** An embedded broker started by another live process on this directory, if its port answers. */
-    static Optional<String> runningEmbedded(Path dir) {
-        Path file = dir.resolve("bootstrap");
-        if (!Files.isRegularFile(file)) {
-            return Optional.empty();
-        }
-        try {
-            List<String> lines = Files.readAllLines(file);
-            if (lines.size() < 2) {
-                return Optional.empty();
-            }
-            long pid = Long.parseLong(lines.get(1).strip());
-            if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-                String address = lines.get(0).strip();
-                int colon = address.lastIndexOf(':');
-                try (Socket s = new Socket()) {
-                    s.connect(new InetSocketAddress(address.substring(0, colon),
-                            Integer.parseInt(address.substring(colon + 1))), 500);
-                    return Optional.of(address);
-                }
-            }
-        } catch (IOException | RuntimeException stale) {
-            // a stale or unreadable file: start our own broker
-        }
-        return Optional.empty();
     }
 
     /** {@code bootstrap.servers}. */

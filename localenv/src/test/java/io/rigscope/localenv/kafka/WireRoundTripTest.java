@@ -12,6 +12,7 @@ import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WireFileReader;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
+import io.rigscope.wire.kafka.BrokerAddressFile;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -100,7 +101,7 @@ class WireRoundTripTest {
 
     @Test
     void aSecondEndpointOnTheSameDataDirectoryFindsTheRunningBroker() {
-        var found = KafkaEndpoint.runningEmbedded(kafka.dataDir());
+        var found = BrokerAddressFile.find(kafka.dataDir());
         assertThat(found).contains(kafka.bootstrap());
         assertThat(Files.exists(kafka.dataDir().resolve("bootstrap"))).isTrue();
     }
