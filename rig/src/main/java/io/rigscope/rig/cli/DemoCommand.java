@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.collectors.Collectors;
+import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
@@ -115,7 +115,7 @@ public final class DemoCommand implements Callable<Integer> {
                 EnvironmentFacts env = EnvironmentFacts.collect(owner, dataDir, null);
                 console.printf("series %s: %s%n", id, plan.describe());
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
-                        new Collectors.Local(owner.r2dbc(),
+                        new TelemetrySources.Local(owner.r2dbc(),
                                 target.cluster().map(PrivatePostgres::logFile).orElse(null), null, false, dataDir,
                                 List.of("usage_events", "api_keys"), null),
                         env.toMarkerData(), output.reportJson, output.reportMd, null);

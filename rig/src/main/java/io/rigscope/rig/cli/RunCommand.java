@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.collectors.Collectors;
+import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.protocol.BringUpChecks;
@@ -101,7 +101,7 @@ public final class RunCommand implements Callable<Integer> {
                             .toMarkerData();
                 }
                 console.printf("series %s: %s%n", plan.series(), plan.describe());
-                Collectors.Local telemetry = new Collectors.Local(
+                TelemetrySources.Local telemetry = new TelemetrySources.Local(
                         database == null ? null : database.r2dbc(), file.pgLog(), null, false, null,
                         List.of("usage_events"), null);
                 SeriesSession.Result result = new SeriesSession(endpoint.bootstrap(), publisher, codec, console)

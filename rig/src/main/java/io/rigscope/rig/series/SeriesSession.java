@@ -2,7 +2,7 @@ package io.rigscope.rig.series;
 
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.collectors.CollectorContext;
-import io.rigscope.collectors.Collectors;
+import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.RecordSink;
 import io.rigscope.model.codec.WireCodec;
@@ -47,7 +47,7 @@ public final class SeriesSession {
      * @param reportMd where to write it as Markdown, or null
      * @param analyzerTimeout how long to wait for the analyzer after the series ends
      */
-    public record Options(PgUrl database, String tenant, Collectors.Local telemetry, Map<String, Object> environment,
+    public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Map<String, Object> environment,
                           Path reportJson, Path reportMd, Duration analyzerTimeout) {
         public Options {
             environment = environment == null ? Map.of() : Map.copyOf(environment);
@@ -114,7 +114,7 @@ public final class SeriesSession {
         Scheduler telemetryThread = Schedulers.newSingle("rig-telemetry", true);
         WaitsTally waits = new WaitsTally();
         Disposable collecting = options.telemetry() == null ? () -> { }
-                : Collectors.local(options.telemetry(),
+                : TelemetrySources.local(options.telemetry(),
                                 new CollectorContext(plan.series(), currentRep::get, "local", Clock.systemUTC()))
                         .merged().publishOn(telemetryThread).doOnNext(waits::accept).subscribe(publisher::publish,
                                 e -> console.println("telemetry stopped: " + e.getMessage()));

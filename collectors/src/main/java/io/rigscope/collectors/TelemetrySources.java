@@ -23,22 +23,23 @@ import java.util.Objects;
 import reactor.core.publisher.Flux;
 
 /**
- * The collectors' library API, for the run orchestration and {@code rigscope collect}.
+ * The telemetry sources of a run, as sets of collectors: those on this host ({@link #local}) and those of an
+ * RDS instance ({@link #rds}). The collectors' library API, for the run orchestration and {@code rigscope collect}.
  *
  * <pre>{@code
- * CollectorSet set = Collectors.local(new Collectors.Local(pg.r2dbcUrl("postgres", "postgres"), pg.logFile(),
- *         null, false, pg.dataDir(), List.of("usage_events"), null), CollectorContext.of(seriesId));
+ * CollectorSet set = TelemetrySources.local(new TelemetrySources.Local(pg.r2dbcUrl("postgres", "postgres"),
+ *         pg.logFile(), null, false, pg.dataDir(), List.of("usage_events"), null), CollectorContext.of(seriesId));
  * Disposable running = set.merged().publishOn(publishThread).subscribe(publisher::publish);
  * }</pre>
  */
-public final class Collectors {
+public final class TelemetrySources {
 
     /** The local collectors, in the order {@link #local} returns them. */
     public static final List<String> LOCAL = List.of("vmstat", "os", "waits", "db", "pglog", "canary");
     /** The RDS collectors, in the order {@link #rds} returns them. */
     public static final List<String> RDS = List.of("em", "pi", "rdslog", "cloudwatch");
 
-    private Collectors() {
+    private TelemetrySources() {
     }
 
     /**
