@@ -1,4 +1,4 @@
-package io.rigscope.rig.protocol;
+package io.rigscope.rig.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

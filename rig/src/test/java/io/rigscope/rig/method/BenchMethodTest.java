@@ -1,4 +1,4 @@
-package io.rigscope.rig.protocol;
+package io.rigscope.rig.method;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ProtocolTest {
+class BenchMethodTest {
 
     @RegisterExtension
     static final Postgres pg = new Postgres();

@@ -1,4 +1,4 @@
-package io.rigscope.rig.protocol;
+package io.rigscope.rig.method;
 
 import io.r2dbc.spi.ConnectionFactory;
 import io.rigscope.model.wire.Marker;

@@ -1,4 +1,4 @@
-package io.rigscope.rig.protocol;
+package io.rigscope.rig.method;
 
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.schema.Provisioning;

@@ -1,4 +1,4 @@
-package io.rigscope.rig.protocol;
+package io.rigscope.rig.method;
 
 import java.util.List;
 import java.util.Objects;

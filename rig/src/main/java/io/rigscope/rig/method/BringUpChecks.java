@@ -1,4 +1,4 @@
-package io.rigscope.rig.protocol;
+package io.rigscope.rig.method;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
