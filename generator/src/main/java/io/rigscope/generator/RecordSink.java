@@ -16,8 +16,8 @@ public interface RecordSink {
     default void flush() {
     }
 
-    /** A sink onto a {@link io.rigscope.infra.wire.WirePublisher}: publish, and flush at the end. */
-    static RecordSink of(io.rigscope.infra.wire.WirePublisher publisher) {
+    /** A sink onto a {@link io.rigscope.wire.WirePublisher}: publish, and flush at the end. */
+    static RecordSink of(io.rigscope.wire.WirePublisher publisher) {
         return new RecordSink() {
             @Override
             public void publish(WireRecord record) {

@@ -2,13 +2,13 @@ package io.rigscope.rig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.infra.testing.KafkaBroker;
-import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.codec.WireLine;
 import io.rigscope.model.wire.WireExamples;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.cli.RigscopeCommand;
+import io.rigscope.wire.WirePublisher;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,8 @@ package io.rigscope.sut;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.infra.postgres.PrivatePostgres;
-import io.rigscope.infra.testing.Postgres;
+import io.rigscope.localenv.postgres.PrivatePostgres;
+import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.seed.AutovacuumSettle;
 import io.rigscope.sut.seed.Seeder;

@@ -3,7 +3,7 @@ package io.rigscope.sut;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rigscope.infra.testing.Postgres;
+import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.sut.auth.ApiKeys;
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.ingest.EventWriter.InsertMode;

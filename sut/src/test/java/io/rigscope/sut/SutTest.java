@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.infra.testing.Postgres;
+import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.sut.auth.ApiKeys;
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.db.Sql;

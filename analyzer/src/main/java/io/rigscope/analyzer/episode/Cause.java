@@ -1,6 +1,9 @@
 package io.rigscope.analyzer.episode;
 
-/** The causes an episode can be attributed to (DESIGN §5), or {@link #UNATTRIBUTED}. Wire form: {@link #code()}. */
+/**
+ * The causes an episode can be attributed to, or {@link #UNATTRIBUTED}: the {@code cause} of an {@code EPISODE}
+ * verdict (docs/wire-format.md). Wire form: {@link #code()}.
+ */
 public enum Cause {
     VACUUM_REWRITE_STORM("vacuum-rewrite-storm"),
     WAL_POOL_REFILL("wal-pool-refill"),

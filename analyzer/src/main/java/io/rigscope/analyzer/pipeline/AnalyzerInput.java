@@ -1,12 +1,12 @@
 package io.rigscope.analyzer.pipeline;
 
-import io.rigscope.infra.wire.WireFileReader;
-import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.wire.WireFileReader;
+import io.rigscope.wire.WireSource;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;

@@ -2,18 +2,18 @@ package io.rigscope.analyzer.series;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
 import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
 import io.rigscope.analyzer.bench.SyntheticSeries.Stall;
 import io.rigscope.analyzer.bench.SyntheticSeries;
-import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
-import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.infra.testing.KafkaBroker;
-import io.rigscope.infra.wire.WirePublisher;
-import io.rigscope.infra.wire.WireSource;
+import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.WireSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,8 +3,8 @@ package io.rigscope.collectors.db;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.collectors.CollectorContext;
-import io.rigscope.infra.postgres.PrivatePostgres;
-import io.rigscope.infra.testing.Postgres;
+import io.rigscope.localenv.postgres.PrivatePostgres;
+import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.WireRecord;
 import java.time.Duration;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
-import io.rigscope.infra.postgres.PrivatePostgres;
-import io.rigscope.infra.testing.Postgres;
+import io.rigscope.localenv.postgres.PrivatePostgres;
+import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.PgLogEvent;
 import io.rigscope.model.wire.WireRecord;

@@ -3,7 +3,7 @@ package io.rigscope.collectors.waits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.collectors.CollectorContext;
-import io.rigscope.infra.testing.Postgres;
+import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.model.wire.Waits;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,10 +1,10 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.analyzer.bench.AnalyzerBench;
-import io.rigscope.infra.kafka.EmbeddedKafka;
-import io.rigscope.infra.kafka.TopicAdmin;
-import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.localenv.kafka.EmbeddedKafka;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

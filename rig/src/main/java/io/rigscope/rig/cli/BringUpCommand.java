@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.protocol.BringUpChecks;
-import io.rigscope.rig.protocol.Finding;
+import io.rigscope.rig.method.BringUpChecks;
+import io.rigscope.rig.method.Finding;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;
 import java.net.URI;

@@ -1,14 +1,12 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.collectors.Collectors;
-import io.rigscope.infra.kafka.KafkaEndpoint;
-import io.rigscope.infra.kafka.TopicAdmin;
-import io.rigscope.infra.postgres.PrivatePostgres;
-import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.collectors.TelemetrySources;
+import io.rigscope.localenv.kafka.KafkaEndpoint;
+import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.demo.DemoPlan;
-import io.rigscope.rig.protocol.BringUpChecks;
-import io.rigscope.rig.protocol.EnvironmentFacts;
+import io.rigscope.rig.method.BringUpChecks;
+import io.rigscope.rig.method.EnvironmentFacts;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.sut.RunningSut;
@@ -17,6 +15,8 @@ import io.rigscope.sut.SutConfig;
 import io.rigscope.sut.auth.ApiKeys;
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.schema.Provisioning;
+import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -115,7 +115,7 @@ public final class DemoCommand implements Callable<Integer> {
                 EnvironmentFacts env = EnvironmentFacts.collect(owner, dataDir, null);
                 console.printf("series %s: %s%n", id, plan.describe());
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
-                        new Collectors.Local(owner.r2dbc(),
+                        new TelemetrySources.Local(owner.r2dbc(),
                                 target.cluster().map(PrivatePostgres::logFile).orElse(null), null, false, dataDir,
                                 List.of("usage_events", "api_keys"), null),
                         env.toMarkerData(), output.reportJson, output.reportMd, null);

@@ -1,10 +1,10 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.analyzer.k6.K6Import;
-import io.rigscope.infra.kafka.KafkaEndpoint;
-import io.rigscope.infra.kafka.TopicAdmin;
-import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.infra.kafka.KafkaEndpoint;
+import io.rigscope.localenv.kafka.KafkaEndpoint;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 

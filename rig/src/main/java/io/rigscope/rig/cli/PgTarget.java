@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.infra.postgres.PrivatePostgres;
+import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.sut.db.PgUrl;
 
 /**

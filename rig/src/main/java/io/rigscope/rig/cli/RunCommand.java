@@ -1,12 +1,10 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.collectors.Collectors;
-import io.rigscope.infra.kafka.KafkaEndpoint;
-import io.rigscope.infra.kafka.TopicAdmin;
-import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.collectors.TelemetrySources;
+import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.rig.protocol.BringUpChecks;
-import io.rigscope.rig.protocol.EnvironmentFacts;
+import io.rigscope.rig.method.BringUpChecks;
+import io.rigscope.rig.method.EnvironmentFacts;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;
@@ -17,6 +15,8 @@ import io.rigscope.sut.auth.ApiKeys;
 import io.rigscope.sut.db.PgUrl;
 import io.rigscope.sut.ingest.EventWriter;
 import io.rigscope.sut.schema.Provisioning;
+import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,7 +101,7 @@ public final class RunCommand implements Callable<Integer> {
                             .toMarkerData();
                 }
                 console.printf("series %s: %s%n", plan.series(), plan.describe());
-                Collectors.Local telemetry = new Collectors.Local(
+                TelemetrySources.Local telemetry = new TelemetrySources.Local(
                         database == null ? null : database.r2dbc(), file.pgLog(), null, false, null,
                         List.of("usage_events"), null);
                 SeriesSession.Result result = new SeriesSession(endpoint.bootstrap(), publisher, codec, console)

@@ -1,13 +1,13 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.infra.kafka.KafkaEndpoint;
-import io.rigscope.infra.kafka.TopicAdmin;
-import io.rigscope.infra.wire.WireSource;
+import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.codec.WireLine;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.wire.WireSource;
+import io.rigscope.wire.kafka.TopicAdmin;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.infra.kafka.KafkaEndpoint;
-import io.rigscope.infra.kafka.TopicAdmin;
+import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.topic.Topic;
+import io.rigscope.wire.kafka.TopicAdmin;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -2,19 +2,19 @@ package io.rigscope.rig.collect;
 
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.CollectorSet;
-import io.rigscope.collectors.Collectors;
+import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.collectors.aws.AwsSettings;
-import io.rigscope.infra.kafka.KafkaEndpoint;
-import io.rigscope.infra.kafka.TopicAdmin;
-import io.rigscope.infra.postgres.PrivatePostgres;
-import io.rigscope.infra.wire.WireFileWriter;
-import io.rigscope.infra.wire.WirePublisher;
+import io.rigscope.localenv.kafka.KafkaEndpoint;
+import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.cli.Durations;
 import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.KafkaOptions;
 import io.rigscope.rig.cli.UsageException;
+import io.rigscope.wire.WireFileWriter;
+import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.kafka.TopicAdmin;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,8 +117,8 @@ public final class CollectCommand implements Callable<Integer> {
             throw new UsageException("--interval must be > 0");
         }
         CollectorContext ctx = CollectorContext.of(series);
-        List<String> wanted = name.equals("all") ? Collectors.LOCAL : List.of(name);
-        boolean rds = Collectors.RDS.contains(name);
+        List<String> wanted = name.equals("all") ? TelemetrySources.LOCAL : List.of(name);
+        boolean rds = TelemetrySources.RDS.contains(name);
         boolean needsPg = !rds && wanted.stream().anyMatch(n -> List.of("waits", "db", "pglog").contains(n));
 
         PrivatePostgres privatePg = null;
@@ -154,7 +154,7 @@ public final class CollectCommand implements Callable<Integer> {
         Duration every = interval == null ? null : Durations.parse("--interval", interval);
         // a cluster started for this run logged only this run: its log is read from its first line
         boolean logFromStart = fromStart || (pgLog == null && pg != null);
-        return Collectors.local(new Collectors.Local(url, log, logPrefix, logFromStart, data, tables, every), ctx);
+        return TelemetrySources.local(new TelemetrySources.Local(url, log, logPrefix, logFromStart, data, tables, every), ctx);
     }
 
     private CollectorSet rdsSet(CollectorContext ctx) {
@@ -171,7 +171,7 @@ public final class CollectCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        return Collectors.rds(new Collectors.Rds(dbInstance, dbiResourceId, from), aws, ctx).only(List.of(name));
+        return TelemetrySources.rds(new TelemetrySources.Rds(dbInstance, dbiResourceId, from), aws, ctx).only(List.of(name));
     }
 
     private int run(CollectorSet set, Duration stopAfter) throws InterruptedException {

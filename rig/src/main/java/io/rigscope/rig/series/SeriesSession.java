@@ -8,17 +8,17 @@ import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.collectors.CollectorContext;
-import io.rigscope.collectors.Collectors;
+import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.RecordSink;
-import io.rigscope.infra.wire.WirePublisher;
-import io.rigscope.infra.wire.WireSource;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.rig.protocol.BringUpChecks;
-import io.rigscope.rig.protocol.Denominator;
-import io.rigscope.rig.protocol.Finding;
-import io.rigscope.rig.protocol.Reconciliation;
+import io.rigscope.rig.method.BringUpChecks;
+import io.rigscope.rig.method.Denominator;
+import io.rigscope.rig.method.Finding;
+import io.rigscope.rig.method.Reconciliation;
 import io.rigscope.sut.db.PgUrl;
+import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.WireSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -54,7 +54,7 @@ public final class SeriesSession {
      * @param reportMd where to write it as Markdown, or null
      * @param analyzerTimeout how long to wait for the analyzer after the series ends
      */
-    public record Options(PgUrl database, String tenant, Collectors.Local telemetry, Map<String, Object> environment,
+    public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Map<String, Object> environment,
                           Path reportJson, Path reportMd, Duration analyzerTimeout) {
         public Options {
             environment = environment == null ? Map.of() : Map.copyOf(environment);
@@ -118,7 +118,7 @@ public final class SeriesSession {
         Scheduler telemetryThread = Schedulers.newSingle("rig-telemetry", true);
         WaitsTally waits = new WaitsTally();
         Disposable collecting = options.telemetry() == null ? () -> { }
-                : Collectors.local(options.telemetry(),
+                : TelemetrySources.local(options.telemetry(),
                                 new CollectorContext(plan.series(), currentRep::get, "local", Clock.systemUTC()))
                         .merged().publishOn(telemetryThread).doOnNext(waits::accept).subscribe(publisher::publish,
                                 e -> console.println("telemetry stopped: " + e.getMessage()));

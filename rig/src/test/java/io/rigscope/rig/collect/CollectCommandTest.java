@@ -34,13 +34,13 @@ class CollectCommandTest {
     // its own bare broker, not the shared KafkaBroker fixture: collect must create its topics on a broker that has none
     @Test
     void collectedRecordsArriveOnTheirTopicsOfARealBroker(@TempDir Path dir) {
-        try (var broker = io.rigscope.infra.kafka.EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
+        try (var broker = io.rigscope.localenv.kafka.EmbeddedKafka.start(dir.resolve("kafka"), 0)) {
             int code = RigscopeCommand.commandLine().execute("collect", "os", "--series", "k1", "--duration", "3s",
                     "--bootstrap", broker.bootstrap(), "--pgdata", dir.toString(), "--interval", "500ms");
             assertThat(code).isZero();
 
-            var source = new io.rigscope.infra.wire.WireSource(broker.bootstrap(), new WireCodec());
-            var records = source.records(new io.rigscope.infra.wire.WireSource.Spec(
+            var source = new io.rigscope.wire.WireSource(broker.bootstrap(), new WireCodec());
+            var records = source.records(new io.rigscope.wire.WireSource.Spec(
                             java.util.Set.of(io.rigscope.model.topic.Topic.OS), "k1", true, false), failed -> { })
                     .collectList().block(java.time.Duration.ofSeconds(30));
             assertThat(records).hasSizeGreaterThanOrEqualTo(3).allSatisfy(r -> {

@@ -1,0 +1,262 @@
+package io.rigscope.rig.method;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.r2dbc.spi.ConnectionFactory;
+import io.rigscope.sut.db.PgUrl;
+import io.rigscope.sut.db.Sql;
+import io.rigscope.sut.schema.Migrations;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The checks a series must pass before any load is offered. Each yields a {@link Finding}; a run refuses to
+ * continue unless {@link Finding#allPassed} (see docs/protocol.md):
+ * <ol>
+ *   <li>{@code schema}: every migration this build ships is recorded in {@code schema_migrations}, none
+ *       changed since (checksums match) and none unknown to this build.</li>
+ *   <li>{@code app-role}: the app role exists, logs in, is neither a superuser nor the owner of
+ *       {@code usage_events}, and holds every grant the service needs ({@link #REQUIRED_GRANTS}).</li>
+ *   <li>{@code write-through}: one batch of {@link Spec#batchEvents} events POSTed to the SUT is answered
+ *       2xx with {@code written} equal to the batch, and the configured count SQL finds exactly that many
+ *       rows. A 2xx that wrote no row (or fewer rows than it claimed) fails here.</li>
+ * </ol>
+ *
+ * <p>Blocking; not for event loops.
+ */
+public final class BringUpChecks {
+
+    /** The count SQL used unless configured: rows whose idempotency key starts with the check's prefix. */
+    public static final String DEFAULT_COUNT_SQL =
+            "SELECT count(*) AS rows FROM usage_events WHERE idempotency_key LIKE :key_prefix || '%'";
+
+    /** Events in the write-through batch unless configured. */
+    public static final int DEFAULT_BATCH_EVENTS = 100;
+
+    /** (object, privilege) pairs the app role must hold; a column privilege names its column. */
+    public static final List<Map.Entry<String, String>> REQUIRED_GRANTS = List.of(
+            Map.entry("tenants", "SELECT"),
+            Map.entry("customers", "SELECT"),
+            Map.entry("meters", "SELECT"),
+            Map.entry("api_keys.key_hash", "SELECT"),
+            Map.entry("api_keys.last_used_at", "UPDATE"),
+            Map.entry("usage_events", "SELECT"),
+            Map.entry("usage_events", "INSERT"));
+
+    /**
+     * What to check.
+     *
+     * @param owner the database as the schema owner (or any role that may read the catalogs)
+     * @param appUser the role the SUT connects as
+     * @param appPassword its password, or null
+     * @param sutBase the SUT's base URL, e.g. {@code http://127.0.0.1:8080}
+     * @param apiKey the bearer token to post with
+     * @param batchEvents events in the write-through batch (1..10,000)
+     * @param countSql SQL returning one row with the row count in its first column; may use {@code :key_prefix}
+     */
+    public record Spec(PgUrl owner, String appUser, String appPassword, URI sutBase, String apiKey, int batchEvents,
+                       String countSql) {
+        public Spec {
+            Objects.requireNonNull(owner, "owner");
+            Objects.requireNonNull(appUser, "appUser");
+            Objects.requireNonNull(sutBase, "sutBase");
+            Objects.requireNonNull(apiKey, "apiKey");
+            Objects.requireNonNull(countSql, "countSql");
+            if (batchEvents < 1 || batchEvents > 10_000) {
+                throw new IllegalArgumentException("the bring-up batch must be 1..10000 events, got " + batchEvents);
+            }
+        }
+
+        /** The reference SUT's checks: app role rigscope_app (no password), the demo key, 100 events, the default count SQL. */
+        public static Spec defaults(PgUrl owner, URI sutBase) {
+            return new Spec(owner, Migrations.APP_ROLE, null, sutBase, io.rigscope.sut.schema.Provisioning.DEMO_API_KEY,
+                    DEFAULT_BATCH_EVENTS, DEFAULT_COUNT_SQL);
+        }
+    }
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final Spec spec;
+    private final ObjectMapper json = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    public BringUpChecks(Spec spec) {
+        this.spec = spec;
+    }
+
+    /** Runs every check, in order, and returns one finding per check. */
+    public List<Finding> run() {
+        ConnectionFactory owner = spec.owner().connectionFactory("rigscope-bringup");
+        List<Finding> findings = new ArrayList<>();
+        findings.add(schema(owner));
+        findings.add(appRole(owner));
+        findings.add(writeThrough(owner));
+        return List.copyOf(findings);
+    }
+
+    Finding schema(ConnectionFactory owner) {
+        try {
+            Migrations.Status s = Migrations.shipped().status(owner);
+            if (!s.tableExists()) {
+                return Finding.fail("schema", "not migrated: no schema_migrations table in " + spec.owner()
+                        + "; run `rigscope sut --pg URL --migrate` first");
+            }
+            if (!s.clean()) {
+                List<String> what = new ArrayList<>();
+                if (!s.missing().isEmpty()) {
+                    what.add("not applied: " + versions(s.missing()));
+                }
+                if (!s.changed().isEmpty()) {
+                    what.add("changed since applied: " + versions(s.changed()));
+                }
+                if (!s.unknown().isEmpty()) {
+                    what.add("unknown to this build: " + versions(s.unknown()));
+                }
+                return Finding.fail("schema", "not clean: " + String.join("; ", what));
+            }
+            return Finding.pass("schema", Migrations.shipped().all().size() + " migrations applied, checksums match");
+        } catch (RuntimeException e) {
+            return Finding.fail("schema", "cannot read the schema state: " + message(e));
+        }
+    }
+
+    Finding appRole(ConnectionFactory owner) {
+        String role = spec.appUser();
+        try {
+            List<Object[]> attrs = Sql.blockList(owner, TIMEOUT,
+                    "SELECT rolsuper, rolcanlogin, (SELECT tableowner FROM pg_tables WHERE tablename = 'usage_events'"
+                            + " AND schemaname = current_schema() LIMIT 1) AS owner FROM pg_roles WHERE rolname = $1",
+                    r -> new Object[] {r.get("rolsuper", Boolean.class), r.get("rolcanlogin", Boolean.class),
+                        r.get("owner", String.class)}, role);
+            if (attrs.isEmpty()) {
+                return Finding.fail("app-role", "role " + role + " does not exist; run `rigscope sut --migrate`");
+            }
+            Object[] a = attrs.get(0);
+            List<String> problems = new ArrayList<>();
+            if (Boolean.TRUE.equals(a[0])) {
+                problems.add(role + " is a superuser");
+            }
+            if (!Boolean.TRUE.equals(a[1])) {
+                problems.add(role + " cannot log in");
+            }
+            if (role.equals(a[2])) {
+                problems.add(role + " owns usage_events (the app role must be separate from the owner)");
+            }
+            for (var grant : REQUIRED_GRANTS) {
+                String object = grant.getKey();
+                boolean held;
+                if (object.contains(".")) {
+                    String[] tc = object.split("\\.", 2);
+                    held = Boolean.TRUE.equals(Sql.blockList(owner, TIMEOUT,
+                            "SELECT has_column_privilege($1::name, to_regclass($2::text)::oid, $3::text, $4::text) AS ok",
+                            r -> r.get("ok", Boolean.class), role, tc[0], tc[1], grant.getValue()).get(0));
+                } else {
+                    held = Boolean.TRUE.equals(Sql.blockList(owner, TIMEOUT,
+                            "SELECT to_regclass($2::text) IS NOT NULL AND has_table_privilege($1::name, to_regclass($2::text)::oid, $3::text) AS ok",
+                            r -> r.get("ok", Boolean.class), role, object, grant.getValue()).get(0));
+                }
+                if (!held) {
+                    problems.add(role + " lacks " + grant.getValue() + " on " + object);
+                }
+            }
+            if (problems.isEmpty()) {
+                try {
+                    Sql.blockList(spec.owner().as(role, spec.appPassword()).connectionFactory("rigscope-bringup"),
+                            TIMEOUT, "SELECT count(*) AS n FROM meters", r -> Sql.longOf(r, "n"));
+                } catch (RuntimeException e) {
+                    problems.add(role + " cannot connect and read: " + message(e));
+                }
+            }
+            return problems.isEmpty()
+                    ? Finding.pass("app-role", role + " logs in, is not the owner, holds the " + REQUIRED_GRANTS.size()
+                            + " grants it needs")
+                    : Finding.fail("app-role", String.join("; ", problems));
+        } catch (RuntimeException e) {
+            return Finding.fail("app-role", "cannot check role " + role + ": " + message(e));
+        }
+    }
+
+    Finding writeThrough(ConnectionFactory owner) {
+        String prefix = "bringup-" + Long.toString(System.currentTimeMillis(), 36) + "-";
+        ObjectNode body = json.createObjectNode();
+        ArrayNode events = body.putArray("events");
+        String now = Instant.now().toString();
+        for (int i = 0; i < spec.batchEvents(); i++) {
+            ObjectNode e = events.addObject();
+            e.put("idempotency_key", prefix + i);
+            e.put("customer_id", "bringup");
+            e.put("meter", "api_calls");
+            e.put("quantity", 1);
+            e.put("timestamp", now);
+            e.putObject("properties").put("check", "bring-up");
+        }
+        HttpResponse<String> res;
+        try {
+            res = http.send(HttpRequest.newBuilder(spec.sutBase().resolve("/v1/usage-events"))
+                    .header("Authorization", "Bearer " + spec.apiKey())
+                    .header("Content-Type", "application/json")
+                    .timeout(TIMEOUT)
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return Finding.fail("write-through", "cannot POST to " + spec.sutBase() + ": " + message(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Finding.fail("write-through", "interrupted while posting the bring-up batch");
+        }
+        if (res.statusCode() / 100 != 2) {
+            return Finding.fail("write-through", "POST /v1/usage-events answered " + res.statusCode() + ": "
+                    + abbreviate(res.body()));
+        }
+        long claimed;
+        try {
+            JsonNode written = json.readTree(res.body()).get("written");
+            claimed = written == null ? -1 : written.asLong(-1);
+        } catch (IOException e) {
+            claimed = -1;
+        }
+        long rows;
+        try {
+            NamedSql sql = NamedSql.parse(spec.countSql());
+            List<Long> counts = Sql.blockList(owner, TIMEOUT, sql.sql(),
+                    r -> ((Number) r.get(0)).longValue(), sql.args(Map.of("key_prefix", prefix)));
+            rows = counts.isEmpty() ? 0 : counts.get(0);
+        } catch (RuntimeException e) {
+            return Finding.fail("write-through", "the count SQL failed: " + message(e));
+        }
+        int sent = spec.batchEvents();
+        if (rows == 0) {
+            return Finding.fail("write-through", "a " + res.statusCode() + " that wrote no row: posted " + sent
+                    + " events, answered written=" + claimed + ", the database has 0 rows with keys " + prefix + "*");
+        }
+        if (rows != sent || claimed != sent) {
+            return Finding.fail("write-through", "posted " + sent + " events, answered written=" + claimed
+                    + ", the database has " + rows + " rows with keys " + prefix + "*");
+        }
+        return Finding.pass("write-through", "posted " + sent + " events, answered " + res.statusCode()
+                + " written=" + claimed + ", found " + rows + " rows");
+    }
+
+    private static String versions(List<Integer> v) {
+        return String.join(", ", v.stream().map(x -> String.format("V%03d", x)).toList());
+    }
+
+    private static String message(Throwable e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+    }
+
+    private static String abbreviate(String s) {
+        return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
+    }
+}

@@ -1,0 +1,184 @@
+package io.rigscope.rig.method;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rigscope.localenv.testing.Postgres;
+import io.rigscope.model.codec.Decoded;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.DatabaseGain;
+import io.rigscope.model.wire.Marker;
+import io.rigscope.sut.RunningSut;
+import io.rigscope.sut.Sut;
+import io.rigscope.sut.SutConfig;
+import io.rigscope.sut.db.PgUrl;
+import io.rigscope.sut.schema.Migrations;
+import io.rigscope.sut.schema.Provisioning;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BenchMethodTest {
+
+    @RegisterExtension
+    static final Postgres pg = new Postgres();
+    private final ObjectMapper json = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private PgUrl owner;
+
+    @BeforeAll
+    void migrate() {
+        owner = PgUrl.parse("--pg", pg.libpqUrl("postgres", "postgres"));
+        Sut.start(SutConfig.defaults(owner).withMigrate(true)).close();
+    }
+
+    private BringUpChecks checks(PgUrl db, RunningSut sut) {
+        return new BringUpChecks(new BringUpChecks.Spec(db, Migrations.APP_ROLE, null, sut.baseUri(),
+                Provisioning.DEMO_API_KEY, 50, BringUpChecks.DEFAULT_COUNT_SQL));
+    }
+
+    @Test
+    void bringUpPassesOnAMigratedSchemaAndAnHonestSut() {
+        try (RunningSut sut = Sut.start(SutConfig.defaults(owner))) {
+            List<Finding> findings = checks(owner, sut).run();
+            assertThat(findings).extracting(Finding::check).containsExactly("schema", "app-role", "write-through");
+            assertThat(Finding.allPassed(findings)).as(findings.toString()).isTrue();
+        }
+    }
+
+    @Test
+    void bringUpRefusesAnUnmigratedSchema() {
+        pg.psql("postgres", "CREATE DATABASE unmigrated");
+        PgUrl bare = PgUrl.parse("--pg", pg.libpqUrl("unmigrated", "postgres"));
+        try (RunningSut sut = Sut.start(SutConfig.defaults(owner))) {
+            List<Finding> findings = checks(bare, sut).run();
+            assertThat(Finding.allPassed(findings)).isFalse();
+            assertThat(findings.get(0).ok()).isFalse();
+            assertThat(findings.get(0).detail()).contains("not migrated");
+            assertThat(findings.get(1).ok()).as("the app role has no grants on missing tables").isFalse();
+        }
+    }
+
+    @Test
+    void bringUpNamesAGrantTheAppRoleLacks() {
+        pg.psql("postgres", "REVOKE INSERT ON usage_events FROM rigscope_app");
+        try (RunningSut sut = Sut.start(SutConfig.defaults(owner))) {
+            Finding role = checks(owner, sut).run().get(1);
+            assertThat(role.ok()).isFalse();
+            assertThat(role.detail()).contains("lacks INSERT on usage_events");
+        } finally {
+            pg.psql("postgres", "GRANT INSERT ON usage_events TO rigscope_app");
+        }
+    }
+
+    @Test
+    void bringUpCatchesA2xxThatWroteNoRow() {
+        try (RunningSut sut = Sut.start(SutConfig.defaults(owner).withLossyOneIn(1))) {
+            Finding write = checks(owner, sut).run().get(2);
+            assertThat(write.ok()).isFalse();
+            assertThat(write.detail()).contains("that wrote no row").contains("written=50");
+        }
+    }
+
+    @Test
+    void reconciliationCountsWhatAnHonestSutStoredAndWhatALossyOneDid() throws Exception {
+        var reconciliation = new Reconciliation(owner, null);
+        try (RunningSut honest = Sut.start(SutConfig.defaults(owner))) {
+            var repeat = postRepeat(honest, 3);
+            DatabaseGain gain = reconciliation.count("s1", 1, "rig", 1_700_000_000_000_000L, "sustained",
+                    repeat.window());
+            assertThat(gain.rowsWritten()).isEqualTo(repeat.claimedEvents()).isEqualTo(3000);
+            assertThat(gain.qtySumGained()).isEqualTo(repeat.qtySent());
+        }
+        Thread.sleep(5);
+        try (RunningSut lossy = Sut.start(SutConfig.defaults(owner).withLossyOneIn(1000))) {
+            var repeat = postRepeat(lossy, 3);
+            DatabaseGain gain = reconciliation.count("s1", 2, "rig", 1_700_000_000_000_000L, "sustained",
+                    repeat.window());
+            // 3,000 answered 201, 3 of them never written
+            assertThat(repeat.claimedEvents()).isEqualTo(3000);
+            assertThat(gain.rowsWritten()).isEqualTo(2997);
+            assertThat(gain.qtySumGained()).isLessThan(repeat.qtySent());
+            Marker marker = gain.toMarker();
+            assertThat(marker.data()).containsOnlyKeys("rows_written", "qty_sum_gained")
+                    .containsEntry("rows_written", 2997L);
+            var codec = new WireCodec();
+            Decoded back = codec.decode(marker.topic(), "s1", codec.encode(marker, WireCodec.Format.JSON), "test");
+            assertThat(back).isInstanceOf(Decoded.Ok.class);
+            assertThat(DatabaseGain.of((Marker) ((Decoded.Ok) back).record())).isEqualTo(gain);
+        }
+    }
+
+    @Test
+    void theDenominatorMeasuresAPositiveRowRateWithPgbench() {
+        var spec = new Denominator.Spec(owner, 20, Duration.ofSeconds(2), 2, Provisioning.DEMO_TENANT, null);
+        List<String> progress = new ArrayList<>();
+        Denominator.Result result = new Denominator(spec).run(progress::add);
+        assertThat(result.rowsPerSec()).isPositive();
+        assertThat(result.rowsPerSec()).isEqualTo(result.tps() * 20);
+        assertThat(result.failedTransactions()).isZero();
+        assertThat(result.line()).startsWith("database alone ").contains(" rows/s");
+        assertThat(Long.parseLong(pg.psql("postgres", "select count(*) from usage_events where idempotency_key like 'denominator-%'")))
+                .isEqualTo(result.transactions() * 20);
+    }
+
+    @Test
+    void environmentFactsCarryTheHostAndTheSettingsThatMatter() {
+        EnvironmentFacts facts = EnvironmentFacts.collect(owner, Path.of("."), 0.192);
+        assertThat(facts.cpuCount()).isPositive();
+        assertThat(facts.pgVersion()).startsWith(String.valueOf(pg.cluster().majorVersion()));
+        assertThat(facts.pgSettings()).containsKeys("shared_buffers", "max_wal_size", "min_wal_size",
+                "autovacuum_vacuum_scale_factor", "autovacuum_analyze_scale_factor", "wal_compression");
+        assertThat(facts.pgSettings().get("shared_buffers")).isNotEqualTo("n/a");
+        Map<String, Object> data = facts.toMarkerData();
+        assertThat(data).containsEntry("cost_per_hour", 0.192).containsKeys("cpu_model", "mem_total_bytes", "disk");
+        assertThat(facts.toMarker("s1", "rig", 1_700_000_000_000_000L).kind()).isEqualTo(Marker.Kind.ENVIRONMENT);
+    }
+
+    /** A repeat posted by hand: its window, the events the answers said were written, and the Σ quantity sent. */
+    private record Repeat(Reconciliation.Window window, long claimedEvents, long qtySent) {
+    }
+
+    /** Posts {@code batches} batches of 1,000 events and returns the window and what the answers claimed. */
+    private Repeat postRepeat(RunningSut sut, int batches) throws Exception {
+        Instant start = Instant.now();
+        long claimed = 0;
+        long qty = 0;
+        String customer = "r-" + UUID.randomUUID().toString().substring(0, 8);
+        for (int b = 0; b < batches; b++) {
+            StringBuilder body = new StringBuilder("{\"events\":[");
+            long batchQty = 0;
+            for (int i = 0; i < 1000; i++) {
+                long q = 1 + (i % 7);
+                batchQty += q;
+                body.append(i == 0 ? "" : ",").append("{\"idempotency_key\":\"").append(customer).append('-').append(b)
+                        .append('-').append(i).append("\",\"customer_id\":\"").append(customer)
+                        .append("\",\"meter\":\"api_calls\",\"quantity\":").append(q)
+                        .append(",\"timestamp\":\"").append(Instant.now()).append("\"}");
+            }
+            body.append("]}");
+            var res = http.send(HttpRequest.newBuilder(sut.baseUri().resolve("/v1/usage-events"))
+                    .header("Authorization", "Bearer " + Provisioning.DEMO_API_KEY)
+                    .timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(res.statusCode()).isEqualTo(201);
+            claimed += json.readTree(res.body()).get("written").asLong();
+            qty += batchQty;
+        }
+        Instant end = Instant.now().plusMillis(1);
+        return new Repeat(new Reconciliation.Window(start, end), claimed, qty);
+    }
+}

@@ -1,0 +1,212 @@
+package io.rigscope.wire;
+
+import io.rigscope.model.codec.Decoded;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.WireRecord;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Reads wire records from Kafka as a cold {@link Flux}. Each subscription owns one consumer, polled on its own
+ * thread (never an event loop).
+ *
+ * <p>A value that does not decode is never an error on the Flux: it goes to {@code onDeadLetter} (which
+ * normally publishes it to {@code rig.dlq}) and the stream goes on.
+ *
+ * <p>Records of one partition arrive in order; records of different topics are interleaved as polled, so a
+ * reader must not rely on cross-topic order.
+ */
+public final class WireSource {
+
+    /**
+     * What to read.
+     *
+     * @param topics the topics
+     * @param series only records keyed by this series id, or null for all
+     * @param fromBeginning start at the earliest offset (else at the end: only new records)
+     * @param follow keep reading new records; false stops at the end offsets taken when reading started
+     */
+    public record Spec(Set<Topic> topics, String series, boolean fromBeginning, boolean follow) {
+        public Spec {
+            topics = Set.copyOf(Objects.requireNonNull(topics, "topics"));
+            if (topics.isEmpty()) {
+                throw new IllegalArgumentException("no topics to read");
+            }
+        }
+    }
+
+    private final String bootstrap;
+    private final WireCodec codec;
+
+    public WireSource(String bootstrap, WireCodec codec) {
+        this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
+        this.codec = Objects.requireNonNull(codec, "codec");
+    }
+
+    /**
+     * Decoded records, in batches as polled.
+     *
+     * @param onDeadLetter receives every value that did not decode; called on the polling thread
+     */
+    public Flux<List<WireRecord>> batches(Spec spec, Consumer<Decoded.Failed> onDeadLetter) {
+        return batches(spec, onDeadLetter, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Decoded records in lists of at most {@code maxRecordsPerList} records: each poll is cut into slices that
+     * are decoded one at a time, as requested, so a slow consumer holds a few small slices rather than whole
+     * decoded polls (a poll can carry thousands of multi-sample records).
+     *
+     * @param onDeadLetter receives every value that did not decode; called on the polling thread
+     */
+    public Flux<List<WireRecord>> batches(Spec spec, Consumer<Decoded.Failed> onDeadLetter, int maxRecordsPerList) {
+        if (maxRecordsPerList < 1) {
+            throw new IllegalArgumentException("maxRecordsPerList must be >= 1, was " + maxRecordsPerList);
+        }
+        return raw(spec)
+                .concatMapIterable(records -> slices(records, maxRecordsPerList), 1)
+                .map(slice -> {
+                    List<WireRecord> out = new ArrayList<>(slice.size());
+                    for (ConsumerRecord<String, byte[]> r : slice) {
+                        if (spec.series() != null && !spec.series().equals(r.key())) {
+                            continue;
+                        }
+                        Topic topic = Topic.byName(r.topic()).orElseThrow();
+                        Decoded d = codec.decode(topic, r.key(), r.value(),
+                                r.topic() + "/" + r.partition() + "@" + r.offset());
+                        if (d instanceof Decoded.Ok ok) {
+                            out.add(ok.record());
+                        } else {
+                            onDeadLetter.accept((Decoded.Failed) d);
+                        }
+                    }
+                    return out;
+                });
+    }
+
+    private static List<List<ConsumerRecord<String, byte[]>>> slices(ConsumerRecords<String, byte[]> records, int max) {
+        List<List<ConsumerRecord<String, byte[]>>> slices = new ArrayList<>();
+        List<ConsumerRecord<String, byte[]>> current = new ArrayList<>(Math.min(max, records.count()));
+        for (ConsumerRecord<String, byte[]> r : records) {
+            if (current.size() == max) {
+                slices.add(current);
+                current = new ArrayList<>(Math.min(max, records.count()));
+            }
+            current.add(r);
+        }
+        if (!current.isEmpty()) {
+            slices.add(current);
+        }
+        return slices;
+    }
+
+    /** Decoded records one by one. */
+    public Flux<WireRecord> records(Spec spec, Consumer<Decoded.Failed> onDeadLetter) {
+        return batches(spec, onDeadLetter).concatMapIterable(list -> list);
+    }
+
+    /** Undecoded poll results (for benchmarks that measure raw consumption). */
+    public Flux<ConsumerRecords<String, byte[]>> raw(Spec spec) {
+        return Flux.using(() -> new Poller(bootstrap, spec),
+                        poller -> Flux.<ConsumerRecords<String, byte[]>>generate(sink -> {
+                            ConsumerRecords<String, byte[]> polled = poller.poll();
+                            if (polled == null) {
+                                sink.complete();
+                            } else {
+                                sink.next(polled);
+                            }
+                        }).subscribeOn(poller.scheduler),
+                        Poller::close)
+                .filter(records -> !records.isEmpty());
+    }
+
+    /** One consumer and its thread. */
+    private static final class Poller {
+        private final KafkaConsumer<String, byte[]> consumer;
+        private final Scheduler scheduler = Schedulers.newSingle("wire-source", true);
+        private final Spec spec;
+        private Map<TopicPartition, Long> endOffsets;
+
+        Poller(String bootstrap, Spec spec) {
+            this.spec = spec;
+            Properties p = new Properties();
+            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
+            p.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024);
+            p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 * 1024 * 1024);
+            p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+            this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+        }
+
+        private void assign() {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (Topic topic : spec.topics()) {
+                consumer.partitionsFor(topic.topicName(), Duration.ofSeconds(30))
+                        .forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
+            }
+            consumer.assign(partitions);
+            if (spec.fromBeginning()) {
+                consumer.seekToBeginning(partitions);
+            } else {
+                consumer.seekToEnd(partitions);
+            }
+            if (!spec.follow()) {
+                endOffsets = consumer.endOffsets(partitions, Duration.ofSeconds(30));
+            }
+        }
+
+        /** The next poll, or null when a non-following read has reached the end offsets. */
+        ConsumerRecords<String, byte[]> poll() {
+            if (consumer.assignment().isEmpty()) {
+                assign();
+            }
+            if (endOffsets != null && reachedEnd()) {
+                return null;
+            }
+            try {
+                return consumer.poll(Duration.ofMillis(200));
+            } catch (org.apache.kafka.common.errors.WakeupException closing) {
+                return null;
+            }
+        }
+
+        private boolean reachedEnd() {
+            for (var e : endOffsets.entrySet()) {
+                if (consumer.position(e.getKey()) < e.getValue()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Closes on the polling thread, after any poll in progress: a KafkaConsumer is single-threaded. */
+        void close() {
+            consumer.wakeup();
+            scheduler.schedule(() -> {
+                try {
+                    consumer.close(Duration.ofSeconds(5));
+                } finally {
+                    scheduler.dispose();
+                }
+            });
+        }
+    }
+}

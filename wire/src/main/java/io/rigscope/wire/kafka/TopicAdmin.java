@@ -1,0 +1,148 @@
+package io.rigscope.wire.kafka;
+
+import io.rigscope.model.topic.Topic;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Creates rigscope's topics and counts what they hold. Blocking: call from a command thread, never from an
+ * event loop.
+ */
+public final class TopicAdmin implements AutoCloseable {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final String bootstrap;
+    private final Admin admin;
+
+    public TopicAdmin(String bootstrap) {
+        this.bootstrap = bootstrap;
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        this.admin = Admin.create(p);
+    }
+
+    /**
+     * Creates every rigscope topic that does not exist yet, with its partitions and {@code retention.ms=-1}.
+     *
+     * @return the names of the topics this call created
+     */
+    public List<String> ensureTopics() {
+        Set<String> existing = names();
+        List<NewTopic> missing = new ArrayList<>();
+        for (Topic topic : Topic.values()) {
+            if (!existing.contains(topic.topicName())) {
+                missing.add(new NewTopic(topic.topicName(), topic.partitions(), (short) 1)
+                        .configs(Map.of("retention.ms", Topic.RETENTION_MS, "retention.bytes", "-1",
+                                "max.message.bytes", String.valueOf(8 * 1024 * 1024))));
+            }
+        }
+        List<String> created = new ArrayList<>();
+        if (missing.isEmpty()) {
+            return created;
+        }
+        var result = admin.createTopics(missing);
+        for (NewTopic topic : missing) {
+            try {
+                result.values().get(topic.name()).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                created.add(topic.name());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("cannot create topic " + topic.name() + ": " + e.getCause(), e);
+                }
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("creating topic " + topic.name() + " timed out at " + bootstrap, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        }
+        return created;
+    }
+
+    /** Names of all topics on the cluster. */
+    public Set<String> names() {
+        try {
+            return admin.listTopics().names().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot list topics at " + bootstrap + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /**
+     * Counts records per topic and series (by key), reading every key once.
+     *
+     * @return topic name -> series -> record count, for each rigscope topic that exists
+     */
+    public Map<String, Map<String, Long>> countsBySeries() {
+        Set<String> existing = names();
+        Map<String, Map<String, Long>> counts = new TreeMap<>();
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        try (var consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+            for (Topic topic : Topic.values()) {
+                if (!existing.contains(topic.topicName())) {
+                    continue;
+                }
+                Map<String, Long> bySeries = new TreeMap<>();
+                counts.put(topic.topicName(), bySeries);
+                List<TopicPartition> partitions = new ArrayList<>();
+                consumer.partitionsFor(topic.topicName(), TIMEOUT)
+                        .forEach(info -> partitions.add(new TopicPartition(info.topic(), info.partition())));
+                consumer.assign(partitions);
+                consumer.seekToBeginning(partitions);
+                Map<TopicPartition, Long> end = consumer.endOffsets(partitions, TIMEOUT);
+                Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions, TIMEOUT);
+                long remaining = 0;
+                for (TopicPartition tp : partitions) {
+                    remaining += end.get(tp) - begin.get(tp);
+                }
+                while (remaining > 0 && !done(consumer, end)) {
+                    for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                        bySeries.merge(r.key() == null ? "(no key)" : r.key(), 1L, Long::sum);
+                    }
+                }
+            }
+        }
+        return counts;
+    }
+
+    private static boolean done(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
+        for (var e : end.entrySet()) {
+            if (consumer.position(e.getKey()) < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+    }
+}
