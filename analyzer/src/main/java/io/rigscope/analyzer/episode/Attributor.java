@@ -1,21 +1,28 @@
 package io.rigscope.analyzer.episode;
 
-import java.util.List;
+import io.rigscope.analyzer.telemetry.TelemetryIndex;
 
 /**
  * Names an episode's cause. Implementations join the episode, by time with a stated tolerance, with the
- * telemetry streams they hold, and return {@link Episode#attributed}; they never guess silently. Called on
+ * telemetry the series delivered, and return {@link Episode#attributed}; they never guess silently. Called on
  * the analysis thread when a repeat closes; must be deterministic (same input, same answer) so replays agree.
  */
 @FunctionalInterface
 public interface Attributor {
 
-    /** The episode, attributed (or left unattributed with the reason in its evidence). */
-    Episode attribute(Episode episode);
+    /**
+     * The episode, attributed (or left unattributed with the reason in its evidence).
+     *
+     * @param telemetry what each telemetry stream delivered, by second
+     */
+    Episode attribute(Episode episode, TelemetryIndex telemetry);
 
-    /** Leaves every episode {@code unattributed}: no telemetry is joined yet. */
+    /**
+     * Leaves every episode {@code unattributed}, listing as missing only the telemetry streams that really had no
+     * record over its span ({@link TelemetryIndex#lacking}).
+     */
     static Attributor none() {
-        return e -> e.attributed(Cause.UNATTRIBUTED, Confidence.UNATTRIBUTED, List.of(),
-                List.of("rig.waits", "rig.db", "rig.pglog", "rig.os", "rig.vmstat", "rig.canary"));
+        return (e, telemetry) -> e.attributed(Cause.UNATTRIBUTED, Confidence.UNATTRIBUTED, java.util.List.of(),
+                telemetry.lacking(e.startSec(), e.endSec()));
     }
 }

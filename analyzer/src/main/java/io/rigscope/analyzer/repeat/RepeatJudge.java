@@ -12,6 +12,7 @@ import io.rigscope.analyzer.gate.GateSet;
 import io.rigscope.analyzer.gate.RepeatFacts;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.window.Window;
 import io.rigscope.analyzer.window.WindowRule;
 import java.util.ArrayList;
@@ -29,10 +30,11 @@ public final class RepeatJudge {
     }
 
     /**
+     * @param telemetry what the telemetry streams delivered, for attribution
      * @param configErrors problems with the series' CONFIG (each fails the {@code config} gate)
      */
     public static RepeatSummary judge(RepeatTrack track, AnalyzerSettings settings, Attributor attributor,
-                                      List<String> configErrors) {
+                                      TelemetryIndex telemetry, List<String> configErrors) {
         String primaryName = primaryScenario(track, settings);
         ScenarioSeconds primary = primaryName == null ? null : track.scenarios().get(primaryName);
         ScenarioSeconds probe = track.scenarios().get(settings.probeScenario());
@@ -81,7 +83,7 @@ public final class RepeatJudge {
 
         List<Episode> episodes = new ArrayList<>();
         for (Episode e : EpisodeJoiner.join(track.rep(), spans, settings.episodeGapSec())) {
-            episodes.add(attributor.attribute(withHealth(e, track)));
+            episodes.add(attributor.attribute(withHealth(e, track), telemetry));
         }
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
                 primary == null ? 0 : primary.serviceAtPercentileUs(50),

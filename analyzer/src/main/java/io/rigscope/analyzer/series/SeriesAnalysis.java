@@ -12,6 +12,7 @@ import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.window.Window;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
@@ -64,6 +65,7 @@ public final class SeriesAnalysis {
     private final ArrayDeque<Histogram> pool = new ArrayDeque<>();
     private final List<String> configErrors = new ArrayList<>();
     private final Progress progress = new Progress();
+    private final TelemetryIndex telemetry = new TelemetryIndex();
     private AnalyzerSettings settings;
     private FreezeRule freezeRule;
     private boolean seriesEnded;
@@ -121,8 +123,12 @@ public final class SeriesAnalysis {
             onLedger(ledger, out);
         } else if (record instanceof Marker marker) {
             onMarker(marker, out);
-        } else if (record instanceof Health health && health.rep() > 0) {
-            onHealth(health, out);
+        } else if (record instanceof Health health) {
+            if (health.rep() > 0) {
+                onHealth(health, out);
+            }
+        } else {
+            telemetry.accept(record);
         }
     }
 
@@ -157,7 +163,7 @@ public final class SeriesAnalysis {
         List<RepeatSummary> summaries = new ArrayList<>();
         for (RepeatTrack t : repeats.values()) {
             if (t.kind() != RepeatTrack.Kind.CEILING) {
-                summaries.add(RepeatJudge.judge(t, settings, attributor, configErrors));
+                summaries.add(RepeatJudge.judge(t, settings, attributor, telemetry, configErrors));
             }
         }
         // the figures' hardware and settings travel with them (from the ENVIRONMENT marker: replay-safe)
@@ -301,7 +307,7 @@ public final class SeriesAnalysis {
             t.markJudged();
             return;
         }
-        RepeatSummary r = RepeatJudge.judge(t, settings, attributor, configErrors);
+        RepeatSummary r = RepeatJudge.judge(t, settings, attributor, telemetry, configErrors);
         long endUs = tsOf(lastSecond(t));
         for (Window w : r.windows()) {
             out.add(new Decision.TailWindow(series, t.rep(), r.scenario(), tsOf(w.endSec() - 1), w));

@@ -2,26 +2,39 @@ package io.rigscope.analyzer.series;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.bench.SyntheticSeries;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
 import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
 import io.rigscope.analyzer.bench.SyntheticSeries.Stall;
+import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Attributor;
-import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.model.codec.Decoded;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.Canary;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.PgLogEvent;
+import io.rigscope.model.wire.Vmstat;
+import io.rigscope.model.wire.Waits;
+import io.rigscope.model.wire.WireExamples;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** The pure core, fed in memory: completion and order independence. */
 class SeriesAnalysisTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final Plan PLAN = Plan.of("core", 2, 30, 500).withProbe(20, 30_000)
             .withRepeat(RepeatPlan.clean(1).withStalls(List.of(new Stall(12_300, 600), new Stall(17_300, 600))));
@@ -122,6 +135,57 @@ class SeriesAnalysisTest {
         assertThat(report.episodes().get(0).evidence()).anyMatch(e -> e.stream().equals("rig.health")
                 && e.fact().contains("worst JVM pause 480.0 ms"));
         assertThat(report.episodes().get(0).missing()).doesNotContain("rig.health");
+    }
+
+    @Test
+    void anEpisodeListsAsMissingOnlyTheStreamsThatHadNoRecordOverItsSpan() {
+        Plan plan = Plan.of("core", 1, 30, 500)
+                .withRepeat(RepeatPlan.clean(1).withStalls(List.of(new Stall(20_300, 600))));
+        List<WireRecord> records = records(plan);
+        for (long sec = plan.startSec(); sec < plan.startSec() + 30; sec++) {
+            long ts = sec * 1_000_000L + 500_000;
+            records.add(new Vmstat("core", 1, "vmstat@app-1", ts, 1, 0, 0, 1000, 10, 100, 0, 0, 0, 12, 300, 500, 5, 2,
+                    93, 0, 0, null));
+            records.add(new Canary("core", 1, "canary@app-1", ts, "/var/lib/postgresql/canary", 200, 150, 120, 0));
+        }
+        // waits only in the first 5 s: more than its 5-s tolerance before the episode (second 20)
+        for (long sec = plan.startSec(); sec < plan.startSec() + 5; sec++) {
+            records.add(new Waits("core", 1, "waits@db-1", sec * 1_000_000L, 1, Map.of("CPU", 0.1)));
+        }
+        // one Postgres log event anywhere in the series: the log collector ran (it emits only on events)
+        records.add(new PgLogEvent("core", 1, "pglog@db-1", (plan.startSec() + 2) * 1_000_000L,
+                PgLogEvent.Kind.CHECKPOINT_START, 77, null, Map.of(), "checkpoint starting: time"));
+        SeriesReport report = run(records);
+
+        assertThat(report.episodes()).hasSize(1);
+        assertThat(report.episodes().get(0).missing())
+                .containsExactly("rig.health", "rig.os", "rig.waits", "rig.db", "rig.cloudwatch");
+    }
+
+    @Test
+    void anEpisodeWithEveryStreamPresentListsNoneMissing() throws Exception {
+        Plan plan = Plan.of("core", 1, 30, 500)
+                .withRepeat(RepeatPlan.clean(1).withStalls(List.of(new Stall(20_300, 600))));
+        List<WireRecord> records = records(plan);
+        long at = (plan.startSec() + 20) * 1_000_000L;
+        // one record of every telemetry topic (the documented examples), placed in the episode's second
+        WireCodec codec = new WireCodec();
+        for (WireRecord example : WireExamples.all()) {
+            if (TelemetryStream.of(example.topic()).isPresent()) {
+                ObjectNode json = (ObjectNode) JSON.readTree(codec.encode(example));
+                json.put("run", "core").put("ts", at);
+                records.add(((Decoded.Ok) codec.decode(example.topic(), "core", JSON.writeValueAsBytes(json), "test"))
+                        .record());
+            }
+        }
+        for (long sec = plan.startSec(); sec < plan.startSec() + 30; sec++) {
+            records.add(new io.rigscope.model.wire.Health("core", 1, "gen-1", sec * 1_000_000L + 999_000, 1.0, 0,
+                    0.5, 30, 4, 0));
+        }
+        SeriesReport report = run(records);
+
+        assertThat(report.episodes()).hasSize(1);
+        assertThat(report.episodes().get(0).missing()).isEmpty();
     }
 
     private static SeriesReport run(List<WireRecord> records) {

@@ -1,0 +1,63 @@
+package io.rigscope.analyzer.telemetry;
+
+import io.rigscope.model.topic.Topic;
+import java.util.Optional;
+
+/**
+ * The telemetry streams the analyzer follows beside the load's, and how a record of each is placed in time to
+ * say whether the stream covered a span: a periodic stream covers {@code [start, end)} when it has a record
+ * within {@link #toleranceSec()} of the span (its cadence plus delivery slack); an event stream (the Postgres
+ * log) emits only when something happens, so it counts as present over any span once it delivered a record in
+ * the series.
+ */
+public enum TelemetryStream {
+    /** vmstat, 1-5 s. */
+    VMSTAT(Topic.VMSTAT, false, 5),
+    /** OS and disk metrics (local /proc or RDS Enhanced Monitoring), 1-60 s. */
+    OS(Topic.OS, false, 60),
+    /** Active sessions by wait event (pg_stat_activity or Performance Insights), 1 s. */
+    WAITS(Topic.WAITS, false, 5),
+    /** The DB sampler: WAL, checkpoints, WAL files, vacuum progress, table stats, 1-5 s. */
+    DB(Topic.DB, false, 10),
+    /** Parsed Postgres log events (autovacuum, checkpoints, errors): on event. */
+    PGLOG(Topic.PGLOG, true, 0),
+    /** The disk canary's fsync latency, 1 s. */
+    CANARY(Topic.CANARY, false, 5),
+    /** CloudWatch datapoints, 60 s. */
+    CLOUDWATCH(Topic.CLOUDWATCH, false, 120);
+
+    private final Topic topic;
+    private final boolean events;
+    private final int toleranceSec;
+
+    TelemetryStream(Topic topic, boolean events, int toleranceSec) {
+        this.topic = topic;
+        this.events = events;
+        this.toleranceSec = toleranceSec;
+    }
+
+    /** The topic the stream travels on. */
+    public Topic topic() {
+        return topic;
+    }
+
+    /** True for a stream that emits only on events (present over a span once it delivered anything). */
+    public boolean events() {
+        return events;
+    }
+
+    /** How far from a span a periodic record may lie and still cover it, seconds. */
+    public int toleranceSec() {
+        return toleranceSec;
+    }
+
+    /** The stream of a topic, if the topic carries telemetry. */
+    public static Optional<TelemetryStream> of(Topic topic) {
+        for (TelemetryStream s : values()) {
+            if (s.topic == topic) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
+    }
+}
