@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.api;
 
+import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.episode.Attributor;
 import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesAnalysis;
@@ -44,9 +44,9 @@ public record Analyzer(String series, AnalyzerSettings defaults, UnaryOperator<A
         Objects.requireNonNull(attributor, "attributor");
     }
 
-    /** An analyzer of one series with the default settings, no overrides and no attribution. */
+    /** An analyzer of one series with the default settings, no overrides and every attribution rule. */
     public static Analyzer forSeries(String series) {
-        return new Analyzer(series, AnalyzerSettings.defaults(), UnaryOperator.identity(), Attributor.none());
+        return new Analyzer(series, AnalyzerSettings.defaults(), UnaryOperator.identity(), Attributor.standard());
     }
 
     /** This analyzer with settings overridden after every CONFIG marker. */
@@ -66,7 +66,7 @@ public record Analyzer(String series, AnalyzerSettings defaults, UnaryOperator<A
 
     /** {@link #live(Flux)}, handing the run's progress counters to {@code onStart} when it starts. */
     public Flux<Decision> live(Flux<List<WireRecord>> input, Consumer<Progress> onStart) {
-        return pipeline().decisions(input, true, onStart);
+        return pipeline(SeriesAnalysis.Judging.AS_DATA_COMPLETES).decisions(input, true, onStart);
     }
 
     /** Decisions of an input read to its end (a replay of topics or a wire file). */
@@ -76,15 +76,20 @@ public record Analyzer(String series, AnalyzerSettings defaults, UnaryOperator<A
 
     /** {@link #replay(Flux)}, handing the run's progress counters to {@code onStart} when it starts. */
     public Flux<Decision> replay(Flux<List<WireRecord>> input, Consumer<Progress> onStart) {
-        return pipeline().decisions(input, false, onStart);
+        return pipeline(SeriesAnalysis.Judging.AT_FINISH).decisions(input, false, onStart);
+    }
+
+    /** A fresh in-memory analysis of this series, judging repeats as a live one does. */
+    public SeriesAnalysis newAnalysis() {
+        return newAnalysis(SeriesAnalysis.Judging.AS_DATA_COMPLETES);
     }
 
     /** A fresh in-memory analysis of this series (for callers that feed records themselves, e.g. benchmarks). */
-    public SeriesAnalysis newAnalysis() {
-        return new SeriesAnalysis(series, defaults, overrides, attributor);
+    public SeriesAnalysis newAnalysis(SeriesAnalysis.Judging judging) {
+        return new SeriesAnalysis(series, defaults, overrides, attributor, judging);
     }
 
-    private AnalyzerPipeline pipeline() {
-        return new AnalyzerPipeline(this::newAnalysis);
+    private AnalyzerPipeline pipeline(SeriesAnalysis.Judging judging) {
+        return new AnalyzerPipeline(() -> newAnalysis(judging));
     }
 }

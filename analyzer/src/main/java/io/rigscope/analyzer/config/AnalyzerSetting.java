@@ -33,7 +33,25 @@ public enum AnalyzerSetting {
     RECONCILIATION_REQUIRED("reconciliation_required", "boolean", "true",
             "Whether a repeat needs a RECONCILIATION marker; without one the series is UNRECONCILED."),
     LADDER_MIN_DELIVERED_RATIO("ladder_min_delivered_ratio", "fraction", "0.99",
-            "Ladder rung gate: successful requests over scheduled requests must reach this.");
+            "Ladder rung gate: successful requests over scheduled requests must reach this."),
+    ATTRIBUTION_GENERATOR_PAUSE_MS("attribution_generator_pause_ms", "ms", "100",
+            "Generator control: a JVM pause or event-loop lag this long within 1 s of an episode names the generator."),
+    ATTRIBUTION_CANARY_STALL_MS("attribution_canary_stall_ms", "ms", "100",
+            "Disk canary control: a write+fsync this slow, around an episode, is a disk stall."),
+    ATTRIBUTION_LOCK_SHARE("attribution_lock_share", "fraction", "0.5",
+            "lock_contention: share of active sessions on Lock:transactionid, Lock:tuple or LWLock:LockManager."),
+    ATTRIBUTION_WAL_WAIT_SHARE("attribution_wal_wait_share", "fraction", "0.3",
+            "vacuum_storm: share of active sessions waiting on WAL (LWLock:WALWrite/WALInsert, IO:WALWrite/WALSync)."),
+    ATTRIBUTION_READ_SHARE("attribution_read_share", "fraction", "0.3",
+            "cache_ram: share of active sessions on IO:DataFileRead."),
+    ATTRIBUTION_P50_LIFT("attribution_p50_lift", "x", "3",
+            "p50 lifts when the episode's median service time is this many times the repeat's."),
+    ATTRIBUTION_QUEUE_DEPTH("attribution_queue_depth", "requests", "32",
+            "storage: average disk queue length (rig.os avgQueueLen or CloudWatch DiskQueueDepth) at or above this."),
+    ATTRIBUTION_AWAIT_MS("attribution_await_ms", "ms", "20",
+            "storage: average disk request time (rig.os await) at or above this."),
+    ATTRIBUTION_GRACE_S("attribution_grace_s", "s", "5",
+            "Live: a repeat's causes are decided once every stream has reached its end plus its tolerance plus this.");
 
     private final String key;
     private final String unit;

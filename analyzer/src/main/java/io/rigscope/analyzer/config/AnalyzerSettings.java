@@ -30,12 +30,13 @@ import java.util.Objects;
  * @param reconciliationRequired see {@link AnalyzerSetting#RECONCILIATION_REQUIRED}
  * @param ladderMinDeliveredRatio see {@link AnalyzerSetting#LADDER_MIN_DELIVERED_RATIO}
  * @param thresholds the repeat thresholds, in declaration order
+ * @param attribution the attribution rules' thresholds (the {@code attribution_*} keys)
  */
 public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double freezeSlowFraction, int windowBucketSec,
                                double windowFactor, int windowMinBuckets, double driftBound, long minSamples,
                                String probeScenario, long probeP99Us, int episodeGapSec, String scenario,
                                boolean reconciliationRequired, double ladderMinDeliveredRatio,
-                               List<Threshold> thresholds) {
+                               List<Threshold> thresholds, AttributionSettings attribution) {
 
     public AnalyzerSettings {
         positive(freezeWorstUs, AnalyzerSetting.FREEZE_WORST_MS);
@@ -62,12 +63,13 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
             throw bad(AnalyzerSetting.LADDER_MIN_DELIVERED_RATIO, "must be within [0, 1]", ladderMinDeliveredRatio);
         }
         thresholds = List.copyOf(Objects.requireNonNull(thresholds, "thresholds"));
+        Objects.requireNonNull(attribution, "attribution");
     }
 
     /** The defaults of {@link AnalyzerSetting}, no thresholds. */
     public static AnalyzerSettings defaults() {
         return new AnalyzerSettings(150_000, 50_000, 0.10, 10, 3.0, 2, 1.5, 1000, "probe", 500_000, 3, "",
-                true, 0.99, List.of());
+                true, 0.99, List.of(), AttributionSettings.defaults());
     }
 
     /**
@@ -111,14 +113,24 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                 str(values, AnalyzerSetting.SCENARIO, scenario),
                 bool(values, AnalyzerSetting.RECONCILIATION_REQUIRED, reconciliationRequired),
                 dbl(values, AnalyzerSetting.LADDER_MIN_DELIVERED_RATIO, ladderMinDeliveredRatio),
-                newThresholds);
+                newThresholds,
+                new AttributionSettings(
+                        msToUs(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_PAUSE_MS, attribution.generatorPauseUs()),
+                        msToUs(values, AnalyzerSetting.ATTRIBUTION_CANARY_STALL_MS, attribution.canaryStallUs()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_LOCK_SHARE, attribution.lockShare()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_WAL_WAIT_SHARE, attribution.walWaitShare()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_READ_SHARE, attribution.readShare()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_P50_LIFT, attribution.p50Lift()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_QUEUE_DEPTH, attribution.queueDepth()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_AWAIT_MS, attribution.awaitMs()),
+                        (int) lng(values, AnalyzerSetting.ATTRIBUTION_GRACE_S, attribution.graceSec())));
     }
 
     /** These settings with other thresholds. */
     public AnalyzerSettings withThresholds(List<Threshold> replacement) {
         return new AnalyzerSettings(freezeWorstUs, freezeSlowUs, freezeSlowFraction, windowBucketSec, windowFactor,
                 windowMinBuckets, driftBound, minSamples, probeScenario, probeP99Us, episodeGapSec, scenario,
-                reconciliationRequired, ladderMinDeliveredRatio, replacement);
+                reconciliationRequired, ladderMinDeliveredRatio, replacement, attribution);
     }
 
     private static double number(Map<AnalyzerSetting, Object> values, AnalyzerSetting s, double fallback) {

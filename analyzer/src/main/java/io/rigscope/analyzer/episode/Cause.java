@@ -1,17 +1,25 @@
 package io.rigscope.analyzer.episode;
 
 /**
- * The causes an episode can be attributed to, or {@link #UNATTRIBUTED}: the {@code cause} of an {@code EPISODE}
- * verdict (docs/wire-format.md). Wire form: {@link #code()}.
+ * The causes an episode can be attributed to (docs/attribution.md gives each fingerprint and its rule class), or
+ * {@link #UNATTRIBUTED}. Wire form: {@link #code()}.
  */
 public enum Cause {
-    VACUUM_REWRITE_STORM("vacuum-rewrite-storm"),
-    WAL_POOL_REFILL("wal-pool-refill"),
-    STORAGE_SATURATION("storage-saturation"),
-    HOST_IO_STALL("host-io-stall"),
-    LOCK_CONTENTION("lock-contention"),
-    CACHE_OUT_OF_RAM("cache-out-of-ram"),
-    GENERATOR_STALL("generator-stall"),
+    /** An autovacuum (or VACUUM) writing a burst of WAL, mostly full-page images; committers wait on WAL. */
+    VACUUM_STORM("vacuum_storm"),
+    /** A backend creating a WAL segment ({@code IO:WALInitWrite}/{@code IO:WALInitSync}); short, recurring. */
+    WAL_POOL("wal_pool"),
+    /** The volume at its ceiling: queue depth and request time high, often at a checkpoint's sync. */
+    STORAGE("storage"),
+    /** The disk itself stops: the canary's fsync stalls with nothing in Postgres to explain it. */
+    HOST_IO("host_io"),
+    /** Most active sessions on row or lock-manager locks. */
+    LOCK_CONTENTION("lock_contention"),
+    /** Reads climbing to the volume: the working set fell out of RAM. */
+    CACHE_RAM("cache_ram"),
+    /** The instrument: a JVM pause or event-loop lag in the generator. */
+    GENERATOR("generator"),
+    /** No rule's fingerprint fits. */
     UNATTRIBUTED("unattributed");
 
     private final String code;

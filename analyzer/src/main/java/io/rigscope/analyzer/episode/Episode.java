@@ -21,12 +21,14 @@ import java.util.Objects;
  * @param confidence how sure
  * @param evidence the facts used, in order
  * @param missing streams the attribution would have used but had no data from
+ * @param secondary a second cause seen at the same time (e.g. a vacuum during a WAL refill), or null
  */
 @WireView
 @JsonPropertyOrder({"rep", "start", "end", "freeze_seconds", "window_buckets", "worst_ms", "cause", "confidence",
-    "evidence", "missing"})
+    "evidence", "missing", "secondary_cause", "evidence_items"})
 public record Episode(int rep, long startSec, long endSec, int freezeSeconds, int windowBuckets, double worstMs,
-                      Cause cause, Confidence confidence, List<Evidence> evidence, List<String> missing) {
+                      Cause cause, Confidence confidence, List<Evidence> evidence, List<String> missing,
+                      Cause secondary) {
 
     public Episode {
         if (endSec <= startSec) {
@@ -49,7 +51,18 @@ public record Episode(int rep, long startSec, long endSec, int freezeSeconds, in
         List<String> lacking = new ArrayList<>(missing);
         missingStreams.stream().filter(m -> !lacking.contains(m)).forEach(lacking::add);
         return new Episode(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, newCause, newConfidence, all,
-                lacking);
+                lacking, secondary);
+    }
+
+    /** This episode with a secondary cause (null for none). */
+    public Episode withSecondary(Cause second) {
+        return new Episode(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, cause, confidence, evidence,
+                missing, second);
+    }
+
+    /** The evidence in one line, for consoles and tables. */
+    public String evidenceLine() {
+        return String.join("; ", evidence.stream().map(Evidence::text).toList());
     }
 
     @JsonProperty("rep")
@@ -100,5 +113,15 @@ public record Episode(int rep, long startSec, long endSec, int freezeSeconds, in
     @JsonProperty("missing")
     List<String> wireMissing() {
         return missing;
+    }
+
+    @JsonProperty("secondary_cause")
+    String wireSecondary() {
+        return secondary == null ? null : secondary.code();
+    }
+
+    @JsonProperty("evidence_items")
+    List<Evidence> wireEvidenceItems() {
+        return evidence;
     }
 }

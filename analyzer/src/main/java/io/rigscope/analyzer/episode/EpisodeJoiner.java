@@ -65,6 +65,6 @@ public final class EpisodeJoiner {
                     + " ms"));
         }
         return new Episode(rep, start, end, freezes, buckets, worst, Cause.UNATTRIBUTED, Confidence.UNATTRIBUTED,
-                evidence, List.of());
+                evidence, List.of(), null);
     }
 }

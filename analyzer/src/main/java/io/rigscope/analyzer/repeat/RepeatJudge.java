@@ -1,8 +1,9 @@
 package io.rigscope.analyzer.repeat;
 
+import io.rigscope.analyzer.attribution.Attributor;
+import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.drift.DriftRule;
-import io.rigscope.analyzer.episode.Attributor;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.EpisodeJoiner;
 import io.rigscope.analyzer.episode.Evidence;
@@ -82,13 +83,18 @@ public final class RepeatJudge {
                         && track.gain().qtySumGained() == facts.claim().qtySum();
 
         List<Episode> episodes = new ArrayList<>();
+        Cadence cadence = Cadence.of(freezeSeconds);
+        long repeatP50Us = primary == null ? 0 : primary.serviceAtPercentileUs(50);
         for (Episode e : EpisodeJoiner.join(track.rep(), spans, settings.episodeGapSec())) {
-            episodes.add(attributor.attribute(withHealth(e, track), telemetry));
+            List<SecondStats> inside = seconds.stream()
+                    .filter(s -> s.sec() >= e.startSec() && s.sec() < e.endSec()).toList();
+            episodes.add(attributor.attribute(new EpisodeScene(withHealth(e, track), inside, repeatP50Us,
+                    track.healthBySec(), telemetry, cadence, settings.attribution())));
         }
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
                 primary == null ? 0 : primary.serviceAtPercentileUs(50),
                 primary == null ? 0 : primary.serviceAtPercentileUs(99),
-                primary == null ? 0 : primary.responseAtPercentileUs(99), drift, spanSec, Cadence.of(freezeSeconds),
+                primary == null ? 0 : primary.responseAtPercentileUs(99), drift, spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
                 facts.claim().events(), facts.claim().qtySum(), gates, episodes);
     }

@@ -1,10 +1,10 @@
 package io.rigscope.analyzer.series;
 
 import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.ceiling.CeilingRule;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.episode.Attributor;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.repeat.RepeatJudge;
@@ -77,7 +77,26 @@ public final class SeriesAnalysis {
     private long judged;
     private int currentRep;
 
+    /** When repeats are judged. */
+    public enum Judging {
+        /**
+         * Live: a repeat is judged once its data is complete (REPEAT_END, last ledgers, its reconciliation) and
+         * every telemetry stream seen has passed its end plus its tolerance and the grace
+         * ({@link TelemetryIndex#settled}), so its causes use all the telemetry that covers it.
+         */
+        AS_DATA_COMPLETES,
+        /**
+         * Replay: every repeat is judged in {@link #finish}, with everything read; the order the topics were read
+         * in then cannot change a cause.
+         */
+        AT_FINISH
+    }
+
+    private final Judging judging;
+
     /**
+     * A live analysis ({@link Judging#AS_DATA_COMPLETES}).
+     *
      * @param series the series id; records of other series are ignored
      * @param defaults settings before the CONFIG marker
      * @param overrides applied after every CONFIG marker (identity when none)
@@ -85,6 +104,15 @@ public final class SeriesAnalysis {
      */
     public SeriesAnalysis(String series, AnalyzerSettings defaults, UnaryOperator<AnalyzerSettings> overrides,
                           Attributor attributor) {
+        this(series, defaults, overrides, attributor, Judging.AS_DATA_COMPLETES);
+    }
+
+    /**
+     * @param judging when repeats are judged
+     */
+    public SeriesAnalysis(String series, AnalyzerSettings defaults, UnaryOperator<AnalyzerSettings> overrides,
+                          Attributor attributor, Judging judging) {
+        this.judging = Objects.requireNonNull(judging, "judging");
         this.series = Objects.requireNonNull(series, "series");
         this.defaults = Objects.requireNonNull(defaults, "defaults");
         this.overrides = Objects.requireNonNull(overrides, "overrides");
@@ -128,7 +156,11 @@ public final class SeriesAnalysis {
                 onHealth(health, out);
             }
         } else {
-            telemetry.accept(record);
+            if (telemetry.accept(record)) {
+                for (RepeatTrack t : repeats.values()) {
+                    maybeJudge(t, out);
+                }
+            }
         }
     }
 
@@ -142,7 +174,7 @@ public final class SeriesAnalysis {
                 return false;
             }
         }
-        return true;
+        return telemetry.settled(maxSecond() + 1, settings.attribution().graceSec());
     }
 
     /**
@@ -293,8 +325,9 @@ public final class SeriesAnalysis {
     }
 
     private void maybeJudge(RepeatTrack t, List<Decision> out) {
-        if (!t.judged() && t.dataComplete() && (t.gain() != null || !settings.reconciliationRequired()
-                || t.kind() == RepeatTrack.Kind.CEILING)) {
+        if (judging == Judging.AS_DATA_COMPLETES && !t.judged() && t.dataComplete()
+                && (t.gain() != null || !settings.reconciliationRequired() || t.kind() == RepeatTrack.Kind.CEILING)
+                && telemetry.settled(lastSecond(t) + 1, settings.attribution().graceSec())) {
             emitRepeat(t, out);
         }
     }
@@ -344,9 +377,8 @@ public final class SeriesAnalysis {
     private static long lastSecond(RepeatTrack t) {
         long max = 0;
         for (ScenarioSeconds s : t.scenarios().values()) {
-            List<SecondStats> secs = s.seconds();
-            if (!secs.isEmpty()) {
-                max = Math.max(max, secs.get(secs.size() - 1).sec());
+            if (s.closedSeconds() > 0) {
+                max = Math.max(max, s.lastClosedSec());
             }
         }
         return max;

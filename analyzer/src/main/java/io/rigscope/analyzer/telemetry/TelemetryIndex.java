@@ -8,36 +8,97 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Which telemetry arrived when, for one series: per stream, the count of records per second of their own
- * timestamp ({@code ts}). State grows with the series' seconds, never with its records. Not thread-safe: the
- * analysis thread owns it.
+ * The telemetry one series delivered, placed on the series clock by each record's own {@code ts}: per stream,
+ * its records by second (at most {@value #PER_SECOND_CAP} per stream and second, so state grows with the
+ * series' seconds and its sources, never with a flood of records), its watermark (the latest {@code ts}) and its
+ * resolution (the smallest gap between two of its records). Not thread-safe: the analysis thread owns it.
  */
 public final class TelemetryIndex {
 
-    private final Map<TelemetryStream, TreeMap<Long, Integer>> bySecond = new EnumMap<>(TelemetryStream.class);
+    /** Records kept per stream and second; more are counted but not kept. */
+    public static final int PER_SECOND_CAP = 32;
+
+    private final Map<TelemetryStream, TreeMap<Long, List<WireRecord>>> bySecond = new EnumMap<>(TelemetryStream.class);
+    private final Map<TelemetryStream, Long> watermarkUs = new EnumMap<>(TelemetryStream.class);
+    private final Map<TelemetryStream, Long> minGapUs = new EnumMap<>(TelemetryStream.class);
+    private final Map<TelemetryStream, Long> lastTsUs = new EnumMap<>(TelemetryStream.class);
+    private long overflow;
 
     /** Accounts a record when its topic carries telemetry; returns false (and ignores it) otherwise. */
     public boolean accept(WireRecord record) {
-        var stream = TelemetryStream.of(record.topic());
-        if (stream.isEmpty()) {
+        var found = TelemetryStream.of(record.topic());
+        if (found.isEmpty()) {
             return false;
         }
+        TelemetryStream stream = found.get();
         long sec = Math.floorDiv(record.ts(), 1_000_000L);
-        bySecond.computeIfAbsent(stream.get(), s -> new TreeMap<>()).merge(sec, 1, Integer::sum);
+        List<WireRecord> list = bySecond.computeIfAbsent(stream, s -> new TreeMap<>())
+                .computeIfAbsent(sec, s -> new ArrayList<>(2));
+        if (list.size() < PER_SECOND_CAP) {
+            list.add(record);
+        } else {
+            overflow++;
+        }
+        Long last = lastTsUs.get(stream);
+        if (last != null && record.ts() != last) {
+            long gap = Math.abs(record.ts() - last);
+            minGapUs.merge(stream, gap, Math::min);
+        }
+        lastTsUs.put(stream, record.ts());
+        watermarkUs.merge(stream, record.ts(), Math::max);
         return true;
     }
 
-    /** Records of the stream with a timestamp in {@code [fromSec, toSec)}. */
-    public int records(TelemetryStream stream, long fromSec, long toSec) {
-        TreeMap<Long, Integer> secs = bySecond.get(stream);
+    /** True when the stream delivered any record. */
+    public boolean seen(TelemetryStream stream) {
+        return watermarkUs.containsKey(stream);
+    }
+
+    /** The stream's latest record time, epoch µs, or {@link Long#MIN_VALUE} when none. */
+    public long watermarkUs(TelemetryStream stream) {
+        return watermarkUs.getOrDefault(stream, Long.MIN_VALUE);
+    }
+
+    /** The latest record time of any stream, epoch µs, or {@link Long#MIN_VALUE} when none. */
+    public long watermarkUs() {
+        long max = Long.MIN_VALUE;
+        for (long w : watermarkUs.values()) {
+            max = Math.max(max, w);
+        }
+        return max;
+    }
+
+    /** How far from a span this stream's records cover it, seconds (see {@link TelemetryStream}). */
+    public int toleranceSec(TelemetryStream stream) {
+        if (stream.events()) {
+            return stream.maxToleranceSec();
+        }
+        Long gap = minGapUs.get(stream);
+        long resolutionSec = gap == null ? 1 : Math.max(1, (gap + 999_999) / 1_000_000);
+        return (int) Math.min(stream.maxToleranceSec(), Math.max(2, 2 * resolutionSec));
+    }
+
+    /** The stream's records with a timestamp in {@code [fromSec, toSec)}, in time order, of the given type. */
+    public <T extends WireRecord> List<T> records(TelemetryStream stream, long fromSec, long toSec, Class<T> type) {
+        TreeMap<Long, List<WireRecord>> secs = bySecond.get(stream);
         if (secs == null || toSec <= fromSec) {
-            return 0;
+            return List.of();
         }
-        int n = 0;
-        for (int c : secs.subMap(fromSec, true, toSec, false).values()) {
-            n += c;
+        List<T> out = new ArrayList<>();
+        for (List<WireRecord> list : secs.subMap(fromSec, true, toSec, false).values()) {
+            for (WireRecord r : list) {
+                if (type.isInstance(r)) {
+                    out.add(type.cast(r));
+                }
+            }
         }
-        return n;
+        return out;
+    }
+
+    /** The stream's records that cover {@code [startSec, endSec)}: within its tolerance of the span. */
+    public <T extends WireRecord> List<T> around(TelemetryStream stream, long startSec, long endSec, Class<T> type) {
+        int tol = toleranceSec(stream);
+        return records(stream, startSec - tol, endSec + tol, type);
     }
 
     /**
@@ -45,14 +106,10 @@ public final class TelemetryIndex {
      * tolerance of the span; an event stream delivered any record in the series.
      */
     public boolean covered(TelemetryStream stream, long startSec, long endSec) {
-        TreeMap<Long, Integer> secs = bySecond.get(stream);
-        if (secs == null || secs.isEmpty()) {
+        if (!seen(stream)) {
             return false;
         }
-        if (stream.events()) {
-            return true;
-        }
-        return records(stream, startSec - stream.toleranceSec(), endSec + stream.toleranceSec()) > 0;
+        return stream.events() || !around(stream, startSec, endSec, WireRecord.class).isEmpty();
     }
 
     /** The topics of the streams that did not cover {@code [startSec, endSec)}, in {@link TelemetryStream} order. */
@@ -64,5 +121,29 @@ public final class TelemetryIndex {
             }
         }
         return out;
+    }
+
+    /**
+     * True when every stream seen so far has delivered what covers the time up to {@code endSec}: its watermark
+     * passed {@code endSec} plus its tolerance, or (a stream that fell silent, or one that emits only on events)
+     * the latest record of any stream passed that plus {@code graceSec}. A live analysis decides a repeat's causes
+     * only then, so a cause never depends on which stream happened to be read first.
+     */
+    public boolean settled(long endSec, int graceSec) {
+        long any = watermarkUs();
+        for (TelemetryStream s : watermarkUs.keySet()) {
+            long due = (endSec + toleranceSec(s)) * 1_000_000L;
+            if (s.events() || watermarkUs(s) < due) {
+                if (any < due + graceSec * 1_000_000L) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Records not kept because their stream already had {@value #PER_SECOND_CAP} in that second. */
+    public long overflow() {
+        return overflow;
     }
 }

@@ -9,20 +9,25 @@ import java.util.Optional;
  * within {@link #toleranceSec()} of the span (its cadence plus delivery slack); an event stream (the Postgres
  * log) emits only when something happens, so it counts as present over any span once it delivered a record in
  * the series.
+ *
+ * <p>Tolerance: a stream's records are taken to cover {@code ±toleranceSec} around themselves, where
+ * {@code toleranceSec} is twice the stream's resolution (the smallest gap seen between its records), at least
+ * 2 s and at most {@link #maxToleranceSec()}: vmstat and the canary at 1 s join within 2 s, Enhanced Monitoring
+ * at 60 s within 60 s, CloudWatch within 120 s.
  */
 public enum TelemetryStream {
     /** vmstat, 1-5 s. */
-    VMSTAT(Topic.VMSTAT, false, 5),
+    VMSTAT(Topic.VMSTAT, false, 10),
     /** OS and disk metrics (local /proc or RDS Enhanced Monitoring), 1-60 s. */
     OS(Topic.OS, false, 60),
     /** Active sessions by wait event (pg_stat_activity or Performance Insights), 1 s. */
-    WAITS(Topic.WAITS, false, 5),
+    WAITS(Topic.WAITS, false, 10),
     /** The DB sampler: WAL, checkpoints, WAL files, vacuum progress, table stats, 1-5 s. */
     DB(Topic.DB, false, 10),
     /** Parsed Postgres log events (autovacuum, checkpoints, errors): on event. */
-    PGLOG(Topic.PGLOG, true, 0),
+    PGLOG(Topic.PGLOG, true, 2),
     /** The disk canary's fsync latency, 1 s. */
-    CANARY(Topic.CANARY, false, 5),
+    CANARY(Topic.CANARY, false, 10),
     /** CloudWatch datapoints, 60 s. */
     CLOUDWATCH(Topic.CLOUDWATCH, false, 120);
 
@@ -46,8 +51,8 @@ public enum TelemetryStream {
         return events;
     }
 
-    /** How far from a span a periodic record may lie and still cover it, seconds. */
-    public int toleranceSec() {
+    /** The most a record of this stream may lie from a span and still cover it, seconds. */
+    public int maxToleranceSec() {
         return toleranceSec;
     }
 

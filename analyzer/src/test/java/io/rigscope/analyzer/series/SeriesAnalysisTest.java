@@ -10,7 +10,7 @@ import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
 import io.rigscope.analyzer.bench.SyntheticSeries.Stall;
 import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.codec.Decoded;

@@ -1,0 +1,81 @@
+package io.rigscope.analyzer.attribution;
+
+import io.rigscope.analyzer.config.AttributionSettings;
+import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.freeze.Cadence;
+import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.telemetry.TelemetryIndex;
+import io.rigscope.analyzer.telemetry.TelemetryStream;
+import java.util.List;
+import java.util.NavigableMap;
+
+/**
+ * Everything a rule may look at for one episode: the episode, the primary scenario's seconds inside it and the
+ * repeat's median, the generator's health by second, the series' telemetry, the repeat's freeze cadence and the
+ * thresholds. Read-only for the rules.
+ *
+ * @param episode the episode (joined, not yet attributed)
+ * @param seconds the primary scenario's closed seconds within {@code [start, end)}
+ * @param repeatP50Us the repeat's median service time, µs
+ * @param health per second: {worst JVM pause ms, worst loop lag ms, worst oldest in-flight ms}
+ * @param telemetry what every telemetry stream delivered
+ * @param cadence the repeat's freeze cadence
+ * @param settings the rules' thresholds
+ */
+public record EpisodeScene(Episode episode, List<SecondStats> seconds, long repeatP50Us,
+                           NavigableMap<Long, double[]> health, TelemetryIndex telemetry, Cadence cadence,
+                           AttributionSettings settings) {
+
+    public EpisodeScene {
+        seconds = List.copyOf(seconds);
+    }
+
+    public long startSec() {
+        return episode.startSec();
+    }
+
+    public long endSec() {
+        return episode.endSec();
+    }
+
+    /** Records of a stream covering the episode (within the stream's tolerance). */
+    public <T extends io.rigscope.model.wire.WireRecord> List<T> around(TelemetryStream s, Class<T> type) {
+        return telemetry.around(s, startSec(), endSec(), type);
+    }
+
+    /** True when the stream has records covering the episode. */
+    public boolean covered(TelemetryStream s) {
+        return telemetry.covered(s, startSec(), endSec());
+    }
+
+    /** The stream's join tolerance in words, printed with its evidence. */
+    public String within(TelemetryStream s) {
+        return "within ±" + telemetry.toleranceSec(s) + " s";
+    }
+
+    /** The median of the episode's seconds' p50 over the repeat's p50 (1 when unknown). */
+    public double p50Lift() {
+        if (seconds.isEmpty() || repeatP50Us <= 0) {
+            return 1;
+        }
+        long[] p50 = seconds.stream().mapToLong(SecondStats::p50ServiceUs).sorted().toArray();
+        double median = p50.length % 2 == 1 ? p50[p50.length / 2] : (p50[p50.length / 2 - 1] + p50[p50.length / 2]) / 2.0;
+        return median / repeatP50Us;
+    }
+
+    /** The share of the episode's requests that were slow (freeze_slow_ms), 0 without seconds. */
+    public double slowShare() {
+        long n = 0;
+        long slow = 0;
+        for (SecondStats s : seconds) {
+            n += s.count();
+            slow += s.slowCount();
+        }
+        return n == 0 ? 0 : (double) slow / n;
+    }
+
+    /** True when the p50 lifted ({@code attribution_p50_lift}): a global slowdown, most requests slow. */
+    public boolean p50Lifted() {
+        return p50Lift() >= settings.p50Lift();
+    }
+}

@@ -1,0 +1,37 @@
+package io.rigscope.analyzer.attribution;
+
+import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Evidence;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one rule found for one episode: its cause, how sure it is on its own (before the controls), the evidence
+ * it used and the defining streams it lacked.
+ *
+ * @param cause the rule's cause
+ * @param confidence {@link Confidence#ATTRIBUTED} when its defining evidence is present, {@link Confidence#MOST_LIKELY}
+ *     when the fingerprint fits but a defining stream is missing or ambiguous
+ * @param evidence the facts, in order
+ * @param lacking defining streams that had no record over the episode
+ */
+public record Finding(Cause cause, Confidence confidence, List<Evidence> evidence, List<String> lacking) {
+
+    public Finding {
+        Objects.requireNonNull(cause, "cause");
+        Objects.requireNonNull(confidence, "confidence");
+        evidence = List.copyOf(evidence);
+        lacking = List.copyOf(lacking);
+    }
+
+    /** This finding with its confidence lowered to at most {@code cap}, and a fact saying why. */
+    public Finding capped(Confidence cap, Evidence why) {
+        if (confidence.compareTo(cap) >= 0) {
+            return this;
+        }
+        List<Evidence> more = new java.util.ArrayList<>(evidence);
+        more.add(why);
+        return new Finding(cause, cap, more, lacking);
+    }
+}

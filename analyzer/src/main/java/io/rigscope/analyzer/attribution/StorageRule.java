@@ -1,0 +1,89 @@
+package io.rigscope.analyzer.attribution;
+
+import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.model.wire.CloudWatchPoint;
+import io.rigscope.model.wire.OsMetrics;
+import io.rigscope.model.wire.PgLogEvent;
+import io.rigscope.model.wire.Waits;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code storage}: the volume at its ceiling. An average disk queue of at least {@code attribution_queue_depth}
+ * ({@code rig.os} avgQueueLen, or CloudWatch {@code DiskQueueDepth}) with requests taking at least
+ * {@code attribution_await_ms} ({@code rig.os} await) around the episode.
+ * <ul>
+ *   <li>attributed: that, with Postgres writing data files at the time: {@code IO:DataFileSync} or
+ *       {@code IO:DataFileFlush} among the active sessions, or a checkpoint completing around it;</li>
+ *   <li>most likely: the queue and request time alone.</li>
+ * </ul>
+ */
+public final class StorageRule implements CauseRule {
+
+    @Override
+    public Cause cause() {
+        return Cause.STORAGE;
+    }
+
+    @Override
+    public String fingerprint() {
+        return "disk queue >= attribution_queue_depth with await >= attribution_await_ms around the episode, "
+                + "at a checkpoint's sync or data-file flush";
+    }
+
+    @Override
+    public Optional<Finding> examine(EpisodeScene scene) {
+        double queue = 0;
+        double await = 0;
+        long queueTs = 0;
+        String device = null;
+        for (OsMetrics os : scene.around(TelemetryStream.OS, OsMetrics.class)) {
+            for (OsMetrics.DiskIO d : os.diskIO()) {
+                if (d.avgQueueLen() > queue) {
+                    queue = d.avgQueueLen();
+                    queueTs = os.ts();
+                    device = d.device();
+                }
+                await = Math.max(await, d.await());
+            }
+        }
+        boolean fromCloudWatch = false;
+        for (CloudWatchPoint p : scene.around(TelemetryStream.CLOUDWATCH, CloudWatchPoint.class)) {
+            if ("DiskQueueDepth".equals(p.metric()) && p.value() > queue) {
+                queue = p.value();
+                queueTs = p.ts();
+                device = "CloudWatch DiskQueueDepth";
+                fromCloudWatch = true;
+            }
+        }
+        boolean osCovered = scene.covered(TelemetryStream.OS);
+        boolean awaitHigh = await >= scene.settings().awaitMs() || fromCloudWatch && !osCovered;
+        if (queue < scene.settings().queueDepth() || !awaitHigh) {
+            return Optional.empty();
+        }
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(Evidence.measured(fromCloudWatch ? "rig.cloudwatch" : "rig.os", queueTs, "queue_depth", queue,
+                "requests", "disk queue " + WaitProfile.round(queue) + " on " + device + ", await "
+                        + WaitProfile.round(await) + " ms, " + scene.within(fromCloudWatch ? TelemetryStream.CLOUDWATCH
+                        : TelemetryStream.OS)));
+        WaitProfile waits = new WaitProfile(scene.around(TelemetryStream.WAITS, Waits.class));
+        boolean syncing = waits.sessions(WaitProfile.DATA_SYNC) > 0;
+        if (syncing) {
+            evidence.add(new Evidence("rig.waits", "sessions flushing data files (" + waits.describe(WaitProfile.DATA_SYNC)
+                    + ")"));
+        }
+        for (PgLogEvent e : scene.around(TelemetryStream.PGLOG, PgLogEvent.class)) {
+            if (e.kind() == PgLogEvent.Kind.CHECKPOINT_COMPLETE) {
+                syncing = true;
+                evidence.add(Evidence.measured("rig.pglog", e.ts(), "checkpoint_sync_s",
+                        e.metrics().getOrDefault("sync_s", 0.0), "s", "checkpoint complete: " + e.message()));
+            }
+        }
+        return Optional.of(new Finding(Cause.STORAGE, syncing ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY,
+                evidence, List.of()));
+    }
+}

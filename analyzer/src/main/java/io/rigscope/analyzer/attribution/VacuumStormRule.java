@@ -1,0 +1,67 @@
+package io.rigscope.analyzer.attribution;
+
+import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.model.wire.Waits;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code vacuum_storm}: an autovacuum (or VACUUM) writing a burst of WAL, mostly full-page images, while the
+ * committers wait on WAL and the whole service slows (p50 lifts).
+ * <ul>
+ *   <li>attributed: a vacuum around the episode ({@code rig.pglog} completion overlapping it, or a
+ *       {@code rig.db} progress row) and at least {@code attribution_wal_wait_share} of the active sessions on
+ *       {@code LWLock:WALWrite}, {@code LWLock:WALInsert}, {@code IO:WALWrite} or {@code IO:WALSync};</li>
+ *   <li>most likely: the vacuum with the p50 lifted but no {@code rig.waits} over the episode; or WAL waits
+ *       with the p50 lifted while neither the log nor the sampler covered the episode (a vacuum could not be
+ *       seen).</li>
+ * </ul>
+ */
+public final class VacuumStormRule implements CauseRule {
+
+    @Override
+    public Cause cause() {
+        return Cause.VACUUM_STORM;
+    }
+
+    @Override
+    public String fingerprint() {
+        return "a vacuum around the episode (log completion or progress row) with >= attribution_wal_wait_share of "
+                + "active sessions waiting on WAL; p50 lifts";
+    }
+
+    @Override
+    public Optional<Finding> examine(EpisodeScene scene) {
+        Vacuums vacuums = new Vacuums(scene);
+        boolean waitsCovered = scene.covered(TelemetryStream.WAITS);
+        WaitProfile waits = new WaitProfile(scene.around(TelemetryStream.WAITS, Waits.class));
+        double walShare = waits.share(WaitProfile.WAL);
+        boolean walWaits = walShare >= scene.settings().walWaitShare();
+        List<Evidence> evidence = new ArrayList<>(vacuums.evidence);
+        if (walShare > 0) {
+            evidence.add(Evidence.measured("rig.waits", scene.startSec() * 1_000_000L, "wal_wait_share",
+                    WaitProfile.round(walShare), "fraction", WaitProfile.round(waits.sessions(WaitProfile.WAL))
+                            + " of " + WaitProfile.round(waits.total()) + " active sessions waiting on WAL ("
+                            + waits.describe(WaitProfile.WAL) + "), " + scene.within(TelemetryStream.WAITS)));
+        }
+        evidence.add(new Evidence("rig.samples", null, "p50_lift", WaitProfile.round(scene.p50Lift()), "x",
+                "episode p50 " + WaitProfile.round(scene.p50Lift()) + " x the repeat's, "
+                        + Math.round(scene.slowShare() * 100) + " % of its requests slow"));
+        if (vacuums.seen() && walWaits) {
+            return Optional.of(new Finding(Cause.VACUUM_STORM, Confidence.ATTRIBUTED, evidence, List.of()));
+        }
+        if (vacuums.seen() && !waitsCovered && scene.p50Lifted()) {
+            return Optional.of(new Finding(Cause.VACUUM_STORM, Confidence.MOST_LIKELY, evidence,
+                    List.of("rig.waits")));
+        }
+        if (vacuums.blind() && walWaits && scene.p50Lifted()) {
+            return Optional.of(new Finding(Cause.VACUUM_STORM, Confidence.MOST_LIKELY, evidence,
+                    List.of("rig.pglog", "rig.db")));
+        }
+        return Optional.empty();
+    }
+}

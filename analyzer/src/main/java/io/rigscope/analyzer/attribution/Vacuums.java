@@ -1,0 +1,70 @@
+package io.rigscope.analyzer.attribution;
+
+import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.model.wire.DbSample;
+import io.rigscope.model.wire.PgLogEvent;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The vacuums seen around an episode: autovacuum completions in the Postgres log whose run
+ * {@code [ts - elapsed_s, ts]} overlaps the episode (within the log's tolerance), and vacuum progress rows of
+ * the DB sampler around it. Shared by the vacuum rule (its defining evidence) and the WAL pool rule (its
+ * control).
+ */
+final class Vacuums {
+
+    final List<Evidence> evidence = new ArrayList<>();
+    final boolean logCovered;
+    final boolean samplerCovered;
+    double fpi;
+    double walBytes;
+
+    Vacuums(EpisodeScene scene) {
+        logCovered = scene.covered(TelemetryStream.PGLOG);
+        samplerCovered = scene.covered(TelemetryStream.DB);
+        int tol = scene.telemetry().toleranceSec(TelemetryStream.PGLOG);
+        long from = (scene.startSec() - tol) * 1_000_000L;
+        long to = (scene.endSec() + tol) * 1_000_000L;
+        for (PgLogEvent e : scene.around(TelemetryStream.PGLOG, PgLogEvent.class)) {
+            if (e.kind() != PgLogEvent.Kind.AUTOVACUUM) {
+                continue;
+            }
+            double elapsed = e.metrics().getOrDefault("elapsed_s", 0.0);
+            long startUs = e.ts() - Math.round(elapsed * 1_000_000L);
+            if (startUs <= to && e.ts() >= from) {
+                double f = e.metrics().getOrDefault("wal_fpi", 0.0);
+                double b = e.metrics().getOrDefault("wal_bytes", 0.0);
+                fpi += f;
+                walBytes += b;
+                evidence.add(Evidence.measured("rig.pglog", e.ts(), "wal_fpi", f, "pages", "autovacuum of "
+                        + e.table() + " over " + elapsed + " s ending at its log line: " + (long) f
+                        + " full-page images, " + Math.round(b / 1_048_576.0) + " MB of WAL ("
+                        + scene.within(TelemetryStream.PGLOG) + ")"));
+            }
+        }
+        for (DbSample d : scene.around(TelemetryStream.DB, DbSample.class)) {
+            for (DbSample.VacuumProgress v : d.vacuums()) {
+                evidence.add(Evidence.measured("rig.db", d.ts(), "vacuum_heap_blks_scanned", v.heapBlksScanned(),
+                        "blocks", "vacuum of " + v.table() + " in phase '" + v.phase() + "' (pid " + v.pid() + ", "
+                                + v.heapBlksScanned() + " of " + v.heapBlksTotal() + " heap blocks scanned), "
+                                + scene.within(TelemetryStream.DB)));
+                break;
+            }
+            if (d.wal() != null && d.wal().fpi() > 0) {
+                fpi = Math.max(fpi, d.wal().fpi());
+            }
+        }
+    }
+
+    /** True when a vacuum was seen around the episode. */
+    boolean seen() {
+        return !evidence.isEmpty();
+    }
+
+    /** True when neither the log nor the sampler covered the episode: a vacuum could not have been seen. */
+    boolean blind() {
+        return !logCovered && !samplerCovered;
+    }
+}

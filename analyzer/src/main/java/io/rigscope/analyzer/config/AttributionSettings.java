@@ -1,0 +1,51 @@
+package io.rigscope.analyzer.config;
+
+/**
+ * The thresholds of the attribution rules (docs/attribution.md), each an {@link AnalyzerSetting}
+ * ({@code attribution_*}).
+ *
+ * @param generatorPauseUs {@link AnalyzerSetting#ATTRIBUTION_GENERATOR_PAUSE_MS}, µs
+ * @param canaryStallUs {@link AnalyzerSetting#ATTRIBUTION_CANARY_STALL_MS}, µs
+ * @param lockShare {@link AnalyzerSetting#ATTRIBUTION_LOCK_SHARE}
+ * @param walWaitShare {@link AnalyzerSetting#ATTRIBUTION_WAL_WAIT_SHARE}
+ * @param readShare {@link AnalyzerSetting#ATTRIBUTION_READ_SHARE}
+ * @param p50Lift {@link AnalyzerSetting#ATTRIBUTION_P50_LIFT}
+ * @param queueDepth {@link AnalyzerSetting#ATTRIBUTION_QUEUE_DEPTH}
+ * @param awaitMs {@link AnalyzerSetting#ATTRIBUTION_AWAIT_MS}
+ * @param graceSec {@link AnalyzerSetting#ATTRIBUTION_GRACE_S}
+ */
+public record AttributionSettings(long generatorPauseUs, long canaryStallUs, double lockShare, double walWaitShare,
+                                  double readShare, double p50Lift, double queueDepth, double awaitMs, int graceSec) {
+
+    public AttributionSettings {
+        fraction(lockShare, AnalyzerSetting.ATTRIBUTION_LOCK_SHARE);
+        fraction(walWaitShare, AnalyzerSetting.ATTRIBUTION_WAL_WAIT_SHARE);
+        fraction(readShare, AnalyzerSetting.ATTRIBUTION_READ_SHARE);
+        positive(generatorPauseUs, AnalyzerSetting.ATTRIBUTION_GENERATOR_PAUSE_MS);
+        positive(canaryStallUs, AnalyzerSetting.ATTRIBUTION_CANARY_STALL_MS);
+        positive(p50Lift, AnalyzerSetting.ATTRIBUTION_P50_LIFT);
+        positive(queueDepth, AnalyzerSetting.ATTRIBUTION_QUEUE_DEPTH);
+        positive(awaitMs, AnalyzerSetting.ATTRIBUTION_AWAIT_MS);
+        if (graceSec < 0) {
+            throw new IllegalArgumentException("config key " + AnalyzerSetting.ATTRIBUTION_GRACE_S.key()
+                    + " must be >= 0, was " + graceSec);
+        }
+    }
+
+    /** The defaults of {@link AnalyzerSetting}. */
+    public static AttributionSettings defaults() {
+        return new AttributionSettings(100_000, 100_000, 0.5, 0.3, 0.3, 3.0, 32, 20, 5);
+    }
+
+    private static void fraction(double v, AnalyzerSetting s) {
+        if (!(v > 0 && v <= 1)) {
+            throw new IllegalArgumentException("config key " + s.key() + " must be within (0, 1], was " + v);
+        }
+    }
+
+    private static void positive(double v, AnalyzerSetting s) {
+        if (!(v > 0)) {
+            throw new IllegalArgumentException("config key " + s.key() + " must be > 0, was " + v);
+        }
+    }
+}
