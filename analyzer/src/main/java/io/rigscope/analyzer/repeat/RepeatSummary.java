@@ -3,6 +3,7 @@ package io.rigscope.analyzer.repeat;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.analyzer.api.WireView;
+import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
@@ -43,7 +44,7 @@ import java.util.Map;
 @WireView
 @JsonPropertyOrder({"rep", "kind", "scenario", "pass", "samples", "dropped", "failed", "p50_ms", "p99_ms",
     "response_p99_ms", "drift", "span_s", "freeze_seconds", "freeze_per_10min", "freeze_cadence_s", "freeze_gaps_s",
-    "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed", "qty_claimed", "gates"})
+    "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed", "qty_claimed", "freeze_seconds_by_cause", "gates"})
 public record RepeatSummary(int rep, RepeatTrack.Kind kind, String scenario, boolean pass, long samples, long dropped,
                             long failed, long p50Us, long p99Us, long responseP99Us, Double drift, long spanSec,
                             Cadence cadence, List<Long> freezeSeconds, List<Window> windows, double medianBucketP99Us,
@@ -60,6 +61,28 @@ public record RepeatSummary(int rep, RepeatTrack.Kind kind, String scenario, boo
     /** Freeze-seconds per 10 minutes of the repeat's span, 3 decimals. */
     public double freezePer10Min() {
         return spanSec == 0 ? 0 : Math.round(freezeSeconds.size() * 600_000.0 / spanSec) / 1000.0;
+    }
+
+    /**
+     * Freeze-seconds by the cause of the episode holding them, cause codes in {@link Cause} order, only causes
+     * with at least one: {@code {"wal_pool": 14, "unattributed": 1}}.
+     */
+    @JsonProperty("freeze_seconds_by_cause")
+    public Map<String, Integer> freezeSecondsByCause() {
+        return byCause(episodes);
+    }
+
+    /** Freeze-seconds of these episodes by cause, in {@link Cause} order. */
+    public static Map<String, Integer> byCause(List<Episode> episodes) {
+        Map<Cause, Integer> counts = new java.util.EnumMap<>(Cause.class);
+        for (Episode e : episodes) {
+            if (e.freezeSeconds() > 0) {
+                counts.merge(e.cause(), e.freezeSeconds(), Integer::sum);
+            }
+        }
+        Map<String, Integer> out = new LinkedHashMap<>();
+        counts.forEach((c, n) -> out.put(c.code(), n));
+        return out;
     }
 
     /** The gates that did not hold, in order. */

@@ -67,11 +67,15 @@ public final class ReportFiles {
         if (episodes.isEmpty()) {
             md.append("None.\n");
         } else {
-            md.append("| rep | start | end | cause | confidence | evidence |\n|---|---|---|---|---|---|\n");
+            md.append("Freeze-seconds by cause: ").append(report.freezeSecondsByCauseLine()).append(".\n\n");
+            md.append("| rep | start | end | cause | confidence | secondary | missing | evidence |\n"
+                    + "|---|---|---|---|---|---|---|---|\n");
             for (Episode e : episodes) {
                 md.append("| ").append(e.rep()).append(" | ").append(e.startSec()).append(" | ")
                         .append(e.endSec()).append(" | ").append(e.cause().code()).append(" | ")
                         .append(e.confidence().code()).append(" | ")
+                        .append(e.secondary() == null ? "-" : e.secondary().code()).append(" | ")
+                        .append(e.missing().isEmpty() ? "-" : String.join(", ", e.missing())).append(" | ")
                         .append(String.join("<br>", e.evidence().stream().map(Evidence::text).toList())
                                 .replace("|", "\\|"))
                         .append(" |\n");

@@ -32,7 +32,7 @@ import java.util.Map;
 @WireView
 @JsonPropertyOrder({"series", "verdict", "passed", "total", "headline", "scenario", "p50_ms", "p99_ms",
     "p99_range_ms", "worst_10s_p99_ms", "reconciliation", "samples_outside_repeats", "repeats", "episodes",
-    "ceiling", "environment"})
+    "freeze_seconds_by_cause", "ceiling", "environment"})
 public record SeriesReport(String series, SeriesVerdict verdict, int passed, int total, String scenario,
                            Double p50Ms, Double p99Ms, List<Double> p99RangeMs, Double worst10sP99Ms,
                            String reconciliation, List<RepeatSummary> repeats, long samplesOutsideRepeats,
@@ -125,6 +125,23 @@ public record SeriesReport(String series, SeriesVerdict verdict, int passed, int
         List<Episode> all = new ArrayList<>();
         repeats.forEach(r -> all.addAll(r.episodes()));
         return all;
+    }
+
+    /** Freeze-seconds of every repeat by the cause of their episode ({@link RepeatSummary#byCause}). */
+    @JsonProperty("freeze_seconds_by_cause")
+    public Map<String, Integer> freezeSecondsByCause() {
+        return RepeatSummary.byCause(episodes());
+    }
+
+    /** {@code vacuum_storm 3, wal_pool 14, unattributed 1}, or {@code none}. */
+    public String freezeSecondsByCauseLine() {
+        Map<String, Integer> m = freezeSecondsByCause();
+        if (m.isEmpty()) {
+            return "none";
+        }
+        StringBuilder b = new StringBuilder();
+        m.forEach((c, n) -> b.append(b.length() == 0 ? "" : ", ").append(c).append(' ').append(n));
+        return b.toString();
     }
 
     /** One line: {@code 4/5 passed, p99 22.6 ms (21.9-24.0), p50 3.1 ms}, or why there are no figures. */

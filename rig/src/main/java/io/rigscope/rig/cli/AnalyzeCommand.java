@@ -18,6 +18,7 @@ import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
@@ -175,6 +176,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     /** The report in a few lines: every figure is the report's, so the console and the files agree. */
     private static void printSummary(SeriesReport report) {
         System.out.println(report.series() + ": " + report.verdict() + " - " + report.headline());
+        System.out.println("  freeze-seconds by cause: " + report.freezeSecondsByCauseLine());
         for (RepeatSummary r : report.repeats()) {
             List<GateResult> failed = r.failedGates();
             System.out.printf(Locale.ROOT,
@@ -185,6 +187,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     failed.isEmpty() ? "" : "  failed: " + String.join(", ",
                             failed.stream().map(GateResult::describe).toList()));
         }
+        report.episodes().forEach(e -> System.out.println(LiveAnalysis.episodeLine(e)));
         if (report.ceiling() != null) {
             System.out.printf(Locale.ROOT, "  ceiling %.0f events/s closed loop%s%n", report.ceiling().eventsPerSec(),
                     report.ceiling().ratio() == null ? "" : ", ratio " + report.ceiling().ratio()

@@ -4,6 +4,8 @@ import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.ceiling.Ceiling;
+import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
@@ -107,9 +109,7 @@ public final class LiveAnalysis implements AutoCloseable {
                     w.window().worstP99Us() / 1000.0);
         }
         if (decision instanceof Decision.EpisodeFound e) {
-            return String.format(Locale.ROOT, "   ! episode rep %d: %d..%d cause %s (%s)", e.rep(),
-                    e.episode().startSec(), e.episode().endSec(), e.episode().cause().code(),
-                    e.episode().confidence().code());
+            return episodeLine(e.episode());
         }
         if (decision instanceof Decision.Repeat r) {
             return repeatLine(r.summary());
@@ -120,6 +120,17 @@ public final class LiveAnalysis implements AutoCloseable {
                     x.requestsPerSec(), x.eventsPerSec(), x.failed());
         }
         return null;
+    }
+
+    /** An episode: its span, cause and confidence, and the key evidence (the rule's first fact). */
+    public static String episodeLine(Episode e) {
+        String key = e.evidence().stream()
+                .filter(ev -> !ev.stream().equals("rig.samples") && !ev.stream().equals("rig.health"))
+                .map(Evidence::text).findFirst().orElse(e.evidence().isEmpty() ? "" : e.evidence().get(0).text());
+        return String.format(Locale.ROOT, "   ! episode rep %d: %s..%s, %d freeze-s, cause %s (%s)%s: %s", e.rep(),
+                HH_MM_SS.format(Instant.ofEpochSecond(e.startSec())), HH_MM_SS.format(Instant.ofEpochSecond(e.endSec())),
+                e.freezeSeconds(), e.cause().code(), e.confidence().code(),
+                e.secondary() == null ? "" : ", also " + e.secondary().code(), key);
     }
 
     /** A closed second of the load, as the analyzer decided it. */

@@ -147,6 +147,7 @@ public final class SeriesSession {
         SeriesReport report = result.report();
         console.println();
         console.println("== series " + plan.series() + ": " + report.headline());
+        console.println("freeze-seconds by cause: " + report.freezeSecondsByCauseLine());
         console.println(ReportFiles.markdown(report));
         List<RepeatSummary> rungs = report.repeats().stream().filter(r -> r.kind() == RepeatTrack.Kind.LADDER)
                 .toList();
