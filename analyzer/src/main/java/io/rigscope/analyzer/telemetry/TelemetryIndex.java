@@ -74,7 +74,7 @@ public final class TelemetryIndex {
             return stream.maxToleranceSec();
         }
         Long gap = minGapUs.get(stream);
-        long resolutionSec = gap == null ? 1 : Math.max(1, (gap + 999_999) / 1_000_000);
+        long resolutionSec = gap == null ? stream.nominalResolutionSec() : Math.max(1, (gap + 999_999) / 1_000_000);
         return (int) Math.min(stream.maxToleranceSec(), Math.max(2, 2 * resolutionSec));
     }
 

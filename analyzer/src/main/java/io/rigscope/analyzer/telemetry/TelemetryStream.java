@@ -11,34 +11,42 @@ import java.util.Optional;
  * the series.
  *
  * <p>Tolerance: a stream's records are taken to cover {@code ±toleranceSec} around themselves, where
- * {@code toleranceSec} is twice the stream's resolution (the smallest gap seen between its records), at least
+ * {@code toleranceSec} is twice the stream's resolution (the smallest gap seen between its records, or its
+ * nominal resolution until two arrived), at least
  * 2 s and at most {@link #maxToleranceSec()}: vmstat and the canary at 1 s join within 2 s, Enhanced Monitoring
  * at 60 s within 60 s, CloudWatch within 120 s.
  */
 public enum TelemetryStream {
     /** vmstat, 1-5 s. */
-    VMSTAT(Topic.VMSTAT, false, 10),
+    VMSTAT(Topic.VMSTAT, false, 1, 10),
     /** OS and disk metrics (local /proc or RDS Enhanced Monitoring), 1-60 s. */
-    OS(Topic.OS, false, 60),
+    OS(Topic.OS, false, 1, 60),
     /** Active sessions by wait event (pg_stat_activity or Performance Insights), 1 s. */
-    WAITS(Topic.WAITS, false, 10),
+    WAITS(Topic.WAITS, false, 1, 10),
     /** The DB sampler: WAL, checkpoints, WAL files, vacuum progress, table stats, 1-5 s. */
-    DB(Topic.DB, false, 10),
+    DB(Topic.DB, false, 1, 10),
     /** Parsed Postgres log events (autovacuum, checkpoints, errors): on event. */
-    PGLOG(Topic.PGLOG, true, 2),
+    PGLOG(Topic.PGLOG, true, 0, 2),
     /** The disk canary's fsync latency, 1 s. */
-    CANARY(Topic.CANARY, false, 10),
+    CANARY(Topic.CANARY, false, 1, 10),
     /** CloudWatch datapoints, 60 s. */
-    CLOUDWATCH(Topic.CLOUDWATCH, false, 120);
+    CLOUDWATCH(Topic.CLOUDWATCH, false, 60, 120);
 
     private final Topic topic;
     private final boolean events;
+    private final int nominalResolutionSec;
     private final int toleranceSec;
 
-    TelemetryStream(Topic topic, boolean events, int toleranceSec) {
+    TelemetryStream(Topic topic, boolean events, int nominalResolutionSec, int toleranceSec) {
         this.topic = topic;
         this.events = events;
+        this.nominalResolutionSec = nominalResolutionSec;
         this.toleranceSec = toleranceSec;
+    }
+
+    /** The resolution assumed until two records show the stream's own, seconds (CloudWatch: its 60-s period). */
+    public int nominalResolutionSec() {
+        return nominalResolutionSec;
     }
 
     /** The topic the stream travels on. */
