@@ -75,8 +75,12 @@ public sealed interface Decision {
         }
     }
 
-    /** A tail episode of a judged repeat, with its cause. */
-    record EpisodeFound(String series, int rep, String scenario, long tsUs, Episode episode) implements Decision {
+    /**
+     * A tail episode with its cause: final when its repeat is judged, or {@code provisional} while it is still
+     * going (live only: the cause from the telemetry so far; the final one may differ).
+     */
+    record EpisodeFound(String series, int rep, String scenario, long tsUs, Episode episode, boolean provisional)
+            implements Decision {
         public EpisodeFound {
             Objects.requireNonNull(episode, "episode");
         }

@@ -51,7 +51,11 @@ public final class DecisionCodec {
             return view(w.window());
         }
         if (d instanceof Decision.EpisodeFound e) {
-            return view(e.episode());
+            Map<String, Object> body = view(e.episode());
+            if (e.provisional()) {
+                body.put("provisional", true);
+            }
+            return body;
         }
         if (d instanceof Decision.Repeat r) {
             return view(r.summary());

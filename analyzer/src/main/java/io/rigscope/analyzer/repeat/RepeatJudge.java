@@ -118,6 +118,28 @@ public final class RepeatJudge {
         return best;
     }
 
+    /** A live, provisional episode: the open run of freeze-seconds attributed with the telemetry so far. */
+    public static Episode provisional(RepeatTrack track, ScenarioSeconds scenario, RepeatTrack.OpenEpisode open,
+                                      AnalyzerSettings settings, Attributor attributor, TelemetryIndex telemetry) {
+        Episode e = EpisodeJoiner.join(track.rep(), List.of(new EpisodeJoiner.Span(open.startSec(), open.endSec(),
+                false, 0, open.worstMs())), settings.episodeGapSec()).get(0);
+        e = new Episode(e.rep(), e.startSec(), e.endSec(), open.freezeSeconds(), 0, open.worstMs(), e.cause(),
+                e.confidence(), List.of(new Evidence("rig.samples", open.freezeSeconds()
+                        + " freeze-second(s) so far, worst request " + open.worstMs() + " ms")), List.of(), null);
+        List<SecondStats> inside = new ArrayList<>();
+        List<Long> freezes = new ArrayList<>();
+        for (SecondStats s : scenario.seconds()) {
+            if (s.sec() >= open.startSec() && s.sec() < open.endSec()) {
+                inside.add(s);
+            }
+            if (s.freeze()) {
+                freezes.add(s.sec());
+            }
+        }
+        return attributor.attribute(new EpisodeScene(withHealth(e, track), inside, scenario.serviceAtPercentileUs(50),
+                track.healthBySec(), telemetry, Cadence.of(freezes), settings.attribution()));
+    }
+
     private static Episode withHealth(Episode e, RepeatTrack track) {
         var health = track.healthBySec();
         if (health.isEmpty()) {

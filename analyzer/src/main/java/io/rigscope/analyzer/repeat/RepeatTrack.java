@@ -46,6 +46,28 @@ public final class RepeatTrack {
     private boolean ended;
     private DatabaseGain gain;
     private boolean judged;
+    private OpenEpisode openEpisode;
+
+    /**
+     * The live episode a run of freeze-seconds forms: its first second, its end (exclusive), its freeze-seconds
+     * and its worst request, ms.
+     */
+    public record OpenEpisode(long startSec, long endSec, int freezeSeconds, double worstMs) {
+    }
+
+    /**
+     * Opens or extends the live episode with a freeze-second: it joins the open one when it starts no more than
+     * {@code gapSec} after its end. Returns the episode as it stands.
+     */
+    public OpenEpisode openEpisode(long freezeSec, double worstMs, int gapSec) {
+        if (openEpisode != null && freezeSec >= openEpisode.startSec() && freezeSec - openEpisode.endSec() <= gapSec) {
+            openEpisode = new OpenEpisode(openEpisode.startSec(), Math.max(openEpisode.endSec(), freezeSec + 1),
+                    openEpisode.freezeSeconds() + 1, Math.max(openEpisode.worstMs(), worstMs));
+        } else {
+            openEpisode = new OpenEpisode(freezeSec, freezeSec + 1, 1, worstMs);
+        }
+        return openEpisode;
+    }
 
     public RepeatTrack(int rep, ArrayDeque<Histogram> pool) {
         this.rep = rep;

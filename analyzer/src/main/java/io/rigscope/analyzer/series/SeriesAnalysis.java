@@ -346,7 +346,7 @@ public final class SeriesAnalysis {
             out.add(new Decision.TailWindow(series, t.rep(), r.scenario(), tsOf(w.endSec() - 1), w));
         }
         for (Episode e : r.episodes()) {
-            out.add(new Decision.EpisodeFound(series, t.rep(), r.scenario(), tsOf(e.endSec() - 1), e));
+            out.add(new Decision.EpisodeFound(series, t.rep(), r.scenario(), tsOf(e.endSec() - 1), e, false));
         }
         out.add(new Decision.Repeat(series, t.rep(), r.scenario(), endUs, r));
         t.markJudged();
@@ -362,8 +362,21 @@ public final class SeriesAnalysis {
                     freezeSeconds++; // the console's count: the load's freeze-seconds, never the probe's
                 }
                 out.add(new Decision.Freeze(series, rep, scenario, tsOf(s.sec()), s, freezeRule.describe()));
+                if (judging == Judging.AS_DATA_COMPLETES && s.exact() && !scenario.equals(settings.probeScenario())) {
+                    provisionalEpisode(repeat(rep), scenario, s, out);
+                }
             }
         }
+    }
+
+    /**
+     * Live: the episode this freeze-second opens or extends (freeze-seconds {@code episode_gap_s} apart or closer
+     * join), attributed with the telemetry so far, as a provisional decision.
+     */
+    private void provisionalEpisode(RepeatTrack t, String scenario, SecondStats s, List<Decision> out) {
+        RepeatTrack.OpenEpisode open = t.openEpisode(s.sec(), s.maxServiceUs() / 1000.0, settings.episodeGapSec());
+        Episode e = RepeatJudge.provisional(t, t.scenario(scenario), open, settings, attributor, telemetry);
+        out.add(new Decision.EpisodeFound(series, t.rep(), scenario, tsOf(s.sec()), e, true));
     }
 
     private long maxSecond() {

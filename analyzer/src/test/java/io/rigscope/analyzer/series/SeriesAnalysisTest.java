@@ -188,6 +188,40 @@ class SeriesAnalysisTest {
         assertThat(report.episodes().get(0).missing()).isEmpty();
     }
 
+    @Test
+    void aLiveFreezeGivesAProvisionalCauseBeforeTheRepeatIsJudged() {
+        Plan plan = Plan.of("core", 1, 30, 500)
+                .withRepeat(RepeatPlan.clean(1).withStalls(List.of(new Stall(20_300, 600))));
+        List<WireRecord> records = records(plan);
+        List<WireRecord> waits = new ArrayList<>();
+        for (long sec = plan.startSec(); sec < plan.startSec() + 30; sec++) {
+            waits.add(new Waits("core", 1, "waits@db-1", sec * 1_000_000L, 1,
+                    Map.of("Lock:transactionid", 9.0, "CPU", 1.0)));
+        }
+        records.addAll(2, waits);
+        SeriesAnalysis analysis = new SeriesAnalysis("core", AnalyzerSettings.defaults(), UnaryOperator.identity(),
+                io.rigscope.analyzer.attribution.Attributor.standard());
+        List<Decision> out = new ArrayList<>();
+        records.forEach(r -> analysis.accept(r, out));
+        analysis.finish(out);
+
+        int provisional = -1;
+        int judged = -1;
+        for (int i = 0; i < out.size(); i++) {
+            if (out.get(i) instanceof Decision.EpisodeFound e && e.provisional() && provisional < 0) {
+                provisional = i;
+                assertThat(e.episode().cause()).isEqualTo(io.rigscope.analyzer.episode.Cause.LOCK_CONTENTION);
+            }
+            if (out.get(i) instanceof Decision.Repeat) {
+                judged = i;
+            }
+        }
+        assertThat(provisional).isNotNegative().isLessThan(judged);
+        assertThat(out).filteredOn(d -> d instanceof Decision.EpisodeFound e && !e.provisional()).singleElement()
+                .satisfies(d -> assertThat(((Decision.EpisodeFound) d).episode().cause())
+                        .isEqualTo(io.rigscope.analyzer.episode.Cause.LOCK_CONTENTION));
+    }
+
     private static SeriesReport run(List<WireRecord> records) {
         SeriesAnalysis analysis = analysis();
         List<Decision> out = new ArrayList<>();

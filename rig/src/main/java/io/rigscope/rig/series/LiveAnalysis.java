@@ -109,7 +109,7 @@ public final class LiveAnalysis implements AutoCloseable {
                     w.window().worstP99Us() / 1000.0);
         }
         if (decision instanceof Decision.EpisodeFound e) {
-            return episodeLine(e.episode());
+            return e.provisional() ? provisionalLine(e.episode()) : episodeLine(e.episode());
         }
         if (decision instanceof Decision.Repeat r) {
             return repeatLine(r.summary());
@@ -122,11 +122,22 @@ public final class LiveAnalysis implements AutoCloseable {
         return null;
     }
 
-    /** An episode: its span, cause and confidence, and the key evidence (the rule's first fact). */
-    public static String episodeLine(Episode e) {
-        String key = e.evidence().stream()
+    /** An episode still going: how long so far, the key evidence and the cause it points to, provisional. */
+    static String provisionalLine(Episode e) {
+        return String.format(Locale.ROOT, "   ~ freeze in progress %d s since %s: %s -> %s (%s), provisional",
+                e.freezeSeconds(), HH_MM_SS.format(Instant.ofEpochSecond(e.startSec())), keyEvidence(e),
+                e.cause().code(), e.confidence().code());
+    }
+
+    private static String keyEvidence(Episode e) {
+        return e.evidence().stream()
                 .filter(ev -> !ev.stream().equals("rig.samples") && !ev.stream().equals("rig.health"))
                 .map(Evidence::text).findFirst().orElse(e.evidence().isEmpty() ? "" : e.evidence().get(0).text());
+    }
+
+    /** An episode: its span, cause and confidence, and the key evidence (the rule's first fact). */
+    public static String episodeLine(Episode e) {
+        String key = keyEvidence(e);
         return String.format(Locale.ROOT, "   ! episode rep %d: %s..%s, %d freeze-s, cause %s (%s)%s: %s", e.rep(),
                 HH_MM_SS.format(Instant.ofEpochSecond(e.startSec())), HH_MM_SS.format(Instant.ofEpochSecond(e.endSec())),
                 e.freezeSeconds(), e.cause().code(), e.confidence().code(),
