@@ -97,6 +97,21 @@ public final class ThreadCpu implements AutoCloseable {
 
     private final Map<String, Long> vmStartTicks = vmThreadTicks();
 
+    /**
+     * CPU time since construction of the threads whose name starts with {@code prefix}, nanoseconds. A thread
+     * that ended since the last sample loses at most its last 200 ms; JVM-internal threads are not included.
+     */
+    synchronized long cpuNanosSince(String prefix) {
+        sample(false);
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : lastCpu.entrySet()) {
+            if (names.get(e.getKey()).startsWith(prefix)) {
+                sum += e.getValue() - startCpu.getOrDefault(e.getKey(), 0L);
+            }
+        }
+        return sum;
+    }
+
     /** Percent of one core by thread group since construction. */
     synchronized Map<String, Double> percentByGroup() {
         sample(false);
