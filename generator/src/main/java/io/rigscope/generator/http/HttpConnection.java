@@ -4,6 +4,17 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.PrematureChannelClosureException;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseDecoder;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.util.Objects;
 
@@ -50,7 +61,21 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * Which response parser connections use, read once per JVM: Netty's {@link HttpResponseDecoder} (the default)
+     * or the hand-written {@link ResponseParser} when the system property {@code rigscope.http-parser} is
+     * {@code own} (set by {@code bench generator --http-parser}, for side-by-side runs). A constant, so the JIT
+     * drops the other path.
+     */
+    static final boolean OWN_PARSER = "own".equals(System.getProperty("rigscope.http-parser", "netty"));
+
+    /** "own" or "netty": the response parser connections of this JVM use (see {@link #OWN_PARSER}). */
+    public static String parserName() {
+        return OWN_PARSER ? "own" : "netty";
+    }
+
     private final ResponseParser parser;
+    private final Decoder decoder;
     private final Listener listener;
     private Channel channel;
     private boolean open;
@@ -58,11 +83,19 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
     private boolean busy;
     private boolean ended;
     private Object attachment;
+    // The response in flight, with Netty's decoder.
+    private boolean headRequest;
+    private boolean started;
+    private boolean interim;
+    private int status;
+    private long bodyBytes;
+    private boolean keepAlive;
 
-    /** @param maxHeadBytes the largest response head accepted (see {@link ResponseParser}) */
+    /** @param maxHeadBytes the largest response head (status line, headers) accepted */
     public HttpConnection(Listener listener, int maxHeadBytes) {
         this.listener = Objects.requireNonNull(listener, "listener");
-        this.parser = new ResponseParser(maxHeadBytes);
+        this.parser = OWN_PARSER ? new ResponseParser(maxHeadBytes) : null;
+        this.decoder = OWN_PARSER ? null : new Decoder(maxHeadBytes);
     }
 
     /** The owner's attachment, or null. */
@@ -105,7 +138,14 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
             throw new IllegalStateException(busy ? "a request is already in flight" : "the connection is not open");
         }
         busy = true;
-        parser.begin(head);
+        if (OWN_PARSER) {
+            parser.begin(head);
+        } else {
+            headRequest = head;
+            started = false;
+            interim = false;
+            bodyBytes = 0;
+        }
         channel.writeAndFlush(request, channel.voidPromise());
     }
 
@@ -130,6 +170,9 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        if (decoder != null) {
+            ctx.pipeline().addBefore(ctx.name(), "http-response-decoder", decoder);
+        }
     }
 
     @Override
@@ -143,7 +186,64 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf buf = (ByteBuf) msg;
+        if (OWN_PARSER) {
+            readBytes(ctx, (ByteBuf) msg);
+        } else {
+            readDecoded(ctx, (HttpObject) msg);
+        }
+    }
+
+    /** With Netty's decoder: a response head, a piece of body, the end of a response, or a decoding failure. */
+    private void readDecoded(ChannelHandlerContext ctx, HttpObject msg) {
+        try {
+            if (ended) {
+                return;
+            }
+            if (!busy) {
+                fail(new IOException("the server sent a response with no request in flight"));
+                return;
+            }
+            DecoderResult result = msg.decoderResult();
+            if (result.isFailure()) {
+                Throwable cause = result.cause();
+                fail(cause instanceof PrematureChannelClosureException
+                        ? new PrematureCloseException("connection closed before the response was complete")
+                        : new MalformedResponseException(String.valueOf(cause.getMessage())));
+                return;
+            }
+            if (msg instanceof HttpResponse response) {
+                started = true;
+                status = response.status().code();
+                // 1xx interim responses are skipped, except 101, which ends the response and leaves HTTP
+                interim = status >= 100 && status < 200 && status != 101;
+                keepAlive = status != 101 && HttpUtil.isKeepAlive(response);
+            }
+            if (msg instanceof HttpContent content) {
+                bodyBytes += content.content().readableBytes();
+            }
+            if (msg instanceof LastHttpContent) {
+                if (interim) {
+                    interim = false;
+                    bodyBytes = 0;
+                    return;
+                }
+                busy = false;
+                // a body that ran until the close ends with the channel already inactive; bytes after the
+                // response belong to no request: the connection is out of sync
+                boolean reuse = keepAlive && ctx.channel().isActive() && decoder.leftOverBytes() == 0;
+                if (!reuse) {
+                    ended = true;
+                    ctx.close();
+                }
+                listener.onResponse(this, status, bodyBytes, reuse);
+            }
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** With {@link ResponseParser}: bytes of the response in flight. */
+    private void readBytes(ChannelHandlerContext ctx, ByteBuf buf) {
         try {
             if (ended) {
                 return;
@@ -181,11 +281,12 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         busy = false;
-        int status = parser.closed();
-        if (status != ResponseParser.NEED_MORE) {
-            listener.onResponse(this, status, parser.bodyBytes(), false);
+        // With Netty's decoder, a response the close completed or truncated was reported just before this.
+        int closedStatus = OWN_PARSER ? parser.closed() : ResponseParser.NEED_MORE;
+        if (closedStatus != ResponseParser.NEED_MORE) {
+            listener.onResponse(this, closedStatus, parser.bodyBytes(), false);
         } else {
-            listener.onFailure(this, new PrematureCloseException(parser.started()
+            listener.onFailure(this, new PrematureCloseException((OWN_PARSER ? parser.started() : started)
                     ? "connection closed before the response was complete"
                     : "connection closed with no response"));
         }
@@ -210,6 +311,39 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
             listener.onFailure(this, cause);
         } else {
             listener.onClosed(this);
+        }
+    }
+
+    /**
+     * Netty's response decoder for this connection: knows when the request was HEAD (no body whatever the headers
+     * say), and closes the connection on bytes that arrive with no request out instead of decoding them.
+     */
+    private final class Decoder extends HttpResponseDecoder {
+
+        Decoder(int maxHeadBytes) {
+            super(new HttpDecoderConfig().setMaxInitialLineLength(maxHeadBytes).setMaxHeaderSize(maxHeadBytes));
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            if (msg instanceof ByteBuf buf && (ended || !busy)) {
+                int bytes = buf.readableBytes();
+                buf.release();
+                if (!ended) {
+                    fail(new IOException("the server sent " + bytes + " byte(s) with no request in flight"));
+                }
+                return;
+            }
+            super.channelRead(ctx, msg);
+        }
+
+        @Override
+        protected boolean isContentAlwaysEmpty(HttpMessage msg) {
+            return headRequest || super.isContentAlwaysEmpty(msg);
+        }
+
+        int leftOverBytes() {
+            return actualReadableBytes();
         }
     }
 }
