@@ -25,13 +25,15 @@ import java.util.Map;
  *                        {@code completed}, µs. The run includes the generator's own 0.4 s warm-up on a
  *                        throwaway server (~4,000 requests not in {@code completed}: +0.7 % at 20,000 req/s for
  *                        30 s). NaN when nothing completed
+ * @param userUsPerRequest of {@code cpuUsPerRequest}, the user-mode part (the generator's Java code; the rest is
+ *                         the kernel's: syscalls and loopback TCP), µs
  * @param cpuPctByThread CPU by thread group (names with numbers removed), percent of one core
  */
 public record BenchResult(double targetRate, double offeredRate, long sent, long dropped, long droppedFirstSecond,
                           long completed, long failed,
                           double lagP50Ms, double lagP99Ms, double lagMaxMs, double serviceP50Ms, double serviceP99Ms,
                           double cpuPct, double serverCpuPct, double cpuUsPerRequest,
-                          Map<String, Double> cpuPctByThread) {
+                          double userUsPerRequest, Map<String, Double> cpuPctByThread) {
 
     public BenchResult {
         cpuPctByThread = Map.copyOf(cpuPctByThread);
@@ -61,6 +63,7 @@ public record BenchResult(double targetRate, double offeredRate, long sent, long
         m.put("cpu_pct", round(cpuPct, 1));
         m.put("server_cpu_pct", Double.isNaN(serverCpuPct) ? null : round(serverCpuPct, 1));
         m.put("cpu_us_per_request", Double.isNaN(cpuUsPerRequest) ? null : round(cpuUsPerRequest, 2));
+        m.put("user_cpu_us_per_request", Double.isNaN(userUsPerRequest) ? null : round(userUsPerRequest, 2));
         m.put("cpu_pct_by_thread", new java.util.TreeMap<>(cpuPctByThread));
         return m;
     }

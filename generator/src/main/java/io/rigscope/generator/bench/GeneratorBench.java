@@ -67,6 +67,7 @@ public final class GeneratorBench {
         RunSummary summary;
         Map<String, Double> byThread;
         long generatorCpuNanos;
+        long generatorUserNanos;
         java.util.List<SecondReport> seconds = new java.util.concurrent.CopyOnWriteArrayList<>();
         GeneratorOptions recording = options.withListener(r -> {
             seconds.add(r);
@@ -76,6 +77,7 @@ public final class GeneratorBench {
             summary = new Generator(sink, recording).run(plan).block(duration.plusMinutes(2));
             byThread = cpu.percentByGroup();
             generatorCpuNanos = cpu.cpuNanosSince(GENERATOR_THREADS);
+            generatorUserNanos = cpu.userNanosSince(GENERATOR_THREADS);
         }
         long wall = System.nanoTime() - wallBefore;
         double serverPct = serverCpuNanos == null ? Double.NaN
@@ -85,9 +87,10 @@ public final class GeneratorBench {
         double spanSec = (s.lastSendEpochUs() - s.firstSendEpochUs()) / 1e6;
         double offered = s.sent() > 1 && spanSec > 0 ? (s.sent() - 1) / spanSec : 0;
         double cpuUsPerRequest = s.completed() == 0 ? Double.NaN : generatorCpuNanos / 1000.0 / s.completed();
+        double userUsPerRequest = s.completed() == 0 ? Double.NaN : generatorUserNanos / 1000.0 / s.completed();
         long droppedFirstSecond = seconds.isEmpty() ? 0 : seconds.get(0).dropped();
         return new BenchResult(rate, offered, s.sent(), s.dropped(), droppedFirstSecond, s.completed(), s.failed(), s.lagP50Ms(),
                 s.lagP99Ms(), s.lagMaxMs(), s.serviceP50Ms(), s.serviceP99Ms(),
-                serverCpuNanos == null ? processPct : processPct - serverPct, serverPct, cpuUsPerRequest, byThread);
+                serverCpuNanos == null ? processPct : processPct - serverPct, serverPct, cpuUsPerRequest, userUsPerRequest, byThread);
     }
 }
