@@ -19,8 +19,9 @@ import java.io.IOException;
 import java.util.Objects;
 
 /**
- * One keep-alive HTTP/1.1 connection that carries one request at a time (no pipelining), as the channel's
- * only handler. Every method runs on the channel's event loop; nothing here blocks or allocates per response.
+ * One keep-alive HTTP/1.1 connection that carries one request at a time (no pipelining). Responses are framed by
+ * Netty's {@link HttpResponseDecoder}, which this handler puts in front of itself (told when a request is HEAD);
+ * bodies are counted, never kept. Every method runs on the channel's event loop; nothing here blocks.
  *
  * <p>A connection is owned by a {@link Listener} that decides what to send and when; the connection tells it
  * how each request ended: a complete response ({@link Listener#onResponse}), or a failure
@@ -61,20 +62,6 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /**
-     * Which response parser connections use, read once per JVM: Netty's {@link HttpResponseDecoder} (the default)
-     * or the hand-written {@link ResponseParser} when the system property {@code rigscope.http-parser} is
-     * {@code own} (set by {@code bench generator --http-parser}, for side-by-side runs). A constant, so the JIT
-     * drops the other path.
-     */
-    static final boolean OWN_PARSER = "own".equals(System.getProperty("rigscope.http-parser", "netty"));
-
-    /** "own" or "netty": the response parser connections of this JVM use (see {@link #OWN_PARSER}). */
-    public static String parserName() {
-        return OWN_PARSER ? "own" : "netty";
-    }
-
-    private final ResponseParser parser;
     private final Decoder decoder;
     private final Listener listener;
     private Channel channel;
@@ -83,7 +70,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
     private boolean busy;
     private boolean ended;
     private Object attachment;
-    // The response in flight, with Netty's decoder.
+    // The response in flight.
     private boolean headRequest;
     private boolean started;
     private boolean interim;
@@ -94,8 +81,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
     /** @param maxHeadBytes the largest response head (status line, headers) accepted */
     public HttpConnection(Listener listener, int maxHeadBytes) {
         this.listener = Objects.requireNonNull(listener, "listener");
-        this.parser = OWN_PARSER ? new ResponseParser(maxHeadBytes) : null;
-        this.decoder = OWN_PARSER ? null : new Decoder(maxHeadBytes);
+        this.decoder = new Decoder(maxHeadBytes);
     }
 
     /** The owner's attachment, or null. */
@@ -138,14 +124,10 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
             throw new IllegalStateException(busy ? "a request is already in flight" : "the connection is not open");
         }
         busy = true;
-        if (OWN_PARSER) {
-            parser.begin(head);
-        } else {
-            headRequest = head;
-            started = false;
-            interim = false;
-            bodyBytes = 0;
-        }
+        headRequest = head;
+        started = false;
+        interim = false;
+        bodyBytes = 0;
         channel.writeAndFlush(request, channel.voidPromise());
     }
 
@@ -170,9 +152,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel();
-        if (decoder != null) {
-            ctx.pipeline().addBefore(ctx.name(), "http-response-decoder", decoder);
-        }
+        ctx.pipeline().addBefore(ctx.name(), "http-response-decoder", decoder);
     }
 
     @Override
@@ -184,17 +164,10 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** From the decoder: a response head, a piece of body, the end of a response, or a decoding failure. */
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (OWN_PARSER) {
-            readBytes(ctx, (ByteBuf) msg);
-        } else {
-            readDecoded(ctx, (HttpObject) msg);
-        }
-    }
-
-    /** With Netty's decoder: a response head, a piece of body, the end of a response, or a decoding failure. */
-    private void readDecoded(ChannelHandlerContext ctx, HttpObject msg) {
+    public void channelRead(ChannelHandlerContext ctx, Object read) {
+        HttpObject msg = (HttpObject) read;
         try {
             if (ended) {
                 return;
@@ -242,33 +215,6 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** With {@link ResponseParser}: bytes of the response in flight. */
-    private void readBytes(ChannelHandlerContext ctx, ByteBuf buf) {
-        try {
-            if (ended) {
-                return;
-            }
-            if (!busy) {
-                fail(new IOException("the server sent " + buf.readableBytes() + " byte(s) with no request in flight"));
-                return;
-            }
-            int status = parser.feed(buf);
-            if (status != ResponseParser.NEED_MORE) {
-                busy = false;
-                boolean keepAlive = parser.keepAlive() && !buf.isReadable();
-                if (!keepAlive) {
-                    ended = true;
-                    ctx.close();
-                }
-                listener.onResponse(this, status, parser.bodyBytes(), keepAlive);
-            }
-        } catch (MalformedResponseException e) {
-            fail(e);
-        } finally {
-            buf.release();
-        }
-    }
-
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         open = false;
@@ -281,15 +227,11 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         busy = false;
-        // With Netty's decoder, a response the close completed or truncated was reported just before this.
-        int closedStatus = OWN_PARSER ? parser.closed() : ResponseParser.NEED_MORE;
-        if (closedStatus != ResponseParser.NEED_MORE) {
-            listener.onResponse(this, closedStatus, parser.bodyBytes(), false);
-        } else {
-            listener.onFailure(this, new PrematureCloseException((OWN_PARSER ? parser.started() : started)
-                    ? "connection closed before the response was complete"
-                    : "connection closed with no response"));
-        }
+        // A response the close completed (a body that ran until the close) or truncated was reported by the
+        // decoder just before this; what is left is a close before the response began.
+        listener.onFailure(this, new PrematureCloseException(started
+                ? "connection closed before the response was complete"
+                : "connection closed with no response"));
     }
 
     @Override

@@ -84,10 +84,6 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Mixin
     ClientTuning client = new ClientTuning();
 
-    @Option(names = "--http-parser", defaultValue = "netty", description = {"Response parser for side-by-side runs: netty (Netty's HttpResponseDecoder,",
-        "default) or own (the hand-written ResponseParser). Fixed by the JVM's first connection."})
-    String httpParser;
-
     @Option(names = "--kafka", description = "Publish the records through Kafka (embedded broker unless --bootstrap) instead of counting them.")
     boolean throughKafka;
 
@@ -120,10 +116,6 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         if (minWakeGapUs < 0) {
             throw new UsageException("--min-wake-gap-us must be >= 0, was " + minWakeGapUs);
         }
-        if (!httpParser.equals("netty") && !httpParser.equals("own")) {
-            throw new UsageException("--http-parser must be netty or own, was '" + httpParser + "'");
-        }
-        System.setProperty("rigscope.http-parser", httpParser);
         GeneratorOptions options = client.applyTo(GeneratorOptions.defaults().withIoThreads(ioThreads)
                         .withMinWakeGapNanos(minWakeGapUs * 1000))
                 .withListener(r -> System.err.println(r.line()));
@@ -166,7 +158,6 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("warmup_s", warm.toMillis() / 1000.0);
             out.put("warmup_runs", warmupRuns);
             out.put("preconnect_ms", client.preconnectMs);
-            out.put("http_parser", io.rigscope.generator.http.HttpConnection.parserName());
             if (server != null) {
                 out.put("server", "in this JVM");
                 out.put("server_threads", serverThreads);
