@@ -40,7 +40,7 @@ final class Collector {
     private final ProgressListener listener;
     private final int batchMaxSamples;
     private final long batchMaxAgeNanos;
-    private final RunState finished;
+    private final CompletionQueue finished;
     private final Map<String, Totals> totals = new LinkedHashMap<>();
     private final List<Sample> pending = new ArrayList<>();
     private long pendingSinceNanos;
@@ -75,7 +75,7 @@ final class Collector {
         long errors;
     }
 
-    Collector(String series, int rep, String src, RunState run, List<ScenarioRun> scenarios,
+    Collector(String series, int rep, String src, CompletionQueue run, List<ScenarioRun> scenarios,
               Outbox outbox, ProgressListener listener, int batchMaxSamples, Duration batchMaxAge, long startEpochUs) {
         this.series = series;
         this.rep = rep;

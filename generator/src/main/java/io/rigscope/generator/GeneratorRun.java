@@ -32,7 +32,7 @@ final class GeneratorRun {
     private final RecordSink sink;
     private final WireCodec codec;
     private final MicroClock clock = new MicroClock();
-    private final RunState state = new RunState(clock);
+    private final CompletionQueue state = new CompletionQueue(clock);
     private volatile Thread runThread;
     private Collector collector;
 

@@ -48,7 +48,7 @@ final class ScenarioRun {
     /** Idle keep-alive connections are closed after this long; 0: never. */
     final long idleTimeoutNanos;
     private final double preconnectSeconds;
-    private final RunState run;
+    private final CompletionQueue run;
     private final BodyRenderer renderer;
     private final AtomicLong closedSeq = new AtomicLong();
     private final LongAdder sent = new LongAdder();
@@ -58,7 +58,7 @@ final class ScenarioRun {
      * @param loops     the event loops the lanes are spread over
      * @param bootstrap channel class and options shared by every connection
      */
-    ScenarioRun(Scenario scenario, LoopMode mode, RunState run, EventLoopGroup loops, GeneratorOptions options,
+    ScenarioRun(Scenario scenario, LoopMode mode, CompletionQueue run, EventLoopGroup loops, GeneratorOptions options,
                 Bootstrap bootstrap, String keyPrefix) {
         this.minWakeGapNanos = options.minWakeGapNanos();
         this.pollNanos = options.pollNanos();

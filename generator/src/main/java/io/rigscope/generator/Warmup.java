@@ -33,7 +33,7 @@ final class Warmup {
                                 .sendString(Mono.just("{\"written\":2}")).then()))
                         .get("/probe", (req, res) -> res.sendString(Mono.just("{}"))))
                 .bindNow(Duration.ofSeconds(10));
-        RunState discard = new RunState(new MicroClock());
+        CompletionQueue discard = new CompletionQueue(new MicroClock());
         String base = "http://127.0.0.1:" + server.port();
         List<ScenarioRun> runs = List.of(
                 new ScenarioRun(new Scenario("warmup-post", "POST", URI.create(base + "/ingest"), Map.of(), 8_000, 64,

@@ -26,13 +26,17 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 
 /**
- * The lean HTTP/1.1 engine (lanes, {@code HttpConnection}, {@code RequestEncoder}, {@code ResponseParser}) through
+ * The lean HTTP/1.1 engine (lanes, {@code HttpConnection}, {@code RequestEncoder}, the response decoder) through
  * whole runs against real loopback servers, well-behaved and not: every request sent ends in exactly one sample
  * whose outcome says what the server did, and the run never hangs.
  */
@@ -106,24 +110,83 @@ class EngineBehaviourTest {
                 .isEqualTo(run.records().size());
     }
 
-    @Test
-    void aServerThatAnswersConnectionCloseGetsEveryRequestOnAConnectionOfItsOwnAndAllSucceed() throws Exception {
-        try (ScriptedServer server = new ScriptedServer(c -> {
-            if (c.readRequest() != null) {
-                c.write("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok");
+    /** Whether a scripted server's answers let the client reuse a connection. */
+    private enum Connections {
+        /** keep-alive: fewer connections than requests */
+        REUSED,
+        /** each request on a connection of its own (the answer or the failure closes it) */
+        ONE_PER_REQUEST
+    }
+
+    /** A script that answers every request of its connection with {@code answer}. */
+    private static ScriptedServer.Script answersEachRequestWith(String answer) {
+        return c -> {
+            while (c.readRequest() != null) {
+                c.write(answer);
             }
-        })) {
-            Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 100, 16, Duration.ofSeconds(2)));
+        };
+    }
+
+    /** A script that answers the first request of its connection with {@code answer}, then closes it. */
+    private static ScriptedServer.Script answersOneRequestWith(String answer) {
+        return c -> {
+            if (c.readRequest() != null) {
+                c.write(answer);
+            }
+        };
+    }
+
+    static Stream<Arguments> serversThatAnswerEveryRequestAlike() {
+        return Stream.of(
+                Arguments.of("Content-Length on keep-alive", answersEachRequestWith(OK_2),
+                        200, ErrorKind.NONE, Connections.REUSED),
+                Arguments.of("chunked body on keep-alive",
+                        answersEachRequestWith("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;x=1\r\nok\r\n0\r\nT: 1\r\n\r\n"),
+                        200, ErrorKind.NONE, Connections.REUSED),
+                Arguments.of("100 Continue before the answer",
+                        answersEachRequestWith("HTTP/1.1 100 Continue\r\n\r\n" + OK_2), 200, ErrorKind.NONE, Connections.REUSED),
+                Arguments.of("Connection: close on each answer",
+                        answersOneRequestWith("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"),
+                        200, ErrorKind.NONE, Connections.ONE_PER_REQUEST),
+                Arguments.of("a body that runs until the server closes",
+                        answersOneRequestWith("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nno length, no chunks: the close ends me"),
+                        200, ErrorKind.NONE, Connections.ONE_PER_REQUEST),
+                Arguments.of("a malformed status line is an other error",
+                        answersEachRequestWith("HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n"),
+                        0, ErrorKind.OTHER, Connections.ONE_PER_REQUEST),
+                Arguments.of("a close in the middle of the body is a reset",
+                        answersOneRequestWith("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789"),
+                        0, ErrorKind.RESET, Connections.ONE_PER_REQUEST));
+    }
+
+    /**
+     * 50 requests in 1 s to a server that answers each the same way: each ends in one sample with the status and
+     * error kind the answer calls for, well before the 3 s timeout, on a reused or a fresh connection as the
+     * answer allows.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("serversThatAnswerEveryRequestAlike")
+    void everyRequestToAServerThatAnswersAllAlikeEndsWithTheStatusAndErrorKindItsAnswerCallsFor(
+            String answer, ScriptedServer.Script script, int status, ErrorKind kind, Connections connections) throws Exception {
+        try (ScriptedServer server = new ScriptedServer(script)) {
+            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(3)));
 
             ScenarioSummary s = run.summary().scenario("probe");
             assertEveryRequestIsAccountedFor(run, "probe");
-            assertThat(s.scheduled()).isEqualTo(150);
+            assertThat(s.sent()).isEqualTo(50);
             assertThat(s.dropped()).isZero();
-            assertThat(s.failed()).as(s.errors().toString()).isZero();
-            assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.status()).isEqualTo(200));
-            assertThat(server.requests.get()).isEqualTo(150);
-            // the script answers one request per connection, so a reused connection would have failed a request
-            assertThat(server.connections.get()).isGreaterThanOrEqualTo(150);
+            assertThat(server.requests.get()).isEqualTo(50);
+            assertThat(s.errors()).isEqualTo(kind == ErrorKind.NONE ? Map.of() : Map.of(kind, 50L));
+            assertThat(run.samples("probe")).allSatisfy(x -> {
+                assertThat(x.status()).isEqualTo(status);
+                assertThat(x.err()).isEqualTo(kind);
+                assertThat(x.serviceUs()).as("ended by the answer, not by the timeout").isLessThan(1_000_000L);
+            });
+            if (connections == Connections.REUSED) {
+                assertThat(server.connections.get()).isLessThanOrEqualTo(16);
+            } else {
+                assertThat(server.connections.get()).isGreaterThanOrEqualTo(50);
+            }
         }
     }
 
@@ -195,47 +258,6 @@ class EngineBehaviourTest {
     }
 
     @Test
-    void aMalformedStatusLineFailsEveryRequestAsOtherAndTheRunDoesNotHang() throws Exception {
-        try (ScriptedServer server = new ScriptedServer(c -> {
-            while (c.readRequest() != null) {
-                c.write("HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n");
-            }
-        })) {
-            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(3)));
-
-            ScenarioSummary s = run.summary().scenario("probe");
-            assertEveryRequestIsAccountedFor(run, "probe");
-            assertThat(s.sent()).isEqualTo(50);
-            assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.OTHER, 50L));
-            assertThat(run.samples("probe")).allSatisfy(x -> {
-                assertThat(x.status()).isZero();
-                assertThat(x.serviceUs()).isLessThan(1_000_000L);
-            });
-            assertThat(run.summary().elapsed()).isLessThan(Duration.ofMillis(2000));
-        }
-    }
-
-    @Test
-    void aServerThatClosesInTheMiddleOfTheBodyFailsEveryRequestAsReset() throws Exception {
-        try (ScriptedServer server = new ScriptedServer(c -> {
-            if (c.readRequest() != null) {
-                c.write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789");
-            }
-        })) {
-            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(3)));
-
-            ScenarioSummary s = run.summary().scenario("probe");
-            assertEveryRequestIsAccountedFor(run, "probe");
-            assertThat(s.sent()).isEqualTo(50);
-            assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.RESET, 50L));
-            assertThat(run.samples("probe")).allSatisfy(x -> {
-                assertThat(x.status()).isZero();
-                assertThat(x.serviceUs()).isLessThan(1_000_000L);
-            });
-        }
-    }
-
-    @Test
     void aServerThatNeverAnswersEndsEveryRequestAsATimeoutWithinOneSweepOfTheTimeout() throws Exception {
         try (ScriptedServer server = new ScriptedServer(NEVER_ANSWERS)) {
             Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 20, 64, Duration.ofMillis(300)));
@@ -272,25 +294,6 @@ class EngineBehaviourTest {
             assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.responseUs()).isBetween(200_000L, 230_000L));
             assertThat(server.requests.get()).isEqualTo(s.sent());
             assertThat(run.summary().elapsed()).isLessThan(Duration.ofMillis(1400));
-        }
-    }
-
-    @Test
-    void aResponseWhoseBodyRunsUntilTheServerClosesCompletesAtTheClose() throws Exception {
-        try (ScriptedServer server = new ScriptedServer(c -> {
-            if (c.readRequest() != null) {
-                c.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n");
-                c.write("no length, no chunks: the close ends me");
-            }
-        })) {
-            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(2)));
-
-            ScenarioSummary s = run.summary().scenario("probe");
-            assertEveryRequestIsAccountedFor(run, "probe");
-            assertThat(s.sent()).isEqualTo(50);
-            assertThat(s.failed()).as(s.errors().toString()).isZero();
-            assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.status()).isEqualTo(200));
-            assertThat(server.connections.get()).isGreaterThanOrEqualTo(50);
         }
     }
 

@@ -161,6 +161,17 @@ class CommandLineTest {
     }
 
     @Test
+    void benchGeneratorJsonReportsTheGeneratorsCpuPerRequestAsAPositiveNumber() throws Exception {
+        Result r = run("bench", "generator", "--rate", "500", "--duration", "2s", "--warmup", "0s",
+                "--max-in-flight", "64", "--json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.get("completed").asLong()).isPositive();
+        assertThat(json.get("cpu_us_per_request").isNumber()).as(r.out()).isTrue();
+        assertThat(json.get("cpu_us_per_request").asDouble()).isPositive();
+    }
+
+    @Test
     void benchServerAnswersOkUntilItsDurationEnds() throws Exception {
         int port = LoopbackPorts.free();
         var result = new java.util.concurrent.CompletableFuture<Result>();

@@ -24,6 +24,12 @@ import java.util.function.LongSupplier;
  */
 public final class GeneratorBench {
 
+    /**
+     * The generator's own threads (client event loops, collector, outbox, health and pause probe, run), whose CPU
+     * is {@link BenchResult#cpuUsPerRequest()}'s numerator.
+     */
+    static final String GENERATOR_THREADS = "rig-gen-";
+
     private final URI target;
     private final LongSupplier serverCpuNanos;
     private final RecordSink sink;
@@ -60,6 +66,8 @@ public final class GeneratorBench {
         long wallBefore = System.nanoTime();
         RunSummary summary;
         Map<String, Double> byThread;
+        long generatorCpuNanos;
+        long generatorUserNanos;
         java.util.List<SecondReport> seconds = new java.util.concurrent.CopyOnWriteArrayList<>();
         GeneratorOptions recording = options.withListener(r -> {
             seconds.add(r);
@@ -68,6 +76,8 @@ public final class GeneratorBench {
         try (ThreadCpu cpu = new ThreadCpu()) {
             summary = new Generator(sink, recording).run(plan).block(duration.plusMinutes(2));
             byThread = cpu.percentByGroup();
+            generatorCpuNanos = cpu.cpuNanosSince(GENERATOR_THREADS);
+            generatorUserNanos = cpu.userNanosSince(GENERATOR_THREADS);
         }
         long wall = System.nanoTime() - wallBefore;
         double serverPct = serverCpuNanos == null ? Double.NaN
@@ -76,9 +86,11 @@ public final class GeneratorBench {
         ScenarioSummary s = Objects.requireNonNull(summary, "no summary").scenario("bench");
         double spanSec = (s.lastSendEpochUs() - s.firstSendEpochUs()) / 1e6;
         double offered = s.sent() > 1 && spanSec > 0 ? (s.sent() - 1) / spanSec : 0;
+        double cpuUsPerRequest = s.completed() == 0 ? Double.NaN : generatorCpuNanos / 1000.0 / s.completed();
+        double userUsPerRequest = s.completed() == 0 ? Double.NaN : generatorUserNanos / 1000.0 / s.completed();
         long droppedFirstSecond = seconds.isEmpty() ? 0 : seconds.get(0).dropped();
         return new BenchResult(rate, offered, s.sent(), s.dropped(), droppedFirstSecond, s.completed(), s.failed(), s.lagP50Ms(),
                 s.lagP99Ms(), s.lagMaxMs(), s.serviceP50Ms(), s.serviceP99Ms(),
-                serverCpuNanos == null ? processPct : processPct - serverPct, serverPct, byThread);
+                serverCpuNanos == null ? processPct : processPct - serverPct, serverPct, cpuUsPerRequest, userUsPerRequest, byThread);
     }
 }

@@ -18,6 +18,8 @@ public final class ThreadCpu implements AutoCloseable {
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final Map<Long, Long> startCpu = new HashMap<>();
     private final Map<Long, Long> lastCpu = new HashMap<>();
+    private final Map<Long, Long> startUser = new HashMap<>();
+    private final Map<Long, Long> lastUser = new HashMap<>();
     private final Map<Long, String> names = new HashMap<>();
     private final Thread sampler;
     private final long startNanos = System.nanoTime();
@@ -60,13 +62,17 @@ public final class ThreadCpu implements AutoCloseable {
             if (cpu < 0) {
                 continue;
             }
+            long user = Math.max(0, threads.getThreadUserTime(info.getThreadId()));
             names.putIfAbsent(info.getThreadId(), info.getThreadName());
             if (first) {
                 startCpu.put(info.getThreadId(), cpu);
+                startUser.put(info.getThreadId(), user);
             } else {
                 startCpu.putIfAbsent(info.getThreadId(), 0L);
+                startUser.putIfAbsent(info.getThreadId(), 0L);
             }
             lastCpu.put(info.getThreadId(), cpu);
+            lastUser.put(info.getThreadId(), user);
         }
     }
 
@@ -96,6 +102,32 @@ public final class ThreadCpu implements AutoCloseable {
     }
 
     private final Map<String, Long> vmStartTicks = vmThreadTicks();
+
+    /**
+     * CPU time (user + system) since construction of the threads whose name starts with {@code prefix},
+     * nanoseconds. A thread that ended since the last sample loses at most its last 200 ms; JVM-internal threads
+     * are not included.
+     */
+    synchronized long cpuNanosSince(String prefix) {
+        sample(false);
+        return sumSince(prefix, startCpu, lastCpu);
+    }
+
+    /** As {@link #cpuNanosSince}, user-mode time only (the Java code; the rest is the kernel's, syscalls and TCP). */
+    synchronized long userNanosSince(String prefix) {
+        sample(false);
+        return sumSince(prefix, startUser, lastUser);
+    }
+
+    private long sumSince(String prefix, Map<Long, Long> start, Map<Long, Long> last) {
+        long sum = 0;
+        for (Map.Entry<Long, Long> e : last.entrySet()) {
+            if (names.get(e.getKey()).startsWith(prefix)) {
+                sum += e.getValue() - start.getOrDefault(e.getKey(), 0L);
+            }
+        }
+        return sum;
+    }
 
     /** Percent of one core by thread group since construction. */
     synchronized Map<String, Double> percentByGroup() {

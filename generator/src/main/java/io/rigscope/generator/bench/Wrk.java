@@ -11,10 +11,31 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Runs {@code wrk} (closed loop: each connection sends its next request when the reply arrives) and reads its rate. */
+/**
+ * Runs {@code wrk} (closed loop: each connection sends its next request when the reply arrives) and reads its rate,
+ * its request count and its own CPU time.
+ */
 public final class Wrk {
 
     private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
+    private static final Pattern REQUESTS = Pattern.compile("(\\d+) requests in ");
+    /** Printed by bash's {@code time} around wrk (see {@link #run}): user and system CPU seconds of wrk. */
+    private static final Pattern CPU = Pattern.compile("wrk-cpu-s ([0-9.]+) ([0-9.]+)");
+
+    /**
+     * One wrk run.
+     *
+     * @param requestsPerSec wrk's Requests/sec
+     * @param requests requests wrk completed
+     * @param cpuSec wrk's own CPU time, user + system, seconds (its rusage at exit, from bash's {@code time})
+     */
+    public record Result(double requestsPerSec, long requests, double cpuSec) {
+
+        /** wrk's CPU time per completed request, µs; NaN when it completed none. */
+        public double cpuUsPerRequest() {
+            return requests == 0 ? Double.NaN : cpuSec * 1e6 / requests;
+        }
+    }
 
     private final Path executable;
 
@@ -38,13 +59,15 @@ public final class Wrk {
     }
 
     /**
-     * Runs wrk against {@code url} and returns its Requests/sec.
+     * Runs wrk against {@code url} under bash's {@code time} (so its CPU time is read from its rusage when it exits)
+     * and returns its rate, request count and CPU time.
      *
      * @throws IllegalStateException when wrk fails or prints no rate
      */
-    public double maxRequestsPerSec(String url, int threads, int connections, Duration duration) {
-        List<String> command = List.of(executable.toString(), "-t" + threads, "-c" + connections,
-                "-d" + Math.max(1, duration.toSeconds()) + "s", url);
+    public Result run(String url, int threads, int connections, Duration duration) {
+        List<String> command = List.of("bash", "-c", "TIMEFORMAT='wrk-cpu-s %3U %3S'; time \"$0\" \"$@\"",
+                executable.toString(), "-t" + threads, "-c" + connections, "-d" + Math.max(1, duration.toSeconds()) + "s",
+                url);
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -52,11 +75,14 @@ public final class Wrk {
                 p.destroyForcibly();
                 throw new IllegalStateException("wrk did not finish: " + command);
             }
-            Matcher m = RPS.matcher(out);
-            if (p.exitValue() != 0 || !m.find()) {
+            Matcher rps = RPS.matcher(out);
+            Matcher requests = REQUESTS.matcher(out);
+            Matcher cpu = CPU.matcher(out);
+            if (p.exitValue() != 0 || !rps.find() || !requests.find() || !cpu.find()) {
                 throw new IllegalStateException("wrk failed (" + p.exitValue() + "): " + out.strip());
             }
-            return Double.parseDouble(m.group(1));
+            return new Result(Double.parseDouble(rps.group(1)), Long.parseLong(requests.group(1)),
+                    Double.parseDouble(cpu.group(1)) + Double.parseDouble(cpu.group(2)));
         } catch (IOException e) {
             throw new IllegalStateException("cannot run " + executable + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {

@@ -4,12 +4,24 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.PrematureChannelClosureException;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseDecoder;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.util.Objects;
 
 /**
- * One keep-alive HTTP/1.1 connection that carries one request at a time (no pipelining), as the channel's
- * only handler. Every method runs on the channel's event loop; nothing here blocks or allocates per response.
+ * One keep-alive HTTP/1.1 connection that carries one request at a time (no pipelining). Responses are framed by
+ * Netty's {@link HttpResponseDecoder}, which this handler puts in front of itself (told when a request is HEAD);
+ * bodies are counted, never kept. Every method runs on the channel's event loop; nothing here blocks.
  *
  * <p>A connection is owned by a {@link Listener} that decides what to send and when; the connection tells it
  * how each request ended: a complete response ({@link Listener#onResponse}), or a failure
@@ -50,7 +62,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private final ResponseParser parser;
+    private final Decoder decoder;
     private final Listener listener;
     private Channel channel;
     private boolean open;
@@ -58,11 +70,18 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
     private boolean busy;
     private boolean ended;
     private Object attachment;
+    // The response in flight.
+    private boolean headRequest;
+    private boolean started;
+    private boolean interim;
+    private int status;
+    private long bodyBytes;
+    private boolean keepAlive;
 
-    /** @param maxHeadBytes the largest response head accepted (see {@link ResponseParser}) */
+    /** @param maxHeadBytes the largest response head (status line, headers) accepted */
     public HttpConnection(Listener listener, int maxHeadBytes) {
         this.listener = Objects.requireNonNull(listener, "listener");
-        this.parser = new ResponseParser(maxHeadBytes);
+        this.decoder = new Decoder(maxHeadBytes);
     }
 
     /** The owner's attachment, or null. */
@@ -105,7 +124,10 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
             throw new IllegalStateException(busy ? "a request is already in flight" : "the connection is not open");
         }
         busy = true;
-        parser.begin(head);
+        headRequest = head;
+        started = false;
+        interim = false;
+        bodyBytes = 0;
         channel.writeAndFlush(request, channel.voidPromise());
     }
 
@@ -130,6 +152,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        ctx.pipeline().addBefore(ctx.name(), "http-response-decoder", decoder);
     }
 
     @Override
@@ -141,31 +164,54 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** From the decoder: a response head, a piece of body, the end of a response, or a decoding failure. */
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf buf = (ByteBuf) msg;
+    public void channelRead(ChannelHandlerContext ctx, Object read) {
+        HttpObject msg = (HttpObject) read;
         try {
             if (ended) {
                 return;
             }
             if (!busy) {
-                fail(new IOException("the server sent " + buf.readableBytes() + " byte(s) with no request in flight"));
+                fail(new IOException("the server sent a response with no request in flight"));
                 return;
             }
-            int status = parser.feed(buf);
-            if (status != ResponseParser.NEED_MORE) {
+            DecoderResult result = msg.decoderResult();
+            if (result.isFailure()) {
+                Throwable cause = result.cause();
+                fail(cause instanceof PrematureChannelClosureException
+                        ? new PrematureCloseException("connection closed before the response was complete")
+                        : new MalformedResponseException(String.valueOf(cause.getMessage())));
+                return;
+            }
+            if (msg instanceof HttpResponse response) {
+                started = true;
+                status = response.status().code();
+                // 1xx interim responses are skipped, except 101, which ends the response and leaves HTTP
+                interim = status >= 100 && status < 200 && status != 101;
+                keepAlive = status != 101 && HttpUtil.isKeepAlive(response);
+            }
+            if (msg instanceof HttpContent content) {
+                bodyBytes += content.content().readableBytes();
+            }
+            if (msg instanceof LastHttpContent) {
+                if (interim) {
+                    interim = false;
+                    bodyBytes = 0;
+                    return;
+                }
                 busy = false;
-                boolean keepAlive = parser.keepAlive() && !buf.isReadable();
-                if (!keepAlive) {
+                // a body that ran until the close ends with the channel already inactive; bytes after the
+                // response belong to no request: the connection is out of sync
+                boolean reuse = keepAlive && ctx.channel().isActive() && decoder.leftOverBytes() == 0;
+                if (!reuse) {
                     ended = true;
                     ctx.close();
                 }
-                listener.onResponse(this, status, parser.bodyBytes(), keepAlive);
+                listener.onResponse(this, status, bodyBytes, reuse);
             }
-        } catch (MalformedResponseException e) {
-            fail(e);
         } finally {
-            buf.release();
+            ReferenceCountUtil.release(msg);
         }
     }
 
@@ -181,14 +227,11 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         busy = false;
-        int status = parser.closed();
-        if (status != ResponseParser.NEED_MORE) {
-            listener.onResponse(this, status, parser.bodyBytes(), false);
-        } else {
-            listener.onFailure(this, new PrematureCloseException(parser.started()
-                    ? "connection closed before the response was complete"
-                    : "connection closed with no response"));
-        }
+        // A response the close completed (a body that ran until the close) or truncated was reported by the
+        // decoder just before this; what is left is a close before the response began.
+        listener.onFailure(this, new PrematureCloseException(started
+                ? "connection closed before the response was complete"
+                : "connection closed with no response"));
     }
 
     @Override
@@ -210,6 +253,39 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
             listener.onFailure(this, cause);
         } else {
             listener.onClosed(this);
+        }
+    }
+
+    /**
+     * Netty's response decoder for this connection: knows when the request was HEAD (no body whatever the headers
+     * say), and closes the connection on bytes that arrive with no request out instead of decoding them.
+     */
+    private final class Decoder extends HttpResponseDecoder {
+
+        Decoder(int maxHeadBytes) {
+            super(new HttpDecoderConfig().setMaxInitialLineLength(maxHeadBytes).setMaxHeaderSize(maxHeadBytes));
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            if (msg instanceof ByteBuf buf && (ended || !busy)) {
+                int bytes = buf.readableBytes();
+                buf.release();
+                if (!ended) {
+                    fail(new IOException("the server sent " + bytes + " byte(s) with no request in flight"));
+                }
+                return;
+            }
+            super.channelRead(ctx, msg);
+        }
+
+        @Override
+        protected boolean isContentAlwaysEmpty(HttpMessage msg) {
+            return headRequest || super.isContentAlwaysEmpty(msg);
+        }
+
+        int leftOverBytes() {
+            return actualReadableBytes();
         }
     }
 }

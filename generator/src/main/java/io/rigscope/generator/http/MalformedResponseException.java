@@ -1,9 +1,9 @@
 package io.rigscope.generator.http;
 
 /**
- * An HTTP/1.1 response that {@link ResponseParser} cannot frame: the message names what is wrong and where,
- * e.g. {@code bad status line: 'HTTP/1.1 2x0 OK'} or {@code bad chunk size 'zz' in chunk 3}. The connection it
- * came from is out of sync and must be closed.
+ * An HTTP/1.1 response that cannot be framed (Netty's decoder rejected it): the message is the decoder's, e.g.
+ * {@code For input string: "2x0"} or {@code HTTP header is larger than 65536 bytes.}. The connection it came from is
+ * out of sync and is closed; the request is an {@code other} error.
  */
 public final class MalformedResponseException extends RuntimeException {
 

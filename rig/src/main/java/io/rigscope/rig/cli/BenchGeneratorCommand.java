@@ -35,9 +35,11 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "generator", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Offer --rate req/s open-loop to a minimal Reactor Netty keep-alive server in this JVM and",
-            "print target_rate, offered_rate, sent, dropped, lag_p50/p99/max_ms (lag = t1 - t0) and cpu_pct.",
+            "print target_rate, offered_rate, sent, dropped, lag_p50/p99/max_ms (lag = t1 - t0), cpu_pct and",
+            "cpu_us_per_request (CPU of the generator's threads / requests completed).",
             "--vs-wrk also runs wrk (closed loop) against the same server and searches the highest open-loop",
-            "rate that holds (0 drops, 0 failures, offered within --tolerance). --target URL offers the load to a",
+            "rate that holds (0 drops, 0 failures, offered within --tolerance); it prints wrk_cpu_us_per_request",
+            "(wrk's own CPU / its requests) and cpu_per_request_vs_wrk. --target URL offers the load to a",
             "server elsewhere (e.g. 'rigscope bench server' in another process) instead."})
 public final class BenchGeneratorCommand implements Callable<Integer> {
 
@@ -169,13 +171,16 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             }
             if (wrk.isPresent()) {
                 System.err.printf("bench: wrk -t%d -c%d -d%ds %s%n", wrkThreads, wrkConnections, step.toSeconds(), url);
-                double wrkMax = wrk.get().maxRequestsPerSec(url, wrkThreads, wrkConnections, step);
+                Wrk.Result wrkRun = wrk.get().run(url, wrkThreads, wrkConnections, step);
+                double wrkMax = wrkRun.requestsPerSec();
                 System.err.printf("bench: wrk max %.0f req/s; searching the highest open-loop rate that holds%n", wrkMax);
                 List<Map<String, Object>> steps = new ArrayList<>();
                 double best = search(bench, wrkMax, step, steps);
                 out.put("wrk_max_rps", BenchResultRound.round(wrkMax));
                 out.put("wrk_threads", wrkThreads);
                 out.put("wrk_connections", wrkConnections);
+                out.put("wrk_cpu_us_per_request", round2(wrkRun.cpuUsPerRequest()));
+                out.put("cpu_per_request_vs_wrk", round2(main.cpuUsPerRequest() / wrkRun.cpuUsPerRequest()));
                 out.put("max_open_loop_rps", BenchResultRound.round(best));
                 out.put("max_open_loop_over_wrk", Math.round(1000.0 * best / wrkMax) / 1000.0);
                 out.put("search_steps", steps);
@@ -231,10 +236,16 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         m.put("dropped", r.dropped());
         m.put("failed", r.failed());
         m.put("lag_p99_ms", r.toMap().get("lag_p99_ms"));
+        m.put("cpu_us_per_request", r.toMap().get("cpu_us_per_request"));
         m.put("holds", r.held(tolerance));
         System.err.printf(Locale.ROOT, "bench: step %.0f req/s -> offered %.1f, dropped %d, lag p99 %.3f ms: %s%n",
                 r.targetRate(), r.offeredRate(), r.dropped(), r.lagP99Ms(), r.held(tolerance) ? "holds" : "does not hold");
         return m;
+    }
+
+    /** Two decimals, or null (JSON null) for NaN. */
+    private static Double round2(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? null : Math.round(v * 100) / 100.0;
     }
 
     /** Rounding for printed rates. */

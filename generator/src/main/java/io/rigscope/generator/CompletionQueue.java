@@ -7,20 +7,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the scenarios of one run share: its clock, the queue of finished samples (drained by the collector)
- * and the stop flag. A final class on purpose: the warm-up and the run use this same class, so the JIT's
- * profile of the request path from the warm-up stays valid for the run (an interface with two implementations
- * made the first requests of every run fall back to the interpreter and stall the loop for ~60 ms).
+ * The completion queue of one run: every lane adds the sample of each request that ended ({@link #collect}, any
+ * thread) and the collector drains them ({@link #poll}, one thread). It also carries what those producers read
+ * beside it: the run's clock and its stop flag. A final class on purpose: the warm-up and the run use this same
+ * class, so the JIT's profile of the request path from the warm-up stays valid for the run (an interface with
+ * two implementations made the first requests of every run fall back to the interpreter and stall the loop for
+ * ~60 ms).
  */
-final class RunState {
+final class CompletionQueue {
 
-    private static final Logger LOG = LoggerFactory.getLogger(RunState.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CompletionQueue.class);
 
     final MicroClock clock;
     private final Queue<Sample> finished = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
 
-    RunState(MicroClock clock) {
+    CompletionQueue(MicroClock clock) {
         this.clock = clock;
     }
 
