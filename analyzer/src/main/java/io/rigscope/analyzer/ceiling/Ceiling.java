@@ -26,8 +26,10 @@ import io.rigscope.analyzer.api.WireView;
 @WireView
 @JsonPropertyOrder({"rep", "scenario", "duration_s", "requests_per_s", "events_per_s", "failed",
     "denominator_rows_per_s", "ratio"})
-public record Ceiling(int rep, String scenario, double durationSec, double requestsPerSec, double eventsPerSec,
-                      long failed, Double denominatorRowsPerSec) {
+public record Ceiling(@JsonProperty("rep") int rep, @JsonProperty("scenario") String scenario, double durationSec,
+                      double requestsPerSec, double eventsPerSec, @JsonProperty("failed") long failed,
+                      @JsonProperty("denominator_rows_per_s") @JsonInclude(JsonInclude.Include.NON_NULL)
+                      Double denominatorRowsPerSec) {
 
     /** This ceiling beside the database's own (rows/s), or null. */
     public Ceiling withDenominator(Double rowsPerSec) {
@@ -38,16 +40,6 @@ public record Ceiling(int rep, String scenario, double durationSec, double reque
     public Double ratio() {
         return denominatorRowsPerSec == null || denominatorRowsPerSec <= 0 ? null
                 : Math.round(eventsPerSec / denominatorRowsPerSec * 100.0) / 100.0;
-    }
-
-    @JsonProperty("rep")
-    int wireRep() {
-        return rep;
-    }
-
-    @JsonProperty("scenario")
-    String wireScenario() {
-        return scenario;
     }
 
     @JsonProperty("duration_s")
@@ -63,17 +55,6 @@ public record Ceiling(int rep, String scenario, double durationSec, double reque
     @JsonProperty("events_per_s")
     double wireEvents() {
         return round1(eventsPerSec);
-    }
-
-    @JsonProperty("failed")
-    long wireFailed() {
-        return failed;
-    }
-
-    @JsonProperty("denominator_rows_per_s")
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    Double wireDenominator() {
-        return denominatorRowsPerSec;
     }
 
     @JsonProperty("ratio")

@@ -26,9 +26,11 @@ import java.util.Objects;
 @WireView
 @JsonPropertyOrder({"rep", "start", "end", "freeze_seconds", "window_buckets", "worst_ms", "cause", "confidence",
     "evidence", "missing", "secondary_cause", "evidence_items"})
-public record Episode(int rep, long startSec, long endSec, int freezeSeconds, int windowBuckets, double worstMs,
-                      Cause cause, Confidence confidence, List<Evidence> evidence, List<String> missing,
-                      Cause secondary) {
+public record Episode(@JsonProperty("rep") int rep, @JsonProperty("start") long startSec,
+                      @JsonProperty("end") long endSec, @JsonProperty("freeze_seconds") int freezeSeconds,
+                      @JsonProperty("window_buckets") int windowBuckets, @JsonProperty("worst_ms") double worstMs,
+                      Cause cause, Confidence confidence, @JsonProperty("evidence_items") List<Evidence> evidence,
+                      @JsonProperty("missing") List<String> missing, Cause secondary) {
 
     public Episode {
         if (endSec <= startSec) {
@@ -65,36 +67,6 @@ public record Episode(int rep, long startSec, long endSec, int freezeSeconds, in
         return String.join("; ", evidence.stream().map(Evidence::text).toList());
     }
 
-    @JsonProperty("rep")
-    int wireRep() {
-        return rep;
-    }
-
-    @JsonProperty("start")
-    long wireStart() {
-        return startSec;
-    }
-
-    @JsonProperty("end")
-    long wireEnd() {
-        return endSec;
-    }
-
-    @JsonProperty("freeze_seconds")
-    int wireFreezeSeconds() {
-        return freezeSeconds;
-    }
-
-    @JsonProperty("window_buckets")
-    int wireWindowBuckets() {
-        return windowBuckets;
-    }
-
-    @JsonProperty("worst_ms")
-    double wireWorstMs() {
-        return worstMs;
-    }
-
     @JsonProperty("cause")
     String wireCause() {
         return cause.code();
@@ -110,18 +82,8 @@ public record Episode(int rep, long startSec, long endSec, int freezeSeconds, in
         return evidence.stream().map(Evidence::text).toList();
     }
 
-    @JsonProperty("missing")
-    List<String> wireMissing() {
-        return missing;
-    }
-
     @JsonProperty("secondary_cause")
     String wireSecondary() {
         return secondary == null ? null : secondary.code();
-    }
-
-    @JsonProperty("evidence_items")
-    List<Evidence> wireEvidenceItems() {
-        return evidence;
     }
 }

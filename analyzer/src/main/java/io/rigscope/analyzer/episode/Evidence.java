@@ -20,7 +20,9 @@ import java.util.Objects;
 @WireView
 @JsonPropertyOrder({"stream", "ts", "what", "value", "unit", "fact"})
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Evidence(String stream, Long tsUs, String what, Double value, String unit, String fact) {
+public record Evidence(@JsonProperty("stream") String stream, @JsonProperty("ts") Long tsUs,
+                       @JsonProperty("what") String what, @JsonProperty("value") Double value,
+                       @JsonProperty("unit") String unit, @JsonProperty("fact") String fact) {
     public Evidence {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(fact, "fact");
@@ -39,35 +41,5 @@ public record Evidence(String stream, Long tsUs, String what, Double value, Stri
     /** {@code stream: fact}. */
     public String text() {
         return stream + ": " + fact;
-    }
-
-    @JsonProperty("stream")
-    String wireStream() {
-        return stream;
-    }
-
-    @JsonProperty("ts")
-    Long wireTs() {
-        return tsUs;
-    }
-
-    @JsonProperty("what")
-    String wireWhat() {
-        return what;
-    }
-
-    @JsonProperty("value")
-    Double wireValue() {
-        return value;
-    }
-
-    @JsonProperty("unit")
-    String wireUnit() {
-        return unit;
-    }
-
-    @JsonProperty("fact")
-    String wireFact() {
-        return fact;
     }
 }

@@ -15,25 +15,11 @@ import java.util.Objects;
  */
 @WireView
 @JsonPropertyOrder({"pass", "value", "limit"})
-public record GateResult(String name, boolean pass, Object value, Object limit) {
+public record GateResult(String name, @JsonProperty("pass") boolean pass, @JsonProperty("value") Object value,
+                         @JsonProperty("limit") Object limit) {
 
     public GateResult {
         Objects.requireNonNull(name, "name");
-    }
-
-    @JsonProperty("pass")
-    boolean wirePass() {
-        return pass;
-    }
-
-    @JsonProperty("value")
-    Object wireValue() {
-        return value;
-    }
-
-    @JsonProperty("limit")
-    Object wireLimit() {
-        return limit;
     }
 
     /** {@code name (value vs limit)}: how a console names a failed gate. */

@@ -44,12 +44,20 @@ import java.util.Map;
 @WireView
 @JsonPropertyOrder({"rep", "kind", "scenario", "pass", "samples", "dropped", "failed", "p50_ms", "p99_ms",
     "response_p99_ms", "drift", "span_s", "freeze_seconds", "freeze_per_10min", "freeze_cadence_s", "freeze_gaps_s",
-    "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed", "qty_claimed", "freeze_seconds_by_cause", "gates"})
-public record RepeatSummary(int rep, RepeatTrack.Kind kind, String scenario, boolean pass, long samples, long dropped,
-                            long failed, long p50Us, long p99Us, long responseP99Us, Double drift, long spanSec,
-                            Cadence cadence, List<Long> freezeSeconds, List<Window> windows, double medianBucketP99Us,
-                            long worstBucketP99Us, long probeP99Us, Boolean reconciled, long provisionalSeconds,
-                            long eventsClaimed, long qtyClaimed, Map<String, GateResult> gates, List<Episode> episodes) {
+    "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed",
+    "qty_claimed", "freeze_seconds_by_cause", "gates"})
+public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
+                            @JsonProperty("scenario") String scenario, @JsonProperty("pass") boolean pass,
+                            @JsonProperty("samples") long samples, @JsonProperty("dropped") long dropped,
+                            @JsonProperty("failed") long failed, long p50Us, long p99Us, long responseP99Us,
+                            Double drift, @JsonProperty("span_s") long spanSec, Cadence cadence,
+                            @JsonProperty("freeze_seconds") List<Long> freezeSeconds,
+                            @JsonProperty("windows") List<Window> windows, double medianBucketP99Us,
+                            long worstBucketP99Us, long probeP99Us, Boolean reconciled,
+                            @JsonProperty("provisional_seconds") long provisionalSeconds,
+                            @JsonProperty("events_claimed") long eventsClaimed,
+                            @JsonProperty("qty_claimed") long qtyClaimed,
+                            @JsonProperty("gates") Map<String, GateResult> gates, List<Episode> episodes) {
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);
@@ -113,49 +121,9 @@ public record RepeatSummary(int rep, RepeatTrack.Kind kind, String scenario, boo
         return drift == null ? null : Math.round(drift * 1000.0) / 1000.0;
     }
 
-    @JsonProperty("rep")
-    int wireRep() {
-        return rep;
-    }
-
     @JsonProperty("kind")
     String wireKind() {
         return kind.code();
-    }
-
-    @JsonProperty("scenario")
-    String wireScenario() {
-        return scenario;
-    }
-
-    @JsonProperty("pass")
-    boolean wirePass() {
-        return pass;
-    }
-
-    @JsonProperty("samples")
-    long wireSamples() {
-        return samples;
-    }
-
-    @JsonProperty("dropped")
-    long wireDropped() {
-        return dropped;
-    }
-
-    @JsonProperty("failed")
-    long wireFailed() {
-        return failed;
-    }
-
-    @JsonProperty("span_s")
-    long wireSpan() {
-        return spanSec;
-    }
-
-    @JsonProperty("freeze_seconds")
-    List<Long> wireFreezeSeconds() {
-        return freezeSeconds;
     }
 
     @JsonProperty("freeze_per_10min")
@@ -173,11 +141,6 @@ public record RepeatSummary(int rep, RepeatTrack.Kind kind, String scenario, boo
         return cadence.gapsSec();
     }
 
-    @JsonProperty("windows")
-    List<Window> wireWindows() {
-        return windows;
-    }
-
     @JsonProperty("median_10s_p99_ms")
     double medianBucketP99Ms() {
         return Math.round(medianBucketP99Us) / 1000.0;
@@ -192,25 +155,5 @@ public record RepeatSummary(int rep, RepeatTrack.Kind kind, String scenario, boo
     @JsonProperty("probe_p99_ms")
     Double probeP99Ms() {
         return probeP99Us < 0 ? null : probeP99Us / 1000.0;
-    }
-
-    @JsonProperty("provisional_seconds")
-    long wireProvisional() {
-        return provisionalSeconds;
-    }
-
-    @JsonProperty("events_claimed")
-    long wireEventsClaimed() {
-        return eventsClaimed;
-    }
-
-    @JsonProperty("qty_claimed")
-    long wireQtyClaimed() {
-        return qtyClaimed;
-    }
-
-    @JsonProperty("gates")
-    Map<String, GateResult> wireGates() {
-        return gates;
     }
 }

@@ -24,31 +24,14 @@ import io.rigscope.analyzer.api.WireView;
 @WireView
 @JsonPropertyOrder({"sec", "count", "failed", "slow", "max_ms", "p50_ms", "p99_ms", "response_p99_ms", "freeze",
     "final", "scheduled", "sent", "dropped", "in_flight"})
-public record SecondStats(long sec, long count, long failed, long slowCount, long maxServiceUs, long p50ServiceUs,
-                          long p99ServiceUs, long p99ResponseUs, boolean freeze, boolean exact, SecondLedger ledger) {
+public record SecondStats(@JsonProperty("sec") long sec, @JsonProperty("count") long count,
+                          @JsonProperty("failed") long failed, @JsonProperty("slow") long slowCount, long maxServiceUs,
+                          long p50ServiceUs, long p99ServiceUs, long p99ResponseUs,
+                          @JsonProperty("freeze") boolean freeze, @JsonProperty("final") boolean exact,
+                          SecondLedger ledger) {
 
     public SecondStats {
         ledger = ledger == null ? SecondLedger.NONE : ledger;
-    }
-
-    @JsonProperty("sec")
-    long wireSec() {
-        return sec;
-    }
-
-    @JsonProperty("count")
-    long wireCount() {
-        return count;
-    }
-
-    @JsonProperty("failed")
-    long wireFailed() {
-        return failed;
-    }
-
-    @JsonProperty("slow")
-    long wireSlow() {
-        return slowCount;
     }
 
     @JsonProperty("max_ms")
@@ -69,16 +52,6 @@ public record SecondStats(long sec, long count, long failed, long slowCount, lon
     @JsonProperty("response_p99_ms")
     double responseP99Ms() {
         return Latency.ms(p99ResponseUs);
-    }
-
-    @JsonProperty("freeze")
-    boolean wireFreeze() {
-        return freeze;
-    }
-
-    @JsonProperty("final")
-    boolean wireFinal() {
-        return exact;
     }
 
     /** Requests due in this second (by intended start), every generator: the offered load. */

@@ -33,10 +33,17 @@ import java.util.Map;
 @JsonPropertyOrder({"series", "verdict", "passed", "total", "headline", "scenario", "p50_ms", "p99_ms",
     "p99_range_ms", "worst_10s_p99_ms", "reconciliation", "samples_outside_repeats", "repeats", "episodes",
     "freeze_seconds_by_cause", "ceiling", "environment"})
-public record SeriesReport(String series, SeriesVerdict verdict, int passed, int total, String scenario,
-                           Double p50Ms, Double p99Ms, List<Double> p99RangeMs, Double worst10sP99Ms,
-                           String reconciliation, List<RepeatSummary> repeats, long samplesOutsideRepeats,
-                           Ceiling ceiling, Map<String, Object> environment) {
+public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict verdict,
+                           @JsonProperty("passed") int passed, @JsonProperty("total") int total,
+                           @JsonProperty("scenario") String scenario, @JsonProperty("p50_ms") Double p50Ms,
+                           @JsonProperty("p99_ms") Double p99Ms, @JsonProperty("p99_range_ms") List<Double> p99RangeMs,
+                           @JsonProperty("worst_10s_p99_ms") Double worst10sP99Ms,
+                           @JsonProperty("reconciliation") String reconciliation,
+                           @JsonProperty("repeats") List<RepeatSummary> repeats,
+                           @JsonProperty("samples_outside_repeats") long samplesOutsideRepeats,
+                           @JsonProperty("ceiling") @JsonInclude(JsonInclude.Include.NON_NULL) Ceiling ceiling,
+                           @JsonProperty("environment") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+                           Map<String, Object> environment) {
 
     public SeriesReport {
         p99RangeMs = p99RangeMs == null ? null : List.copyOf(p99RangeMs);
@@ -157,24 +164,9 @@ public record SeriesReport(String series, SeriesVerdict verdict, int passed, int
                 + " ms" + (worst10sP99Ms == null ? "" : ", worst 10-s p99 " + worst10sP99Ms + " ms");
     }
 
-    @JsonProperty("series")
-    String wireSeries() {
-        return series;
-    }
-
     @JsonProperty("verdict")
     String wireVerdict() {
         return verdict.name();
-    }
-
-    @JsonProperty("passed")
-    int wirePassed() {
-        return passed;
-    }
-
-    @JsonProperty("total")
-    int wireTotal() {
-        return total;
     }
 
     @JsonProperty("headline")
@@ -182,60 +174,8 @@ public record SeriesReport(String series, SeriesVerdict verdict, int passed, int
         return headline();
     }
 
-    @JsonProperty("scenario")
-    String wireScenario() {
-        return scenario;
-    }
-
-    @JsonProperty("p50_ms")
-    Double wireP50() {
-        return p50Ms;
-    }
-
-    @JsonProperty("p99_ms")
-    Double wireP99() {
-        return p99Ms;
-    }
-
-    @JsonProperty("p99_range_ms")
-    List<Double> wireRange() {
-        return p99RangeMs;
-    }
-
-    @JsonProperty("worst_10s_p99_ms")
-    Double wireWorst() {
-        return worst10sP99Ms;
-    }
-
-    @JsonProperty("reconciliation")
-    String wireReconciliation() {
-        return reconciliation;
-    }
-
-    @JsonProperty("samples_outside_repeats")
-    long wireOutside() {
-        return samplesOutsideRepeats;
-    }
-
-    @JsonProperty("repeats")
-    List<RepeatSummary> wireRepeats() {
-        return repeats;
-    }
-
     @JsonProperty("episodes")
     List<Episode> wireEpisodes() {
         return episodes();
-    }
-
-    @JsonProperty("ceiling")
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    Ceiling wireCeiling() {
-        return ceiling;
-    }
-
-    @JsonProperty("environment")
-    @JsonInclude(JsonInclude.Include.NON_EMPTY)
-    Map<String, Object> wireEnvironment() {
-        return environment;
     }
 }

@@ -15,22 +15,8 @@ import io.rigscope.analyzer.api.WireView;
  */
 @WireView
 @JsonPropertyOrder({"start", "end", "buckets", "worst_p99_ms", "median_bucket_p99_ms"})
-public record Window(long startSec, long endSec, int buckets, long worstP99Us, double medianBucketP99Us) {
-
-    @JsonProperty("start")
-    long wireStart() {
-        return startSec;
-    }
-
-    @JsonProperty("end")
-    long wireEnd() {
-        return endSec;
-    }
-
-    @JsonProperty("buckets")
-    int wireBuckets() {
-        return buckets;
-    }
+public record Window(@JsonProperty("start") long startSec, @JsonProperty("end") long endSec,
+                     @JsonProperty("buckets") int buckets, long worstP99Us, double medianBucketP99Us) {
 
     @JsonProperty("worst_p99_ms")
     double worstP99Ms() {
