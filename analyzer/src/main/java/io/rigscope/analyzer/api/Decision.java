@@ -31,7 +31,22 @@ public sealed interface Decision {
     long tsUs();
 
     /** The verdict kind this decision is published as. */
-    Verdict.Kind kind();
+    default Verdict.Kind kind() {
+        if (this instanceof Second) {
+            return Verdict.Kind.SECOND;
+        } else if (this instanceof Freeze) {
+            return Verdict.Kind.FREEZE;
+        } else if (this instanceof TailWindow) {
+            return Verdict.Kind.WINDOW;
+        } else if (this instanceof EpisodeFound) {
+            return Verdict.Kind.EPISODE;
+        } else if (this instanceof Repeat) {
+            return Verdict.Kind.REPEAT;
+        } else if (this instanceof CeilingFound) {
+            return Verdict.Kind.CEILING;
+        }
+        return Verdict.Kind.SERIES;
+    }
 
     /**
      * A second of one scenario: closed by the ledger watermark ({@code second.exact()}), closed at the end of
@@ -42,11 +57,6 @@ public sealed interface Decision {
         public Second {
             Objects.requireNonNull(second, "second");
         }
-
-        @Override
-        public Verdict.Kind kind() {
-            return Verdict.Kind.SECOND;
-        }
     }
 
     /** A closed second that is a freeze-second, with the rule it met in words. */
@@ -56,22 +66,12 @@ public sealed interface Decision {
             Objects.requireNonNull(second, "second");
             Objects.requireNonNull(rule, "rule");
         }
-
-        @Override
-        public Verdict.Kind kind() {
-            return Verdict.Kind.FREEZE;
-        }
     }
 
     /** A 10-s tail window of a judged repeat. */
     record TailWindow(String series, int rep, String scenario, long tsUs, Window window) implements Decision {
         public TailWindow {
             Objects.requireNonNull(window, "window");
-        }
-
-        @Override
-        public Verdict.Kind kind() {
-            return Verdict.Kind.WINDOW;
         }
     }
 
@@ -84,11 +84,6 @@ public sealed interface Decision {
         public EpisodeFound {
             Objects.requireNonNull(episode, "episode");
         }
-
-        @Override
-        public Verdict.Kind kind() {
-            return Verdict.Kind.EPISODE;
-        }
     }
 
     /** A repeat judged: its figures and every gate. */
@@ -96,22 +91,12 @@ public sealed interface Decision {
         public Repeat {
             Objects.requireNonNull(summary, "summary");
         }
-
-        @Override
-        public Verdict.Kind kind() {
-            return Verdict.Kind.REPEAT;
-        }
     }
 
     /** The closed-loop ceiling measured (a maximum, never a service level). */
     record CeilingFound(String series, int rep, String scenario, long tsUs, Ceiling ceiling) implements Decision {
         public CeilingFound {
             Objects.requireNonNull(ceiling, "ceiling");
-        }
-
-        @Override
-        public Verdict.Kind kind() {
-            return Verdict.Kind.CEILING;
         }
     }
 
@@ -129,11 +114,6 @@ public sealed interface Decision {
         @Override
         public String scenario() {
             return null;
-        }
-
-        @Override
-        public Verdict.Kind kind() {
-            return Verdict.Kind.SERIES;
         }
     }
 }
