@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.sut.auth.ApiKeys;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.db.Sql;
 import io.rigscope.sut.ingest.EventWriter.InsertMode;
 import io.rigscope.sut.schema.Migrations;

@@ -13,7 +13,7 @@ import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
 import io.rigscope.sut.SutConfig;
 import io.rigscope.sut.auth.ApiKeys;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
@@ -44,7 +44,7 @@ public final class DemoCommand implements Callable<Integer> {
     KafkaOptions kafka = new KafkaOptions();
 
     @Option(names = "--pg", paramLabel = "URL",
-            description = "Use this PostgreSQL (postgresql://user[:pw]@host:port/db; it must allow the SUT's "
+            description = "Use this PostgreSQL (" + PgTarget.URL_FORM + "; it must allow the SUT's "
                     + "migrations) instead of a private cluster. Its settings are never changed.")
     String pg;
 
@@ -115,7 +115,7 @@ public final class DemoCommand implements Callable<Integer> {
                 EnvironmentFacts env = EnvironmentFacts.collect(owner, dataDir, null);
                 console.printf("series %s: %s%n", id, plan.describe());
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
-                        new TelemetrySources.Local(owner.r2dbc(),
+                        new TelemetrySources.Local(owner,
                                 target.cluster().map(PrivatePostgres::logFile).orElse(null), null, false, dataDir,
                                 List.of("usage_events", "api_keys"), null),
                         env.toMarkerData(), output.reportJson, output.reportMd, null);

@@ -12,7 +12,7 @@ import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
 import io.rigscope.sut.SutConfig;
 import io.rigscope.sut.auth.ApiKeys;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.ingest.EventWriter;
 import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.wire.WirePublisher;
@@ -61,7 +61,7 @@ public final class RunCommand implements Callable<Integer> {
         String fallbackId = "series-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
                 .format(Clock.systemUTC().instant());
         SeriesFile file = SeriesFile.read(config, series, fallbackId);
-        PgUrl database = file.database() == null ? null : PgTarget.parse(file.database());
+        PgUrl database = file.database() == null ? null : PgTarget.parse(config + ": database", file.database());
         PrintStream console = System.out;
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open();
@@ -102,7 +102,7 @@ public final class RunCommand implements Callable<Integer> {
                 }
                 console.printf("series %s: %s%n", plan.series(), plan.describe());
                 TelemetrySources.Local telemetry = new TelemetrySources.Local(
-                        database == null ? null : database.r2dbc(), file.pgLog(), null, false, null,
+                        database, file.pgLog(), null, false, null,
                         List.of("usage_events"), null);
                 SeriesSession.Result result = new SeriesSession(endpoint.bootstrap(), publisher, codec, console)
                         .run(plan, new SeriesSession.Options(database, Provisioning.DEMO_TENANT, telemetry, environment,

@@ -27,7 +27,7 @@ public final class SutCommand implements java.util.concurrent.Callable<Integer> 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
     @Option(names = "--pg", paramLabel = "URL",
-            description = "The database, as its owner: postgresql://user[:password]@host:port/db (default: a private cluster).")
+            description = "The database, as its owner: " + PgTarget.URL_FORM + " (default: a private cluster).")
     String pg;
 
     @Option(names = "--port", paramLabel = "P", description = "TCP port (default: ${DEFAULT-VALUE}; 0 = any free port).")

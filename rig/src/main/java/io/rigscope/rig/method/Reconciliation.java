@@ -2,7 +2,7 @@ package io.rigscope.rig.method;
 
 import io.r2dbc.spi.ConnectionFactory;
 import io.rigscope.model.wire.DatabaseGain;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.db.Sql;
 import java.time.Duration;
 import java.time.Instant;

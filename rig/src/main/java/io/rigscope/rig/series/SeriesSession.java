@@ -16,7 +16,7 @@ import io.rigscope.rig.method.BringUpChecks;
 import io.rigscope.rig.method.Denominator;
 import io.rigscope.rig.method.Finding;
 import io.rigscope.rig.method.Reconciliation;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import java.io.IOException;

@@ -14,7 +14,7 @@ import io.rigscope.rig.method.Reconciliation;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
 import io.rigscope.sut.SutConfig;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
