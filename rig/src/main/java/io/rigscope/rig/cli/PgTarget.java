@@ -45,6 +45,11 @@ public final class PgTarget implements AutoCloseable {
         return resolve(text, PrivatePostgres.Options.defaults());
     }
 
+    /** The given URL (from {@code flag}, named in errors), or a fresh private cluster when {@code text} is null. */
+    static PgTarget resolve(String flag, String text) {
+        return text != null ? new PgTarget(parse(flag, text), null) : resolve(null);
+    }
+
     /** The given URL, or a fresh private cluster with these settings when {@code text} is null. */
     static PgTarget resolve(String text, PrivatePostgres.Options options) {
         if (text != null) {
