@@ -144,7 +144,7 @@ public enum PgParameter {
         try {
             p.check(value);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage().startsWith("query parameter") ? e.getMessage()
+            throw new IllegalArgumentException(e.getMessage().startsWith("query parameter") || e.getMessage().startsWith(key) ? e.getMessage()
                     : "query parameter " + key + ": " + e.getMessage(), e);
         }
     }
