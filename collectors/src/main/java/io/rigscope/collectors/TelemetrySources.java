@@ -13,6 +13,7 @@ import io.rigscope.collectors.pglog.PgLogCollector;
 import io.rigscope.collectors.vmstat.VmstatCollector;
 import io.rigscope.collectors.waits.WaitsCollector;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.pg.PgUrl;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +28,7 @@ import reactor.core.publisher.Flux;
  * RDS instance ({@link #rds}). The collectors' library API, for the run orchestration and {@code rigscope collect}.
  *
  * <pre>{@code
- * CollectorSet set = TelemetrySources.local(new TelemetrySources.Local(pg.r2dbcUrl("postgres", "postgres"),
+ * CollectorSet set = TelemetrySources.local(new TelemetrySources.Local(PgUrl.parse("pg", pg.libpqUrl("postgres", "postgres")),
  *         pg.logFile(), null, false, pg.dataDir(), List.of("usage_events"), null), CollectorContext.of(seriesId));
  * Disposable running = set.merged().publishOn(publishThread).subscribe(publisher::publish);
  * }</pre>
@@ -45,7 +46,7 @@ public final class TelemetrySources {
     /**
      * Where the local sources are.
      *
-     * @param pgUrl R2DBC URL of the target database (waits, db); null leaves those two out
+     * @param pgUrl the target database (waits, db); null leaves those two out
      * @param pgLogFile the server's stderr log file (pglog); null leaves it out
      * @param logLinePrefix the server's log_line_prefix; null is the default {@code %m [%p] }
      * @param logFromStart read the log file from its start rather than its end
@@ -55,7 +56,7 @@ public final class TelemetrySources {
      * @param interval sampling interval of vmstat, os, waits and db (whole seconds for vmstat and waits);
      *                 null is 1 s
      */
-    public record Local(String pgUrl, Path pgLogFile, String logLinePrefix, boolean logFromStart, Path dataDir,
+    public record Local(PgUrl pgUrl, Path pgLogFile, String logLinePrefix, boolean logFromStart, Path dataDir,
                         List<String> tables, Duration interval) {
         public Local {
             tables = tables == null ? List.of() : List.copyOf(tables);

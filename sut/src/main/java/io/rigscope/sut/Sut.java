@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.r2dbc.pool.ConnectionPool;
 import io.rigscope.sut.auth.ApiKeys;
+import io.rigscope.sut.db.Pools;
 import io.rigscope.sut.ingest.BatchParser;
 import io.rigscope.sut.ingest.EventWriter;
 import io.rigscope.sut.ingest.IngestHandler;
@@ -61,7 +62,7 @@ public final class Sut {
             }
             config.provisioning().apply(owner);
         }
-        ConnectionPool pool = config.appPg().pool("rigscope-sut", config.poolSize());
+        ConnectionPool pool = Pools.of(config.appPg(), "rigscope-sut", config.poolSize());
         try {
             pool.warmup().block(START_TIMEOUT);
         } catch (RuntimeException e) {

@@ -1,7 +1,7 @@
 package io.rigscope.sut;
 
 import io.rigscope.sut.auth.ApiKeys.Touch;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.ingest.EventWriter.InsertMode;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;

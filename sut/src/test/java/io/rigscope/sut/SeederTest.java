@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.localenv.testing.Postgres;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.seed.AutovacuumSettle;
 import io.rigscope.sut.seed.Seeder;
 import java.time.Duration;

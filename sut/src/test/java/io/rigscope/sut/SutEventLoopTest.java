@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.sut.auth.ApiKeys;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.ingest.EventWriter.InsertMode;
 import io.rigscope.sut.schema.Provisioning;
 import java.net.http.HttpClient;

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.sut.auth.ApiKeys;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.db.Sql;
 import io.rigscope.sut.ingest.EventWriter.InsertMode;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;
+import io.rigscope.sut.testing.SutOnPostgres;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,15 +29,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SutTest {
 
     @RegisterExtension
-    static final Postgres pg = new Postgres();
+    static final SutOnPostgres pg = new SutOnPostgres();
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private PgUrl owner;
 
     @BeforeAll
-    void migrate() {
-        owner = PgUrl.parse("--pg", pg.libpqUrl("postgres", "postgres"));
-        Sut.start(SutConfig.defaults(owner).withMigrate(true)).close();
+    void owner() {
+        owner = pg.owner();   // migrated and provisioned by the fixture
     }
 
     @Test
@@ -47,7 +46,7 @@ class SutTest {
             var res = post(sut, Provisioning.DEMO_API_KEY, batch(customer, "api_calls", 5, 7));
             assertThat(res.statusCode()).isEqualTo(201);
             assertThat(json.readTree(res.body()).get("written").asLong()).isEqualTo(5);
-            assertThat(pg.psql("postgres", "select count(*), sum(quantity) from usage_events where customer_id = '"
+            assertThat(pg.psql("select count(*), sum(quantity) from usage_events where customer_id = '"
                     + customer + "'")).isEqualTo("5|35");
             assertThat(sut.stats().eventsWritten()).isEqualTo(5);
         }
@@ -66,7 +65,7 @@ class SutTest {
                     + event("dup-" + customer, customer, "api_calls", 1) + "]}";
             assertThat(json.readTree(post(sut, Provisioning.DEMO_API_KEY, twiceInOne).body()).get("written").asLong())
                     .isEqualTo(1);
-            assertThat(pg.psql("postgres", "select count(*) from usage_events where customer_id = '" + customer + "'"))
+            assertThat(pg.psql("select count(*) from usage_events where customer_id = '" + customer + "'"))
                     .isEqualTo("4");
         }
     }
@@ -78,7 +77,7 @@ class SutTest {
             String body = batch(customer, "compute_seconds", 4, 10);
             assertThat(json.readTree(post(sut, Provisioning.DEMO_API_KEY, body).body()).get("written").asLong()).isEqualTo(4);
             assertThat(json.readTree(post(sut, Provisioning.DEMO_API_KEY, body).body()).get("written").asLong()).isZero();
-            assertThat(pg.psql("postgres", "select count(*), sum(quantity) from usage_events where customer_id = '"
+            assertThat(pg.psql("select count(*), sum(quantity) from usage_events where customer_id = '"
                     + customer + "'")).isEqualTo("4|40");
         }
     }
@@ -102,7 +101,7 @@ class SutTest {
             assertThat(post(sut, Provisioning.DEMO_API_KEY, "not json").statusCode()).isEqualTo(400);
             assertThat(json.readTree(post(sut, Provisioning.DEMO_API_KEY, "{}").body()).get("error").asText())
                     .contains("events is missing");
-            assertThat(pg.psql("postgres", "select count(*) from usage_events where customer_id = '" + customer + "'"))
+            assertThat(pg.psql("select count(*) from usage_events where customer_id = '" + customer + "'"))
                     .as("a rejected batch writes nothing").isEqualTo("0");
             assertThat(sut.stats().rejected()).isEqualTo(5);
         }
@@ -163,13 +162,13 @@ class SutTest {
     void everyRequestTouchUpdatesTheKeysLastUsedTimeInEachRequest() throws Exception {
         try (RunningSut sut = Sut.start(SutConfig.defaults(owner).withTouch(ApiKeys.Touch.EVERY_REQUEST))) {
             String hash = ApiKeys.hash(Provisioning.DEMO_API_KEY);
-            pg.psql("postgres", "update api_keys set last_used_at = null where key_hash = '" + hash + "'");
+            pg.psql("update api_keys set last_used_at = null where key_hash = '" + hash + "'");
             post(sut, Provisioning.DEMO_API_KEY, batch(uniqueCustomer(), "api_calls", 1, 1));
-            String first = pg.psql("postgres", "select last_used_at from api_keys where key_hash = '" + hash + "'");
+            String first = pg.psql("select last_used_at from api_keys where key_hash = '" + hash + "'");
             assertThat(first).isNotEmpty();
             Thread.sleep(20);
             post(sut, Provisioning.DEMO_API_KEY, batch(uniqueCustomer(), "api_calls", 1, 1));
-            assertThat(pg.psql("postgres", "select last_used_at > '" + first + "' from api_keys where key_hash = '"
+            assertThat(pg.psql("select last_used_at > '" + first + "' from api_keys where key_hash = '"
                     + hash + "'")).isEqualTo("t");
         }
     }
@@ -178,13 +177,13 @@ class SutTest {
     void perMinuteTouchUpdatesTheKeyOnceAndNotAgainWithinTheMinute() throws Exception {
         try (RunningSut sut = Sut.start(SutConfig.defaults(owner).withTouch(ApiKeys.Touch.PER_MINUTE))) {
             String hash = ApiKeys.hash(Provisioning.DEMO_API_KEY);
-            pg.psql("postgres", "update api_keys set last_used_at = null where key_hash = '" + hash + "'");
+            pg.psql("update api_keys set last_used_at = null where key_hash = '" + hash + "'");
             post(sut, Provisioning.DEMO_API_KEY, batch(uniqueCustomer(), "api_calls", 1, 1));
-            String first = pg.psql("postgres", "select last_used_at from api_keys where key_hash = '" + hash + "'");
+            String first = pg.psql("select last_used_at from api_keys where key_hash = '" + hash + "'");
             assertThat(first).isNotEmpty();
             Thread.sleep(20);
             post(sut, Provisioning.DEMO_API_KEY, batch(uniqueCustomer(), "api_calls", 1, 1));
-            assertThat(pg.psql("postgres", "select last_used_at from api_keys where key_hash = '" + hash + "'"))
+            assertThat(pg.psql("select last_used_at from api_keys where key_hash = '" + hash + "'"))
                     .isEqualTo(first);
         }
     }
@@ -211,7 +210,7 @@ class SutTest {
                 claimed += json.readTree(res.body()).get("written").asLong();
             }
             assertThat(claimed).isEqualTo(2000);
-            assertThat(pg.psql("postgres", "select count(*) from usage_events where customer_id = '" + customer + "'"))
+            assertThat(pg.psql("select count(*) from usage_events where customer_id = '" + customer + "'"))
                     .isEqualTo("1998");
         }
     }
@@ -224,7 +223,7 @@ class SutTest {
         var again = migrations.apply(factory);
         assertThat(again.appliedVersions()).isEmpty();
         assertThat(again.alreadyPresent()).containsExactly(1, 2, 3);
-        assertThat(pg.psql("postgres", "select string_agg(version::text, ',' order by version) from schema_migrations"))
+        assertThat(pg.psql("select string_agg(version::text, ',' order by version) from schema_migrations"))
                 .isEqualTo("1,2,3");
         var app = owner.as(Migrations.APP_ROLE, null).connectionFactory("test");
         assertThatThrownBy(() -> Sql.blockUpdate(app, Duration.ofSeconds(10), "INSERT INTO tenants (name) VALUES ('x')"))

@@ -10,6 +10,7 @@ import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Resilient;
 import io.rigscope.collectors.pg.PgConnector;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.WireRecord;
 import java.time.Duration;
@@ -41,13 +42,13 @@ import reactor.core.scheduler.Schedulers;
 public final class DbSampler {
 
     /**
-     * @param r2dbcUrl the database to sample
+     * @param pgUrl the database to sample
      * @param tables tables to report ({@code name} or {@code schema.name})
      * @param interval time between readings
      */
-    public record Config(String r2dbcUrl, List<String> tables, Duration interval) {
+    public record Config(PgUrl pgUrl, List<String> tables, Duration interval) {
         public Config {
-            Objects.requireNonNull(r2dbcUrl, "PostgreSQL R2DBC URL");
+            Objects.requireNonNull(pgUrl, "PostgreSQL URL");
             tables = tables == null ? List.of() : List.copyOf(tables);
             interval = interval == null ? Duration.ofSeconds(1) : interval;
         }
@@ -60,7 +61,7 @@ public final class DbSampler {
     public DbSampler(Config config, CollectorContext ctx) {
         this.config = Objects.requireNonNull(config, "config");
         this.ctx = Objects.requireNonNull(ctx, "ctx");
-        this.connector = new PgConnector(config.r2dbcUrl(), "db");
+        this.connector = new PgConnector(config.pgUrl(), "db");
     }
 
     public String src() {

@@ -1,13 +1,11 @@
 package io.rigscope.collectors.pg;
 
 import io.r2dbc.spi.Connection;
-import io.r2dbc.spi.ConnectionFactories;
 import io.r2dbc.spi.ConnectionFactory;
-import io.r2dbc.spi.ConnectionFactoryOptions;
-import io.r2dbc.spi.Option;
 import io.r2dbc.spi.R2dbcBadGrammarException;
 import io.r2dbc.spi.R2dbcPermissionDeniedException;
 import io.r2dbc.spi.Row;
+import io.rigscope.pg.PgUrl;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
@@ -25,33 +23,23 @@ public final class PgConnector {
     public static final String APPLICATION_PREFIX = "rigscope-collector";
 
     private final ConnectionFactory factory;
-    private final String url;
+    private final PgUrl url;
 
     /**
-     * @param r2dbcUrl e.g. {@code r2dbc:postgresql://user@127.0.0.1:5432/db}; a password in it is never printed
+     * @param url the database; its query parameters (sslmode, options, ...) apply, except {@code application_name},
+     *            which is always {@code rigscope-collector-<role>} (the wait collector leaves those sessions out)
      * @param role a word for the application name, e.g. {@code db}, {@code waits}
      */
-    public PgConnector(String r2dbcUrl, String role) {
-        Objects.requireNonNull(r2dbcUrl, "PostgreSQL R2DBC URL");
-        ConnectionFactoryOptions options;
-        try {
-            options = ConnectionFactoryOptions.parse(r2dbcUrl);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("'" + redact(r2dbcUrl) + "' is not an R2DBC URL (expected "
-                    + "r2dbc:postgresql://user@host:port/database): " + e.getMessage(), e);
-        }
-        options = options.mutate()
-                .option(Option.valueOf("applicationName"), APPLICATION_PREFIX + "-" + role)
-                .option(ConnectionFactoryOptions.CONNECT_TIMEOUT, Duration.ofSeconds(5))
-                .option(Option.valueOf("statementTimeout"), Duration.ofSeconds(10))
-                .build();
-        this.factory = ConnectionFactories.get(options);
-        this.url = redact(r2dbcUrl);
+    public PgConnector(PgUrl url, String role) {
+        Objects.requireNonNull(url, "PostgreSQL URL");
+        this.url = url.withParameter("application_name", APPLICATION_PREFIX + "-" + role);
+        this.factory = new io.r2dbc.postgresql.PostgresqlConnectionFactory(this.url.configuration(APPLICATION_PREFIX)
+                .statementTimeout(Duration.ofSeconds(10)).build());
     }
 
     /** The URL with any password replaced by {@code ***}. */
     public String url() {
-        return url;
+        return url.redacted();
     }
 
     /** Runs {@code use} on a fresh connection and closes it when the returned Flux ends or is cancelled. */
@@ -90,9 +78,5 @@ public final class PgConnector {
     public static double dbl(Row row, int index) {
         Double v = row.get(index, Double.class);
         return v == null ? 0 : v;
-    }
-
-    static String redact(String url) {
-        return url.replaceAll("(://[^:/@]+):[^@/]*@", "$1:***@");
     }
 }

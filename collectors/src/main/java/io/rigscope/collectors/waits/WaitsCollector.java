@@ -7,6 +7,7 @@ import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Resilient;
 import io.rigscope.collectors.pg.PgConnector;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.model.wire.Waits;
 import io.rigscope.model.wire.WireRecord;
 import java.time.Duration;
@@ -36,12 +37,12 @@ public final class WaitsCollector {
             + PgConnector.APPLICATION_PREFIX + "%' group by 1";
 
     /**
-     * @param r2dbcUrl the database whose sessions to sample
+     * @param pgUrl the database whose sessions to sample
      * @param interval time between samples (whole seconds, at least 1)
      */
-    public record Config(String r2dbcUrl, Duration interval) {
+    public record Config(PgUrl pgUrl, Duration interval) {
         public Config {
-            Objects.requireNonNull(r2dbcUrl, "PostgreSQL R2DBC URL");
+            Objects.requireNonNull(pgUrl, "PostgreSQL URL");
             interval = interval == null ? Duration.ofSeconds(1) : interval;
             if (interval.toSeconds() < 1) {
                 throw new IllegalArgumentException("waits interval must be at least 1 s, was " + interval);
@@ -56,7 +57,7 @@ public final class WaitsCollector {
     public WaitsCollector(Config config, CollectorContext ctx) {
         this.config = Objects.requireNonNull(config, "config");
         this.ctx = Objects.requireNonNull(ctx, "ctx");
-        this.connector = new PgConnector(config.r2dbcUrl(), "waits");
+        this.connector = new PgConnector(config.pgUrl(), "waits");
     }
 
     public String src() {

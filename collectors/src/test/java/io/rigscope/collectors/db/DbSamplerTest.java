@@ -7,6 +7,7 @@ import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.pg.PgUrl;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -53,7 +54,7 @@ class DbSamplerTest {
 
     @Test
     void walBytesRiseAfterAnInsertBurstAndTheTableCountsFollow() throws Exception {
-        var sampler = new DbSampler(new DbSampler.Config(pg.r2dbcUrl("postgres", "postgres"), List.of("events"),
+        var sampler = new DbSampler(new DbSampler.Config(PgUrl.parse("test", pg.libpqUrl("postgres", "postgres")), List.of("events"),
                 Duration.ofMillis(250)), CollectorContext.of("s1"));
         List<DbSample> samples = sampleUntil(sampler,
                 () -> pg.psql("postgres", "insert into events(qty, note) select g, repeat('x', 100) from generate_series(1, 50000) g"),
@@ -80,7 +81,7 @@ class DbSamplerTest {
 
     @Test
     void aRoleWithOnlyPgMonitorReadsEveryPart() throws Exception {
-        var sampler = new DbSampler(new DbSampler.Config(pg.r2dbcUrl("postgres", "monitor"), List.of("public.events"),
+        var sampler = new DbSampler(new DbSampler.Config(PgUrl.parse("test", pg.libpqUrl("postgres", "monitor")), List.of("public.events"),
                 Duration.ofMillis(250)), CollectorContext.of("s1"));
         List<DbSample> samples = sampleUntil(sampler, () -> pg.psql("postgres", "insert into events(qty) values (1)"),
                 s -> s.database() != null && s.database().commits() > 0);
@@ -101,7 +102,7 @@ class DbSamplerTest {
         // a cost-delayed VACUUM takes a couple of seconds here, long enough for 50 ms samples to see it
         pg.psql("postgres", "alter system set vacuum_cost_delay = 2");
         pg.psql("postgres", "select pg_reload_conf()");
-        var sampler = new DbSampler(new DbSampler.Config(pg.r2dbcUrl("postgres", "postgres"), List.of("churn"),
+        var sampler = new DbSampler(new DbSampler.Config(PgUrl.parse("test", pg.libpqUrl("postgres", "postgres")), List.of("churn"),
                 Duration.ofMillis(50)), CollectorContext.of("s1"));
         List<DbSample> samples;
         try {
@@ -141,7 +142,7 @@ class DbSamplerTest {
 
     @Test
     void aKilledSessionYieldsAGapMarkerAndSamplingResumesOnANewConnection() {
-        var sampler = new DbSampler(new DbSampler.Config(pg.r2dbcUrl("postgres", "postgres"), List.of(),
+        var sampler = new DbSampler(new DbSampler.Config(PgUrl.parse("test", pg.libpqUrl("postgres", "postgres")), List.of(),
                 Duration.ofMillis(200)), CollectorContext.of("s1"));
         List<WireRecord> out = sampler.records()
                 .doOnNext(r -> {
@@ -166,7 +167,7 @@ class DbSamplerTest {
 
     @Test
     void anUnreachableServerYieldsGapMarkersNotAnError() {
-        var sampler = new DbSampler(new DbSampler.Config("r2dbc:postgresql://postgres@127.0.0.1:1/postgres", List.of(),
+        var sampler = new DbSampler(new DbSampler.Config(PgUrl.parse("test", "r2dbc:postgresql://postgres@127.0.0.1:1/postgres"), List.of(),
                 Duration.ofMillis(100)), CollectorContext.of("s1"));
         List<WireRecord> out = sampler.records().take(1).collectList().block(Duration.ofSeconds(15));
         assertThat(out).singleElement().satisfies(r -> assertThat(r.topic().topicName()).isEqualTo("rig.markers"));

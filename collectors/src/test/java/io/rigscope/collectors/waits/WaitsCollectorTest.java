@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.model.wire.Waits;
+import io.rigscope.pg.PgUrl;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +25,7 @@ class WaitsCollectorTest {
 
     @Test
     void twoSessionsContendingForOneRowShowAsLockTransactionid() throws Exception {
-        var collector = new WaitsCollector(new WaitsCollector.Config(pg.r2dbcUrl("postgres", "monitor"), null),
+        var collector = new WaitsCollector(new WaitsCollector.Config(PgUrl.parse("test", pg.libpqUrl("postgres", "monitor")), null),
                 CollectorContext.of("s1"));
         var holder = CompletableFuture.runAsync(() -> pg.psql("postgres",
                 "begin; update api_keys set last_used_at = now() where id = 1; select pg_sleep(4); commit;"));
@@ -46,7 +47,7 @@ class WaitsCollectorTest {
 
     @Test
     void theCollectorsOwnSessionsAreLeftOut() {
-        var collector = new WaitsCollector(new WaitsCollector.Config(pg.r2dbcUrl("postgres", "postgres"), null),
+        var collector = new WaitsCollector(new WaitsCollector.Config(PgUrl.parse("test", pg.libpqUrl("postgres", "postgres")), null),
                 CollectorContext.of("s1"));
         Waits idle = collector.records().ofType(Waits.class).next().block(Duration.ofSeconds(10));
         assertThat(idle.load()).isEmpty();

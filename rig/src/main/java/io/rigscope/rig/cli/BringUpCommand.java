@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
             "Prints one line per check; exit 0 when all pass, 1 when the run must not go on."})
 public final class BringUpCommand implements Callable<Integer> {
 
-    @Option(names = "--pg", required = true, paramLabel = "URL", description = "The database, as its owner.")
+    @Option(names = "--pg", required = true, paramLabel = "URL", description = "The database, as its owner: " + PgTarget.URL_FORM + ".")
     String pg;
 
     @Option(names = "--sut", required = true, paramLabel = "URL", description = "The SUT's base URL, e.g. http://127.0.0.1:8080.")

@@ -1,38 +1,29 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.demo.DemoPlan;
-import io.rigscope.rig.method.BringUpChecks;
-import io.rigscope.rig.method.EnvironmentFacts;
-import io.rigscope.rig.series.SeriesPlan;
+import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesSession;
-import io.rigscope.sut.RunningSut;
-import io.rigscope.sut.Sut;
-import io.rigscope.sut.SutConfig;
-import io.rigscope.sut.auth.ApiKeys;
-import io.rigscope.sut.db.PgUrl;
-import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code rigscope demo}: the whole rig on one machine. Starts (or finds) the embedded broker, a private
- * PostgreSQL cluster it configures and throws away (or {@code --pg}), the reference SUT, the local collectors
- * and the live analyzer; runs a short ladder and a short sustained series with the read probe, reconciles
- * each repeat, runs the ceiling and the denominator, prints the series verdict and exits 0 or 99 by the gates.
+ * {@code rigscope demo}: the whole rig on one machine, as {@code run} with a built-in series file
+ * ({@link DemoPlan}). Starts (or finds) the embedded broker, a private PostgreSQL cluster it configures and
+ * throws away (or {@code --pg}), the reference SUT in its own JVM, the local collectors and the live analyzer;
+ * runs a short ladder and a short sustained series with the read probe, reconciles each repeat, runs the ceiling
+ * and the denominator, prints the series verdict and exits 0 or 99 by the gates.
  */
 @Command(name = "demo", header = "Run the whole rig here on a private PostgreSQL and the reference SUT; exit 0 or 99.",
         mixinStandardHelpOptions = true,
@@ -44,7 +35,7 @@ public final class DemoCommand implements Callable<Integer> {
     KafkaOptions kafka = new KafkaOptions();
 
     @Option(names = "--pg", paramLabel = "URL",
-            description = "Use this PostgreSQL (postgresql://user[:pw]@host:port/db; it must allow the SUT's "
+            description = "Use this PostgreSQL (" + PgTarget.URL_FORM + "; it must allow the SUT's "
                     + "migrations) instead of a private cluster. Its settings are never changed.")
     String pg;
 
@@ -79,6 +70,10 @@ public final class DemoCommand implements Callable<Integer> {
         }
         String id = series != null ? series : "demo-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant());
+        if (pg != null) {
+            PgTarget.parse(pg);   // a bad URL is exit 2 before anything starts
+        }
+        SeriesFile file = DemoPlan.file(id, quick, hotRow).withAppPassword(appPassword);
         PrintStream console = System.out;
         long startNs = System.nanoTime();
         WireCodec codec = new WireCodec();
@@ -92,39 +87,20 @@ public final class DemoCommand implements Callable<Integer> {
             try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
                 admin.ensureTopics();
             }
-            PgUrl owner = target.url();
             if (target.owned()) {
                 console.println("postgres: private cluster with autovacuum_naptime=1s, shared_buffers=256MB, "
                         + "max_wal_size=2GB, synchronous_commit=" + (durable ? "on" : "off (--durable for on)"));
             }
-            SutConfig sutConfig = SutConfig.defaults(owner).withMigrate(true)
-                    .withApp(io.rigscope.sut.schema.Migrations.APP_ROLE, appPassword)
-                    .withTouch(hotRow ? ApiKeys.Touch.EVERY_REQUEST : ApiKeys.Touch.PER_MINUTE);
-            try (RunningSut sut = Sut.start(sutConfig)) {
-                console.printf("sut: usage-events API on %s (touch %s, insert %s)%n", sut.baseUri(),
-                        sutConfig.touch(), sutConfig.insert());
-                SeriesPlan plan = DemoPlan.of(id, sut.baseUri(), Provisioning.DEMO_API_KEY, quick, hotRow);
-
-                if (!SeriesSession.bringUp(new BringUpChecks.Spec(owner, sutConfig.appUser(),
-                        sutConfig.appPassword(), sut.baseUri(), Provisioning.DEMO_API_KEY, plan.load().batch(),
-                        BringUpChecks.DEFAULT_COUNT_SQL), console)) {
-                    return ExitCodes.ERROR;
-                }
-
-                Path dataDir = target.cluster().map(PrivatePostgres::dataDir).orElse(Path.of("").toAbsolutePath());
-                EnvironmentFacts env = EnvironmentFacts.collect(owner, dataDir, null);
-                console.printf("series %s: %s%n", id, plan.describe());
-                SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
-                        new TelemetrySources.Local(owner.r2dbc(),
-                                target.cluster().map(PrivatePostgres::logFile).orElse(null), null, false, dataDir,
-                                List.of("usage_events", "api_keys"), null),
-                        env.toMarkerData(), output.reportJson, output.reportMd, null);
-                SeriesSession.Result result = new SeriesSession(endpoint.bootstrap(), publisher, codec, console)
-                        .run(plan, options);
-                console.printf("demo finished in %.0f s: %s%n", (System.nanoTime() - startNs) / 1e9,
-                        result.report().verdict());
-                return result.passed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
+            console.println("series file: " + DemoPlan.resource(quick, hotRow) + " (built in; `rigscope run "
+                    + "--config` with the same file does the same)");
+            Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.bootstrap(), publisher,
+                    codec, output, console);
+            if (result.isEmpty()) {
+                return ExitCodes.ERROR;
             }
+            console.printf("demo finished in %.0f s: %s%n", (System.nanoTime() - startNs) / 1e9,
+                    result.get().report().verdict());
+            return result.get().passed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
         }
     }
 }

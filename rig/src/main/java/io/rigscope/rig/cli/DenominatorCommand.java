@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
             "The rows stay in the table (keys denominator-*): run it after the repeats, not between them."})
 public final class DenominatorCommand implements Callable<Integer> {
 
-    @Option(names = "--pg", paramLabel = "URL", description = "The database: postgresql://user@host:port/db (default: a private cluster).")
+    @Option(names = "--pg", paramLabel = "URL", description = "The database: " + PgTarget.URL_FORM + " (default: a private cluster).")
     String pg;
 
     @Option(names = "--batch", required = true, paramLabel = "B", description = "Rows per transaction: the SUT's batch size.")

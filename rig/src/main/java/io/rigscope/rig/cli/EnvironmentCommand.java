@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
             "the data of an ENVIRONMENT marker."})
 public final class EnvironmentCommand implements Callable<Integer> {
 
-    @Option(names = "--pg", required = true, paramLabel = "URL", description = "The database: postgresql://user@host:port/db.")
+    @Option(names = "--pg", required = true, paramLabel = "URL", description = "The database: " + PgTarget.URL_FORM + ".")
     String pg;
 
     @Option(names = "--disk-path", paramLabel = "DIR",

@@ -1,14 +1,18 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.localenv.postgres.PrivatePostgres;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 
 /**
  * The database a command works on: the {@code --pg} URL when given, else (for commands that allow it) a
  * private cluster started from the local binaries and thrown away on {@link #close()}. Never changes the
  * settings of a server it did not start.
  */
-final class PgTarget implements AutoCloseable {
+public final class PgTarget implements AutoCloseable {
+
+    /** What {@code --pg} takes, in every command's help. */
+    public static final String URL_FORM = "postgresql://user[:pw]@host:port/db[?sslmode=require&...] "
+            + "(postgres:// and r2dbc:postgresql:// too; query parameters in docs/operations.md)";
 
     private final PgUrl url;
     private final PrivatePostgres owned;
@@ -18,10 +22,19 @@ final class PgTarget implements AutoCloseable {
         this.owned = owned;
     }
 
-    /** Parses {@code --pg}; a bad URL is a usage error naming the flag. */
-    static PgUrl parse(String text) {
+    /**
+     * Parses {@code --pg} as every command takes it: a libpq URL ({@code postgresql://}, {@code postgres://}) or
+     * an R2DBC one ({@code r2dbc:postgresql://}), query parameters kept ({@link PgUrl}); a bad URL is a usage
+     * error (exit 2) naming the flag.
+     */
+    public static PgUrl parse(String text) {
+        return parse("--pg", text);
+    }
+
+    /** Parses a URL from another flag or config key, a usage error naming it. */
+    public static PgUrl parse(String flag, String text) {
         try {
-            return PgUrl.parse("--pg", text);
+            return PgUrl.parse(flag, text);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -30,6 +43,11 @@ final class PgTarget implements AutoCloseable {
     /** The given URL, or a fresh private cluster when {@code text} is null. */
     static PgTarget resolve(String text) {
         return resolve(text, PrivatePostgres.Options.defaults());
+    }
+
+    /** The given URL (from {@code flag}, named in errors), or a fresh private cluster when {@code text} is null. */
+    static PgTarget resolve(String flag, String text) {
+        return text != null ? new PgTarget(parse(flag, text), null) : resolve(null);
     }
 
     /** The given URL, or a fresh private cluster with these settings when {@code text} is null. */

@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.sut.seed.AutovacuumSettle;
 import io.rigscope.sut.seed.Seeder;
@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
 public final class SeedCommand implements Callable<Integer> {
 
     @Option(names = "--pg", required = true, paramLabel = "URL",
-            description = "The database (a role that may INSERT into usage_events): postgresql://user@host:port/db.")
+            description = "The database (a role that may INSERT into usage_events): " + PgTarget.URL_FORM + ".")
     String pg;
 
     @Option(names = "--rows", required = true, paramLabel = "N", description = "Events to load, e.g. 10000000, 500k, 10M.")

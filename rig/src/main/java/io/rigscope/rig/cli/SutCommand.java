@@ -26,8 +26,9 @@ public final class SutCommand implements java.util.concurrent.Callable<Integer> 
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
-    @Option(names = "--pg", paramLabel = "URL",
-            description = "The database, as its owner: postgresql://user[:password]@host:port/db (default: a private cluster).")
+    @Option(names = "--pg", paramLabel = "URL", defaultValue = "${env:RIGSCOPE_PG}",
+            description = "The database, as its owner: " + PgTarget.URL_FORM + " (default: $RIGSCOPE_PG, else a "
+                    + "private cluster).")
     String pg;
 
     @Option(names = "--port", paramLabel = "P", description = "TCP port (default: ${DEFAULT-VALUE}; 0 = any free port).")
@@ -64,6 +65,10 @@ public final class SutCommand implements java.util.concurrent.Callable<Integer> 
             description = "The bearer token --migrate provisions (default: ${DEFAULT-VALUE}).")
     String apiKey = Provisioning.DEMO_API_KEY;
 
+    @Option(names = "--tenant", paramLabel = "NAME",
+            description = "The tenant --migrate provisions the key for (default: ${DEFAULT-VALUE}).")
+    String tenant = Provisioning.DEMO_TENANT;
+
     @Option(names = "--duration", paramLabel = "DURATION", description = "Stop after this long, e.g. 10m (default: until Ctrl-C).")
     String duration;
 
@@ -93,7 +98,7 @@ public final class SutCommand implements java.util.concurrent.Callable<Integer> 
                         .withLossyOneIn(lossyOneIn)
                         .withPoolSize(poolSize)
                         .withMigrate(migrate || target.owned())
-                        .withProvisioning(new Provisioning(Provisioning.DEMO_TENANT, apiKey, 1000));
+                        .withProvisioning(new Provisioning(tenant, apiKey, 1000));
             } catch (IllegalArgumentException e) {
                 throw new UsageException(e.getMessage());
             }

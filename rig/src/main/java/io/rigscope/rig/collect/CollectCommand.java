@@ -8,9 +8,11 @@ import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.cli.Durations;
 import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.KafkaOptions;
+import io.rigscope.rig.cli.PgTarget;
 import io.rigscope.rig.cli.UsageException;
 import io.rigscope.wire.WireFileWriter;
 import io.rigscope.wire.WirePublisher;
@@ -64,7 +66,7 @@ public final class CollectCommand implements Callable<Integer> {
     @Option(names = "--no-kafka", description = "Write only the --out file; start no broker.")
     boolean noKafka;
 
-    @Option(names = "--pg", paramLabel = "URL", description = "R2DBC URL of the target database, e.g. r2dbc:postgresql://user@host:5432/db.")
+    @Option(names = "--pg", paramLabel = "URL", description = "The target database: " + PgTarget.URL_FORM + ".")
     String pgUrl;
 
     @Option(names = "--pglog", paramLabel = "FILE", description = "The Postgres stderr log file to tail.")
@@ -116,6 +118,7 @@ public final class CollectCommand implements Callable<Integer> {
         if (every != null && every.isZero()) {
             throw new UsageException("--interval must be > 0");
         }
+        PgUrl target = pgUrl == null ? null : PgTarget.parse(pgUrl);
         CollectorContext ctx = CollectorContext.of(series);
         List<String> wanted = name.equals("all") ? TelemetrySources.LOCAL : List.of(name);
         boolean rds = TelemetrySources.RDS.contains(name);
@@ -127,9 +130,9 @@ public final class CollectCommand implements Callable<Integer> {
                 privatePg = PrivatePostgres.startTemporary(PrivatePostgres.Options.defaults()
                         .with("autovacuum_naptime", "1"));
                 System.err.printf("postgres: started a private PostgreSQL %d cluster at %s (log %s)%n",
-                        privatePg.majorVersion(), privatePg.r2dbcUrl("postgres", "postgres"), privatePg.logFile());
+                        privatePg.majorVersion(), privatePg.libpqUrl("postgres", "postgres"), privatePg.logFile());
             }
-            CollectorSet set = rds ? rdsSet(ctx) : localSet(ctx, privatePg).only(wanted);
+            CollectorSet set = rds ? rdsSet(ctx) : localSet(ctx, target, privatePg).only(wanted);
             return run(set, stopAfter);
         } finally {
             if (privatePg != null) {
@@ -138,8 +141,8 @@ public final class CollectCommand implements Callable<Integer> {
         }
     }
 
-    private CollectorSet localSet(CollectorContext ctx, PrivatePostgres pg) {
-        String url = pgUrl != null ? pgUrl : pg == null ? null : pg.r2dbcUrl("postgres", "postgres");
+    private CollectorSet localSet(CollectorContext ctx, PgUrl target, PrivatePostgres pg) {
+        PgUrl url = target != null ? target : pg == null ? null : PgUrl.parse("private", pg.libpqUrl("postgres", "postgres"));
         Path log = pgLog != null ? pgLog : pg == null ? null : pg.logFile();
         Path data = pgData != null ? pgData : pg == null ? null : pg.dataDir();
         if (data != null && !Files.isDirectory(data)) {

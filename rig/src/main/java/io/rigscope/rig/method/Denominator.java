@@ -1,6 +1,6 @@
 package io.rigscope.rig.method;
 
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.schema.Provisioning;
 import java.io.BufferedReader;
 import java.io.IOException;

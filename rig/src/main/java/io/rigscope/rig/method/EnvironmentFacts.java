@@ -1,7 +1,7 @@
 package io.rigscope.rig.method;
 
 import io.rigscope.model.wire.Marker;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.db.Sql;
 import java.io.IOException;
 import java.net.InetAddress;

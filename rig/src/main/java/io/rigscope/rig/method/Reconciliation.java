@@ -2,7 +2,7 @@ package io.rigscope.rig.method;
 
 import io.r2dbc.spi.ConnectionFactory;
 import io.rigscope.model.wire.DatabaseGain;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.db.Sql;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,18 +18,12 @@ import java.util.Objects;
  *
  * <p>The SQL returns one row with two columns, {@code rows_written} and {@code qty_sum_gained}, and may use
  * the parameters {@code :window_start} and {@code :window_end} (timestamptz), {@code :run} (text) and
- * {@code :rep} (integer). The default ({@link #DEFAULT_SQL}) counts the reference SUT's rows by
- * {@code received_at} (the inserting transaction's start) in {@code [window_start, window_end)}.
+ * {@code :rep} (integer). It comes from the series file ({@code reconciliation_sql}); the reference SUT's is
+ * {@code io.rigscope.sut.SutContract#RECONCILIATION_SQL}. Without one the series is UNRECONCILED.
  *
  * <p>Blocking; not for event loops.
  */
 public final class Reconciliation {
-
-    /** Rows and Σ quantity the reference SUT stored in the window. */
-    public static final String DEFAULT_SQL = """
-            SELECT count(*) AS rows_written, coalesce(sum(quantity), 0) AS qty_sum_gained
-            FROM usage_events
-            WHERE received_at >= :window_start AND received_at < :window_end""";
 
     /**
      * The repeat's time window on the database's clock, {@code [start, end)}.
@@ -49,11 +43,11 @@ public final class Reconciliation {
 
     /**
      * @param pg the database, as a role that can read the counted table
-     * @param configuredSql the reconciliation SQL, or null for {@link #DEFAULT_SQL}
+     * @param configuredSql the reconciliation SQL (never null: no SQL, no reconciliation)
      */
     public Reconciliation(PgUrl pg, String configuredSql) {
         this.factory = pg.connectionFactory("rigscope-reconcile");
-        this.sql = NamedSql.parse(configuredSql == null ? DEFAULT_SQL : configuredSql);
+        this.sql = NamedSql.parse(Objects.requireNonNull(configuredSql, "reconciliation SQL"));
     }
 
     /**

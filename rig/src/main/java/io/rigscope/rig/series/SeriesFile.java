@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rigscope.rig.cli.Durations;
 import io.rigscope.rig.cli.UsageException;
+import io.rigscope.sut.SutContract;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -22,21 +23,30 @@ import java.util.Set;
  * wrong type or an impossible value is a {@link UsageException} naming the file and the key. docs/protocol.md
  * shows a complete file.
  *
- * @param plan the series to run (its target is the SUT's URL, or a placeholder until {@code startSut})
- * @param database the database (libpq URL) for bring-up, reconciliation, the denominator and the collectors, or null
- * @param startSut true when no {@code target.url} is given: the reference SUT is started on {@code database}
+ * @param plan the series to run (its target is the SUT's URL, or a placeholder until {@code startSut}; its API key
+ *             and reconciliation SQL as the file gives them, null when it does not)
+ * @param database the database (a {@code --pg} URL) for bring-up, reconciliation, the denominator and the
+ *                 collectors, or null ({@code run --pg} overrides it)
+ * @param startSut true when no {@code target.url} is given: rigscope starts the reference SUT on {@code database}
+ *                 (or on a private cluster when there is none)
+ * @param tenant the tenant the denominator's rows carry ({@code target.tenant}), or null
+ * @param watchTables the tables the DB sampler reports ({@code watch_tables}), or null when the file names none
  * @param sutTouch the reference SUT's key-touch mode ({@code per-minute} or {@code every-request})
  * @param sutInsert the reference SUT's insert mode ({@code multi-row} or {@code per-event})
  * @param sutAppPassword the password set on the SUT's app role, or null (trust auth)
  * @param pgLog the Postgres log file the log collector reads, or null
  * @param costPerHour the setup's price per hour (any currency; printed beside the figures), or null
  */
-public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String sutTouch, String sutInsert,
-                         String sutAppPassword, Path pgLog, Double costPerHour) {
+public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String tenant, List<String> watchTables,
+                         String sutTouch, String sutInsert, String sutAppPassword, Path pgLog, Double costPerHour) {
+
+    public SeriesFile {
+        watchTables = watchTables == null ? null : List.copyOf(watchTables);
+    }
 
     private static final Set<String> TOP = Set.of("series", "target", "database", "sut", "load", "ladder",
-            "sustained", "ceiling", "denominator", "thresholds", "analyzer", "reconciliation_sql", "pglog",
-            "cost_per_hour");
+            "sustained", "ceiling", "denominator", "thresholds", "analyzer", "reconciliation_sql", "watch_tables",
+            "pglog", "cost_per_hour");
     /** Untyped YAML values as the wire's maps hold them: whole numbers as Long, others as Double. */
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .configure(com.fasterxml.jackson.databind.DeserializationFeature.USE_LONG_FOR_INTS, true);
@@ -51,23 +61,69 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
      * @param defaultSeries used when neither the file nor the command line names one
      */
     public static SeriesFile read(Path path, String seriesOverride, String defaultSeries) {
-        JsonNode root;
+        String text;
         try {
-            root = YAML.readTree(Files.readString(path));
+            text = Files.readString(path);
         } catch (IOException e) {
             throw new UsageException(path + ": cannot read: " + e.getMessage().lines().findFirst().orElse(""));
         }
-        if (root == null || !root.isObject()) {
-            throw new UsageException(path + ": expected a YAML mapping at the top");
-        }
-        return new Reader(path.toString()).series(root, seriesOverride, defaultSeries);
+        return read(path.toString(), text, seriesOverride, defaultSeries);
     }
 
-    /** This file's plan aimed at a started SUT. */
+    /**
+     * Reads and validates a config given as text (a built-in series file).
+     *
+     * @param source the file's name in messages
+     */
+    public static SeriesFile read(String source, String yaml, String seriesOverride, String defaultSeries) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(yaml);
+        } catch (IOException e) {
+            throw new UsageException(source + ": cannot read: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+        if (root == null || !root.isObject()) {
+            throw new UsageException(source + ": expected a YAML mapping at the top");
+        }
+        return new Reader(source).series(root, seriesOverride, defaultSeries);
+    }
+
+    /** This file with the reference SUT's app-role password replaced ({@code demo --app-password}). */
+    public SeriesFile withAppPassword(String password) {
+        return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, password, pgLog,
+                costPerHour);
+    }
+
+    /** This file with {@code database} replaced (by {@code --pg}). */
+    public SeriesFile withDatabase(String url) {
+        return new SeriesFile(plan, url, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
+                costPerHour);
+    }
+
+    /**
+     * This file's plan aimed at a started reference SUT: what the file leaves out (API key, reconciliation SQL)
+     * is the reference SUT's ({@link SutContract}).
+     */
     public SeriesPlan planFor(URI target) {
         SeriesPlan p = plan;
-        return new SeriesPlan(p.series(), target, p.apiKey(), p.load(), p.ladder(), p.sustained(), p.ceiling(),
-                p.denominator(), p.analyzer(), p.reconciliationSql());
+        return new SeriesPlan(p.series(), target, p.apiKey() != null ? p.apiKey() : SutContract.API_KEY, p.load(),
+                p.ladder(), p.sustained(), p.ceiling(), p.denominator(), p.analyzer(),
+                p.reconciliationSql() != null ? p.reconciliationSql() : SutContract.RECONCILIATION_SQL);
+    }
+
+    /** The API key: the file's, else the reference SUT's when rigscope starts it, else null (no header). */
+    public String effectiveApiKey() {
+        return plan.apiKey() != null ? plan.apiKey() : startSut ? SutContract.API_KEY : null;
+    }
+
+    /** The tenant: the file's, else the reference SUT's when rigscope starts it, else null. */
+    public String effectiveTenant() {
+        return tenant != null ? tenant : startSut ? SutContract.TENANT : null;
+    }
+
+    /** The tables the DB sampler reports: the file's, else the reference SUT's when rigscope starts it. */
+    public List<String> effectiveWatchTables() {
+        return watchTables != null ? watchTables : startSut ? SutContract.WATCHED_TABLES : List.of();
     }
 
     private record Reader(String file) {
@@ -78,12 +134,25 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             JsonNode target = object(root, "target", "");
             String url = target == null ? null : text(target, "url", "target.", null);
             if (target != null) {
-                known(target, Set.of("url", "api_key"), "target.");
+                known(target, Set.of("url", "api_key", "tenant"), "target.");
             }
-            String apiKey = target == null ? "rigscope-demo-key" : text(target, "api_key", "target.", "rigscope-demo-key");
+            String apiKey = target == null ? null : text(target, "api_key", "target.", null);
+            String tenant = target == null ? null : text(target, "tenant", "target.", null);
             String database = text(root, "database", "", null);
-            if (url == null && database == null) {
-                throw fail("target.url", "is missing: name the SUT's URL, or give `database` to start the reference SUT");
+            List<String> watchTables = null;
+            JsonNode wt = root.get("watch_tables");
+            if (wt != null && !wt.isNull()) {
+                if (!wt.isArray()) {
+                    throw fail("watch_tables", "must be a list of table names, e.g. [usage_events, api_keys]");
+                }
+                List<String> names = new ArrayList<>();
+                wt.forEach(t -> {
+                    if (!t.isTextual() || t.asText().isBlank()) {
+                        throw fail("watch_tables", "holds '" + t.asText() + "', not a table name");
+                    }
+                    names.add(t.asText());
+                });
+                watchTables = names;
             }
             JsonNode sut = object(root, "sut", "");
             if (sut != null) {
@@ -161,7 +230,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             if (cost != null && cost < 0) {
                 throw fail("cost_per_hour", "must be >= 0");
             }
-            return new SeriesFile(plan, database, url == null, touch, insert, appPassword,
+            return new SeriesFile(plan, database, url == null, tenant, watchTables, touch, insert, appPassword,
                     pglog == null ? null : Path.of(pglog), cost);
         }
 

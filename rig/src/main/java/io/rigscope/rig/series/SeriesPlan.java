@@ -13,7 +13,7 @@ import java.util.Objects;
  *
  * @param series the series id (Kafka key of every record)
  * @param target the SUT's base URL, e.g. {@code http://127.0.0.1:8080}
- * @param apiKey the bearer token sent with every request
+ * @param apiKey the bearer token sent with every request, or null to send none
  * @param load what one request looks like
  * @param ladder the ladder rungs, or null for none
  * @param sustained the sustained repeats
@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param denominator the pgbench denominator, or null for none
  * @param analyzer analyzer settings and k6 thresholds, published in the series' CONFIG marker
  *                 (keys as in docs/gates.md, e.g. {@code thresholds: {service_ms: ["p(99)<500"]}})
- * @param reconciliationSql the reconciliation SQL, or null for the reference SUT's default
+ * @param reconciliationSql the reconciliation SQL, or null for none (the series is then UNRECONCILED)
  */
 public record SeriesPlan(String series, URI target, String apiKey, Load load, Ladder ladder, Sustained sustained,
                          Ceiling ceiling, DenominatorSpec denominator, Map<String, Object> analyzer,

@@ -164,7 +164,7 @@ public final class SeriesRunner {
             console.printf("   database gained: %d rows, Σ quantity %d (the analyzer compares them with its claims)%n",
                     gain.rowsWritten(), gain.qtySumGained());
         } else {
-            console.println("   reconciliation: no database to ask; the analyzer will report UNRECONCILED");
+            console.println("   reconciliation: no database or no reconciliation SQL; the analyzer will report UNRECONCILED");
         }
         sink.flush();
         return new RepeatOutcome(rep, phase, requestsPerSec, run, gain);
@@ -189,7 +189,7 @@ public final class SeriesRunner {
             return null;
         }
         if (denominatorSpec == null) {
-            console.println("== denominator: skipped (no database URL to run pgbench against)");
+            console.println("== denominator: skipped (no database URL, or no tenant for pgbench's rows)");
             return null;
         }
         if (denominatorSpec.pgbench() == null && Denominator.findPgbench().isEmpty()) {
@@ -214,8 +214,9 @@ public final class SeriesRunner {
     /** The ingest scenario and, in open loop with a probe rate, the read probe. */
     List<Scenario> scenarios(double requestsPerSec, int maxInFlight, LoopMode mode) {
         SeriesPlan.Load l = plan.load();
-        Map<String, String> headers = Map.of("Authorization", "Bearer " + plan.apiKey(),
-                "Content-Type", "application/json");
+        Map<String, String> auth = plan.apiKey() == null ? Map.of() : Map.of("Authorization", "Bearer " + plan.apiKey());
+        Map<String, String> headers = new LinkedHashMap<>(auth);
+        headers.put("Content-Type", "application/json");
         BodyTemplate body = new BodyTemplate(l.batch(), new CustomerPool.Ranged(l.customerFormat(), 1, l.customers()),
                 l.meter(), 1, 100, Map.of("source", "rigscope"), null, null);
         List<Scenario> list = new ArrayList<>();
@@ -224,7 +225,7 @@ public final class SeriesRunner {
         if (mode == LoopMode.OPEN && l.probePerSec() > 0) {
             URI probe = plan.target().resolve("/v1/usage-events/aggregate?customer_id="
                     + l.customerFormat().replace("%d", "1"));
-            list.add(new Scenario("probe", "GET", probe, Map.of("Authorization", "Bearer " + plan.apiKey()),
+            list.add(new Scenario("probe", "GET", probe, auth,
                     l.probePerSec(), 16, l.timeout(), null));
         }
         return list;

@@ -16,7 +16,7 @@ import io.rigscope.rig.method.BringUpChecks;
 import io.rigscope.rig.method.Denominator;
 import io.rigscope.rig.method.Finding;
 import io.rigscope.rig.method.Reconciliation;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import java.io.IOException;
@@ -47,7 +47,7 @@ public final class SeriesSession {
      * What surrounds the load.
      *
      * @param database the database to reconcile against and run pgbench on, or null (then UNRECONCILED)
-     * @param tenant the tenant the denominator's rows carry
+     * @param tenant the tenant the denominator's rows carry, or null (then no denominator)
      * @param telemetry the local collectors' sources, or null to run none
      * @param environment ENVIRONMENT marker data, or empty
      * @param reportJson where to write the report as JSON, or null
@@ -108,11 +108,12 @@ public final class SeriesSession {
         PgUrl db = options.database();
         // the per-second console line is the analyzer's (LiveAnalysis), not the generator's
         GeneratorOptions genOptions = GeneratorOptions.defaults();
-        Denominator.Spec denominator = plan.denominator() == null || db == null ? null
+        Denominator.Spec denominator = plan.denominator() == null || db == null || options.tenant() == null ? null
                 : new Denominator.Spec(db, plan.load().batch(), plan.denominator().duration(),
                         plan.denominator().clients(), options.tenant(), null);
         SeriesRunner runner = new SeriesRunner(plan, RecordSink.of(publisher), genOptions,
-                db == null ? null : new Reconciliation(db, plan.reconciliationSql()), denominator, currentRep, console);
+                db == null || plan.reconciliationSql() == null ? null : new Reconciliation(db, plan.reconciliationSql()),
+                denominator, currentRep, console);
         runner.start(options.environment());
 
         Scheduler telemetryThread = Schedulers.newSingle("rig-telemetry", true);

@@ -3,7 +3,6 @@ package io.rigscope.rig.method;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.DatabaseGain;
@@ -11,9 +10,11 @@ import io.rigscope.model.wire.Marker;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
 import io.rigscope.sut.SutConfig;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.sut.SutContract;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;
+import io.rigscope.sut.testing.SutOnPostgres;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -33,15 +34,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class BenchMethodTest {
 
     @RegisterExtension
-    static final Postgres pg = new Postgres();
+    static final SutOnPostgres pg = new SutOnPostgres();
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private PgUrl owner;
 
     @BeforeAll
-    void migrate() {
-        owner = PgUrl.parse("--pg", pg.libpqUrl("postgres", "postgres"));
-        Sut.start(SutConfig.defaults(owner).withMigrate(true)).close();
+    void owner() {
+        owner = pg.owner();   // migrated and provisioned by the fixture
     }
 
     private BringUpChecks checks(PgUrl db, RunningSut sut) {
@@ -60,7 +60,7 @@ class BenchMethodTest {
 
     @Test
     void bringUpRefusesAnUnmigratedSchema() {
-        pg.psql("postgres", "CREATE DATABASE unmigrated");
+        pg.psql("CREATE DATABASE unmigrated");
         PgUrl bare = PgUrl.parse("--pg", pg.libpqUrl("unmigrated", "postgres"));
         try (RunningSut sut = Sut.start(SutConfig.defaults(owner))) {
             List<Finding> findings = checks(bare, sut).run();
@@ -73,13 +73,13 @@ class BenchMethodTest {
 
     @Test
     void bringUpNamesAGrantTheAppRoleLacks() {
-        pg.psql("postgres", "REVOKE INSERT ON usage_events FROM rigscope_app");
+        pg.psql("REVOKE INSERT ON usage_events FROM rigscope_app");
         try (RunningSut sut = Sut.start(SutConfig.defaults(owner))) {
             Finding role = checks(owner, sut).run().get(1);
             assertThat(role.ok()).isFalse();
             assertThat(role.detail()).contains("lacks INSERT on usage_events");
         } finally {
-            pg.psql("postgres", "GRANT INSERT ON usage_events TO rigscope_app");
+            pg.psql("GRANT INSERT ON usage_events TO rigscope_app");
         }
     }
 
@@ -94,7 +94,7 @@ class BenchMethodTest {
 
     @Test
     void reconciliationCountsWhatAnHonestSutStoredAndWhatALossyOneDid() throws Exception {
-        var reconciliation = new Reconciliation(owner, null);
+        var reconciliation = new Reconciliation(owner, SutContract.RECONCILIATION_SQL);
         try (RunningSut honest = Sut.start(SutConfig.defaults(owner))) {
             var repeat = postRepeat(honest, 3);
             DatabaseGain gain = reconciliation.count("s1", 1, "rig", 1_700_000_000_000_000L, "sustained",
@@ -130,7 +130,7 @@ class BenchMethodTest {
         assertThat(result.rowsPerSec()).isEqualTo(result.tps() * 20);
         assertThat(result.failedTransactions()).isZero();
         assertThat(result.line()).startsWith("database alone ").contains(" rows/s");
-        assertThat(Long.parseLong(pg.psql("postgres", "select count(*) from usage_events where idempotency_key like 'denominator-%'")))
+        assertThat(Long.parseLong(pg.psql("select count(*) from usage_events where idempotency_key like 'denominator-%'")))
                 .isEqualTo(result.transactions() * 20);
     }
 

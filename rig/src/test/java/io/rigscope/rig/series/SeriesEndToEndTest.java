@@ -14,7 +14,8 @@ import io.rigscope.rig.method.Reconciliation;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
 import io.rigscope.sut.SutConfig;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.sut.SutContract;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
@@ -52,9 +53,9 @@ class SeriesEndToEndTest {
                     null, new SeriesPlan.Sustained(100, 1, Duration.ofSeconds(12), Duration.ZERO), null, null,
                     // a functional test on a shared machine: latency limits wide, the other gates as they are
                     Map.of("thresholds", Map.of("http_req_duration", List.of("p(99)<15000")), "drift_bound", 100.0),
-                    null);
+                    SutContract.RECONCILIATION_SQL);
             SeriesRunner runner = new SeriesRunner(plan, RecordSink.of(publisher), GeneratorOptions.defaults(),
-                    new Reconciliation(owner, null), null, new AtomicInteger(), out);
+                    new Reconciliation(owner, SutContract.RECONCILIATION_SQL), null, new AtomicInteger(), out);
             runner.start(Map.of("cpu_count", 2L, "pg_version", "15"));
             try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(kafka.bootstrap(), codec), publisher,
                     Analyzer.forSeries(series), out)) {

@@ -63,7 +63,43 @@ class SeriesFileTest {
     }
 
     @Test
-    void withNeitherATargetNorADatabaseThereIsNothingToMeasure() {
-        assertThatThrownBy(() -> read("sustained: {rate: 5}\n")).hasMessageContaining("target.url is missing");
+    void withNeitherATargetNorADatabaseTheReferenceSutRunsOnAPrivateClusterWithItsOwnContract() throws Exception {
+        SeriesFile file = read("sustained: {rate: 5}\n");
+        assertThat(file.startSut()).isTrue();
+        assertThat(file.database()).isNull();
+        SeriesPlan plan = file.planFor(java.net.URI.create("http://127.0.0.1:9"));
+        assertThat(plan.apiKey()).isEqualTo(io.rigscope.sut.SutContract.API_KEY);
+        assertThat(plan.reconciliationSql()).contains("usage_events");
+        assertThat(file.effectiveTenant()).isEqualTo("demo");
+        assertThat(file.effectiveWatchTables()).containsExactly("usage_events", "api_keys");
+    }
+
+    @Test
+    void anotherServiceKnowsNothingOfTheReferenceSutUnlessTheFileSaysSo() throws Exception {
+        SeriesFile file = read("target: {url: 'http://svc:8080'}\ndatabase: postgresql://u@db/x\nsustained: {rate: 5}\n");
+        assertThat(file.startSut()).isFalse();
+        assertThat(file.plan().apiKey()).isNull();
+        assertThat(file.plan().reconciliationSql()).isNull();
+        assertThat(file.effectiveTenant()).isNull();
+        assertThat(file.effectiveWatchTables()).isEmpty();
+        SeriesFile named = read("target: {url: 'http://svc:8080', api_key: k1, tenant: t1}\nsustained: {rate: 5}\n"
+                + "reconciliation_sql: select 1 as rows_written, 2 as qty_sum_gained\nwatch_tables: [orders]\n");
+        assertThat(named.plan().apiKey()).isEqualTo("k1");
+        assertThat(named.effectiveTenant()).isEqualTo("t1");
+        assertThat(named.effectiveWatchTables()).containsExactly("orders");
+        assertThatThrownBy(() -> read("target: {url: 'http://x:1'}\nsustained: {rate: 5}\nwatch_tables: orders\n"))
+                .hasMessageContaining("watch_tables must be a list");
+    }
+
+    @Test
+    void everyBuiltInDemoFileReads() {
+        for (boolean quick : new boolean[] {false, true}) {
+            for (boolean hotRow : new boolean[] {false, true}) {
+                SeriesFile file = io.rigscope.rig.demo.DemoPlan.file("d", quick, hotRow);
+                assertThat(file.startSut()).isTrue();
+                assertThat(file.plan().reconciliationSql()).contains("usage_events");
+                assertThat(file.watchTables()).containsExactly("usage_events", "api_keys");
+            }
+        }
     }
 }

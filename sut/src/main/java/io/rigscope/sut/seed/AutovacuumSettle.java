@@ -1,7 +1,7 @@
 package io.rigscope.sut.seed;
 
 import io.r2dbc.spi.ConnectionFactory;
-import io.rigscope.sut.db.PgUrl;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.db.Sql;
 import java.time.Duration;
 import java.util.List;

@@ -1,0 +1,88 @@
+package io.rigscope.rig.cli;
+
+import io.rigscope.collectors.TelemetrySources;
+import io.rigscope.localenv.postgres.PrivatePostgres;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.pg.PgUrl;
+import io.rigscope.rig.method.BringUpChecks;
+import io.rigscope.rig.method.EnvironmentFacts;
+import io.rigscope.rig.series.SeriesFile;
+import io.rigscope.rig.series.SeriesPlan;
+import io.rigscope.rig.series.SeriesSession;
+import io.rigscope.rig.sutproc.SutProcess;
+import io.rigscope.sut.schema.Migrations;
+import io.rigscope.wire.WirePublisher;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One series file run end to end, what {@code run} and {@code demo} share: the reference SUT in its own JVM when
+ * the file names no target, its bring-up checks, the environment facts, the local collectors watching the file's
+ * tables, and the {@link SeriesSession}. Everything the rig knows of the service comes from the file (or, for
+ * the reference SUT rigscope starts, from {@code SutContract} where the file is silent).
+ */
+final class SeriesLaunch {
+
+    /** How long the reference SUT may take to print its URL (JVM start, migrations, pool warm-up). */
+    static final Duration SUT_START_TIMEOUT = Duration.ofSeconds(60);
+
+    private SeriesLaunch() {
+    }
+
+    /**
+     * Runs the series.
+     *
+     * @param target the database (owned private cluster or {@code --pg}), or null when there is none
+     * @return the session's result, or empty when bring-up failed (no load was offered; said on the console)
+     */
+    static Optional<SeriesSession.Result> run(SeriesFile file, PgTarget target, String bootstrap,
+                                              WirePublisher publisher, WireCodec codec, SeriesOutputOptions output,
+                                              PrintStream console) {
+        PgUrl database = target == null ? null : target.url();
+        SeriesPlan plan = file.plan();
+        SutProcess sut = null;
+        try {
+            if (file.startSut()) {
+                Path log = SutProcess.newLogFile();
+                console.printf("sut: starting the reference SUT in its own JVM (output in %s)%n", log);
+                sut = SutProcess.start(new SutProcess.Spec(database, Migrations.APP_ROLE, file.sutAppPassword(),
+                        file.sutTouch(), file.sutInsert(), file.effectiveTenant(), file.effectiveApiKey(),
+                        SUT_START_TIMEOUT, log));
+                plan = file.planFor(sut.baseUri());
+                console.printf("sut: usage-events API on %s (pid %d; touch %s, insert %s; log %s)%n", sut.baseUri(),
+                        sut.pid(), file.sutTouch(), file.sutInsert(), sut.logFile());
+                if (!SeriesSession.bringUp(new BringUpChecks.Spec(database, Migrations.APP_ROLE,
+                        file.sutAppPassword(), plan.target(), plan.apiKey(), plan.load().batch(),
+                        BringUpChecks.DEFAULT_COUNT_SQL), console)) {
+                    return Optional.empty();
+                }
+            }
+            if (plan.reconciliationSql() == null) {
+                console.println("reconciliation: the series file gives no reconciliation_sql for a service rigscope "
+                        + "did not start: every repeat will be UNRECONCILED (not an error; add reconciliation_sql "
+                        + "and database to reconcile)");
+            } else if (database == null) {
+                console.println("reconciliation: no database (`database` in the file or --pg): every repeat will "
+                        + "be UNRECONCILED");
+            }
+            Optional<PrivatePostgres> cluster = target == null ? Optional.empty() : target.cluster();
+            Path dataDir = cluster.map(PrivatePostgres::dataDir).orElse(Path.of("").toAbsolutePath());
+            Map<String, Object> environment = database == null ? Map.of()
+                    : EnvironmentFacts.collect(database, dataDir, file.costPerHour()).toMarkerData();
+            console.printf("series %s: %s%n", plan.series(), plan.describe());
+            Path pgLog = file.pgLog() != null ? file.pgLog() : cluster.map(PrivatePostgres::logFile).orElse(null);
+            TelemetrySources.Local telemetry = new TelemetrySources.Local(database, pgLog, null, false,
+                    cluster.map(PrivatePostgres::dataDir).orElse(null), file.effectiveWatchTables(), null);
+            return Optional.of(new SeriesSession(bootstrap, publisher, codec, console).run(plan,
+                    new SeriesSession.Options(database, file.effectiveTenant(), telemetry, environment,
+                            output.reportJson, output.reportMd, null)));
+        } finally {
+            if (sut != null) {
+                sut.close();
+            }
+        }
+    }
+}
