@@ -194,7 +194,7 @@ class CommandLineTest {
 
     @Test
     void benchAnalyzerLivePrintsEveryFigureAndALineASecond() throws Exception {
-        Result r = run("bench", "analyzer", "--live", "--json", "--duration", "10s", "--rate", "2000",
+        Result r = run("bench", "analyzer", "--live", "--json", "--warmup", "2s", "--duration", "10s", "--rate", "2000",
                 "--stall-every", "5s");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(r.out());
@@ -203,10 +203,11 @@ class CommandLineTest {
             assertThat(json.get(key)).as(key).isNotNull();
             assertThat(json.get(key).asDouble()).as(key).isPositive();
         }
-        assertThat(json.get("samples").asLong()).isEqualTo(20_000);
-        assertThat(json.get("samples_analyzed").asLong()).isEqualTo(20_000);
+        assertThat(json.get("samples").asLong()).isEqualTo(24_000);
+        assertThat(json.get("samples_analyzed").asLong()).isEqualTo(24_000);
         assertThat(json.get("seconds_timed").asLong()).isGreaterThanOrEqualTo(10);
         assertThat(json.get("verdicts_timed").asLong()).isEqualTo(json.get("seconds_timed").asLong());
+        assertThat(json.get("warmup_second_close_latency_max_ms").asDouble()).isPositive();
         assertThat(json.get("stalls").asInt()).isEqualTo(2);
         assertThat(json.get("freeze_seconds").asLong()).isPositive();
         assertThat(json.get("dead_letters").asLong()).isZero();

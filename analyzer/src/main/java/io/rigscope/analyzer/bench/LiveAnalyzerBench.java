@@ -48,14 +48,16 @@ import reactor.core.scheduler.Schedulers;
 public final class LiveAnalyzerBench {
 
     /** The wall time between publishing the markers and the repeat's start: consumers connect and catch up. */
-    private static final int WARMUP_SEC = 3;
+    private static final int CONNECT_SEC = 3;
     /** How long after the load's end the analysis and the verdict consumer may take to finish. */
     private static final Duration DRAIN = Duration.ofMinutes(2);
 
     /**
      * What to run.
      *
-     * @param duration the repeat's length (whole seconds, at least 5 s)
+     * @param warmup the load's first seconds, run like the rest but timed apart (the JIT compiles the load's, the
+     *     broker's and the analyzer's code): their latencies are not in the figures, their worst is reported
+     * @param duration the measured time after the warm-up (whole seconds, at least 5 s)
      * @param ratePerSec samples per second (the simulated request rate), 100 to 1,000,000
      * @param stallEvery one planted stall per this period (first at half of it, plus 700 ms)
      * @param stall each stall's length; zero for none; shorter than {@code stallEvery}
@@ -63,10 +65,14 @@ public final class LiveAnalyzerBench {
      * @param attributorName names {@code attributor} in the figures
      * @param attributor the analyzer's attributor
      */
-    public record Plan(Duration duration, int ratePerSec, Duration stallEvery, Duration stall, WireCodec.Format encoding,
+    public record Plan(Duration warmup, Duration duration, int ratePerSec, Duration stallEvery, Duration stall, WireCodec.Format encoding,
                        String attributorName, Attributor attributor) {
         public Plan {
+            Objects.requireNonNull(warmup, "warmup");
             Objects.requireNonNull(duration, "duration");
+            if (warmup.isNegative()) {
+                throw new IllegalArgumentException("warmup must be >= 0, was " + warmup);
+            }
             Objects.requireNonNull(stallEvery, "stallEvery");
             Objects.requireNonNull(stall, "stall");
             Objects.requireNonNull(encoding, "encoding");
@@ -84,30 +90,34 @@ public final class LiveAnalyzerBench {
             }
         }
 
-        /** 5 minutes at 25,000 samples/s, a 600 ms stall every 30 s, compact samples, no attribution. */
+        /** A 15 s warm-up, then 5 minutes at 25,000 samples/s, a 600 ms stall every 30 s, compact samples, no attribution. */
         public static Plan defaults() {
-            return new Plan(Duration.ofMinutes(5), 25_000, Duration.ofSeconds(30), Duration.ofMillis(600),
+            return new Plan(Duration.ofSeconds(15), Duration.ofMinutes(5), 25_000, Duration.ofSeconds(30), Duration.ofMillis(600),
                     WirePublisher.Options.defaults().samplesFormat(), "none", Attributor.none());
         }
 
+        public Plan withWarmup(Duration w) {
+            return new Plan(w, duration, ratePerSec, stallEvery, stall, encoding, attributorName, attributor);
+        }
+
         public Plan withDuration(Duration d) {
-            return new Plan(d, ratePerSec, stallEvery, stall, encoding, attributorName, attributor);
+            return new Plan(warmup, d, ratePerSec, stallEvery, stall, encoding, attributorName, attributor);
         }
 
         public Plan withRatePerSec(int r) {
-            return new Plan(duration, r, stallEvery, stall, encoding, attributorName, attributor);
+            return new Plan(warmup, duration, r, stallEvery, stall, encoding, attributorName, attributor);
         }
 
         public Plan withStalls(Duration every, Duration length) {
-            return new Plan(duration, ratePerSec, every, length, encoding, attributorName, attributor);
+            return new Plan(warmup, duration, ratePerSec, every, length, encoding, attributorName, attributor);
         }
 
         public Plan withEncoding(WireCodec.Format f) {
-            return new Plan(duration, ratePerSec, stallEvery, stall, f, attributorName, attributor);
+            return new Plan(warmup, duration, ratePerSec, stallEvery, stall, f, attributorName, attributor);
         }
 
         public Plan withAttributor(String name, Attributor a) {
-            return new Plan(duration, ratePerSec, stallEvery, stall, encoding, name, a);
+            return new Plan(warmup, duration, ratePerSec, stallEvery, stall, encoding, name, a);
         }
     }
 
@@ -120,20 +130,35 @@ public final class LiveAnalyzerBench {
     }
 
     /**
+     * One of the slowest seconds to close, with the load's share.
+     *
+     * @param second the second, counted from the end of the warm-up (0 = the first measured)
+     * @param closeMs its end to its final decision at the analyzer's subscriber
+     * @param verdictMs its end to its SECOND verdict read back from rig.verdicts
+     * @param ledgerLagMs its end to its ledger handed to the load's producer
+     * @param hiccupMs the worst stall of the process's 1 ms sleeper from its end to its close (±1 s): time nothing
+     *     in this JVM ran
+     */
+    public record SlowSecond(int second, double closeMs, double verdictMs, double ledgerLagMs, double hiccupMs) {
+    }
+
+    /**
      * What was measured.
      *
      * @param series the series id
-     * @param durationSec the repeat's length
+     * @param warmupSec the warm-up: the repeat's first seconds, timed apart
+     * @param warmupCloseMaxMs the slowest of the warm-up's seconds to close (to its final decision)
+     * @param durationSec the measured seconds after the warm-up
      * @param targetRatePerSec the planned rate
-     * @param samples samples published
+     * @param samples samples published (warm-up included)
      * @param samplesPerSec samples published per second of wall time (repeat start to last batch)
      * @param samplesAnalyzed samples the analysis took in
      * @param telemetryRecords telemetry records published (vmstat, os, waits, db, pglog, canary, cloudwatch)
      * @param stalls planted stalls
-     * @param secondClose second end to its final Decision.Second at the analyzer's subscriber
-     * @param secondVerdict second end to its final SECOND verdict at a consumer of rig.verdicts
+     * @param secondClose second end to its final Decision.Second at the analyzer's subscriber (measured seconds)
+     * @param secondVerdict second end to its final SECOND verdict at a consumer of rig.verdicts (measured seconds)
      * @param heapAfterGcMaxMb the most heap left after a collection, over the run; NaN when none was seen
-     * @param heapAfterGcFirstMinMb the same over the run's first minute (from the analyzer's start)
+     * @param heapAfterGcFirstMinMb the same from the start (broker and clients up) to a minute after the warm-up
      * @param heapAfterGcLastMinMb the same over the load's last minute and the collection after it
      * @param gcReadings collections seen (ZGC: cycles), the two requested ones included
      * @param gcCollectors the collectors that reported them
@@ -142,18 +167,20 @@ public final class LiveAnalyzerBench {
      * @param episodes EPISODE decisions
      * @param deadLetters records that did not decode (analyzer input and verdict consumer)
      * @param pacingLagMaxMs the latest the load's 5 ms pacing tick ran behind the wall clock
+     * @param hiccupMaxMs the worst oversleep of a 1 ms sleeper thread over the repeat (jHiccup-style)
      * @param ledgerLag second end to its ledger handed to the load's producer: the load's own share of
      *     {@code secondClose}
+     * @param slowest the three slowest measured seconds to close, slowest first
      * @param seriesVerdict the series report's verdict
      * @param attributor the attributor's name
      * @param encoding the samples' wire form
      */
-    public record Figures(String series, int durationSec, int targetRatePerSec, long samples, double samplesPerSec,
+    public record Figures(String series, int warmupSec, double warmupCloseMaxMs, int durationSec, int targetRatePerSec, long samples, double samplesPerSec,
                           long samplesAnalyzed, long telemetryRecords, int stalls, Latency secondClose,
                           Latency secondVerdict, double heapAfterGcMaxMb, double heapAfterGcFirstMinMb,
                           double heapAfterGcLastMinMb, int gcReadings, String gcCollectors, long decisions,
                           long freezeSeconds, long episodes, long deadLetters, double pacingLagMaxMs,
-                          Latency ledgerLag, String seriesVerdict, String attributor, String encoding) {
+                          double hiccupMaxMs, Latency ledgerLag, List<SlowSecond> slowest, String seriesVerdict, String attributor, String encoding) {
     }
 
     private LiveAnalyzerBench() {
@@ -171,18 +198,21 @@ public final class LiveAnalyzerBench {
         BenchClock clock = new BenchClock();
         WireCodec codec = new WireCodec();
         String series = "bench-live-" + Long.toHexString(System.nanoTime());
+        int warmupSec = (int) plan.warmup().toSeconds();
         int durationSec = (int) plan.duration().toSeconds();
+        int repeatSec = warmupSec + durationSec;
         long runStartNanos = System.nanoTime();
         WirePublisher.Options loadOptions = new WirePublisher.Options(plan.encoding(), null, "rigscope-bench-load");
         try (HeapAfterGc heap = HeapAfterGc.start();
              WirePublisher loadOut = new WirePublisher(bootstrap, codec, loadOptions);
              WirePublisher analyzerOut = new WirePublisher(bootstrap, codec,
                      WirePublisher.Options.defaults().withClientId("rigscope-analyzer"))) {
-            long startSec = Math.floorDiv(clock.nowUs(), 1_000_000L) + WARMUP_SEC;
-            LiveLoad load = new LiveLoad(series, clock, loadOut, plan.ratePerSec(), startSec, durationSec,
+            long startSec = Math.floorDiv(clock.nowUs(), 1_000_000L) + CONNECT_SEC;
+            LiveLoad load = new LiveLoad(series, clock, loadOut, plan.ratePerSec(), startSec, repeatSec,
                     plan.stallEvery().toMillis(), plan.stall().toMillis());
             load.publishPreamble(Map.of("thresholds", Map.of("http_req_duration", List.of("p(99)<500"))));
             System.gc(); // a first reading: the broker and the clients up, no load yet
+            HiccupProbe hiccups = new HiccupProbe(clock, startSec, repeatSec + 130);
 
             LatencyTrack toDecision = new LatencyTrack();
             LatencyTrack toVerdict = new LatencyTrack();
@@ -192,6 +222,9 @@ public final class LiveAnalyzerBench {
             AtomicLong deadLetters = new AtomicLong();
             AtomicReference<Progress> progress = new AtomicReference<>();
             AtomicReference<String> verdict = new AtomicReference<>("none");
+            // per second of the repeat (index: second - startSec), µs; each array has one writer, read after block()
+            long[] closeUsBySec = new long[repeatSec + 8];
+            long[] verdictUsBySec = new long[repeatSec + 8];
             Consumer<Decoded.Failed> dlq = f -> {
                 deadLetters.incrementAndGet();
                 analyzerOut.publish(f.deadLetter());
@@ -202,7 +235,12 @@ public final class LiveAnalyzerBench {
                     .live(AnalyzerInput.fromKafka(new WireSource(bootstrap, codec), series, true, dlq), progress::set)
                     .doOnNext(d -> {
                         if (d instanceof Decision.Second s && !s.provisional() && s.second().exact()) {
-                            toDecision.record(clock.nowUs() - s.tsUs());
+                            long latencyUs = clock.nowUs() - s.tsUs();
+                            long index = s.second().sec() - startSec;
+                            if (index >= warmupSec) {
+                                toDecision.record(latencyUs);
+                            }
+                            keep(closeUsBySec, index, latencyUs);
                         } else if (d instanceof Decision.Freeze) {
                             freezes.incrementAndGet();
                         } else if (d instanceof Decision.EpisodeFound) {
@@ -221,7 +259,12 @@ public final class LiveAnalyzerBench {
                     .doOnNext(r -> {
                         if (r instanceof Verdict v && v.kind() == Verdict.Kind.SECOND
                                 && Boolean.TRUE.equals(v.body().get("final"))) {
-                            toVerdict.record(clock.nowUs() - v.ts());
+                            long latencyUs = clock.nowUs() - v.ts();
+                            long index = v.ts() / 1_000_000L - 1 - startSec;
+                            if (index >= warmupSec) {
+                                toVerdict.record(latencyUs);
+                            }
+                            keep(verdictUsBySec, index, latencyUs);
                         }
                     })
                     .takeUntil(r -> r instanceof Verdict v && v.kind() == Verdict.Kind.SERIES)
@@ -234,12 +277,13 @@ public final class LiveAnalyzerBench {
                 t.setDaemon(true);
                 return t;
             });
-            consoleThread.scheduleAtFixedRate(() -> console.accept(line(clock, load, durationSec, progress.get(),
+            consoleThread.scheduleAtFixedRate(() -> console.accept(line(clock, load, warmupSec, durationSec, progress.get(),
                     decisions.get(), toDecision.takeInterval(), toVerdict.takeInterval(), heap)), 1, 1, TimeUnit.SECONDS);
             try {
                 Mono.when(loadRun, analysis, verdictsOnTopic)
-                        .block(plan.duration().plus(Duration.ofSeconds(WARMUP_SEC)).plus(DRAIN));
+                        .block(plan.warmup().plus(plan.duration()).plus(Duration.ofSeconds(CONNECT_SEC)).plus(DRAIN));
             } finally {
+                hiccups.close();
                 consoleThread.shutdownNow();
                 awaitQuietly(consoleThread);
                 loadThread.dispose();
@@ -253,30 +297,57 @@ public final class LiveAnalyzerBench {
             System.gc(); // a last reading: the load over, everything still open
             awaitReading(heap, before);
             long endNanos = System.nanoTime();
-            long loadStartNanos = clock.nanosOf(startSec * 1_000_000L);
+            long measuredStartNanos = clock.nanosOf((startSec + warmupSec) * 1_000_000L);
             long loadEndNanos = clock.nanosOf(load.endUs());
             Progress p = progress.get();
-            return new Figures(series, durationSec, plan.ratePerSec(), load.samplesPublished(), load.samplesPerSec(),
+            double warmupMaxMs = 0;
+            for (int i = 0; i < warmupSec; i++) {
+                warmupMaxMs = Math.max(warmupMaxMs, closeUsBySec[i] / 1000.0);
+            }
+            return new Figures(series, warmupSec, warmupMaxMs, durationSec, plan.ratePerSec(), load.samplesPublished(), load.samplesPerSec(),
                     p == null ? 0 : p.samples(), load.telemetryRecords(), load.stalls().size(), close, onTopic,
                     mb(heap.maxBytes(runStartNanos, endNanos)),
-                    mb(heap.maxBytes(runStartNanos, loadStartNanos + 60_000_000_000L)),
+                    mb(heap.maxBytes(runStartNanos, measuredStartNanos + 60_000_000_000L)),
                     mb(heap.maxBytes(loadEndNanos - 60_000_000_000L, endNanos)),
                     heap.readings().size(), String.join(", ", heap.collectors()), decisions.get(), freezes.get(),
-                    episodes.get(), deadLetters.get(), load.pacingLagMaxUs() / 1000.0, load.ledgerLag(), verdict.get(),
+                    episodes.get(), deadLetters.get(), load.pacingLagMaxUs() / 1000.0,
+                    hiccups.worstUs() / 1000.0, load.ledgerLag(),
+                    slowest(closeUsBySec, verdictUsBySec, load, hiccups, startSec, warmupSec, 3), verdict.get(),
                     plan.attributorName(), "SampleBatch/" + plan.encoding().name().toLowerCase(Locale.ROOT));
         }
     }
 
-    private static String line(BenchClock clock, LiveLoad load, int durationSec, Progress p, long decisions,
-                               Latency close, Latency onTopic, HeapAfterGc heap) {
-        long atSec = Math.floorDiv(clock.nowUs(), 1_000_000L) - load.startSec();
+    private static void keep(long[] bySec, long index, long latencyUs) {
+        if (index >= 0 && index < bySec.length) {
+            bySec[(int) index] = latencyUs;
+        }
+    }
+
+    private static List<SlowSecond> slowest(long[] closeUs, long[] verdictUs, LiveLoad load, HiccupProbe hiccups,
+                                            long startSec, int warmupSec, int n) {
+        List<SlowSecond> all = new java.util.ArrayList<>();
+        for (int i = warmupSec; i < closeUs.length; i++) {
+            if (closeUs[i] > 0) {
+                long endSec = startSec + i + 1;
+                long hiccupUs = hiccups.worstUs(endSec - 1, endSec + closeUs[i] / 1_000_000L);
+                all.add(new SlowSecond(i - warmupSec, closeUs[i] / 1000.0, verdictUs[i] / 1000.0,
+                        load.ledgerLagUs(i) / 1000.0, hiccupUs / 1000.0));
+            }
+        }
+        all.sort(java.util.Comparator.comparingDouble(SlowSecond::closeMs).reversed());
+        return all.subList(0, Math.min(n, all.size()));
+    }
+
+    private static String line(BenchClock clock, LiveLoad load, int warmupSec, int durationSec, Progress p,
+                               long decisions, Latency close, Latency onTopic, HeapAfterGc heap) {
+        long atSec = Math.floorDiv(clock.nowUs(), 1_000_000L) - load.startSec() - warmupSec;
         List<HeapAfterGc.Reading> gcs = heap.readings();
         String gc = gcs.isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f MB (%d GCs)",
                 gcs.get(gcs.size() - 1).usedBytes() / 1048576.0, gcs.size());
         return String.format(Locale.ROOT,
-                "live %4d/%d s  published %,d samples (%,.0f/s)  analyzed %,d  decisions %,d  freeze-s %d  "
+                "live %s%4d/%d s  published %,d samples (%,.0f/s)  analyzed %,d  decisions %,d  freeze-s %d  "
                         + "second closed +%s ms, on rig.verdicts +%s ms  heap after GC %s",
-                atSec, durationSec, load.samplesPublished(), load.samplesPerSec(), p == null ? 0 : p.samples(),
+                atSec < 0 ? "warm-up " : "", atSec, durationSec, load.samplesPublished(), load.samplesPerSec(), p == null ? 0 : p.samples(),
                 decisions, p == null ? 0 : p.freezeSeconds(), close.count() == 0 ? "-" : fmt(close.maxMs()),
                 onTopic.count() == 0 ? "-" : fmt(onTopic.maxMs()), gc);
     }

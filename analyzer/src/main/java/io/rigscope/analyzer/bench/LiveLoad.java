@@ -69,6 +69,8 @@ final class LiveLoad {
     private final Map<Long, long[]> completedBySec = new HashMap<>();
     /** From a second's end to its ledger handed to the producer; written by the load's thread. */
     private final LatencyTrack ledgerLag = new LatencyTrack();
+    /** The same per second of the repeat (index: second - startSec), µs; written by the load's thread. */
+    private final long[] ledgerLagUsBySec;
 
     private long pendingSinceUs;
     private long nextIndex;
@@ -95,6 +97,7 @@ final class LiveLoad {
         this.startUs = startSec * 1_000_000L;
         this.endUs = startUs + durationSec * 1_000_000L;
         this.nextSec = startSec;
+        this.ledgerLagUsBySec = new long[durationSec + 8];
         List<Stall> planted = new ArrayList<>();
         if (stallMs > 0) {
             for (int k = 0; ; k++) {
@@ -222,7 +225,11 @@ final class LiveLoad {
         long s = scheduled == null ? 0 : scheduled[0];
         long c = completed == null ? 0 : completed[0];
         publisher.publish(new Ledger(series, REP, GEN, nowUs, SCENARIO, sec, s, s, 0, c, last));
-        ledgerLag.record(clock.nowUs() - (sec + 1) * 1_000_000L);
+        long lagUs = clock.nowUs() - (sec + 1) * 1_000_000L;
+        ledgerLag.record(lagUs);
+        if (sec - startSec < ledgerLagUsBySec.length) {
+            ledgerLagUsBySec[(int) (sec - startSec)] = lagUs;
+        }
         Stall stall = stallIn(sec);
         long secEndUs = (sec + 1) * 1_000_000L;
         double oldestMs = stall != null && stall.endUs() > secEndUs ? (secEndUs - stall.startUs()) / 1000.0 : 2.5;
@@ -279,6 +286,11 @@ final class LiveLoad {
     LiveAnalyzerBench.Latency ledgerLag() {
         ledgerLag.takeInterval();
         return ledgerLag.total();
+    }
+
+    /** Second {@code startSec + i}'s ledger lag, µs (0 when none); read after {@link #run()} returned. */
+    long ledgerLagUs(int i) {
+        return i < ledgerLagUsBySec.length ? ledgerLagUsBySec[i] : 0;
     }
 
     /** Telemetry records published so far. */

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
             "(b) a full replay of the series to verdicts. Prints samples, raw_consume_per_s, replay_per_s,",
             "ratio (b/a) and heap_peak_mb. Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and",
             "< 512 MB for 30M samples.",
-            "--live: publish a load in real time for --duration (samples at --rate in SampleBatch records, ledger",
+            "--live: publish a load in real time for --warmup + --duration (samples at --rate in SampleBatch records, ledger",
             "and health each second, every telemetry stream at its real rate, a --stall every --stall-every) while",
             "the analyzer follows it live and publishes to rig.verdicts. Prints samples_per_s,",
             "second_close_latency_p99_ms (second end -> its final SECOND decision), second_verdict_latency_p99_ms",
@@ -46,6 +46,9 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
 
     @Option(names = "--duration", paramLabel = "DURATION", description = "--live: how long the load runs (default 5m, at least 5s).")
     String duration;
+
+    @Option(names = "--warmup", paramLabel = "DURATION", description = "--live: load before the measured --duration, timed apart (default 15s; 0 for none).")
+    String warmup;
 
     @Option(names = "--stall", paramLabel = "DURATION", description = "--live: each planted server stall (default 600ms; 0 for none).")
     String stall;
@@ -67,8 +70,8 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         LiveAnalyzerBench.Plan livePlan = live ? livePlan() : null;
         if (!live) {
-            if (duration != null || stall != null || stallEvery != null) {
-                throw new UsageException("--duration, --stall and --stall-every need --live");
+            if (duration != null || warmup != null || stall != null || stallEvery != null) {
+                throw new UsageException("--duration, --warmup, --stall and --stall-every need --live");
             }
             if (samples == null) {
                 samples = 10_000_000L;
@@ -134,6 +137,7 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
             throw new UsageException("--samples does not apply to --live (it runs for --duration at --rate)");
         }
         Duration length = Durations.parse("--duration", duration == null ? "5m" : duration);
+        Duration warm = Durations.parseOrZero("--warmup", warmup == null ? "15s" : warmup);
         Duration stallLength = Durations.parseOrZero("--stall", stall == null ? "600ms" : stall);
         Duration every = Durations.parse("--stall-every", stallEvery == null ? "30s" : stallEvery);
         int rate = ratePerSec == null ? 25_000 : ratePerSec;
@@ -146,7 +150,7 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
         if (!stallLength.isZero() && stallLength.compareTo(every) >= 0) {
             throw new UsageException("--stall must be shorter than --stall-every, was " + stall + " every " + every.toMillis() + "ms");
         }
-        return LiveAnalyzerBench.Plan.defaults().withDuration(length).withRatePerSec(rate)
+        return LiveAnalyzerBench.Plan.defaults().withWarmup(warm).withDuration(length).withRatePerSec(rate)
                 .withStalls(every, stallLength).withEncoding(encoding);
     }
 
@@ -156,7 +160,7 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
         long maxHeapMb = Runtime.getRuntime().maxMemory() / 1048576;
         int cpus = Runtime.getRuntime().availableProcessors();
         if (json) {
-            System.out.printf(Locale.ROOT, "{\"mode\":\"live\",\"duration_s\":%d,\"rate_target_per_s\":%d,\"samples\":%d,"
+            System.out.printf(Locale.ROOT, "{\"mode\":\"live\",\"warmup_s\":%d,\"warmup_second_close_latency_max_ms\":%.3f,\"duration_s\":%d,\"rate_target_per_s\":%d,\"samples\":%d,"
                             + "\"samples_per_s\":%.1f,\"samples_analyzed\":%d,\"telemetry_records\":%d,\"stalls\":%d,"
                             + "\"second_close_latency_p50_ms\":%.3f,\"second_close_latency_p99_ms\":%.3f,"
                             + "\"second_close_latency_max_ms\":%.3f,\"seconds_timed\":%d,"
@@ -164,30 +168,47 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                             + "\"second_verdict_latency_max_ms\":%.3f,\"verdicts_timed\":%d,"
                             + "\"heap_after_gc_max_mb\":%s,\"heap_after_gc_first_min_mb\":%s,\"heap_after_gc_last_min_mb\":%s,"
                             + "\"gc_readings\":%d,\"gc_collectors\":\"%s\",\"decisions\":%d,\"freeze_seconds\":%d,"
-                            + "\"episodes\":%d,\"dead_letters\":%d,\"pacing_lag_max_ms\":%.3f,\"ledger_lag_p99_ms\":%.3f,\"series_verdict\":\"%s\","
+                            + "\"episodes\":%d,\"dead_letters\":%d,\"pacing_lag_max_ms\":%.3f,\"hiccup_max_ms\":%.3f,\"ledger_lag_p99_ms\":%.3f,\"slowest_seconds\":%s,\"series_verdict\":\"%s\","
                             + "\"attributor\":\"%s\",\"encoding\":\"%s\",\"max_heap_mb\":%d,\"cpus\":%d}%n",
-                    f.durationSec(), f.targetRatePerSec(), f.samples(), f.samplesPerSec(), f.samplesAnalyzed(),
+                    f.warmupSec(), f.warmupCloseMaxMs(), f.durationSec(), f.targetRatePerSec(), f.samples(), f.samplesPerSec(), f.samplesAnalyzed(),
                     f.telemetryRecords(), f.stalls(), close.p50Ms(), close.p99Ms(), close.maxMs(), close.count(),
                     onTopic.p50Ms(), onTopic.p99Ms(), onTopic.maxMs(), onTopic.count(), jsonNumber(f.heapAfterGcMaxMb()),
                     jsonNumber(f.heapAfterGcFirstMinMb()), jsonNumber(f.heapAfterGcLastMinMb()), f.gcReadings(),
                     f.gcCollectors(), f.decisions(), f.freezeSeconds(), f.episodes(), f.deadLetters(),
-                    f.pacingLagMaxMs(), f.ledgerLag().p99Ms(), f.seriesVerdict(), f.attributor(), f.encoding(), maxHeapMb, cpus);
+                    f.pacingLagMaxMs(), f.hiccupMaxMs(), f.ledgerLag().p99Ms(), slowestJson(f), f.seriesVerdict(), f.attributor(), f.encoding(), maxHeapMb, cpus);
             return;
         }
-        System.out.printf(Locale.ROOT, "samples                      %,d in %d s at %,.1f/s (target %,d/s; %,d analyzed)%n",
-                f.samples(), f.durationSec(), f.samplesPerSec(), f.targetRatePerSec(), f.samplesAnalyzed());
+        System.out.printf(Locale.ROOT, "samples                      %,d in %d + %d s at %,.1f/s (target %,d/s; %,d analyzed)%n",
+                f.samples(), f.warmupSec(), f.durationSec(), f.samplesPerSec(), f.targetRatePerSec(), f.samplesAnalyzed());
         System.out.printf(Locale.ROOT, "telemetry                    %,d records, %d planted stalls%n", f.telemetryRecords(), f.stalls());
-        System.out.printf(Locale.ROOT, "second_close_latency         p50 %.1f  p99 %.1f  max %.1f ms (%d seconds)%n",
-                close.p50Ms(), close.p99Ms(), close.maxMs(), close.count());
+        System.out.printf(Locale.ROOT, "second_close_latency         p50 %.1f  p99 %.1f  max %.1f ms (%d seconds; warm-up max %.1f ms)%n",
+                close.p50Ms(), close.p99Ms(), close.maxMs(), close.count(), f.warmupCloseMaxMs());
         System.out.printf(Locale.ROOT, "second_verdict_latency       p50 %.1f  p99 %.1f  max %.1f ms (rig.verdicts, %d seconds)%n",
                 onTopic.p50Ms(), onTopic.p99Ms(), onTopic.maxMs(), onTopic.count());
         System.out.printf(Locale.ROOT, "ledger_lag                   p50 %.1f  p99 %.1f  max %.1f ms (second end -> its ledger sent: the load's share)%n",
                 f.ledgerLag().p50Ms(), f.ledgerLag().p99Ms(), f.ledgerLag().maxMs());
+        for (LiveAnalyzerBench.SlowSecond s : f.slowest()) {
+            System.out.printf(Locale.ROOT, "slow second                  +%d s: closed +%.1f ms, verdict +%.1f ms, its ledger sent +%.1f ms, JVM hiccup %.1f ms%n",
+                    s.second(), s.closeMs(), s.verdictMs(), s.ledgerLagMs(), s.hiccupMs());
+        }
         System.out.printf(Locale.ROOT, "heap_after_gc                max %s MB, first minute %s MB, last minute %s MB (%d GCs: %s; max heap %d MB)%n",
                 jsonNumber(f.heapAfterGcMaxMb()), jsonNumber(f.heapAfterGcFirstMinMb()), jsonNumber(f.heapAfterGcLastMinMb()),
                 f.gcReadings(), f.gcCollectors(), maxHeapMb);
         System.out.printf(Locale.ROOT, "decisions                    %,d (freeze-seconds %d, episodes %d), dead letters %d, series %s%n",
                 f.decisions(), f.freezeSeconds(), f.episodes(), f.deadLetters(), f.seriesVerdict());
+    }
+
+    private static String slowestJson(LiveAnalyzerBench.Figures f) {
+        StringBuilder out = new StringBuilder("[");
+        for (LiveAnalyzerBench.SlowSecond s : f.slowest()) {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            out.append(String.format(Locale.ROOT,
+                    "{\"second\":%d,\"close_ms\":%.3f,\"verdict_ms\":%.3f,\"ledger_lag_ms\":%.3f,\"hiccup_ms\":%.3f}",
+                    s.second(), s.closeMs(), s.verdictMs(), s.ledgerLagMs(), s.hiccupMs()));
+        }
+        return out.append(']').toString();
     }
 
     private static String jsonNumber(double v) {
