@@ -195,4 +195,33 @@ class CommandLineTest {
         assertThat(r.out().strip()).isEqualTo("http://127.0.0.1:" + port + "/");
         assertThat(r.err()).contains("bench-server  served").contains("stopping after");
     }
+
+    @Test
+    void benchAnalyzerLiveWithSamplesExitsTwo() {
+        Result r = run("bench", "analyzer", "--live", "--samples", "5000");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--samples does not apply to --live");
+    }
+
+    @Test
+    void benchAnalyzerLivePrintsEveryFigureAndALineASecond() throws Exception {
+        Result r = run("bench", "analyzer", "--live", "--json", "--warmup", "2s", "--duration", "10s", "--rate", "2000",
+                "--stall-every", "5s");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        for (String key : new String[] {"samples_per_s", "second_close_latency_p99_ms", "second_verdict_latency_p99_ms",
+            "heap_after_gc_max_mb", "heap_after_gc_first_min_mb", "heap_after_gc_last_min_mb", "decisions"}) {
+            assertThat(json.get(key)).as(key).isNotNull();
+            assertThat(json.get(key).asDouble()).as(key).isPositive();
+        }
+        assertThat(json.get("samples").asLong()).isEqualTo(24_000);
+        assertThat(json.get("samples_analyzed").asLong()).isEqualTo(24_000);
+        assertThat(json.get("seconds_timed").asLong()).isGreaterThanOrEqualTo(10);
+        assertThat(json.get("verdicts_timed").asLong()).isEqualTo(json.get("seconds_timed").asLong());
+        assertThat(json.get("warmup_second_close_latency_max_ms").asDouble()).isPositive();
+        assertThat(json.get("stalls").asInt()).isEqualTo(2);
+        assertThat(json.get("freeze_seconds").asLong()).isPositive();
+        assertThat(json.get("dead_letters").asLong()).isZero();
+        assertThat(r.err()).contains("bench: live", "10/10 s");
+    }
 }

@@ -1,6 +1,7 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.analyzer.bench.AnalyzerBench;
+import io.rigscope.analyzer.bench.LiveAnalyzerBench;
 import io.rigscope.localenv.kafka.EmbeddedKafka;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.wire.WirePublisher;
@@ -8,6 +9,7 @@ import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -15,19 +17,44 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code rigscope bench analyzer}: raw consume+decode vs full replay to verdicts, and the heap. */
+/**
+ * {@code rigscope bench analyzer}: raw consume+decode vs full replay to verdicts, and the heap; with
+ * {@code --live}, the live path in real time: second-close latency and the heap after GC.
+ */
 @Command(name = "analyzer", mixinStandardHelpOptions = true,
         description = {"Publish N synthetic samples, then time (a) consuming rig.samples and decoding every sample and",
             "(b) a full replay of the series to verdicts. Prints samples, raw_consume_per_s, replay_per_s,",
             "ratio (b/a) and heap_peak_mb. Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and",
-            "< 512 MB for 30M samples. Uses a fresh embedded broker in a temporary directory unless --bootstrap."})
+            "< 512 MB for 30M samples.",
+            "--live: publish a load in real time for --warmup + --duration (samples at --rate in SampleBatch records, ledger",
+            "and health each second, every telemetry stream at its real rate, a --stall every --stall-every) while",
+            "the analyzer follows it live and publishes to rig.verdicts. Prints samples_per_s,",
+            "second_close_latency_p99_ms (second end -> its final SECOND decision), second_verdict_latency_p99_ms",
+            "(-> its SECOND verdict read back from rig.verdicts) and heap_after_gc_max_mb (+ first/last minute).",
+            "Targets: p99 <= 500 ms, heap after GC <= 512 MB and flat.",
+            "Uses a fresh embedded broker in a temporary directory unless --bootstrap."})
 public final class BenchAnalyzerCommand implements Callable<Integer> {
 
-    @Option(names = "--samples", paramLabel = "N", description = "Ingest samples to publish (default 10,000,000: shorter runs mostly time the JIT warming up).")
-    long samples = 10_000_000;
+    @Option(names = "--samples", paramLabel = "N", description = "Ingest samples to publish (default 10,000,000: shorter runs mostly time the JIT warming up). Not with --live.")
+    Long samples;
 
-    @Option(names = "--rate", paramLabel = "PER_S", description = "Simulated request rate (default 50,000/s).")
-    int ratePerSec = 50_000;
+    @Option(names = "--rate", paramLabel = "PER_S", description = "Simulated request rate (default 50,000/s; --live: 25,000/s).")
+    Integer ratePerSec;
+
+    @Option(names = "--live", description = "Measure the live path in real time (see above).")
+    boolean live;
+
+    @Option(names = "--duration", paramLabel = "DURATION", description = "--live: how long the load runs (default 5m, at least 5s).")
+    String duration;
+
+    @Option(names = "--warmup", paramLabel = "DURATION", description = "--live: load before the measured --duration, timed apart (default 15s; 0 for none).")
+    String warmup;
+
+    @Option(names = "--stall", paramLabel = "DURATION", description = "--live: each planted server stall (default 600ms; 0 for none).")
+    String stall;
+
+    @Option(names = "--stall-every", paramLabel = "DURATION", description = "--live: one stall per this period (default 30s).")
+    String stallEvery;
 
     @Option(names = "--encoding", paramLabel = "FORMAT",
             description = "Value format of rig.samples: ${COMPLETION-CANDIDATES} (default: the publisher's default, ${DEFAULT-VALUE}).")
@@ -41,11 +68,23 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (samples < 1_000) {
-            throw new UsageException("--samples must be >= 1000, was " + samples);
-        }
-        if (ratePerSec < 100) {
-            throw new UsageException("--rate must be >= 100, was " + ratePerSec);
+        LiveAnalyzerBench.Plan livePlan = live ? livePlan() : null;
+        if (!live) {
+            if (duration != null || warmup != null || stall != null || stallEvery != null) {
+                throw new UsageException("--duration, --warmup, --stall and --stall-every need --live");
+            }
+            if (samples == null) {
+                samples = 10_000_000L;
+            }
+            if (ratePerSec == null) {
+                ratePerSec = 50_000;
+            }
+            if (samples < 1_000) {
+                throw new UsageException("--samples must be >= 1000, was " + samples);
+            }
+            if (ratePerSec < 100) {
+                throw new UsageException("--rate must be >= 100, was " + ratePerSec);
+            }
         }
         Path dir = null;
         EmbeddedKafka broker = null;
@@ -58,6 +97,10 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
             }
             try (TopicAdmin admin = new TopicAdmin(servers)) {
                 admin.ensureTopics();
+            }
+            if (live) {
+                printLive(LiveAnalyzerBench.run(servers, livePlan, line -> System.err.println("bench: " + line)));
+                return ExitCodes.OK;
             }
             AnalyzerBench.Figures f = AnalyzerBench.run(servers, samples, ratePerSec, encoding, line -> System.err.println("bench: " + line));
             if (json) {
@@ -87,5 +130,88 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    private LiveAnalyzerBench.Plan livePlan() {
+        if (samples != null) {
+            throw new UsageException("--samples does not apply to --live (it runs for --duration at --rate)");
+        }
+        Duration length = Durations.parse("--duration", duration == null ? "5m" : duration);
+        Duration warm = Durations.parseOrZero("--warmup", warmup == null ? "15s" : warmup);
+        Duration stallLength = Durations.parseOrZero("--stall", stall == null ? "600ms" : stall);
+        Duration every = Durations.parse("--stall-every", stallEvery == null ? "30s" : stallEvery);
+        int rate = ratePerSec == null ? 25_000 : ratePerSec;
+        if (length.toSeconds() < 5) {
+            throw new UsageException("--duration must be at least 5s, was " + duration);
+        }
+        if (rate < 100 || rate > 1_000_000) {
+            throw new UsageException("--rate must be 100-1000000 with --live, was " + rate);
+        }
+        if (!stallLength.isZero() && stallLength.compareTo(every) >= 0) {
+            throw new UsageException("--stall must be shorter than --stall-every, was " + stall + " every " + every.toMillis() + "ms");
+        }
+        return LiveAnalyzerBench.Plan.defaults().withWarmup(warm).withDuration(length).withRatePerSec(rate)
+                .withStalls(every, stallLength).withEncoding(encoding);
+    }
+
+    private void printLive(LiveAnalyzerBench.Figures f) {
+        LiveAnalyzerBench.Latency close = f.secondClose();
+        LiveAnalyzerBench.Latency onTopic = f.secondVerdict();
+        long maxHeapMb = Runtime.getRuntime().maxMemory() / 1048576;
+        int cpus = Runtime.getRuntime().availableProcessors();
+        if (json) {
+            System.out.printf(Locale.ROOT, "{\"mode\":\"live\",\"warmup_s\":%d,\"warmup_second_close_latency_max_ms\":%.3f,\"duration_s\":%d,\"rate_target_per_s\":%d,\"samples\":%d,"
+                            + "\"samples_per_s\":%.1f,\"samples_analyzed\":%d,\"telemetry_records\":%d,\"stalls\":%d,"
+                            + "\"second_close_latency_p50_ms\":%.3f,\"second_close_latency_p99_ms\":%.3f,"
+                            + "\"second_close_latency_max_ms\":%.3f,\"seconds_timed\":%d,"
+                            + "\"second_verdict_latency_p50_ms\":%.3f,\"second_verdict_latency_p99_ms\":%.3f,"
+                            + "\"second_verdict_latency_max_ms\":%.3f,\"verdicts_timed\":%d,"
+                            + "\"heap_after_gc_max_mb\":%s,\"heap_after_gc_first_min_mb\":%s,\"heap_after_gc_last_min_mb\":%s,"
+                            + "\"gc_readings\":%d,\"gc_collectors\":\"%s\",\"decisions\":%d,\"freeze_seconds\":%d,"
+                            + "\"episodes\":%d,\"dead_letters\":%d,\"pacing_lag_max_ms\":%.3f,\"hiccup_max_ms\":%.3f,\"ledger_lag_p99_ms\":%.3f,\"slowest_seconds\":%s,\"series_verdict\":\"%s\","
+                            + "\"attributor\":\"%s\",\"encoding\":\"%s\",\"max_heap_mb\":%d,\"cpus\":%d}%n",
+                    f.warmupSec(), f.warmupCloseMaxMs(), f.durationSec(), f.targetRatePerSec(), f.samples(), f.samplesPerSec(), f.samplesAnalyzed(),
+                    f.telemetryRecords(), f.stalls(), close.p50Ms(), close.p99Ms(), close.maxMs(), close.count(),
+                    onTopic.p50Ms(), onTopic.p99Ms(), onTopic.maxMs(), onTopic.count(), jsonNumber(f.heapAfterGcMaxMb()),
+                    jsonNumber(f.heapAfterGcFirstMinMb()), jsonNumber(f.heapAfterGcLastMinMb()), f.gcReadings(),
+                    f.gcCollectors(), f.decisions(), f.freezeSeconds(), f.episodes(), f.deadLetters(),
+                    f.pacingLagMaxMs(), f.hiccupMaxMs(), f.ledgerLag().p99Ms(), slowestJson(f), f.seriesVerdict(), f.attributor(), f.encoding(), maxHeapMb, cpus);
+            return;
+        }
+        System.out.printf(Locale.ROOT, "samples                      %,d in %d + %d s at %,.1f/s (target %,d/s; %,d analyzed)%n",
+                f.samples(), f.warmupSec(), f.durationSec(), f.samplesPerSec(), f.targetRatePerSec(), f.samplesAnalyzed());
+        System.out.printf(Locale.ROOT, "telemetry                    %,d records, %d planted stalls%n", f.telemetryRecords(), f.stalls());
+        System.out.printf(Locale.ROOT, "second_close_latency         p50 %.1f  p99 %.1f  max %.1f ms (%d seconds; warm-up max %.1f ms)%n",
+                close.p50Ms(), close.p99Ms(), close.maxMs(), close.count(), f.warmupCloseMaxMs());
+        System.out.printf(Locale.ROOT, "second_verdict_latency       p50 %.1f  p99 %.1f  max %.1f ms (rig.verdicts, %d seconds)%n",
+                onTopic.p50Ms(), onTopic.p99Ms(), onTopic.maxMs(), onTopic.count());
+        System.out.printf(Locale.ROOT, "ledger_lag                   p50 %.1f  p99 %.1f  max %.1f ms (second end -> its ledger sent: the load's share)%n",
+                f.ledgerLag().p50Ms(), f.ledgerLag().p99Ms(), f.ledgerLag().maxMs());
+        for (LiveAnalyzerBench.SlowSecond s : f.slowest()) {
+            System.out.printf(Locale.ROOT, "slow second                  +%d s: closed +%.1f ms, verdict +%.1f ms, its ledger sent +%.1f ms, JVM hiccup %.1f ms%n",
+                    s.second(), s.closeMs(), s.verdictMs(), s.ledgerLagMs(), s.hiccupMs());
+        }
+        System.out.printf(Locale.ROOT, "heap_after_gc                max %s MB, first minute %s MB, last minute %s MB (%d GCs: %s; max heap %d MB)%n",
+                jsonNumber(f.heapAfterGcMaxMb()), jsonNumber(f.heapAfterGcFirstMinMb()), jsonNumber(f.heapAfterGcLastMinMb()),
+                f.gcReadings(), f.gcCollectors(), maxHeapMb);
+        System.out.printf(Locale.ROOT, "decisions                    %,d (freeze-seconds %d, episodes %d), dead letters %d, series %s%n",
+                f.decisions(), f.freezeSeconds(), f.episodes(), f.deadLetters(), f.seriesVerdict());
+    }
+
+    private static String slowestJson(LiveAnalyzerBench.Figures f) {
+        StringBuilder out = new StringBuilder("[");
+        for (LiveAnalyzerBench.SlowSecond s : f.slowest()) {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            out.append(String.format(Locale.ROOT,
+                    "{\"second\":%d,\"close_ms\":%.3f,\"verdict_ms\":%.3f,\"ledger_lag_ms\":%.3f,\"hiccup_ms\":%.3f}",
+                    s.second(), s.closeMs(), s.verdictMs(), s.ledgerLagMs(), s.hiccupMs()));
+        }
+        return out.append(']').toString();
+    }
+
+    private static String jsonNumber(double v) {
+        return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.1f", v);
     }
 }
