@@ -3,7 +3,7 @@ package io.rigscope.analyzer.bench;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.api.DecisionCodec;
-import io.rigscope.analyzer.episode.Attributor;
+import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.model.codec.Decoded;
@@ -93,7 +93,7 @@ public final class LiveAnalyzerBench {
         /** A 15 s warm-up, then 5 minutes at 25,000 samples/s, a 600 ms stall every 30 s, compact samples, no attribution. */
         public static Plan defaults() {
             return new Plan(Duration.ofSeconds(15), Duration.ofMinutes(5), 25_000, Duration.ofSeconds(30), Duration.ofMillis(600),
-                    WirePublisher.Options.defaults().samplesFormat(), "none", Attributor.none());
+                    WirePublisher.Options.defaults().samplesFormat(), "standard", Attributor.standard());
         }
 
         public Plan withWarmup(Duration w) {
