@@ -10,7 +10,10 @@ import java.util.Optional;
 /**
  * {@code generator}: the instrument, not the server. A JVM pause or an event-loop lag of the generator of at
  * least {@code attribution_generator_pause_ms} in the seconds from one before the episode to its end
- * ({@code rig.health}). Defining: rig.health.
+ * ({@code rig.health}). It covers the episode, and is attributed, when it is at least
+ * {@code attribution_cover_share} of the episode's worst request: a stalled loop stamps its replies late by
+ * about its stall, so a 130 ms pause cannot explain a 1.7 s request; a shorter stall is reported as most likely
+ * (it also disturbed the instrument). Defining: rig.health.
  */
 public final class GeneratorRule implements CauseRule {
 
@@ -21,7 +24,8 @@ public final class GeneratorRule implements CauseRule {
 
     @Override
     public String fingerprint() {
-        return "the generator's JVM pause or event-loop lag >= attribution_generator_pause_ms within 1 s of the episode";
+        return "the generator's JVM pause or event-loop lag >= attribution_generator_pause_ms within 1 s of the episode, "
+                + ">= attribution_cover_share of its worst request";
     }
 
     @Override
@@ -49,8 +53,12 @@ public final class GeneratorRule implements CauseRule {
             return Optional.empty();
         }
         String kind = what.equals("jvm_pause_ms") ? "JVM pause" : "event-loop lag";
-        return Optional.of(new Finding(Cause.GENERATOR, Confidence.ATTRIBUTED, List.of(Evidence.measured("rig.health",
-                worstSec * 1_000_000L, what, worstMs, "ms", "generator " + kind + " " + WaitProfile.round(worstMs)
-                        + " ms in second " + worstSec + " (>= " + limitMs + " ms): the instrument stalled")), List.of()));
+        double episodeWorstMs = scene.episode().worstMs();
+        boolean covers = worstMs >= scene.settings().coverShare() * episodeWorstMs;
+        return Optional.of(new Finding(Cause.GENERATOR, covers ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY,
+                List.of(Evidence.measured("rig.health", worstSec * 1_000_000L, what, worstMs, "ms", "generator " + kind
+                        + " " + WaitProfile.round(worstMs) + " ms in second " + worstSec + " (>= " + limitMs + " ms), "
+                        + (covers ? "covering" : "short of") + " the episode's worst request " + episodeWorstMs
+                        + " ms: the instrument stalled")), List.of()));
     }
 }

@@ -12,8 +12,11 @@ import java.util.Optional;
  * {@code host_io}: the disk itself stops. The disk canary (a write+fsync every few ms on the data filesystem)
  * has a write+fsync of at least {@code attribution_canary_stall_ms} within its tolerance of the episode (its
  * stalled intervals, canary periods with no fsync completing, are reported beside it; a 15 ms fsync already
- * stalls two 5-ms intervals, so they are not a test on their own). Defining: rig.canary. {@link Attribution} names it only when no Postgres cause
- * is attributed (a vacuum's or checkpoint's own writes also slow the canary).
+ * stalls two 5-ms intervals, so they are not a test on their own). It is attributed when the stall covers the
+ * episode (at least {@code attribution_cover_share} of its worst request), most likely when shorter (the host
+ * was struggling, but that alone does not explain the episode). Defining: rig.canary. {@link Attribution}
+ * names it only when no Postgres cause is attributed (a vacuum's or checkpoint's own writes also slow the
+ * canary).
  */
 public final class HostIoRule implements CauseRule {
 
@@ -43,9 +46,11 @@ public final class HostIoRule implements CauseRule {
             return Optional.empty();
         }
         double ms = worst.fsyncMaxUs() / 1000.0;
-        return Optional.of(new Finding(Cause.HOST_IO, Confidence.ATTRIBUTED, List.of(Evidence.measured("rig.canary",
-                worst.ts(), "fsync_max_ms", ms, "ms", "disk canary write+fsync " + ms + " ms, " + stalled
-                        + " stalled interval(s) on " + worst.path() + " (" + scene.within(TelemetryStream.CANARY)
-                        + ")")), List.of()));
+        boolean covers = ms >= scene.settings().coverShare() * scene.episode().worstMs();
+        return Optional.of(new Finding(Cause.HOST_IO, covers ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY,
+                List.of(Evidence.measured("rig.canary", worst.ts(), "fsync_max_ms", ms, "ms", "disk canary write+fsync "
+                        + ms + " ms, " + stalled + " stalled interval(s) on " + worst.path() + " ("
+                        + scene.within(TelemetryStream.CANARY) + "), " + (covers ? "covering" : "short of")
+                        + " the episode's worst request " + scene.episode().worstMs() + " ms")), List.of()));
     }
 }

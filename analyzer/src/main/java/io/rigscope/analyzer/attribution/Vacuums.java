@@ -9,8 +9,9 @@ import java.util.List;
 
 /**
  * The vacuums seen around an episode: autovacuum completions in the Postgres log whose run
- * {@code [ts - elapsed_s, ts]} overlaps the episode (within the log's tolerance), and vacuum progress rows of
- * the DB sampler around it. Shared by the vacuum rule (its defining evidence) and the WAL pool rule (its
+ * {@code [ts - elapsed_s, ts]} overlaps the episode (within the log's tolerance) and that wrote a burst of WAL
+ * (at least {@code attribution_vacuum_wal_mb} or 1,000 full-page images: a 10-ms vacuum of a few pages is not a
+ * storm), and vacuum progress rows of the DB sampler around it (a vacuum still running, WAL not yet known). Shared by the vacuum rule (its defining evidence) and the WAL pool rule (its
  * control).
  */
 final class Vacuums {
@@ -33,9 +34,10 @@ final class Vacuums {
             }
             double elapsed = e.metrics().getOrDefault("elapsed_s", 0.0);
             long startUs = e.ts() - Math.round(elapsed * 1_000_000L);
-            if (startUs <= to && e.ts() >= from) {
-                double f = e.metrics().getOrDefault("wal_fpi", 0.0);
-                double b = e.metrics().getOrDefault("wal_bytes", 0.0);
+            double f = e.metrics().getOrDefault("wal_fpi", 0.0);
+            double b = e.metrics().getOrDefault("wal_bytes", 0.0);
+            boolean burst = b >= scene.settings().vacuumWalBytes() || f >= 1_000;
+            if (startUs <= to && e.ts() >= from && burst) {
                 fpi += f;
                 walBytes += b;
                 evidence.add(Evidence.measured("rig.pglog", e.ts(), "wal_fpi", f, "pages", "autovacuum of "

@@ -116,6 +116,9 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                 newThresholds,
                 new AttributionSettings(
                         msToUs(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_PAUSE_MS, attribution.generatorPauseUs()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_COVER_SHARE, attribution.coverShare()),
+                        Math.round(dbl(values, AnalyzerSetting.ATTRIBUTION_VACUUM_WAL_MB,
+                                attribution.vacuumWalBytes() / 1_048_576.0) * 1_048_576.0),
                         msToUs(values, AnalyzerSetting.ATTRIBUTION_CANARY_STALL_MS, attribution.canaryStallUs()),
                         dbl(values, AnalyzerSetting.ATTRIBUTION_LOCK_SHARE, attribution.lockShare()),
                         dbl(values, AnalyzerSetting.ATTRIBUTION_WAL_WAIT_SHARE, attribution.walWaitShare()),

@@ -5,6 +5,8 @@ package io.rigscope.analyzer.config;
  * ({@code attribution_*}).
  *
  * @param generatorPauseUs {@link AnalyzerSetting#ATTRIBUTION_GENERATOR_PAUSE_MS}, µs
+ * @param coverShare {@link AnalyzerSetting#ATTRIBUTION_COVER_SHARE}
+ * @param vacuumWalBytes {@link AnalyzerSetting#ATTRIBUTION_VACUUM_WAL_MB}, bytes
  * @param canaryStallUs {@link AnalyzerSetting#ATTRIBUTION_CANARY_STALL_MS}, µs
  * @param lockShare {@link AnalyzerSetting#ATTRIBUTION_LOCK_SHARE}
  * @param walWaitShare {@link AnalyzerSetting#ATTRIBUTION_WAL_WAIT_SHARE}
@@ -14,11 +16,13 @@ package io.rigscope.analyzer.config;
  * @param awaitMs {@link AnalyzerSetting#ATTRIBUTION_AWAIT_MS}
  * @param graceSec {@link AnalyzerSetting#ATTRIBUTION_GRACE_S}
  */
-public record AttributionSettings(long generatorPauseUs, long canaryStallUs, double lockShare, double walWaitShare,
+public record AttributionSettings(long generatorPauseUs, double coverShare, long vacuumWalBytes, long canaryStallUs, double lockShare, double walWaitShare,
                                   double readShare, double p50Lift, double queueDepth, double awaitMs, int graceSec) {
 
     public AttributionSettings {
         fraction(lockShare, AnalyzerSetting.ATTRIBUTION_LOCK_SHARE);
+        fraction(coverShare, AnalyzerSetting.ATTRIBUTION_COVER_SHARE);
+        positive(vacuumWalBytes, AnalyzerSetting.ATTRIBUTION_VACUUM_WAL_MB);
         fraction(walWaitShare, AnalyzerSetting.ATTRIBUTION_WAL_WAIT_SHARE);
         fraction(readShare, AnalyzerSetting.ATTRIBUTION_READ_SHARE);
         positive(generatorPauseUs, AnalyzerSetting.ATTRIBUTION_GENERATOR_PAUSE_MS);
@@ -34,7 +38,7 @@ public record AttributionSettings(long generatorPauseUs, long canaryStallUs, dou
 
     /** The defaults of {@link AnalyzerSetting}. */
     public static AttributionSettings defaults() {
-        return new AttributionSettings(100_000, 100_000, 0.5, 0.3, 0.3, 3.0, 32, 20, 5);
+        return new AttributionSettings(100_000, 0.5, 16L << 20, 100_000, 0.5, 0.3, 0.3, 3.0, 32, 20, 5);
     }
 
     private static void fraction(double v, AnalyzerSetting s) {
