@@ -241,6 +241,7 @@ public final class Rescan {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put("source", "rescan");
         config.put("reconciliation_required", manifest.reconciliationRequired());
+        config.put("thresholds_all_scenarios", true);   // k6 evidence: thresholds as k6 judges them
         Map<String, Object> thresholds = manifest.thresholds().isEmpty() ? imported.thresholds()
                 : manifest.thresholds();
         if (!thresholds.isEmpty()) {
