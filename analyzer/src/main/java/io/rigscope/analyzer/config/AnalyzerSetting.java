@@ -32,6 +32,8 @@ public enum AnalyzerSetting {
             "The primary scenario whose latency is reported; empty: the non-probe scenario with most samples."),
     RECONCILIATION_REQUIRED("reconciliation_required", "boolean", "true",
             "Whether a repeat needs a RECONCILIATION marker; without one the series is UNRECONCILED."),
+    THRESHOLDS_ALL_SCENARIOS("thresholds_all_scenarios", "boolean", "false",
+            "true: a threshold without a {scenario:NAME} filter covers every scenario together, as k6 judges it (k6 imports and rescans set it); false: the primary scenario."),
     LADDER_MIN_DELIVERED_RATIO("ladder_min_delivered_ratio", "fraction", "0.99",
             "Ladder rung gate: successful requests over scheduled requests must reach this."),
     ATTRIBUTION_GENERATOR_PAUSE_MS("attribution_generator_pause_ms", "ms", "100",

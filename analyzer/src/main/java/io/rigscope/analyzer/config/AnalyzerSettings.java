@@ -28,6 +28,7 @@ import java.util.Objects;
  * @param episodeGapSec see {@link AnalyzerSetting#EPISODE_GAP_S}
  * @param scenario see {@link AnalyzerSetting#SCENARIO}; empty for automatic
  * @param reconciliationRequired see {@link AnalyzerSetting#RECONCILIATION_REQUIRED}
+ * @param thresholdsAllScenarios see {@link AnalyzerSetting#THRESHOLDS_ALL_SCENARIOS}
  * @param ladderMinDeliveredRatio see {@link AnalyzerSetting#LADDER_MIN_DELIVERED_RATIO}
  * @param thresholds the repeat thresholds, in declaration order
  * @param attribution the attribution rules' thresholds (the {@code attribution_*} keys)
@@ -35,8 +36,8 @@ import java.util.Objects;
 public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double freezeSlowFraction, int windowBucketSec,
                                double windowFactor, int windowMinBuckets, double driftBound, long minSamples,
                                String probeScenario, long probeP99Us, int episodeGapSec, String scenario,
-                               boolean reconciliationRequired, double ladderMinDeliveredRatio,
-                               List<Threshold> thresholds, AttributionSettings attribution) {
+                               boolean reconciliationRequired, boolean thresholdsAllScenarios,
+                               double ladderMinDeliveredRatio, List<Threshold> thresholds, AttributionSettings attribution) {
 
     public AnalyzerSettings {
         positive(freezeWorstUs, AnalyzerSetting.FREEZE_WORST_MS);
@@ -69,7 +70,7 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
     /** The defaults of {@link AnalyzerSetting}, no thresholds. */
     public static AnalyzerSettings defaults() {
         return new AnalyzerSettings(150_000, 50_000, 0.10, 10, 3.0, 2, 1.5, 1000, "probe", 500_000, 3, "",
-                true, 0.99, List.of(), AttributionSettings.defaults());
+                true, false, 0.99, List.of(), AttributionSettings.defaults());
     }
 
     /**
@@ -112,6 +113,7 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                 (int) lng(values, AnalyzerSetting.EPISODE_GAP_S, episodeGapSec),
                 str(values, AnalyzerSetting.SCENARIO, scenario),
                 bool(values, AnalyzerSetting.RECONCILIATION_REQUIRED, reconciliationRequired),
+                bool(values, AnalyzerSetting.THRESHOLDS_ALL_SCENARIOS, thresholdsAllScenarios),
                 dbl(values, AnalyzerSetting.LADDER_MIN_DELIVERED_RATIO, ladderMinDeliveredRatio),
                 newThresholds,
                 new AttributionSettings(
@@ -133,7 +135,7 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
     public AnalyzerSettings withThresholds(List<Threshold> replacement) {
         return new AnalyzerSettings(freezeWorstUs, freezeSlowUs, freezeSlowFraction, windowBucketSec, windowFactor,
                 windowMinBuckets, driftBound, minSamples, probeScenario, probeP99Us, episodeGapSec, scenario,
-                reconciliationRequired, ladderMinDeliveredRatio, replacement, attribution);
+                reconciliationRequired, thresholdsAllScenarios, ladderMinDeliveredRatio, replacement, attribution);
     }
 
     private static double number(Map<AnalyzerSetting, Object> values, AnalyzerSetting s, double fallback) {

@@ -34,7 +34,7 @@ public final class GateSet {
             g.add(ReconciliationGate.quantity(settings.reconciliationRequired()));
         } else {
             for (Threshold t : settings.thresholds()) {
-                g.add(new ThresholdGate(t));
+                g.add(new ThresholdGate(t, settings.thresholdsAllScenarios()));
             }
             g.add(new DroppedGate());
             g.add(new FailedGate());

@@ -24,13 +24,17 @@ import java.util.function.Function;
  * @param claim what the primary scenario's samples claim was stored (2xx answers)
  * @param gained what the database gained, or null when no RECONCILIATION marker arrived
  * @param configErrors problems with the series' CONFIG, each a sentence
+ * @param all every scenario's seconds (probe included), for thresholds without a scenario filter: k6 judges every
+ *            point of a metric, all scenarios together
  */
 public record RepeatFacts(RepeatTrack.Kind kind, ScenarioSeconds primary, Function<String, ScenarioSeconds> scenarios,
                           long samples, long scheduled, long delivered, long dropped, long failed, long spanSec,
-                          Double drift, long probeP99Us, Claim claim, DatabaseGain gained, List<String> configErrors) {
+                          Double drift, long probeP99Us, Claim claim, DatabaseGain gained, List<String> configErrors,
+                          List<ScenarioSeconds> all) {
 
     public RepeatFacts {
         configErrors = List.copyOf(configErrors);
+        all = List.copyOf(all);
     }
 
     /**

@@ -1,22 +1,33 @@
 package io.rigscope.analyzer.gate;
 
+import io.rigscope.analyzer.second.Latency;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.threshold.Aggregation;
 import io.rigscope.analyzer.threshold.Threshold;
+import java.util.List;
 import java.util.Objects;
+import org.HdrHistogram.Histogram;
 
 /**
  * One k6 threshold as a gate, judged as k6 judges it over the repeat: {@code http_req_duration} aggregates the
- * service time ({@code t2 - t1}, ms) of the scenario's closed seconds; {@code http_req_failed} is failed / all;
- * {@code http_reqs} and {@code dropped_iterations} are a count, or a rate per second of the repeat's span. The
- * scenario is the threshold's {@code {scenario:x}} tag, else the primary scenario. Nothing to measure fails.
+ * service time ({@code t2 - t1}, ms) of the closed seconds; {@code http_req_failed} is failed / all;
+ * {@code http_reqs} and {@code dropped_iterations} are a count, or a rate per second of the repeat's span. With a
+ * {@code {scenario:x}} tag filter the threshold covers that scenario; without one, the primary scenario, or, when
+ * {@code thresholds_all_scenarios} is set, every point of the metric, all scenarios together (the probe
+ * included), as k6 judges it. Nothing to measure fails.
  */
 public final class ThresholdGate implements Gate {
 
     private final Threshold threshold;
+    private final boolean allScenarios;
 
-    public ThresholdGate(Threshold threshold) {
+    /**
+     * @param allScenarios without a scenario filter: true judges every scenario together (k6's rule), false the
+     *                     primary scenario
+     */
+    public ThresholdGate(Threshold threshold, boolean allScenarios) {
         this.threshold = Objects.requireNonNull(threshold, "threshold");
+        this.allScenarios = allScenarios;
     }
 
     @Override
@@ -26,37 +37,70 @@ public final class ThresholdGate implements Gate {
 
     @Override
     public String rule() {
-        return "k6 threshold " + threshold.name() + " holds over the repeat";
+        return "k6 threshold " + threshold.name() + " holds over the repeat"
+                + (threshold.scenario() != null ? "" : allScenarios ? ", all scenarios together"
+                : ", primary scenario");
     }
 
     @Override
     public GateResult evaluate(RepeatFacts facts) {
-        ScenarioSeconds target = threshold.scenario() == null ? facts.primary()
-                : facts.scenarios().apply(threshold.scenario());
+        List<ScenarioSeconds> target;
+        if (threshold.scenario() != null) {
+            ScenarioSeconds one = facts.scenarios().apply(threshold.scenario());
+            target = one == null ? List.of() : List.of(one);
+        } else if (allScenarios) {
+            target = facts.all();
+        } else {
+            target = facts.primary() == null ? List.of() : List.of(facts.primary());
+        }
         double value = measure(target, facts.spanSec());
         return new GateResult(name(), threshold.holds(value), Double.isNaN(value) ? null : Gate.round(value, 4),
                 threshold.limit());
     }
 
-    private double measure(ScenarioSeconds s, long spanSec) {
+    private double measure(List<ScenarioSeconds> scenarios, long spanSec) {
         Aggregation.Kind kind = threshold.aggregation().kind();
-        if (s == null || s.count() == 0 && kind != Aggregation.Kind.COUNT) {
+        long count = 0;
+        long failed = 0;
+        long dropped = 0;
+        double sumServiceUs = 0;
+        long minUs = Long.MAX_VALUE;
+        long maxUs = 0;
+        for (ScenarioSeconds s : scenarios) {
+            count += s.count();
+            failed += s.failed();
+            dropped += s.ledgerTotals()[2];
+            if (s.count() > 0) {
+                sumServiceUs += s.meanServiceUs() * s.count();
+                minUs = Math.min(minUs, s.minServiceUs());
+                maxUs = Math.max(maxUs, s.maxServiceUs());
+            }
+        }
+        if (scenarios.isEmpty() || count == 0 && kind != Aggregation.Kind.COUNT) {
             return Double.NaN;
         }
         double perSec = spanSec == 0 ? Double.NaN : 1.0 / spanSec;
         return switch (threshold.metric()) {
             case HTTP_REQ_DURATION -> switch (kind) {
-                case AVG -> s.meanServiceUs() / 1000.0;
-                case MIN -> s.minServiceUs() / 1000.0;
-                case MAX -> s.maxServiceUs() / 1000.0;
-                case MED -> s.serviceAtPercentileUs(50) / 1000.0;
-                case PERCENTILE -> s.serviceAtPercentileUs(threshold.aggregation().percentile()) / 1000.0;
+                case AVG -> (scenarios.size() == 1 ? scenarios.get(0).meanServiceUs() : sumServiceUs / count) / 1000.0;
+                case MIN -> minUs / 1000.0;
+                case MAX -> maxUs / 1000.0;
+                case MED -> percentileUs(scenarios, 50) / 1000.0;
+                case PERCENTILE -> percentileUs(scenarios, threshold.aggregation().percentile()) / 1000.0;
                 default -> Double.NaN;
             };
-            case HTTP_REQ_FAILED -> (double) s.failed() / s.count();
-            case HTTP_REQS -> kind == Aggregation.Kind.COUNT ? s.count() : s.count() * perSec;
-            case DROPPED_ITERATIONS -> kind == Aggregation.Kind.COUNT ? s.ledgerTotals()[2]
-                    : s.ledgerTotals()[2] * perSec;
+            case HTTP_REQ_FAILED -> (double) failed / count;
+            case HTTP_REQS -> kind == Aggregation.Kind.COUNT ? count : count * perSec;
+            case DROPPED_ITERATIONS -> kind == Aggregation.Kind.COUNT ? dropped : dropped * perSec;
         };
+    }
+
+    private static long percentileUs(List<ScenarioSeconds> scenarios, double percentile) {
+        if (scenarios.size() == 1) {
+            return scenarios.get(0).serviceAtPercentileUs(percentile);
+        }
+        Histogram pooled = Latency.newHistogram();
+        scenarios.forEach(s -> s.addServiceTo(pooled));
+        return Latency.percentileUs(pooled, percentile);
     }
 }

@@ -302,6 +302,7 @@ public final class K6Import {
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("source", "k6");
             config.put("reconciliation_required", options.reconciliationRequired());
+            config.put("thresholds_all_scenarios", true);   // k6 judges a threshold over every point of its metric
             Map<String, List<String>> judged = new LinkedHashMap<>();
             thresholds.forEach((metric, list) -> {
                 for (String expression : list) {

@@ -75,7 +75,7 @@ public final class RepeatJudge {
                 dropped, failed, spanSec, drift, probeP99,
                 primary == null ? new RepeatFacts.Claim(0, 0)
                         : new RepeatFacts.Claim(primary.claimedEvents(), primary.claimedQty()),
-                track.gain(), configErrors);
+                track.gain(), configErrors, List.copyOf(track.scenarios().values()));
         Map<String, GateResult> gates = GateSet.of(track.kind(), settings).judge(facts);
         boolean pass = gates.values().stream().allMatch(GateResult::pass);
         Boolean reconciled = track.gain() == null ? null

@@ -334,6 +334,11 @@ public final class ScenarioSeconds {
         return Latency.percentileUs(totalServiceUs, percentile);
     }
 
+    /** Adds this scenario's service times over the repeat's closed seconds to {@code into} (to pool scenarios). */
+    public void addServiceTo(Histogram into) {
+        into.add(totalServiceUs);
+    }
+
     /** Response time ({@code t2 - t0}) at a percentile over the repeat's closed seconds, µs; 0 when empty. */
     public long responseAtPercentileUs(double percentile) {
         return Latency.percentileUs(totalResponseUs, percentile);

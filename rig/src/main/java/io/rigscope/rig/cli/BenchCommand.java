@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code rigscope bench ...}: speed checks that print JSON figures. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Speed checks; each prints its figures (--json for one JSON object).",
-        subcommands = {BenchGeneratorCommand.class, BenchServerCommand.class, BenchAnalyzerCommand.class})
+        subcommands = {BenchGeneratorCommand.class, BenchServerCommand.class, BenchAnalyzerCommand.class,
+            BenchImportK6Command.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec

@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             AnalyzeCommand.class,
             ImportCommand.class,
+            RescanCommand.class,
             GenerateCommand.class,
             BenchCommand.class,
             SutCommand.class,

@@ -1,0 +1,126 @@
+package io.rigscope.rig.cli;
+
+import io.rigscope.analyzer.k6.K6Import;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code rigscope bench import-k6 FILE}: the k6 reader (file to records ready to publish, nothing published) against
+ * {@code jq -c .} on the same file, in one run.
+ */
+@Command(name = "import-k6", mixinStandardHelpOptions = true,
+        description = {"Time the k6 reader (K6Import: the file read to the records 'import k6' publishes, none",
+            "published) and 'jq -c .' on the same file (gzip: 'gzip -dc | jq -c .'), one after the other. Prints",
+            "lines, lines_per_s, jq_lines_per_s and ratio (reader / jq). Target: ratio >= 10."})
+public final class BenchImportK6Command implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "A k6 --out json file (or .gz).")
+    Path file;
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    @Option(names = "--jq", paramLabel = "PATH", description = "The jq to run (default: jq on the PATH).")
+    String jq = "jq";
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isRegularFile(file)) {
+            throw new UsageException("FILE " + file + " is not a readable file");
+        }
+        AtomicLong records = new AtomicLong();
+        long readerNs;
+        K6Import.Result result;
+        try (Ticker t = new Ticker(() -> String.format(Locale.ROOT, "bench import-k6: reader, %,d records",
+                records.get()))) {
+            long start = System.nanoTime();
+            try {
+                result = K6Import.read(file, new K6Import.Options("bench-import-k6", 1, "k6", Map.of(), true, true,
+                        500), r -> records.incrementAndGet());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+            readerNs = System.nanoTime() - start;
+        }
+        long lines = result.lines();
+        double readerPerSec = lines / (readerNs / 1e9);
+        Double jqPerSec;
+        try (Ticker t = new Ticker(() -> "bench import-k6: " + jq + " -c . running")) {
+            long jqNs = runJq();
+            jqPerSec = lines / (jqNs / 1e9);
+        }
+        double ratio = readerPerSec / jqPerSec;
+        if (json) {
+            System.out.printf(Locale.ROOT, "{\"lines\":%d,\"lines_per_s\":%.0f,\"jq_lines_per_s\":%.0f,\"ratio\":%.2f,"
+                            + "\"samples\":%d,\"records\":%d,\"reader_s\":%.3f,\"jq_s\":%.3f}%n", lines, readerPerSec,
+                    jqPerSec, ratio, result.samples(), records.get(), readerNs / 1e9, lines / jqPerSec);
+        } else {
+            System.out.printf(Locale.ROOT, "lines           %,d (%,d samples, %,d records)%n", lines, result.samples(),
+                    records.get());
+            System.out.printf(Locale.ROOT, "lines_per_s     %,.0f  (%.3f s)%n", readerPerSec, readerNs / 1e9);
+            System.out.printf(Locale.ROOT, "jq_lines_per_s  %,.0f  (%.3f s)%n", jqPerSec, lines / jqPerSec);
+            System.out.printf(Locale.ROOT, "ratio           %.2f  (target >= 10)%n", ratio);
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Runs jq over the file, its output discarded; returns its wall time, ns. */
+    private long runJq() throws InterruptedException {
+        boolean gz;
+        try (var in = Files.newInputStream(file)) {
+            gz = in.read() == 0x1f && in.read() == 0x8b;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        List<String> command = gz
+                ? List.of("sh", "-c", "gzip -dc \"$1\" | \"$2\" -c . > /dev/null", "sh", file.toString(), jq)
+                : List.of(jq, "-c", ".", file.toString());
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        long start = System.nanoTime();
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + jq + " (install it, e.g. apt-get install -y jq, or pass "
+                    + "--jq PATH): " + e.getMessage(), e);
+        }
+        int code = p.waitFor();
+        long ns = System.nanoTime() - start;
+        if (code != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " exited " + code);
+        }
+        return ns;
+    }
+
+    /** A live line on stderr once a second. */
+    private static final class Ticker implements AutoCloseable {
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "bench-progress");
+            t.setDaemon(true);
+            return t;
+        });
+
+        Ticker(java.util.function.Supplier<String> line) {
+            timer.scheduleAtFixedRate(() -> System.err.println(line.get()), 1, 1, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() {
+            timer.shutdownNow();
+        }
+    }
+}

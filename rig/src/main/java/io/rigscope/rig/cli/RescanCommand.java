@@ -1,0 +1,236 @@
+package io.rigscope.rig.cli;
+
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.pipeline.AnalyzerInput;
+import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.analyzer.series.Progress;
+import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.localenv.kafka.KafkaEndpoint;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.topic.Topic;
+import io.rigscope.rig.rescan.FileReading;
+import io.rigscope.rig.rescan.Rescan;
+import io.rigscope.rig.series.LiveAnalysis;
+import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.WireSource;
+import io.rigscope.wire.kafka.TopicAdmin;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code rigscope rescan DIR...}: an evidence directory from an older rig, read by content, published to the topics
+ * with its own timestamps and judged by the analyzer as if the series had run live (docs/rescan.md).
+ */
+@Command(name = "rescan", header = "Re-judge an evidence directory from an older rig with today's analyzer.",
+        mixinStandardHelpOptions = true,
+        description = {"Reads each DIR (one series each): k6 --out json (plain or gzip) and --out csv, vmstat -n -t,",
+            "RDS Enhanced Monitoring documents, Performance Insights GetResourceMetrics responses, PostgreSQL stderr",
+            "logs, CloudWatch GetMetricData responses, rigscope wire files and the DB sampler's JSONL, all recognised",
+            "by content, plus an optional manifest.json (repeats, what the database gained, environment). Publishes",
+            "every record to its topic under the series id, runs the analyzer's replay and writes the report.",
+            "Exit 0 PASS, 99 a gate failed or UNRECONCILED, 2 a bad flag or a directory with nothing readable."})
+public final class RescanCommand implements Callable<Integer> {
+
+    @Mixin
+    KafkaOptions kafka = new KafkaOptions();
+
+    @Parameters(arity = "1..*", paramLabel = "DIR", description = "Evidence directories, one series each.")
+    List<Path> dirs = new ArrayList<>();
+
+    @Option(names = "--series", paramLabel = "ID",
+            description = {"The series id (one DIR only). Default: the manifest's, else the wire file's, else the",
+                "directory's name. It must not have records in Kafka yet."})
+    String series;
+
+    @Option(names = "--report-json", paramLabel = "FILE",
+            description = "Write the report as JSON (several DIRs: FILE gets -SERIES before its extension).")
+    Path reportJson;
+
+    @Option(names = "--report-md", paramLabel = "FILE", description = "Write the report as Markdown (as --report-json).")
+    Path reportMd;
+
+    @Option(names = "--pglog-prefix", paramLabel = "PREFIX",
+            description = "The Postgres log's log_line_prefix, e.g. '%m [%p] ' (default: the default or RDS prefix).")
+    String pglogPrefix;
+
+    @Option(names = "--scenario-map", paramLabel = "K6=RIGSCOPE", split = ",",
+            description = "Rename k6 scenarios, e.g. --scenario-map default=ingest.")
+    Map<String, String> scenarioMap = new LinkedHashMap<>();
+
+    @Option(names = "--quiet", description = "No live progress line.")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        if (series != null && dirs.size() > 1) {
+            throw new UsageException("--series names one series: give one DIR with it (got " + dirs.size() + ")");
+        }
+        for (Path d : dirs) {
+            if (!Files.isDirectory(d)) {
+                throw new UsageException("DIR " + d + " is not a directory");
+            }
+        }
+        if (series != null && series.isBlank()) {
+            throw new UsageException("--series is blank");
+        }
+        WireCodec codec = new WireCodec();
+        int worst = ExitCodes.OK;
+        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+            admin.ensureTopics();
+            for (Path dir : dirs) {
+                int code = one(dir, endpoint.bootstrap(), codec);
+                worst = Math.max(worst, code);
+            }
+        }
+        return worst;
+    }
+
+    private int one(Path dir, String bootstrap, WireCodec codec) {
+        Rescan rescan = new Rescan(new Rescan.Options(dir, series, pglogPrefix, scenarioMap));
+        String id;
+        try {
+            id = rescan.series();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + dir + ": " + e.getMessage(), e);
+        }
+        WireSource source = new WireSource(bootstrap, codec);
+        Boolean taken = source.records(new WireSource.Spec(EnumSet.of(Topic.MARKERS), id, true, false), f -> { })
+                .hasElements().block(Duration.ofMinutes(2));
+        if (Boolean.TRUE.equals(taken)) {
+            throw new UsageException("series '" + id + "' already has records in Kafka (an earlier rescan, or the "
+                    + "live run); pass --series with a new id");
+        }
+        Rescan.Result result;
+        try (Ticker ticker = new Ticker(quiet, () -> "rescan " + dir.getFileName() + ": reading "
+                + (rescan.current() == null ? "" : rescan.current().getFileName() + ", ")
+                + String.format("%,d lines done", rescan.linesRead()));
+             WirePublisher publisher = new WirePublisher(bootstrap, codec,
+                     WirePublisher.Options.defaults().withClientId("rigscope-rescan"))) {
+            try {
+                result = rescan.read(publisher::publish);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + dir + ": " + e.getMessage(), e);
+            }
+            publisher.flush();
+            if (publisher.failed() > 0) {
+                throw new IllegalStateException(publisher.failed() + " record(s) were not published: "
+                        + publisher.lastError());
+            }
+        }
+        System.out.println("rescan " + dir + " -> series " + id);
+        for (FileReading f : result.files()) {
+            System.out.println("  " + f.line());
+        }
+        result.notes().forEach(n -> System.out.println("  note: " + n));
+        if (!result.anythingRead()) {
+            throw new UsageException(dir + " holds nothing rescan can read: " + (result.files().isEmpty() ? "no files"
+                    : String.join("; ", result.files().stream().map(FileReading::line).toList())));
+        }
+        System.out.println("  published " + result.recordsByTopic());
+
+        AtomicReference<Progress> progress = new AtomicReference<>();
+        AtomicLong deadLetters = new AtomicLong();
+        Decision last;
+        try (Ticker ticker = new Ticker(quiet, () -> "rescan " + id + ": analyzing, "
+                + (progress.get() == null ? "starting" : progress.get().line()))) {
+            last = Analyzer.forSeries(id)
+                    .replay(AnalyzerInput.fromKafka(source, id, false, f -> deadLetters.incrementAndGet()),
+                            progress::set)
+                    .blockLast();
+        }
+        if (!(last instanceof Decision.Series s)) {
+            throw new IllegalStateException("the analysis ended without a series verdict");
+        }
+        SeriesReport report = s.report();
+        if (deadLetters.get() > 0) {
+            System.out.println("  " + deadLetters.get() + " record(s) could not be decoded back from Kafka");
+        }
+        write(named(reportJson, id), ReportFiles.json(report));
+        write(named(reportMd, id), ReportFiles.markdown(report).getBytes(StandardCharsets.UTF_8));
+        System.out.println(report.series() + ": " + report.verdict() + " - " + report.headline());
+        System.out.println("  reconciliation: " + report.reconciliation());
+        System.out.println("  freeze-seconds by cause: " + report.freezeSecondsByCauseLine());
+        report.episodes().forEach(e -> System.out.println(LiveAnalysis.episodeLine(e)
+                + (e.missing().isEmpty() ? "" : " [missing: " + String.join(", ", e.missing()) + "]")));
+        return report.allGatesPassed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
+    }
+
+    /** The report file for a series: as given with one DIR, with {@code -SERIES} before the extension with several. */
+    private Path named(Path file, String id) {
+        if (file == null || dirs.size() == 1) {
+            return file;
+        }
+        String name = file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String renamed = dot > 0 ? name.substring(0, dot) + "-" + id + name.substring(dot) : name + "-" + id;
+        return file.resolveSibling(renamed);
+    }
+
+    private static void write(Path file, byte[] bytes) {
+        if (file == null) {
+            return;
+        }
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.write(file, bytes);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A live line on stderr once a second while long work runs. */
+    private static final class Ticker implements AutoCloseable {
+        private final ScheduledExecutorService timer;
+        private final boolean quiet;
+        private final Supplier<String> line;
+
+        Ticker(boolean quiet, Supplier<String> line) {
+            this.quiet = quiet;
+            this.line = line;
+            this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "rescan-progress");
+                t.setDaemon(true);
+                return t;
+            });
+            if (!quiet) {
+                timer.scheduleAtFixedRate(() -> System.err.print("\r" + line.get() + "   "), 1, 1, TimeUnit.SECONDS);
+            }
+        }
+
+        @Override
+        public void close() {
+            timer.shutdownNow();
+            if (!quiet) {
+                System.err.println("\r" + line.get() + "   ");
+            }
+        }
+    }
+}
