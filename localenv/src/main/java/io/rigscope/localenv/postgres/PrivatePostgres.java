@@ -62,6 +62,23 @@ public final class PrivatePostgres implements AutoCloseable {
             return new Options(copy, dataChecksums, walSegmentMb, embedded);
         }
 
+        /** These options with initdb {@code --data-checksums} (every hint-bit change after a checkpoint is WAL-logged). */
+        public Options withDataChecksums() {
+            return new Options(settings, true, walSegmentMb, embedded);
+        }
+
+        /**
+         * These options with initdb {@code --wal-segsize=mb} (a power of 2, 1-1024; 0 for the default 16).
+         *
+         * @throws IllegalArgumentException when {@code mb} is not one initdb accepts
+         */
+        public Options withWalSegmentMb(int mb) {
+            if (mb != 0 && (mb < 1 || mb > 1024 || Integer.bitCount(mb) != 1)) {
+                throw new IllegalArgumentException("WAL segment size must be a power of 2 from 1 to 1024 MB, was " + mb);
+            }
+            return new Options(settings, dataChecksums, mb, embedded);
+        }
+
         /** These options on the embedded binaries. */
         public Options withEmbedded() {
             return new Options(settings, dataChecksums, walSegmentMb, true);

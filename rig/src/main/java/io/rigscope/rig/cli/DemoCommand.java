@@ -47,8 +47,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "Shorten everything to under a minute (smoke test).")
     boolean quick;
 
-    @Option(names = "--provoke", paramLabel = "WALL",
-            description = "Provoke a published wall on purpose: hot-row (the API key touched in every request).")
+    @Option(names = "--provoke", paramLabel = "CAUSE",
+            description = {"Provoke a tail cause on purpose: hot-row (the API key touched in every request, a ladder",
+                "into the row lock), or wal-pool, vacuum-storm, generator-pause: a short series with that",
+                "calibration case's setup (docs/calibrate.md)."})
     String provoke;
 
     @Option(names = "--durable", description = {"Keep synchronous_commit=on in the private cluster. By default the demo",
@@ -66,7 +68,14 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() {
         boolean hotRow = provoke != null;
         if (hotRow && !"hot-row".equals(provoke)) {
-            throw new UsageException("--provoke '" + provoke + "' is not a wall this demo knows; one of: hot-row");
+            if (!ProvokedDemo.CASES.contains(provoke)) {
+                throw new UsageException("--provoke '" + provoke + "' is not a cause this demo provokes; one of: "
+                        + "hot-row, " + String.join(", ", ProvokedDemo.CASES));
+            }
+            if (pg != null) {
+                throw new UsageException("--provoke " + provoke + " needs a private cluster it configures; drop --pg");
+            }
+            return ProvokedDemo.run(provoke, kafka, output.out, output.reportJson, output.reportMd);
         }
         String id = series != null ? series : "demo-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant());

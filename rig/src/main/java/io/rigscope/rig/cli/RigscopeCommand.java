@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             TopicsCommand.class,
             TailCommand.class,
             DemoCommand.class,
+            CalibrateCommand.class,
             RunCommand.class,
             AnalyzeCommand.class,
             ImportCommand.class,

@@ -73,6 +73,30 @@ public final class SeriesRunner {
     private final AtomicInteger currentRep;
     private final PrintStream console;
     private final Clock clock;
+    private RepeatListener listener = RepeatListener.NONE;
+
+    /**
+     * Told on the command thread as each repeat's load is handed to the generator and once it has ended (its
+     * reconciliation not yet counted). {@code rigscope calibrate} times its provocations by it.
+     */
+    public interface RepeatListener {
+        /** Listens to nothing. */
+        RepeatListener NONE = new RepeatListener() {
+        };
+
+        /**
+         * Repeat {@code rep} is about to run; its schedule starts a few tens of ms later.
+         *
+         * @param phase {@code ladder}, {@code sustained} or {@code ceiling}
+         * @param duration the repeat's scheduled length
+         */
+        default void started(int rep, String phase, Duration duration) {
+        }
+
+        /** Repeat {@code rep}'s load has ended (every request answered or timed out). */
+        default void ended(int rep) {
+        }
+    }
 
     /**
      * @param plan the series
@@ -94,6 +118,12 @@ public final class SeriesRunner {
         this.currentRep = Objects.requireNonNull(currentRep, "currentRep");
         this.console = Objects.requireNonNull(console, "console");
         this.clock = Clock.systemUTC();
+    }
+
+    /** Tells {@code l} when each repeat starts and ends; returns this runner. */
+    public SeriesRunner onRepeat(RepeatListener l) {
+        this.listener = Objects.requireNonNull(l, "listener");
+        return this;
     }
 
     /** Writes SERIES_START and the CONFIG marker. Call before anything reads the series' data. */
@@ -149,8 +179,10 @@ public final class SeriesRunner {
         Instant windowStart = clock.instant();
         LoadPlan load = new LoadPlan(plan.series(), rep, GENERATOR_SRC, phase, LoopMode.OPEN, duration,
                 scenarios(requestsPerSec, plan.load().maxInFlight(), LoopMode.OPEN), LoadPlan.Lifecycle.REPEAT);
+        listener.started(rep, phase, duration);
         RunSummary run = new Generator(sink, generatorOptions).run(load).block();
         Objects.requireNonNull(run, "the generator ended without a summary");
+        listener.ended(rep);
         currentRep.set(0);
         Instant windowEnd = clock.instant().plusMillis(1);
         ScenarioSummary ingest = run.scenario("ingest");

@@ -104,6 +104,11 @@ public final class SeriesSession {
 
     /** Runs the series and returns once the analyzer has decided it. */
     public Result run(SeriesPlan plan, Options options) {
+        return run(plan, options, SeriesRunner.RepeatListener.NONE);
+    }
+
+    /** Runs the series, telling {@code repeats} as each repeat starts and ends; returns once it is decided. */
+    public Result run(SeriesPlan plan, Options options, SeriesRunner.RepeatListener repeats) {
         AtomicInteger currentRep = new AtomicInteger();
         PgUrl db = options.database();
         // the per-second console line is the analyzer's (LiveAnalysis), not the generator's
@@ -113,7 +118,8 @@ public final class SeriesSession {
                         plan.denominator().clients(), options.tenant(), null);
         SeriesRunner runner = new SeriesRunner(plan, RecordSink.of(publisher), genOptions,
                 db == null || plan.reconciliationSql() == null ? null : new Reconciliation(db, plan.reconciliationSql()),
-                denominator, currentRep, console);
+                denominator, currentRep, console)
+                .onRepeat(repeats);
         runner.start(options.environment());
 
         Scheduler telemetryThread = Schedulers.newSingle("rig-telemetry", true);

@@ -1,0 +1,15 @@
+package io.rigscope.rig.calibrate;
+
+/**
+ * A provocation in progress. {@link #close()} ends it and waits for its threads; {@link #note()} says what it
+ * actually did (times, amounts), measured by the provocation itself.
+ */
+public interface Provocation extends AutoCloseable {
+
+    /** Ends the provocation and waits for it. Idempotent. */
+    @Override
+    void close();
+
+    /** What was done, e.g. {@code lock held 12:00:19.800-12:00:20.201 UTC}; empty before it happened. */
+    String note();
+}
