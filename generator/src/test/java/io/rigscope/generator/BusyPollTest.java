@@ -28,7 +28,9 @@ class BusyPollTest {
         try (TestServer server = new TestServer()) {
             List<WireRecord> records = new CopyOnWriteArrayList<>();
             GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(1).withBusyPoll(true);
-            Scenario probe = new Scenario("probe", "GET", URI.create(server.url("/probe")), Map.of(), 500, 16,
+            // an in-flight cap no run can reach: on a loaded machine (other builds on the 2 cores) answers slow
+            // down and a cap of 16 dropped a third of the requests, which is the cap working, not this test's subject
+            Scenario probe = new Scenario("probe", "GET", URI.create(server.url("/probe")), Map.of(), 500, 500,
                     Duration.ofSeconds(5), null);
 
             long loopCpuBefore = loopCpuNanos();
@@ -47,8 +49,9 @@ class BusyPollTest {
                     .sum()).isEqualTo(500);
             assertThat(records.stream().filter(r -> r instanceof Ledger).mapToLong(r -> ((Ledger) r).scheduled()).sum())
                     .isEqualTo(500);
-            // 500 req/s costs a blocking loop a few % of a core; polling it spent most of the run's wall time.
-            assertThat(busyShare).as("loop CPU share of the run's wall time").isGreaterThan(0.3);
+            // 500 req/s costs a blocking loop a few % of a core; polling it spends most of the run's wall time on a
+            // quiet machine (0.3 and more), still well above a blocking loop's share when other work shares the cores
+            assertThat(busyShare).as("loop CPU share of the run's wall time").isGreaterThan(0.1);
 
             long quietBefore = loopCpuNanos();
             LockSupport.parkNanos(Duration.ofMillis(500).toNanos());
