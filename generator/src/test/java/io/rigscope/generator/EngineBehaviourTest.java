@@ -359,7 +359,9 @@ class EngineBehaviourTest {
                 c.write(OK_2);
             }
         })) {
-            // 400 req/s: a 100 ms window is 40 connections; a zero window still opens one.
+            // 400 req/s: a 100 ms window is 40 connections; a zero window opens one and then only what the
+            // requests in flight need (a handful on a quiet machine, more when other work slows the answers)
+            long openedWithWindow = 0;
             for (Duration window : List.of(Duration.ofMillis(100), Duration.ZERO)) {
                 long before = server.connections.get();
                 Scenario probe = get("probe", server.url("/p"), 400, 64, Duration.ofSeconds(2));
@@ -369,9 +371,10 @@ class EngineBehaviourTest {
                 assertThat(summary.scenario("probe").completed()).isEqualTo(200);
                 long opened = server.connections.get() - before;
                 if (window.isZero()) {
-                    assertThat(opened).as("connections with a zero window").isLessThan(10);
+                    assertThat(opened).as("connections with a zero window").isLessThan(openedWithWindow);
                 } else {
                     assertThat(opened).as("connections with a 100 ms window").isGreaterThanOrEqualTo(40);
+                    openedWithWindow = opened;
                 }
             }
         }
