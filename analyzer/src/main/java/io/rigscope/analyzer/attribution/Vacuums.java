@@ -46,17 +46,33 @@ final class Vacuums {
                         + scene.within(TelemetryStream.PGLOG) + ")"));
             }
         }
+        DbSample burst = null;
+        DbSample firstProgress = null;
+        DbSample lastProgress = null;
         for (DbSample d : scene.around(TelemetryStream.DB, DbSample.class)) {
-            for (DbSample.VacuumProgress v : d.vacuums()) {
-                evidence.add(Evidence.measured("rig.db", d.ts(), "vacuum_heap_blks_scanned", v.heapBlksScanned(),
-                        "blocks", "vacuum of " + v.table() + " in phase '" + v.phase() + "' (pid " + v.pid() + ", "
-                                + v.heapBlksScanned() + " of " + v.heapBlksTotal() + " heap blocks scanned), "
-                                + scene.within(TelemetryStream.DB)));
-                break;
+            if (d.wal() != null && d.wal().fpi() > 0 && (burst == null || d.wal().fpi() > burst.wal().fpi())) {
+                burst = d;
             }
-            if (d.wal() != null && d.wal().fpi() > 0) {
-                fpi = Math.max(fpi, d.wal().fpi());
+            if (!d.vacuums().isEmpty()) {
+                firstProgress = firstProgress == null ? d : firstProgress;
+                lastProgress = d;
             }
+        }
+        if (lastProgress != null) {
+            DbSample.VacuumProgress a = firstProgress.vacuums().get(0);
+            DbSample.VacuumProgress v = lastProgress.vacuums().get(0);
+            evidence.add(Evidence.measured("rig.db", lastProgress.ts(), "vacuum_heap_blks_scanned",
+                    v.heapBlksScanned(), "blocks", "vacuum of " + v.table() + " running (pid " + v.pid() + ", phase '"
+                            + v.phase() + "'): heap blocks scanned " + a.heapBlksScanned() + " -> "
+                            + v.heapBlksScanned() + " of " + v.heapBlksTotal() + " around the episode, "
+                            + scene.within(TelemetryStream.DB)));
+        }
+        if (burst != null && !evidence.isEmpty()) {
+            fpi = Math.max(fpi, burst.wal().fpi());
+            evidence.add(Evidence.measured("rig.db", burst.ts(), "wal_fpi", burst.wal().fpi(), "pages",
+                    burst.wal().fpi() + " full-page images and " + Math.round(burst.wal().bytes() / 1_048_576.0)
+                            + " MB of WAL in one sampler interval (" + burst.intervalMs() + " ms), "
+                            + scene.within(TelemetryStream.DB)));
         }
     }
 
