@@ -20,7 +20,7 @@ import java.util.Map;
  * @param serviceP99Ms p99 {@code t2 - t1}
  * @param cpuPct the generator's CPU: process CPU minus the bench server's event loops, percent of one core
  * @param serverCpuPct the bench server's event loops, percent of one core; NaN when the server runs elsewhere
- * @param cpuUsPerRequest CPU time of the generator's threads ({@code rig-gen-*}: client event loops, collector,
+ * @param cpuUsPerRequest CPU time of the generator's threads ({@code rig-gen-*}: client event loops, sample batcher,
  *                        outbox, health; not the JIT, GC or the bench server) over the whole run, divided by
  *                        {@code completed}, µs. The run includes the generator's own 0.4 s warm-up on a
  *                        throwaway server (~4,000 requests not in {@code completed}: +0.7 % at 20,000 req/s for

@@ -19,13 +19,13 @@ import java.util.function.LongSupplier;
 
 /**
  * Offers an open-loop GET load to a target (a {@link BenchServer} in this JVM, or one elsewhere) through the real
- * generator (scheduler, client, collector, outbox, health) and reports how faithfully it kept the schedule.
+ * generator (scheduler, client, sample batcher, outbox, health) and reports how faithfully it kept the schedule.
  * Records go to the given sink (a counting sink, or Kafka when the caller wants the whole path measured).
  */
 public final class GeneratorBench {
 
     /**
-     * The generator's own threads (client event loops, collector, outbox, health and pause probe, run), whose CPU
+     * The generator's own threads (client event loops, sample batcher, outbox, health and pause probe, run), whose CPU
      * is {@link BenchResult#cpuUsPerRequest()}'s numerator.
      */
     static final String GENERATOR_THREADS = "rig-gen-";

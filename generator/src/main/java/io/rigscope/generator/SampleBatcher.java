@@ -17,17 +17,17 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
- * The single thread ({@code rig-gen-collect}) that turns finished requests into wire records: it batches
+ * The single thread ({@code rig-gen-batch}) that turns finished requests into wire records: it batches
  * samples into {@link SampleBatch} records (at most {@code batchMaxSamples} or {@code batchMaxAge} old) and
  * publishes each second's {@link Ledger} once that second is final, after every sample that ended in it.
  * It owns every histogram; nothing else reads them.
  *
- * <p>Second S is final when {@code (S+1) s <= bound}, with the bound the least of: the collector's clock when
+ * <p>Second S is final when {@code (S+1) s <= bound}, with the bound the least of: the batcher's clock when
  * it looks; each open-loop scheduler's progress (every request due before it was counted); for a
  * closed-loop request registered but not yet counted, its start; for a request whose end has been stamped but
  * whose sample is not yet queued, that end. See {@link #closeableBeforeUs}.
  */
-final class Collector {
+final class SampleBatcher {
 
     private static final long HIGHEST_US = Duration.ofHours(1).toNanos() / 1_000;
 
@@ -50,7 +50,7 @@ final class Collector {
     private volatile boolean finishing;
     private volatile RuntimeException failure;
 
-    /** Running totals of one scenario; collector thread only. */
+    /** Running totals of one scenario; the batcher thread only. */
     private static final class Totals {
         final Histogram service = new Histogram(HIGHEST_US, 3);
         final Histogram response = new Histogram(HIGHEST_US, 3);
@@ -75,7 +75,7 @@ final class Collector {
         long errors;
     }
 
-    Collector(String series, int rep, String src, CompletionQueue run, List<ScenarioRun> scenarios,
+    SampleBatcher(String series, int rep, String src, CompletionQueue run, List<ScenarioRun> scenarios,
               Outbox outbox, ProgressListener listener, int batchMaxSamples, Duration batchMaxAge, long startEpochUs) {
         this.series = series;
         this.rep = rep;
@@ -91,7 +91,7 @@ final class Collector {
         for (ScenarioRun s : scenarios) {
             totals.put(s.scenario.name(), new Totals());
         }
-        this.thread = new Thread(this::loop, "rig-gen-collect");
+        this.thread = new Thread(this::loop, "rig-gen-batch");
         this.thread.setDaemon(true);
     }
 
@@ -248,10 +248,10 @@ final class Collector {
             thread.join(Duration.ofSeconds(30).toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while stopping the collector", e);
+            throw new IllegalStateException("interrupted while stopping the sample batcher", e);
         }
         if (failure != null) {
-            throw new IllegalStateException("the sample collector failed: " + failure, failure);
+            throw new IllegalStateException("the sample batcher failed: " + failure, failure);
         }
         drain();
         long lastSec = Math.max(nextSec, Math.floorDiv(endEpochUs, 1_000_000L));
