@@ -318,7 +318,7 @@ class EngineBehaviourTest {
         assertEveryRequestIsAccountedFor(run, "probe");
         assertThat(s.sent()).isEqualTo(40);
         assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.REFUSED, 40L));
-        assertThat(s.eventsClaimed()).isZero();
+        assertThat(Claims.of(run.samples("probe")).events()).isZero();
         assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.status()).isZero());
         assertThat(captured.toString(StandardCharsets.UTF_8))
                 .contains("WARN")
@@ -495,9 +495,12 @@ class EngineBehaviourTest {
                 assertThat(x.batch()).isZero();
                 assertThat(x.bytes()).isZero();
             });
-            assertThat(in.eventsClaimed()).isEqualTo(450).isEqualTo(server.events.get());
-            assertThat(in.quantityClaimed()).isEqualTo(server.quantity.get());
-            assertThat(pr.eventsClaimed()).isZero();
+            // every 2xx request's events reached the server exactly once, by the samples the run published
+            Claims ingestClaims = Claims.of(run.samples("ingest"));
+            assertThat(ingestClaims.events()).isEqualTo(450).isEqualTo(server.events.get());
+            assertThat(ingestClaims.quantity()).isEqualTo(server.quantity.get());
+            assertThat(server.duplicateKeys.get()).isZero();
+            assertThat(Claims.of(run.samples("probe")).events()).isZero();
             assertThat(server.requests.get()).isEqualTo(180);
             // every sample carries one of the two names: nothing pooled, nothing unnamed
             assertThat(run.all(SampleBatch.class).stream().flatMap(b -> b.samples().stream()).map(Sample::scenario)
