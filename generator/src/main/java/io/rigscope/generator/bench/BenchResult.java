@@ -16,8 +16,9 @@ import java.util.Map;
  * @param lagP50Ms median send lag {@code t1 - t0}
  * @param lagP99Ms p99 send lag
  * @param lagMaxMs largest send lag
- * @param serviceP50Ms median {@code t2 - t1}
- * @param serviceP99Ms p99 {@code t2 - t1}
+ * @param serviceP50Ms median {@code t2 - t1} of the run's samples, taken by the bench from the samples the run
+ *                     published (the instrument against its own server; the generator keeps no latency figures)
+ * @param serviceP99Ms p99 {@code t2 - t1}, taken the same way
  * @param cpuPct the generator's CPU: process CPU minus the bench server's event loops, percent of one core
  * @param serverCpuPct the bench server's event loops, percent of one core; NaN when the server runs elsewhere
  * @param cpuUsPerRequest CPU time of the generator's threads ({@code rig-gen-*}: client event loops, sample batcher,
