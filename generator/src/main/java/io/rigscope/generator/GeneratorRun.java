@@ -195,6 +195,11 @@ final class GeneratorRun {
         outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), ts, Marker.Kind.CONFIG, plan.phase(), config));
     }
 
+    /**
+     * The SERIES_END/REPEAT_END/PHASE_END marker: the run's schedule facts ({@link RunSummary#toMap} without the
+     * publishing counts, which are not final yet): per scenario scheduled, sent, dropped, completed, failed by
+     * kind, send lag, first and last send. No latency and no claims: the analyzer derives those from the samples.
+     */
     private void endMarker(Outbox outbox, RunSummary summary) {
         Marker.Kind start = startKind();
         if (start == null) {
