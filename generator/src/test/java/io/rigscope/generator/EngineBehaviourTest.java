@@ -471,6 +471,26 @@ class EngineBehaviourTest {
     }
 
     @Test
+    void theEndMarkerCarriesTheSchedulesFactsAndNoLatencyOrClaims() {
+        try (TestServer server = new TestServer()) {
+            Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")), Map.of(), 40, 8,
+                    Duration.ofSeconds(2), BodyTemplate.usageEvents(2, "m"));
+            Run run = run(LoopMode.OPEN, Duration.ofMillis(500), ingest);
+
+            Marker end = run.all(Marker.class).stream().filter(m -> m.kind() == Marker.Kind.SERIES_END).findFirst()
+                    .orElseThrow();
+            assertThat(end.data()).containsOnlyKeys("mode", "series", "rep", "src", "start_epoch_us", "elapsed_ms",
+                    "scenarios", "process_cpu_pct");
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> scenarios = (List<Map<String, Object>>) end.data().get("scenarios");
+            assertThat(scenarios).singleElement().satisfies(s -> assertThat(s)
+                    .containsOnlyKeys("scenario", "scheduled", "sent", "dropped", "completed", "failed", "errors",
+                            "lag_p50_ms", "lag_p99_ms", "lag_max_ms", "first_send_epoch_us", "last_send_epoch_us")
+                    .containsEntry("scenario", "ingest").containsEntry("scheduled", 20L));
+        }
+    }
+
+    @Test
     void twoScenariosAtOnceKeepTheirOwnSamplesAndCounts() {
         try (TestServer server = new TestServer()) {
             Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")),
