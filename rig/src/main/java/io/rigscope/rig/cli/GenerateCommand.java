@@ -35,8 +35,8 @@ import picocli.CommandLine.Option;
         description = {"Offer HTTP load (open loop by default) from a YAML plan or from flags, and publish every",
             "request's sample, the per-second ledger, the generator's health and start/end/config markers to Kafka.",
             "Prints one line per scenario and second, then a summary: what the schedule did (offered, sent,",
-            "dropped, completed, in flight, send lag). Latency, failures and claims: rigscope analyze --series ID.",
-            "See docs/generator.md."})
+            "dropped, completed, in flight, send lag). Latency, failures and claims come from the analyzer:",
+            "rigscope analyze --series ID --replay, which judges repeats (--rep N, N >= 1). See docs/generator.md."})
 public final class GenerateCommand implements Callable<Integer> {
 
     @Mixin
@@ -175,9 +175,14 @@ public final class GenerateCommand implements Callable<Integer> {
         System.out.println("  " + figuresPointer(s));
     }
 
-    /** Where the figures the generator does not keep come from: the analyzer, from the published samples. */
+    /**
+     * Where the figures the generator does not keep come from: the analyzer, from the published samples. The run
+     * has ended, so {@code --replay} (a live analysis would wait for a SERIES_END a repeat never publishes). The
+     * analyzer judges repeats only: a rep-0 run's samples are outside every repeat, so it has no figures for them.
+     */
     private static String figuresPointer(RunSummary s) {
-        return "latency, failures and claims: rigscope analyze --series " + s.series();
+        String analyze = "latency, failures and claims: rigscope analyze --series " + s.series() + " --replay";
+        return s.rep() > 0 ? analyze : analyze + " (it reports them per repeat: run with --rep N, N >= 1)";
     }
 
     private static String errors(ScenarioSummary c) {
