@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The completion queue of one run: every lane adds the sample of each request that ended ({@link #collect}, any
- * thread) and the collector drains them ({@link #poll}, one thread). It also carries what those producers read
+ * thread) and the sample batcher drains them ({@link #poll}, one thread). It also carries what those producers read
  * beside it: the run's clock and its stop flag. A final class on purpose: the warm-up and the run use this same
  * class, so the JIT's profile of the request path from the warm-up stays valid for the run (an interface with
  * two implementations made the first requests of every run fall back to the interpreter and stall the loop for

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One execution of a {@link LoadPlan}: owns its event loops, scenarios (their lanes and connections),
- * collector, health monitor and outbox. The schedule runs on the event loops themselves (see {@link Lane});
+ * sample batcher, health monitor and outbox. The schedule runs on the event loops themselves (see {@link Lane});
  * the calling thread only starts, waits and publishes the end.
  */
 final class GeneratorRun {
@@ -34,7 +34,7 @@ final class GeneratorRun {
     private final MicroClock clock = new MicroClock();
     private final CompletionQueue state = new CompletionQueue(clock);
     private volatile Thread runThread;
-    private Collector collector;
+    private SampleBatcher batcher;
 
     GeneratorRun(LoadPlan plan, GeneratorOptions options, RecordSink sink, WireCodec codec) {
         this.plan = plan;
@@ -86,13 +86,13 @@ final class GeneratorRun {
             long startEpochUs = (clock.nowUs() / 10_000 + 5) * 10_000;
             long startNanos = clock.nanosOf(startEpochUs);
             long endNanos = startNanos + plan.duration().toNanos();
-            collector = new Collector(plan.series(), plan.rep(), plan.src(), state, runs, outbox,
+            batcher = new SampleBatcher(plan.series(), plan.rep(), plan.src(), state, runs, outbox,
                     options.listener(), options.batchMaxSamples(), options.batchMaxAge(), startEpochUs);
             startMarkers(outbox, startEpochUs);
             health = new HealthMonitor(plan.series(), plan.rep(), plan.src(), clock::nowUs, loops.group(),
                     () -> runs.stream().mapToInt(ScenarioRun::inFlight).sum(), () -> oldestInFlightAgeUs(runs),
                     outbox::offer);
-            collector.start();
+            batcher.start();
             health.start();
             long cpuBefore = os.getProcessCpuTime();
             for (ScenarioRun r : runs) {
@@ -107,12 +107,12 @@ final class GeneratorRun {
                 busyPoll.close();
             }
             long endUs = clock.nowUs();
-            collector.finish(endUs);
+            batcher.finish(endUs);
             health.close();
             double cpuPct = 100.0 * (os.getProcessCpuTime() - cpuBefore) / Math.max(1, System.nanoTime() - startNanos);
-            List<ScenarioSummary> summaries = collector.summaries();
-            if (collector.lateSamples() > 0) {
-                LOG.error("{} sample(s) ended in a second whose ledger was already published", collector.lateSamples());
+            List<ScenarioSummary> summaries = batcher.summaries();
+            if (batcher.lateSamples() > 0) {
+                LOG.error("{} sample(s) ended in a second whose ledger was already published", batcher.lateSamples());
             }
             RunSummary partial = new RunSummary(plan.series(), plan.rep(), plan.src(), plan.mode(), startEpochUs,
                     Duration.ofNanos(scheduleEndNanos - startNanos), Duration.ofNanos((endUs - startEpochUs) * 1000),
@@ -195,6 +195,11 @@ final class GeneratorRun {
         outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), ts, Marker.Kind.CONFIG, plan.phase(), config));
     }
 
+    /**
+     * The SERIES_END/REPEAT_END/PHASE_END marker: the run's schedule facts ({@link RunSummary#toMap} without the
+     * publishing counts, which are not final yet): per scenario scheduled, sent, dropped, completed, failed by
+     * kind, send lag, first and last send. No latency and no claims: the analyzer derives those from the samples.
+     */
     private void endMarker(Outbox outbox, RunSummary summary) {
         Marker.Kind start = startKind();
         if (start == null) {

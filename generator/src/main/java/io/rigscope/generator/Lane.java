@@ -24,11 +24,11 @@ import java.util.concurrent.TimeoutException;
  * flight. Everything a lane does runs on its event loop: the scheduler is a task the loop runs at each
  * intended start, so a request due is written by the same thread, with no hand-off, the moment it is due.
  *
- * <p>Fields read by other threads (the collector's watermark, the health monitor, the run) are volatile and
+ * <p>Fields read by other threads (the sample batcher's watermark, the health monitor, the run) are volatile and
  * written only by the loop. The watermark argument: a request is counted (open loop: before
  * {@link #decidedBeforeNanos} moves past its start; closed loop: inside a {@link #stamping} section) and its
  * sample is queued inside a {@code stamping} section that reads the end time after raising the flag; see
- * {@link Collector#closeableBeforeUs}.
+ * {@link SampleBatcher#closeableBeforeUs}.
  */
 final class Lane implements HttpConnection.Listener {
 

@@ -1,6 +1,6 @@
 package io.rigscope.generator;
 
-/** Receives one report per scenario and second, as each second becomes final. Called on the collector thread: return quickly. */
+/** Receives one report per scenario and second, as each second becomes final. Called on the sample batcher's thread ({@code rig-gen-batch}): return quickly. */
 @FunctionalInterface
 public interface ProgressListener {
 

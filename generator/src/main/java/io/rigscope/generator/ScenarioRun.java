@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A scenario while it runs: its encoded request, its body renderer, its counters by intended-start second
- * (read by the collector), and its {@link Lane}s, one per event loop it runs on.
+ * (read by the sample batcher), and its {@link Lane}s, one per event loop it runs on.
  *
  * <p>A scenario runs on {@code min(ioThreads, maxInFlight, ceil(rate / 25,000))} lanes (closed loop:
  * {@code min(ioThreads, workers)}): open loop, lane k takes requests k, k + lanes, ... of the schedule, and

@@ -3,10 +3,12 @@ package io.rigscope.generator;
 import io.rigscope.model.wire.ErrorKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * One scenario's totals over a run. Reconciliation compares {@link #eventsClaimed} and
- * {@link #quantityClaimed} (events in requests answered 2xx, and their Σ quantity) with the database.
+ * One scenario's run as its schedule saw it: what was due, sent, dropped and ended, how the ends failed, and how
+ * late the sends were. No latency figures and no claims (events and quantity in 2xx answers): the analyzer is the
+ * only source of those ({@code rigscope analyze --series ID}), from the samples the run published.
  *
  * @param name scenario name
  * @param scheduled requests due by the schedule (closed loop: started)
@@ -15,30 +17,22 @@ import java.util.Map;
  * @param completed requests that ended (any outcome)
  * @param failed requests that ended with an error kind other than none
  * @param errors failed requests by error kind
- * @param eventsSent events in every sent request that ended
- * @param quantitySent Σ quantity in every sent request that ended
- * @param eventsClaimed events in requests answered 2xx
- * @param quantityClaimed Σ quantity in requests answered 2xx
- * @param serviceP50Ms median {@code t2 - t1}
- * @param serviceP99Ms p99 {@code t2 - t1}
- * @param responseP99Ms p99 {@code t2 - t0}
- * @param lagP50Ms median send lag {@code t1 - t0}
+ * @param lagP50Ms median send lag {@code t1 - t0}: the schedule's own adherence
  * @param lagP99Ms p99 send lag
  * @param lagMaxMs largest send lag
  * @param firstSendEpochUs first actual send (0 when none)
  * @param lastSendEpochUs last actual send (0 when none)
  */
 public record ScenarioSummary(String name, long scheduled, long sent, long dropped, long completed, long failed,
-                              Map<ErrorKind, Long> errors, long eventsSent, long quantitySent, long eventsClaimed,
-                              long quantityClaimed, double serviceP50Ms, double serviceP99Ms, double responseP99Ms,
-                              double lagP50Ms, double lagP99Ms, double lagMaxMs, long firstSendEpochUs,
-                              long lastSendEpochUs) {
+                              Map<ErrorKind, Long> errors, double lagP50Ms, double lagP99Ms, double lagMaxMs,
+                              long firstSendEpochUs, long lastSendEpochUs) {
 
     public ScenarioSummary {
+        Objects.requireNonNull(name, "name");
         errors = Map.copyOf(errors);
     }
 
-    /** Plain data for markers and JSON output. */
+    /** Plain data for markers and JSON output: every component, errors keyed by their wire code. */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("scenario", name);
@@ -50,16 +44,11 @@ public record ScenarioSummary(String name, long scheduled, long sent, long dropp
         Map<String, Long> byKind = new LinkedHashMap<>();
         errors.forEach((k, v) -> byKind.put(k.code(), v));
         m.put("errors", byKind);
-        m.put("events_sent", eventsSent);
-        m.put("quantity_sent", quantitySent);
-        m.put("events_claimed", eventsClaimed);
-        m.put("quantity_claimed", quantityClaimed);
-        m.put("service_p50_ms", serviceP50Ms);
-        m.put("service_p99_ms", serviceP99Ms);
-        m.put("response_p99_ms", responseP99Ms);
         m.put("lag_p50_ms", lagP50Ms);
         m.put("lag_p99_ms", lagP99Ms);
         m.put("lag_max_ms", lagMaxMs);
+        m.put("first_send_epoch_us", firstSendEpochUs);
+        m.put("last_send_epoch_us", lastSendEpochUs);
         return m;
     }
 }

@@ -318,7 +318,7 @@ class EngineBehaviourTest {
         assertEveryRequestIsAccountedFor(run, "probe");
         assertThat(s.sent()).isEqualTo(40);
         assertThat(s.errors()).isEqualTo(Map.of(ErrorKind.REFUSED, 40L));
-        assertThat(s.eventsClaimed()).isZero();
+        assertThat(Claims.of(run.samples("probe")).events()).isZero();
         assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.status()).isZero());
         assertThat(captured.toString(StandardCharsets.UTF_8))
                 .contains("WARN")
@@ -474,6 +474,26 @@ class EngineBehaviourTest {
     }
 
     @Test
+    void theEndMarkerCarriesTheSchedulesFactsAndNoLatencyOrClaims() {
+        try (TestServer server = new TestServer()) {
+            Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")), Map.of(), 40, 8,
+                    Duration.ofSeconds(2), BodyTemplate.usageEvents(2, "m"));
+            Run run = run(LoopMode.OPEN, Duration.ofMillis(500), ingest);
+
+            Marker end = run.all(Marker.class).stream().filter(m -> m.kind() == Marker.Kind.SERIES_END).findFirst()
+                    .orElseThrow();
+            assertThat(end.data()).containsOnlyKeys("mode", "series", "rep", "src", "start_epoch_us", "elapsed_ms",
+                    "scenarios", "process_cpu_pct");
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> scenarios = (List<Map<String, Object>>) end.data().get("scenarios");
+            assertThat(scenarios).singleElement().satisfies(s -> assertThat(s)
+                    .containsOnlyKeys("scenario", "scheduled", "sent", "dropped", "completed", "failed", "errors",
+                            "lag_p50_ms", "lag_p99_ms", "lag_max_ms", "first_send_epoch_us", "last_send_epoch_us")
+                    .containsEntry("scenario", "ingest").containsEntry("scheduled", 20L));
+        }
+    }
+
+    @Test
     void twoScenariosAtOnceKeepTheirOwnSamplesAndCounts() {
         try (TestServer server = new TestServer()) {
             Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")),
@@ -498,9 +518,12 @@ class EngineBehaviourTest {
                 assertThat(x.batch()).isZero();
                 assertThat(x.bytes()).isZero();
             });
-            assertThat(in.eventsClaimed()).isEqualTo(450).isEqualTo(server.events.get());
-            assertThat(in.quantityClaimed()).isEqualTo(server.quantity.get());
-            assertThat(pr.eventsClaimed()).isZero();
+            // every 2xx request's events reached the server exactly once, by the samples the run published
+            Claims ingestClaims = Claims.of(run.samples("ingest"));
+            assertThat(ingestClaims.events()).isEqualTo(450).isEqualTo(server.events.get());
+            assertThat(ingestClaims.quantity()).isEqualTo(server.quantity.get());
+            assertThat(server.duplicateKeys.get()).isZero();
+            assertThat(Claims.of(run.samples("probe")).events()).isZero();
             assertThat(server.requests.get()).isEqualTo(180);
             // every sample carries one of the two names: nothing pooled, nothing unnamed
             assertThat(run.all(SampleBatch.class).stream().flatMap(b -> b.samples().stream()).map(Sample::scenario)

@@ -16,11 +16,12 @@ import java.util.Map;
  * @param lagP50Ms median send lag {@code t1 - t0}
  * @param lagP99Ms p99 send lag
  * @param lagMaxMs largest send lag
- * @param serviceP50Ms median {@code t2 - t1}
- * @param serviceP99Ms p99 {@code t2 - t1}
+ * @param serviceP50Ms median {@code t2 - t1} of the run's samples, taken by the bench from the samples the run
+ *                     published (the instrument against its own server; the generator keeps no latency figures)
+ * @param serviceP99Ms p99 {@code t2 - t1}, taken the same way
  * @param cpuPct the generator's CPU: process CPU minus the bench server's event loops, percent of one core
  * @param serverCpuPct the bench server's event loops, percent of one core; NaN when the server runs elsewhere
- * @param cpuUsPerRequest CPU time of the generator's threads ({@code rig-gen-*}: client event loops, collector,
+ * @param cpuUsPerRequest CPU time of the generator's threads ({@code rig-gen-*}: client event loops, sample batcher,
  *                        outbox, health; not the JIT, GC or the bench server) over the whole run, divided by
  *                        {@code completed}, µs. The run includes the generator's own 0.4 s warm-up on a
  *                        throwaway server (~4,000 requests not in {@code completed}: +0.7 % at 20,000 req/s for

@@ -9,6 +9,9 @@ import io.rigscope.generator.SecondReport;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
+import io.rigscope.model.wire.Sample;
+import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.WireRecord;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Duration;
@@ -16,19 +19,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * Offers an open-loop GET load to a target (a {@link BenchServer} in this JVM, or one elsewhere) through the real
- * generator (scheduler, client, collector, outbox, health) and reports how faithfully it kept the schedule.
+ * generator (scheduler, client, sample batcher, outbox, health) and reports how faithfully it kept the schedule.
  * Records go to the given sink (a counting sink, or Kafka when the caller wants the whole path measured).
+ *
+ * <p>The schedule's figures (sent, dropped, send lag) come from the generator's run summary. The service times
+ * ({@link BenchResult#serviceP50Ms()}, {@link BenchResult#serviceP99Ms()}) do not: the generator keeps no latency
+ * figures (the analyzer is the only source of those). Here the instrument measures itself against its own
+ * server, so the bench takes them from the samples the run publishes: a {@link RecordSink} in front of the given
+ * one records {@code t2 - t1} of every sample it passes on.
  */
 public final class GeneratorBench {
 
     /**
-     * The generator's own threads (client event loops, collector, outbox, health and pause probe, run), whose CPU
+     * The generator's own threads (client event loops, sample batcher, outbox, health and pause probe, run), whose CPU
      * is {@link BenchResult#cpuUsPerRequest()}'s numerator.
      */
     static final String GENERATOR_THREADS = "rig-gen-";
+
+    /** Service times above this (1 h, far beyond any request timeout) are recorded as this. */
+    private static final long HIGHEST_SERVICE_US = Duration.ofHours(1).toNanos() / 1_000;
 
     private final URI target;
     private final LongSupplier serverCpuNanos;
@@ -73,8 +87,9 @@ public final class GeneratorBench {
             seconds.add(r);
             options.listener().onSecond(r);
         });
+        ServiceTimes service = new ServiceTimes(sink);
         try (ThreadCpu cpu = new ThreadCpu()) {
-            summary = new Generator(sink, recording).run(plan).block(duration.plusMinutes(2));
+            summary = new Generator(service, recording).run(plan).block(duration.plusMinutes(2));
             byThread = cpu.percentByGroup();
             generatorCpuNanos = cpu.cpuNanosSince(GENERATOR_THREADS);
             generatorUserNanos = cpu.userNanosSince(GENERATOR_THREADS);
@@ -89,8 +104,48 @@ public final class GeneratorBench {
         double cpuUsPerRequest = s.completed() == 0 ? Double.NaN : generatorCpuNanos / 1000.0 / s.completed();
         double userUsPerRequest = s.completed() == 0 ? Double.NaN : generatorUserNanos / 1000.0 / s.completed();
         long droppedFirstSecond = seconds.isEmpty() ? 0 : seconds.get(0).dropped();
+        Histogram serviceUs = service.recorded();
         return new BenchResult(rate, offered, s.sent(), s.dropped(), droppedFirstSecond, s.completed(), s.failed(), s.lagP50Ms(),
-                s.lagP99Ms(), s.lagMaxMs(), s.serviceP50Ms(), s.serviceP99Ms(),
+                s.lagP99Ms(), s.lagMaxMs(), ms(serviceUs, 50), ms(serviceUs, 99),
                 serverCpuNanos == null ? processPct : processPct - serverPct, serverPct, cpuUsPerRequest, userUsPerRequest, byThread);
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
+    }
+
+    /**
+     * The bench's own record of service times: passes every record on to {@code next} and records
+     * {@code t2 - t1} (µs, 3 significant digits) of each sample in a {@link SampleBatch} first. The generator calls
+     * a sink from one thread (its outbox's drain thread), the one writer of the recorder; {@link #recorded} is
+     * read once the run has ended.
+     */
+    private static final class ServiceTimes implements RecordSink {
+        private final RecordSink next;
+        private final SingleWriterRecorder recorder = new SingleWriterRecorder(HIGHEST_SERVICE_US, 3);
+
+        ServiceTimes(RecordSink next) {
+            this.next = next;
+        }
+
+        @Override
+        public void publish(WireRecord record) {
+            if (record instanceof SampleBatch batch) {
+                for (Sample s : batch.samples()) {
+                    recorder.recordValue(Math.min(s.serviceUs(), HIGHEST_SERVICE_US));
+                }
+            }
+            next.publish(record);
+        }
+
+        @Override
+        public void flush() {
+            next.flush();
+        }
+
+        /** Every service time recorded so far (the recorder's interval histogram since it was made). */
+        Histogram recorded() {
+            return recorder.getIntervalHistogram();
+        }
     }
 }

@@ -34,7 +34,9 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Offer HTTP load (open loop by default) from a YAML plan or from flags, and publish every",
             "request's sample, the per-second ledger, the generator's health and start/end/config markers to Kafka.",
-            "Prints one line per scenario and second, then a summary. See docs/generator.md."})
+            "Prints one line per scenario and second, then a summary: what the schedule did (offered, sent,",
+            "dropped, completed, in flight, send lag). Latency, failures and claims come from the analyzer:",
+            "rigscope analyze --series ID --replay, which judges repeats (--rep N, N >= 1). See docs/generator.md."})
 public final class GenerateCommand implements Callable<Integer> {
 
     @Mixin
@@ -147,6 +149,7 @@ public final class GenerateCommand implements Callable<Integer> {
                 if (json) {
                     Map<String, Object> m = new LinkedHashMap<>(summary.toMap());
                     m.put("records_acked", publisher.acked());
+                    m.put("figures", figuresPointer(summary));
                     System.out.println(codec.json().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
                 } else {
                     printSummary(summary, publisher.acked());
@@ -161,16 +164,25 @@ public final class GenerateCommand implements Callable<Integer> {
         for (ScenarioSummary c : s.scenarios()) {
             System.out.printf(Locale.ROOT, "  %-10s scheduled %d  sent %d  dropped %d  completed %d  failed %d %s%n",
                     c.name(), c.scheduled(), c.sent(), c.dropped(), c.completed(), c.failed(), errors(c));
-            System.out.printf(Locale.ROOT, "  %-10s t2-t1 p50 %.2f ms  p99 %.2f ms   t2-t0 p99 %.2f ms   send lag p99 %.3f ms  max %.3f ms%n",
-                    "", c.serviceP50Ms(), c.serviceP99Ms(), c.responseP99Ms(), c.lagP99Ms(), c.lagMaxMs());
-            System.out.printf(Locale.ROOT, "  %-10s events claimed (2xx) %d  quantity claimed %d%n", "", c.eventsClaimed(),
-                    c.quantityClaimed());
+            System.out.printf(Locale.ROOT, "  %-10s send lag (t1 - t0) p50 %.3f ms  p99 %.3f ms  max %.3f ms%n",
+                    "", c.lagP50Ms(), c.lagP99Ms(), c.lagMaxMs());
         }
         System.out.printf(Locale.ROOT, "  records: produced %d  published %d  acked %d  (%d samples; %d via spool)  cpu %.0f %%%n",
                 s.recordsProduced(), s.recordsPublished(), acked, s.samplesPublished(), s.recordsSpooled(), s.processCpuPct());
         if (s.mode() == LoopMode.CLOSED) {
             System.out.println("  closed-loop: a ceiling, not a service level (latencies hide stalls)");
         }
+        System.out.println("  " + figuresPointer(s));
+    }
+
+    /**
+     * Where the figures the generator does not keep come from: the analyzer, from the published samples. The run
+     * has ended, so {@code --replay} (a live analysis would wait for a SERIES_END a repeat never publishes). The
+     * analyzer judges repeats only: a rep-0 run's samples are outside every repeat, so it has no figures for them.
+     */
+    private static String figuresPointer(RunSummary s) {
+        String analyze = "latency, failures and claims: rigscope analyze --series " + s.series() + " --replay";
+        return s.rep() > 0 ? analyze : analyze + " (it reports them per repeat: run with --rep N, N >= 1)";
     }
 
     private static String errors(ScenarioSummary c) {

@@ -17,17 +17,22 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 
 /**
- * The single thread ({@code rig-gen-collect}) that turns finished requests into wire records: it batches
+ * The single thread ({@code rig-gen-batch}) that turns finished requests into wire records: it batches
  * samples into {@link SampleBatch} records (at most {@code batchMaxSamples} or {@code batchMaxAge} old) and
  * publishes each second's {@link Ledger} once that second is final, after every sample that ended in it.
- * It owns every histogram; nothing else reads them.
  *
- * <p>Second S is final when {@code (S+1) s <= bound}, with the bound the least of: the collector's clock when
+ * <p>It keeps only what the schedule and the ledger need: per second, how many requests ended in it (the
+ * ledger's {@code completed}); per scenario, completions, failures by kind, first and last send, and the send
+ * lag {@code t1 - t0} (the schedule's own adherence, which {@code rigscope bench generator} reports). It keeps
+ * no latency figures and no claims: the analyzer is the only source of those, from the samples published here.
+ * The lag histogram is its own; nothing else reads it.
+ *
+ * <p>Second S is final when {@code (S+1) s <= bound}, with the bound the least of: the batcher's clock when
  * it looks; each open-loop scheduler's progress (every request due before it was counted); for a
  * closed-loop request registered but not yet counted, its start; for a request whose end has been stamped but
  * whose sample is not yet queued, that end. See {@link #closeableBeforeUs}.
  */
-final class Collector {
+final class SampleBatcher {
 
     private static final long HIGHEST_US = Duration.ofHours(1).toNanos() / 1_000;
 
@@ -50,32 +55,24 @@ final class Collector {
     private volatile boolean finishing;
     private volatile RuntimeException failure;
 
-    /** Running totals of one scenario; collector thread only. */
+    /** Running totals of one scenario; the batcher thread only. */
     private static final class Totals {
-        final Histogram service = new Histogram(HIGHEST_US, 3);
-        final Histogram response = new Histogram(HIGHEST_US, 3);
-        final Histogram lag = new Histogram(HIGHEST_US, 3);
-        final Map<Long, SecondStats> bySecond = new HashMap<>();
+        final Histogram lagUs = new Histogram(HIGHEST_US, 3);
+        /** Requests that ended in each second not yet published (by t2), for the ledger's {@code completed}. */
+        final Map<Long, Completions> bySecond = new HashMap<>();
         final Map<ErrorKind, Long> errors = new EnumMap<>(ErrorKind.class);
         long completed;
         long failed;
-        long eventsSent;
-        long quantitySent;
-        long eventsClaimed;
-        long quantityClaimed;
         long firstSendUs = Long.MAX_VALUE;
         long lastSendUs;
     }
 
-    /** Completions in one second (by t2). */
-    private static final class SecondStats {
-        final Histogram service = new Histogram(HIGHEST_US, 2);
-        final Histogram response = new Histogram(HIGHEST_US, 2);
-        long completed;
-        long errors;
+    /** Requests that ended in one second (by t2). */
+    private static final class Completions {
+        long count;
     }
 
-    Collector(String series, int rep, String src, CompletionQueue run, List<ScenarioRun> scenarios,
+    SampleBatcher(String series, int rep, String src, CompletionQueue run, List<ScenarioRun> scenarios,
               Outbox outbox, ProgressListener listener, int batchMaxSamples, Duration batchMaxAge, long startEpochUs) {
         this.series = series;
         this.rep = rep;
@@ -91,7 +88,7 @@ final class Collector {
         for (ScenarioRun s : scenarios) {
             totals.put(s.scenario.name(), new Totals());
         }
-        this.thread = new Thread(this::loop, "rig-gen-collect");
+        this.thread = new Thread(this::loop, "rig-gen-batch");
         this.thread.setDaemon(true);
     }
 
@@ -170,32 +167,18 @@ final class Collector {
     private void record(Sample s) {
         Totals t = totals.get(s.scenario());
         t.completed++;
-        t.service.recordValue(Math.min(s.serviceUs(), HIGHEST_US));
-        t.response.recordValue(Math.min(s.responseUs(), HIGHEST_US));
-        t.lag.recordValue(Math.min(s.t1() - s.t0(), HIGHEST_US));
-        t.eventsSent += s.batch();
-        t.quantitySent += s.qty();
+        t.lagUs.recordValue(Math.min(s.t1() - s.t0(), HIGHEST_US));
         t.firstSendUs = Math.min(t.firstSendUs, s.t1());
         t.lastSendUs = Math.max(t.lastSendUs, s.t1());
         if (s.failed()) {
             t.failed++;
             t.errors.merge(s.err(), 1L, Long::sum);
         }
-        if (s.status() >= 200 && s.status() < 300) {
-            t.eventsClaimed += s.batch();
-            t.quantityClaimed += s.qty();
-        }
         long endSec = Math.floorDiv(s.t2(), 1_000_000L);
         if (endSec < nextSec) {
             lateSamples++;
         }
-        SecondStats sec = t.bySecond.computeIfAbsent(endSec, k -> new SecondStats());
-        sec.completed++;
-        sec.service.recordValue(Math.min(s.serviceUs(), HIGHEST_US));
-        sec.response.recordValue(Math.min(s.responseUs(), HIGHEST_US));
-        if (s.failed()) {
-            sec.errors++;
-        }
+        t.bySecond.computeIfAbsent(endSec, k -> new Completions()).count++;
     }
 
     private void flushSamples() {
@@ -227,14 +210,10 @@ final class Collector {
             long scheduled = c == null ? 0 : c.scheduled.sum();
             long sent = c == null ? 0 : c.sent.sum();
             long dropped = c == null ? 0 : c.dropped.sum();
-            SecondStats stats = totals.get(name).bySecond.remove(sec);
-            long completed = stats == null ? 0 : stats.completed;
+            Completions ended = totals.get(name).bySecond.remove(sec);
+            long completed = ended == null ? 0 : ended.count;
             outbox.offer(new Ledger(series, rep, src, ts, name, sec, scheduled, sent, dropped, completed, last));
-            listener.onSecond(new SecondReport(sec, name, scheduled, sent, dropped, completed,
-                    stats == null ? 0 : stats.errors, s.inFlight(),
-                    stats == null ? Double.NaN : stats.service.getValueAtPercentile(50) / 1000.0,
-                    stats == null ? Double.NaN : stats.service.getValueAtPercentile(99) / 1000.0,
-                    stats == null ? Double.NaN : stats.response.getValueAtPercentile(99) / 1000.0));
+            listener.onSecond(new SecondReport(sec, name, scheduled, sent, dropped, completed, s.inFlight()));
         }
     }
 
@@ -248,10 +227,10 @@ final class Collector {
             thread.join(Duration.ofSeconds(30).toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while stopping the collector", e);
+            throw new IllegalStateException("interrupted while stopping the sample batcher", e);
         }
         if (failure != null) {
-            throw new IllegalStateException("the sample collector failed: " + failure, failure);
+            throw new IllegalStateException("the sample batcher failed: " + failure, failure);
         }
         drain();
         long lastSec = Math.max(nextSec, Math.floorDiv(endEpochUs, 1_000_000L));
@@ -274,15 +253,14 @@ final class Collector {
         return lateSamples;
     }
 
-    /** Per-scenario totals; call after {@link #finish}. */
+    /** Per-scenario totals of the schedule; call after {@link #finish}. */
     List<ScenarioSummary> summaries() {
         List<ScenarioSummary> out = new ArrayList<>();
         for (ScenarioRun s : scenarios) {
             Totals t = totals.get(s.scenario.name());
             out.add(new ScenarioSummary(s.scenario.name(), s.scheduledTotal(), s.sentTotal(), s.droppedTotal(),
-                    t.completed, t.failed, t.errors, t.eventsSent, t.quantitySent, t.eventsClaimed, t.quantityClaimed,
-                    ms(t.service, 50), ms(t.service, 99), ms(t.response, 99), ms(t.lag, 50), ms(t.lag, 99),
-                    t.lag.getTotalCount() == 0 ? Double.NaN : t.lag.getMaxValue() / 1000.0,
+                    t.completed, t.failed, t.errors, ms(t.lagUs, 50), ms(t.lagUs, 99),
+                    t.lagUs.getTotalCount() == 0 ? Double.NaN : t.lagUs.getMaxValue() / 1000.0,
                     t.firstSendUs == Long.MAX_VALUE ? 0 : t.firstSendUs, t.lastSendUs));
         }
         return out;
