@@ -1,12 +1,14 @@
 package io.rigscope.analyzer.pipeline;
 
+import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesAnalysis;
-import io.rigscope.analyzer.api.Decision;
 import io.rigscope.model.wire.WireRecord;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
@@ -20,8 +22,9 @@ import reactor.core.scheduler.Schedulers;
  * whose body is the report.
  *
  * <p>Cold: each subscription creates its own analysis and thread. A live analysis ({@code stopWhenComplete})
- * ends when the series is complete (SERIES_END and every repeat's data in); otherwise it ends when the input
- * does. Cancelling stops the source without a SERIES verdict.
+ * ends when the series is complete (SERIES_END, every repeat's data in, and the telemetry that covers them), or
+ * when its data is complete and nothing more arrived for {@code attribution_grace_s} of wall-clock time (the
+ * telemetry stopped with the series); otherwise it ends when the input does. Cancelling stops the source without a SERIES verdict.
  */
 public final class AnalyzerPipeline {
 
@@ -47,15 +50,23 @@ public final class AnalyzerPipeline {
                               Scheduler scheduler) {
         SeriesAnalysis analysis = analyses.get();
         onStart.accept(analysis.progress());
+        AtomicLong lastBatchNanos = new AtomicLong(System.nanoTime());
         Flux<List<Decision>> decided = input
                 .publishOn(scheduler, 2)
                 .map(batch -> {
+                    lastBatchNanos.set(System.nanoTime());
                     List<Decision> out = new ArrayList<>();
                     analysis.acceptAll(batch, out);
                     return out;
                 });
         if (stopWhenComplete) {
-            decided = decided.takeUntil(out -> analysis.complete());
+            // Complete: SERIES_END, every repeat's data, and the telemetry that covers them. When the telemetry
+            // stops with the series (nothing more arrives), the quiet itself ends the wait: once the data is
+            // complete and no record came for the grace, the analysis finishes with what it has.
+            long graceNanos = Duration.ofSeconds(Math.max(1, analysis.settings().attribution().graceSec())).toNanos();
+            Flux<Long> quietAfterData = Flux.interval(Duration.ofSeconds(1), scheduler)
+                    .filter(tick -> analysis.dataComplete() && System.nanoTime() - lastBatchNanos.get() > graceNanos);
+            decided = decided.takeUntil(out -> analysis.complete()).takeUntilOther(quietAfterData);
         }
         return decided
                 .concatMapIterable(out -> out)

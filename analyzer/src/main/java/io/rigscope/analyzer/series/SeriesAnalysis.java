@@ -164,8 +164,16 @@ public final class SeriesAnalysis {
         }
     }
 
-    /** True when SERIES_END arrived and every repeat's data is complete: a live analysis may stop. */
+    /**
+     * True when SERIES_END arrived, every repeat's data is complete and every telemetry stream seen has passed
+     * the last repeat's end (plus its tolerance and the grace): a live analysis may stop.
+     */
     public boolean complete() {
+        return dataComplete() && telemetry.settled(maxSecond() + 1, settings.attribution().graceSec());
+    }
+
+    /** True when SERIES_END arrived and every repeat's data is complete (the telemetry may still be coming). */
+    public boolean dataComplete() {
         if (!seriesEnded) {
             return false;
         }
@@ -174,7 +182,7 @@ public final class SeriesAnalysis {
                 return false;
             }
         }
-        return telemetry.settled(maxSecond() + 1, settings.attribution().graceSec());
+        return true;
     }
 
     /**
