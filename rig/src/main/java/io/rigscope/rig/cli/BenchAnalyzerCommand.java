@@ -17,10 +17,10 @@ import picocli.CommandLine.Option;
 
 /** {@code rigscope bench analyzer}: raw consume+decode vs full replay to verdicts, and the heap. */
 @Command(name = "analyzer", mixinStandardHelpOptions = true,
-        description = {"Publish N synthetic samples, then time (a) consuming rig.samples and decoding every sample and",
-            "(b) a full replay of the series to verdicts. Prints samples, raw_consume_per_s, replay_per_s,",
-            "ratio (b/a) and heap_peak_mb. Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and",
-            "< 512 MB for 30M samples. Uses a fresh embedded broker in a temporary directory unless --bootstrap."})
+        description = {"Publish N synthetic samples, then time (a) consuming rig.samples and decoding every sample and "
+            + "(b) a full replay of the series to verdicts. Prints samples, raw_consume_per_s, replay_per_s, "
+            + "ratio (b/a) and heap_peak_mb. Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and "
+            + "< 512 MB for 30M samples. Uses a fresh embedded broker in a temporary directory unless --bootstrap."})
 public final class BenchAnalyzerCommand implements Callable<Integer> {
 
     @Option(names = "--samples", paramLabel = "N", description = "Ingest samples to publish (default 10,000,000: shorter runs mostly time the JIT warming up).")

@@ -32,8 +32,8 @@ import picocli.CommandLine.Option;
 /** {@code rigscope generate}: offers load from a plan file or flags and publishes samples, ledger, health, markers. */
 @Command(name = "generate", header = "Offer HTTP load (open loop by default) and publish samples, ledger, health, markers.",
         mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Offer HTTP load (open loop by default) from a YAML plan or from flags, and publish every",
-            "request's sample, the per-second ledger, the generator's health and start/end/config markers to Kafka.",
+        description = {"Offer HTTP load (open loop by default) from a YAML plan or from flags, and publish every "
+            + "request's sample, the per-second ledger, the generator's health and start/end/config markers to Kafka.",
             "Prints one line per scenario and second, then a summary. See docs/generator.md."})
 public final class GenerateCommand implements Callable<Integer> {
 

@@ -21,9 +21,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code rigscope import k6 FILE --series ID}: a k6 --out json file as samples, ledger and markers. */
 @Command(name = "k6", mixinStandardHelpOptions = true,
-        description = {"Publish a k6 --out json file (JSON lines, .gz accepted) as one repeat of a series: each",
-            "http_req_duration point becomes a sample cut by its time (the response's end), dropped_iterations",
-            "go to the ledger, thresholds to the CONFIG marker. Then run 'rigscope analyze --series ID --replay'."})
+        description = {"Publish a k6 --out json file (JSON lines, .gz accepted) as one repeat of a series: each "
+            + "http_req_duration point becomes a sample cut by its time (the response's end), dropped_iterations "
+            + "go to the ledger, thresholds to the CONFIG marker. Then run 'rigscope analyze --series ID --replay'."})
 public final class ImportK6Command implements Callable<Integer> {
 
     @Mixin
@@ -46,8 +46,8 @@ public final class ImportK6Command implements Callable<Integer> {
     String generator = "k6";
 
     @Option(names = "--no-reconciliation",
-            description = {"Tell the analyzer not to require a RECONCILIATION marker (a k6 file holds no database",
-                "count); without it the series is UNRECONCILED unless one is published."})
+            description = {"Tell the analyzer not to require a RECONCILIATION marker (a k6 file holds no database "
+                + "count); without it the series is UNRECONCILED unless one is published."})
     boolean noReconciliation;
 
     @Option(names = "--no-series-markers",
