@@ -10,6 +10,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        ConsoleLogging.configure();
         System.exit(run(args));
     }
 

@@ -12,6 +12,7 @@ import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
 import java.io.BufferedReader;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -54,8 +55,15 @@ import java.util.zip.GZIPInputStream;
  * fell in the second, {@code scheduled = sent + dropped}, {@code completed} counts those whose {@code t2} did;
  * the last ledger of each scenario carries {@code last}.
  *
- * <p>Reads the file twice (thresholds first, so the CONFIG marker precedes the data); memory is bounded by the
- * run's seconds, not its requests.
+ * <p>A line that cannot be read (not JSON, not a k6 line, a field that does not parse) is skipped and counted,
+ * unless {@link Options#strict()}: a k6 run killed by Ctrl-C or out of memory leaves its last line cut off (and a
+ * {@code .gz} cut short), and the lines before it are good data. When the file's last line is unreadable, or a
+ * compressed file ends early, the repeat's end is marked cut short: the REPEAT_END marker's data carries
+ * {@code "cut_short": true}, and {@code "unreadable_lines": N} whenever lines were skipped.
+ *
+ * <p>Reads the file twice (thresholds first, so the CONFIG marker precedes the data), three times when strict (a
+ * dry pass first, so that a refused file publishes nothing); memory is bounded by the run's seconds, not its
+ * requests.
  */
 public final class K6Import {
 
@@ -67,9 +75,18 @@ public final class K6Import {
      * @param reconciliationRequired written to the CONFIG marker; a k6 file holds no database count
      * @param seriesMarkers publish SERIES_START and SERIES_END around the repeat
      * @param batchSize samples per SampleBatch
+     * @param strict refuse the file at its first unreadable line (before publishing anything) instead of skipping
+     *               and counting such lines
      */
     public record Options(String series, int rep, String generator, Map<String, String> scenarioMap,
-                          boolean reconciliationRequired, boolean seriesMarkers, int batchSize) {
+                          boolean reconciliationRequired, boolean seriesMarkers, int batchSize, boolean strict) {
+
+        /** Options that skip unreadable lines (not strict). */
+        public Options(String series, int rep, String generator, Map<String, String> scenarioMap,
+                       boolean reconciliationRequired, boolean seriesMarkers, int batchSize) {
+            this(series, rep, generator, scenarioMap, reconciliationRequired, seriesMarkers, batchSize, false);
+        }
+
         public Options {
             Objects.requireNonNull(series, "series");
             if (rep < 1) {
@@ -82,13 +99,26 @@ public final class K6Import {
         }
     }
 
-    /** What an import read and published. */
+    /**
+     * What an import read and published.
+     *
+     * @param lines lines read, blank and unreadable ones included
+     * @param unreadableLines lines skipped because they could not be read
+     * @param firstUnreadable the first few of those, as {@code line N: reason}
+     * @param cutShort the file's last line was unreadable, or a compressed file ended early: the repeat's end is
+     *                 where the readable data stops, not where the run ended
+     */
     public record Result(long lines, long samples, long failed, long dropped, long httpReqs, long skippedLines,
-                         List<String> problems, Map<String, List<String>> thresholds) {
+                         List<String> problems, Map<String, List<String>> thresholds, long unreadableLines,
+                         List<String> firstUnreadable, boolean cutShort) {
         public Result {
             problems = List.copyOf(problems);
+            firstUnreadable = List.copyOf(firstUnreadable);
         }
     }
+
+    /** How many unreadable lines {@link Result#firstUnreadable()} names. */
+    public static final int UNREADABLE_NAMED = 5;
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
@@ -99,16 +129,28 @@ public final class K6Import {
      * Reads the file and hands every record to {@code out}, in publication order.
      *
      * @throws IOException when the file cannot be read
-     * @throws IllegalArgumentException naming the file and line when it is not k6 JSON output
+     * @throws IllegalArgumentException naming the file: when no line of it is readable, when it holds no
+     *         {@code http_req_duration} point, or, when {@linkplain Options#strict() strict}, at its first
+     *         unreadable line (then nothing went to {@code out})
      */
     public static Result read(Path file, Options options, Consumer<WireRecord> out) throws IOException {
         Map<String, List<String>> thresholds = thresholds(file);
+        if (options.strict()) {
+            pass(file, options, record -> { }, thresholds);
+        }
+        return pass(file, options, out, thresholds);
+    }
+
+    private static Result pass(Path file, Options options, Consumer<WireRecord> out,
+                               Map<String, List<String>> thresholds) throws IOException {
         State state = new State(file, options, out, thresholds);
         try (BufferedReader reader = open(file)) {
             String line;
             while ((line = reader.readLine()) != null) {
                 state.line(line);
             }
+        } catch (EOFException e) {
+            state.endedEarly(e);
         }
         return state.finish();
     }
@@ -125,7 +167,7 @@ public final class K6Import {
                 try {
                     node = JSON.readTree(line);
                 } catch (IOException e) {
-                    continue; // reported by the main pass
+                    continue; // counted by the main pass
                 }
                 if (node != null && "Metric".equals(node.path("type").asText())) {
                     JsonNode t = node.path("data").path("thresholds");
@@ -136,6 +178,8 @@ public final class K6Import {
                     }
                 }
             }
+        } catch (EOFException e) {
+            // a compressed file cut short: the main pass says so
         }
         return thresholds;
     }
@@ -166,6 +210,11 @@ public final class K6Import {
         private long firstUs = Long.MAX_VALUE;
         private long lastUs = Long.MIN_VALUE;
         private boolean started;
+        private long readable;
+        private long unreadable;
+        private final List<String> firstUnreadable = new ArrayList<>();
+        private boolean lastLineUnreadable;
+        private boolean endedEarly;
 
         private final Map<String, List<String>> thresholds;
 
@@ -181,6 +230,33 @@ public final class K6Import {
             if (text.isBlank()) {
                 return;
             }
+            try {
+                parse(text);
+                readable++;
+                lastLineUnreadable = false;
+            } catch (BadLine e) {
+                if (options.strict()) {
+                    throw new IllegalArgumentException("k6 output " + file + " line " + lineNo + " " + e.what
+                            + " (--strict: an unreadable line refuses the file)");
+                }
+                unreadable++;
+                lastLineUnreadable = true;
+                if (firstUnreadable.size() < UNREADABLE_NAMED) {
+                    firstUnreadable.add("line " + lineNo + ": " + e.what);
+                }
+            }
+        }
+
+        /** A compressed file ended before its end-of-stream: what a killed k6 leaves of an {@code --out json=F.gz}. */
+        void endedEarly(EOFException e) {
+            if (options.strict()) {
+                throw new IllegalArgumentException("k6 output " + file + " ends early after line " + lineNo + ": "
+                        + e.getMessage() + " (--strict: a file cut short is refused)");
+            }
+            endedEarly = true;
+        }
+
+        private void parse(String text) {
             JsonNode node;
             try {
                 node = JSON.readTree(text);
@@ -330,10 +406,16 @@ public final class K6Import {
         }
 
         Result finish() {
+            if (readable == 0 && (unreadable > 0 || endedEarly)) {
+                throw new IllegalArgumentException("k6 output " + file + " has no readable line ("
+                        + unreadable + " unreadable" + (firstUnreadable.isEmpty() ? "" : ", " + firstUnreadable.get(0))
+                        + (endedEarly ? "; the compressed file ends early" : "") + "): nothing to import");
+            }
             if (!started) {
                 throw new IllegalArgumentException("k6 output " + file + " holds no http_req_duration point: "
                         + "nothing to import");
             }
+            boolean cutShort = lastLineUnreadable || endedEarly;
             flushSamples();
             for (var e : ledger.entrySet()) {
                 String scenario = e.getKey();
@@ -347,8 +429,15 @@ public final class K6Import {
                 }
             }
             long end = lastUs + 1;
+            Map<String, Object> endData = new LinkedHashMap<>();
+            if (cutShort) {
+                endData.put("cut_short", true);
+            }
+            if (unreadable > 0) {
+                endData.put("unreadable_lines", unreadable);
+            }
             out.accept(new Marker(options.series(), options.rep(), "import-k6", end, Marker.Kind.REPEAT_END,
-                    "sustained", Map.of()));
+                    "sustained", endData));
             if (options.seriesMarkers()) {
                 out.accept(new Marker(options.series(), 0, "import-k6", end + 1, Marker.Kind.SERIES_END, null,
                         Map.of()));
@@ -356,11 +445,22 @@ public final class K6Import {
             if (httpReqs != 0 && httpReqs != samples) {
                 problems.add("http_reqs counted " + httpReqs + " requests but http_req_duration " + samples);
             }
-            return new Result(lineNo, samples, failed, dropped, httpReqs, skipped, problems, thresholds);
+            return new Result(lineNo, samples, failed, dropped, httpReqs, skipped, problems, thresholds, unreadable,
+                    firstUnreadable, cutShort);
         }
 
-        private IllegalArgumentException bad(String what) {
-            return new IllegalArgumentException("k6 output " + file + " line " + lineNo + " " + what);
+        private BadLine bad(String what) {
+            return new BadLine(what);
+        }
+    }
+
+    /** A line that cannot be read, and why; {@link State#line} counts it or, when strict, refuses the file. */
+    private static final class BadLine extends RuntimeException {
+        private final String what;
+
+        BadLine(String what) {
+            super(what, null, false, false);
+            this.what = what;
         }
     }
 }

@@ -9,8 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import io.rigscope.localenv.net.LoopbackPorts;
 import io.rigscope.wire.kafka.BrokerAddressFile;
 import kafka.server.KafkaConfig;
@@ -26,6 +30,9 @@ import org.apache.kafka.common.utils.Time;
  * while the broker runs, so that another rigscope process can find and use it instead of starting a second broker
  * ({@link KafkaEndpoint}).
  *
+ * <p>Kafka's own logging goes to {@code <dataDir>/broker.log} while the broker runs ({@link #logFile()}), not
+ * to the console; a start that fails throws one exception whose message names the cause and that file.
+ *
  * <p>Not thread-safe: start and close from one thread.
  */
 public final class EmbeddedKafka implements AutoCloseable {
@@ -36,12 +43,14 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Path dataDir;
     private final int port;
     private final KafkaRaftServer server;
+    private final BrokerLog log;
     private boolean closed;
 
-    private EmbeddedKafka(Path dataDir, int port, KafkaRaftServer server) {
+    private EmbeddedKafka(Path dataDir, int port, KafkaRaftServer server, BrokerLog log) {
         this.dataDir = dataDir;
         this.port = port;
         this.server = server;
+        this.log = log;
     }
 
     /**
@@ -54,8 +63,15 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     public static EmbeddedKafka start(Path dataDir, int port) {
         Objects.requireNonNull(dataDir, "dataDir");
+        BrokerLog log;
         try {
             Files.createDirectories(dataDir);
+            log = BrokerLog.open(dataDir);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the embedded Kafka broker in " + dataDir + ": " + e, e);
+        }
+        KafkaRaftServer server = null;
+        try {
             Path logDir = dataDir.resolve("logs");
             int clientPort = port == 0 || (port == PREFERRED_PORT && !LoopbackPorts.isFree(port)) ? LoopbackPorts.free() : port;
             int controllerPort = LoopbackPorts.free();
@@ -67,15 +83,64 @@ public final class EmbeddedKafka implements AutoCloseable {
             if (!Files.exists(logDir.resolve("meta.properties"))) {
                 format(propsFile);
             }
-            KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
+            server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
             server.startup();
-            EmbeddedKafka kafka = new EmbeddedKafka(dataDir, clientPort, server);
+            EmbeddedKafka kafka = new EmbeddedKafka(dataDir, clientPort, server, log);
             kafka.awaitListening(Duration.ofSeconds(30));
             BrokerAddressFile.write(dataDir, kafka.bootstrap());
             return kafka;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot start the embedded Kafka broker in " + dataDir + ": " + e, e);
+        } catch (IOException | RuntimeException e) {
+            Logger.getLogger("kafka").log(Level.SEVERE,
+                    "rigscope: the embedded broker did not start", e);
+            if (server != null) {
+                shutdownQuietly(server);
+            }
+            log.close();
+            throw new IllegalStateException("the embedded Kafka broker did not start in " + dataDir + ": "
+                    + causeInOneLine(e) + " (log " + log.file() + ")", e);
         }
+    }
+
+    private static void shutdownQuietly(KafkaRaftServer server) {
+        try {
+            server.shutdown();
+            server.awaitShutdown();
+        } catch (RuntimeException alsoFailing) {
+            // the start's own failure is the one to report; this one is in the log
+            Logger.getLogger("kafka").log(Level.WARNING,
+                    "rigscope: shutting down the broker that failed to start failed too", alsoFailing);
+        }
+    }
+
+    /**
+     * The outermost exception and, when another, its cause as {@code SimpleName: message}, on one line. The cause
+     * is the root, or the exception nearest the root that repeats the root's message with more around it (Kafka's
+     * "Socket server failed to bind to 127.0.0.1:9092: Address already in use." over the bare BindException).
+     */
+    static String causeInOneLine(Throwable e) {
+        List<Throwable> chain = new ArrayList<>();
+        for (Throwable t = e; t != null && !chain.contains(t); t = t.getCause()) {
+            chain.add(t);
+        }
+        Throwable root = chain.get(chain.size() - 1);
+        Throwable cause = root;
+        for (int i = chain.size() - 2; i > 0 && root.getMessage() != null; i--) {
+            String message = chain.get(i).getMessage();
+            if (message != null && message.contains(root.getMessage())) {
+                cause = chain.get(i);
+                break;
+            }
+        }
+        String text = describe(e);
+        if (cause != e && !text.contains(String.valueOf(cause.getMessage()))) {
+            text = text + "; cause: " + describe(cause);
+        }
+        return text.replaceAll("\\s*\\R\\s*", " ").strip();
+    }
+
+    private static String describe(Throwable t) {
+        String name = t.getClass().getSimpleName();
+        return t.getMessage() == null ? name : name + ": " + t.getMessage();
     }
 
     private static Properties properties(Path logDir, int clientPort, int controllerPort) {
@@ -152,6 +217,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         return dataDir;
     }
 
+    /** {@code <dataDir>/broker.log}: Kafka's own logging while this broker runs. */
+    public Path logFile() {
+        return log.file();
+    }
+
     /** Stops the broker and waits for it. Idempotent. */
     @Override
     public synchronized void close() {
@@ -164,7 +234,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (IOException ignored) {
             // the file only helps other processes find us; a stale one is checked before use
         }
-        server.shutdown();
-        server.awaitShutdown();
+        try {
+            server.shutdown();
+            server.awaitShutdown();
+        } finally {
+            log.close();
+        }
     }
 }

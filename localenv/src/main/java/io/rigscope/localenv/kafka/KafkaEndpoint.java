@@ -65,6 +65,11 @@ public final class KafkaEndpoint implements AutoCloseable {
         return owned != null;
     }
 
+    /** The started broker's log file ({@link EmbeddedKafka#logFile()}); empty when this process started none. */
+    public Optional<Path> brokerLog() {
+        return owned == null ? Optional.empty() : Optional.of(owned.logFile());
+    }
+
     /** One phrase on where Kafka is, for the console. */
     public String description() {
         return description;

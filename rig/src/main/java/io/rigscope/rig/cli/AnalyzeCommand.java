@@ -51,9 +51,9 @@ import reactor.core.publisher.Flux;
  */
 @Command(name = "analyze", header = "Judge a series live or by replay: seconds, freeze-seconds, windows, gates, verdict.",
         mixinStandardHelpOptions = true,
-        description = {"Judge a series: per-second statistics, freeze-seconds, windows, repeat gates and the series",
-            "verdict. Follows the series live until SERIES_END and every repeat's data are in (or --timeout);",
-            "--replay re-reads the topics from the beginning and stops at their end. Both reach the same report.",
+        description = {"Judge a series: per-second statistics, freeze-seconds, windows, repeat gates and the series "
+            + "verdict. Follows the series live until SERIES_END and every repeat's data are in (or --timeout); "
+            + "--replay re-reads the topics from the beginning and stops at their end. Both reach the same report.",
             "Exit 0 when every gate passed, 99 when any failed (or the series is UNRECONCILED)."})
 public final class AnalyzeCommand implements Callable<Integer> {
 
@@ -77,8 +77,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
     Path reportMd;
 
     @Option(names = "--threshold", paramLabel = "'METRIC: EXPR'",
-            description = {"A k6 threshold replacing the CONFIG marker's, e.g. 'http_req_duration: p(99)<500' or",
-                "'http_req_failed: rate<0.01'. Repeatable."})
+            description = {"A k6 threshold replacing the CONFIG marker's, e.g. 'http_req_duration: p(99)<500' or "
+                + "'http_req_failed: rate<0.01'. Repeatable."})
     List<String> thresholds = new ArrayList<>();
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",

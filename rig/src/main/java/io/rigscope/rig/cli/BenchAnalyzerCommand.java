@@ -22,16 +22,16 @@ import picocli.CommandLine.Option;
  * {@code --live}, the live path in real time: second-close latency and the heap after GC.
  */
 @Command(name = "analyzer", mixinStandardHelpOptions = true,
-        description = {"Publish N synthetic samples, then time (a) consuming rig.samples and decoding every sample and",
-            "(b) a full replay of the series to verdicts. Prints samples, raw_consume_per_s, replay_per_s,",
-            "ratio (b/a) and heap_peak_mb. Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and",
-            "< 512 MB for 30M samples.",
-            "--live: publish a load in real time for --warmup + --duration (samples at --rate in SampleBatch records, ledger",
-            "and health each second, every telemetry stream at its real rate, a --stall every --stall-every) while",
-            "the analyzer follows it live and publishes to rig.verdicts. Prints samples_per_s,",
-            "second_close_latency_p99_ms (second end -> its final SECOND decision), second_verdict_latency_p99_ms",
-            "(-> its SECOND verdict read back from rig.verdicts) and heap_after_gc_max_mb (+ first/last minute).",
-            "Targets: p99 <= 500 ms, heap after GC <= 512 MB and flat.",
+        description = {"Publish N synthetic samples, then time (a) consuming rig.samples and decoding every sample and "
+            + "(b) a full replay of the series to verdicts. Prints samples, raw_consume_per_s, replay_per_s, "
+            + "ratio (b/a) and heap_peak_mb. Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and "
+            + "< 512 MB for 30M samples.",
+            "--live: publish a load in real time for --warmup + --duration (samples at --rate in SampleBatch records, "
+            + "ledger and health each second, every telemetry stream at its real rate, a --stall every --stall-every) "
+            + "while the analyzer follows it live, with every attribution rule, and publishes to rig.verdicts. Prints "
+            + "samples_per_s, second_close_latency_p99_ms (second end -> its final SECOND decision), "
+            + "second_verdict_latency_p99_ms (-> its SECOND verdict read back from rig.verdicts) and "
+            + "heap_after_gc_max_mb (+ first/last minute). Targets: p99 <= 500 ms, heap after GC <= 512 MB and flat.",
             "Uses a fresh embedded broker in a temporary directory unless --bootstrap."})
 public final class BenchAnalyzerCommand implements Callable<Integer> {
 

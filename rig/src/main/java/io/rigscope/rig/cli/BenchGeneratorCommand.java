@@ -34,14 +34,14 @@ import picocli.CommandLine.Option;
  * closed-loop maximum against the same server.
  */
 @Command(name = "generator", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Offer --rate req/s open-loop to a minimal Reactor Netty keep-alive server in this JVM and",
-            "print target_rate, offered_rate, sent, dropped, lag_p50/p99/max_ms (lag = t1 - t0), cpu_pct and",
-            "cpu_us_per_request (CPU of the generator's threads / requests completed); service_p50/p99_ms",
-            "(t2 - t1) are the bench's own, from the samples the run published (the generator keeps no latency).",
-            "--vs-wrk also runs wrk (closed loop) against the same server and searches the highest open-loop",
-            "rate that holds (0 drops, 0 failures, offered within --tolerance); it prints wrk_cpu_us_per_request",
-            "(wrk's own CPU / its requests) and cpu_per_request_vs_wrk. --target URL offers the load to a",
-            "server elsewhere (e.g. 'rigscope bench server' in another process) instead."})
+        description = {"Offer --rate req/s open-loop to a minimal Reactor Netty keep-alive server in this JVM and "
+            + "print target_rate, offered_rate, sent, dropped, lag_p50/p99/max_ms (lag = t1 - t0), cpu_pct and "
+            + "cpu_us_per_request (CPU of the generator's threads / requests completed); service_p50/p99_ms "
+            + "(t2 - t1) are the bench's own, from the samples the run published (the generator keeps no latency).",
+            "--vs-wrk also runs wrk (closed loop) against the same server and searches the highest open-loop "
+            + "rate that holds (0 drops, 0 failures, offered within --tolerance); it prints wrk_cpu_us_per_request "
+            + "(wrk's own CPU / its requests) and cpu_per_request_vs_wrk. --target URL offers the load to a "
+            + "server elsewhere (e.g. 'rigscope bench server' in another process) instead."})
 public final class BenchGeneratorCommand implements Callable<Integer> {
 
     @Mixin
@@ -56,8 +56,8 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "15s", description = "Unmeasured warm-up at the same rate first (default ${DEFAULT-VALUE}; 0s for none).")
     String warmup;
 
-    @Option(names = "--warmup-runs", defaultValue = "3", description = {"The warm-up is this many runs, each a share of --warmup (default ${DEFAULT-VALUE}): the code",
-        "that opens, first uses and closes connections runs once per connection per run, so it is compiled only after a few runs."})
+    @Option(names = "--warmup-runs", defaultValue = "3", description = "The warm-up is this many runs, each a share of --warmup (default ${DEFAULT-VALUE}): the code "
+        + "that opens, first uses and closes connections runs once per connection per run, so it is compiled only after a few runs.")
     int warmupRuns;
 
     @Option(names = "--json", description = "Print the figures as JSON.")
@@ -75,8 +75,8 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--server-threads", defaultValue = "1", description = "The bench server's event loops (default ${DEFAULT-VALUE}).")
     int serverThreads;
 
-    @Option(names = "--target", paramLabel = "URL", description = {"Offer the load to this server (e.g. one started with 'rigscope bench server' in",
-        "another process or on another machine) instead of starting one in this JVM; --vs-wrk runs wrk against it too."})
+    @Option(names = "--target", paramLabel = "URL", description = {"Offer the load to this server (e.g. one started with 'rigscope bench server' in "
+        + "another process or on another machine) instead of starting one in this JVM; --vs-wrk runs wrk against it too."})
     String target;
 
     @Option(names = "--min-wake-gap-us", defaultValue = "50", description = "Least gap between two scheduler wakes, µs (default ${DEFAULT-VALUE}; 0: a wake per request).")

@@ -13,8 +13,8 @@ import picocli.CommandLine.Option;
 /** {@code rigscope bring-up}: the checks a series must pass before load is offered. */
 @Command(name = "bring-up", mixinStandardHelpOptions = true,
         description = {"Run the bring-up checks; refuse to continue when one fails.",
-            "Checks (docs/protocol.md): schema migrated and clean; the app role can read and write",
-            "what it needs; one POSTed batch is answered 2xx and really stored.",
+            "Checks (docs/protocol.md): schema migrated and clean; the app role can read and write "
+            + "what it needs; one POSTed batch is answered 2xx and really stored.",
             "Prints one line per check; exit 0 when all pass, 1 when the run must not go on."})
 public final class BringUpCommand implements Callable<Integer> {
 

@@ -16,13 +16,13 @@ public final class ClientTuning {
     @Option(names = "--busy-poll", description = "The client loops poll without blocking while the run lasts (a whole core each; the least send lag).")
     boolean busyPoll;
 
-    @Option(names = "--poll-us", defaultValue = "0", description = {"Open loop: when the next request is due within this many µs, the loop sleeps",
-        "until then and takes the replies that came meanwhile in one look, instead of being woken by each (less CPU",
-        "for the generator and the target; a reply's t2 is then up to one wake gap late). 0-1000; default ${DEFAULT-VALUE}: off."})
+    @Option(names = "--poll-us", defaultValue = "0", description = {"Open loop: when the next request is due within this many µs, the loop sleeps "
+        + "until then and takes the replies that came meanwhile in one look, instead of being woken by each (less CPU "
+        + "for the generator and the target; a reply's t2 is then up to one wake gap late). 0-1000; default ${DEFAULT-VALUE}: off."})
     long pollUs;
 
-    @Option(names = "--idle-timeout", defaultValue = "0s", description = {"Close a keep-alive connection idle this long (default ${DEFAULT-VALUE}: never). Set it below",
-        "the server's own keep-alive timeout (Node: 5s) when requests fail as resets after idle spells."})
+    @Option(names = "--idle-timeout", defaultValue = "0s", description = {"Close a keep-alive connection idle this long (default ${DEFAULT-VALUE}: never). Set it below "
+        + "the server's own keep-alive timeout (Node: 5s) when requests fail as resets after idle spells."})
     String idleTimeout;
 
     /**

@@ -27,8 +27,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "demo", header = "Run the whole rig here on a private PostgreSQL and the reference SUT; exit 0 or 99.",
         mixinStandardHelpOptions = true,
-        description = {"Run the whole rig here: broker, private PostgreSQL, the reference SUT, collectors, the live",
-            "analyzer; a short ladder and sustained series with the read probe; exits 0 (gates held) or 99."})
+        description = {"Run the whole rig here: broker, private PostgreSQL, the reference SUT, collectors, the live "
+            + "analyzer; a short ladder and sustained series with the read probe; exits 0 (gates held) or 99."})
 public final class DemoCommand implements Callable<Integer> {
 
     @Mixin
@@ -53,9 +53,9 @@ public final class DemoCommand implements Callable<Integer> {
                 "calibration case's setup (docs/calibrate.md)."})
     String provoke;
 
-    @Option(names = "--durable", description = {"Keep synchronous_commit=on in the private cluster. By default the demo",
-        "runs it with synchronous_commit=off so that a virtual disk's fsync stalls (which the canary shows) do not",
-        "decide the demo; a benchmark of your own service uses its own settings (--pg, rigscope run)."})
+    @Option(names = "--durable", description = {"Keep synchronous_commit=on in the private cluster. By default the demo "
+        + "runs it with synchronous_commit=off so that a virtual disk's fsync stalls (which the canary shows) do not "
+        + "decide the demo; a benchmark of your own service uses its own settings (--pg, rigscope run)."})
     boolean durable;
 
     @Option(names = "--series", paramLabel = "ID", description = "The series id (default: demo-<UTC time>).")

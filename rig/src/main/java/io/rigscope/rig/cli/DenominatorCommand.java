@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
 /** {@code rigscope denominator}: the database's own insert ceiling for the SUT's row shape (pgbench). */
 @Command(name = "denominator", mixinStandardHelpOptions = true,
         description = {"Measure the database alone with pgbench (the SUT's row shape and batch).",
-            "pgbench (closed loop) runs a script inserting the SUT's row shape, BATCH rows per transaction, into usage_events in the same database, and prints",
-            "\"database alone M rows/s\". Without --pg it uses a private cluster it migrates and throws away.",
+            "pgbench (closed loop) runs a script inserting the SUT's row shape, BATCH rows per transaction, into usage_events in the same database, and prints "
+            + "\"database alone M rows/s\". Without --pg it uses a private cluster it migrates and throws away.",
             "The rows stay in the table (keys denominator-*): run it after the repeats, not between them."})
 public final class DenominatorCommand implements Callable<Integer> {
 

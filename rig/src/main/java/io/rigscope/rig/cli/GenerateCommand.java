@@ -32,11 +32,11 @@ import picocli.CommandLine.Option;
 /** {@code rigscope generate}: offers load from a plan file or flags and publishes samples, ledger, health, markers. */
 @Command(name = "generate", header = "Offer HTTP load (open loop by default) and publish samples, ledger, health, markers.",
         mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Offer HTTP load (open loop by default) from a YAML plan or from flags, and publish every",
-            "request's sample, the per-second ledger, the generator's health and start/end/config markers to Kafka.",
-            "Prints one line per scenario and second, then a summary: what the schedule did (offered, sent,",
-            "dropped, completed, in flight, send lag). Latency, failures and claims come from the analyzer:",
-            "rigscope analyze --series ID --replay, which judges repeats (--rep N, N >= 1). See docs/generator.md."})
+        description = {"Offer HTTP load (open loop by default) from a YAML plan or from flags, and publish every "
+            + "request's sample, the per-second ledger, the generator's health and start/end/config markers to Kafka.",
+            "Prints one line per scenario and second, then a summary: what the schedule did (offered, sent, "
+            + "dropped, completed, in flight, send lag). Latency, failures and claims come from the analyzer: "
+            + "rigscope analyze --series ID --replay, which judges repeats (--rep N, N >= 1). See docs/generator.md."})
 public final class GenerateCommand implements Callable<Integer> {
 
     @Mixin

@@ -9,7 +9,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,9 +21,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code rigscope import k6 FILE --series ID}: a k6 --out json file as samples, ledger and markers. */
 @Command(name = "k6", mixinStandardHelpOptions = true,
-        description = {"Publish a k6 --out json file (JSON lines, .gz accepted) as one repeat of a series: each",
-            "http_req_duration point becomes a sample cut by its time (the response's end), dropped_iterations",
-            "go to the ledger, thresholds to the CONFIG marker. Then run 'rigscope analyze --series ID --replay'."})
+        description = {"Publish a k6 --out json file (JSON lines, .gz accepted) as one repeat of a series: each "
+            + "http_req_duration point becomes a sample cut by its time (the response's end), dropped_iterations "
+            + "go to the ledger, thresholds to the CONFIG marker. Then run 'rigscope analyze --series ID --replay'."})
 public final class ImportK6Command implements Callable<Integer> {
 
     @Mixin
@@ -44,8 +46,8 @@ public final class ImportK6Command implements Callable<Integer> {
     String generator = "k6";
 
     @Option(names = "--no-reconciliation",
-            description = {"Tell the analyzer not to require a RECONCILIATION marker (a k6 file holds no database",
-                "count); without it the series is UNRECONCILED unless one is published."})
+            description = {"Tell the analyzer not to require a RECONCILIATION marker (a k6 file holds no database "
+                + "count); without it the series is UNRECONCILED unless one is published."})
     boolean noReconciliation;
 
     @Option(names = "--no-series-markers",
@@ -54,6 +56,11 @@ public final class ImportK6Command implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write the records to a wire file.")
     Path out;
+
+    @Option(names = "--strict",
+            description = "Refuse a file with any unreadable line, or cut short (exit 2, nothing published), instead "
+                    + "of importing its readable lines with a warning.")
+    boolean strict;
 
     @Override
     public Integer call() {
@@ -64,7 +71,7 @@ public final class ImportK6Command implements Callable<Integer> {
             throw new UsageException("--rep must be >= 1, was " + rep);
         }
         K6Import.Options options = new K6Import.Options(series, rep, generator, scenarioMap, !noReconciliation,
-                !noSeriesMarkers, 500);
+                !noSeriesMarkers, 500, strict);
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
             admin.ensureTopics();
@@ -94,7 +101,27 @@ public final class ImportK6Command implements Callable<Integer> {
                 System.out.println("import k6: thresholds " + result.thresholds());
             }
             result.problems().forEach(p -> System.out.println("import k6: note: " + p));
+            warnings(result).forEach(System.err::println);
             return ExitCodes.OK;
         }
+    }
+
+    /** The console's warnings on what was skipped: none for a file read whole. */
+    static List<String> warnings(K6Import.Result result) {
+        List<String> lines = new ArrayList<>();
+        if (result.unreadableLines() > 0) {
+            long unnamed = result.unreadableLines() - result.firstUnreadable().size();
+            lines.add(String.format("import k6: warning: skipped %,d unreadable line(s) of %,d: %s%s",
+                    result.unreadableLines(), result.lines(), String.join("; ", result.firstUnreadable()),
+                    unnamed > 0 ? String.format("; and %,d more", unnamed) : ""));
+        }
+        if (result.cutShort()) {
+            lines.add("import k6: warning: the file ends cut short (what a k6 run stopped by Ctrl-C or out of memory "
+                    + "leaves): the repeat's end is marked cut short (REPEAT_END data cut_short=true)");
+        }
+        if (!lines.isEmpty()) {
+            lines.add("import k6: warning: imported the readable lines; --strict refuses such a file");
+        }
+        return lines;
     }
 }

@@ -15,7 +15,10 @@ public final class KafkaOptions {
             description = "The embedded broker's data directory, kept between runs (default: ~/.rigscope/kafka).")
     Path dataDir;
 
-    /** Resolves the endpoint, starting the embedded broker if needed; prints where Kafka is on stderr. */
+    /**
+     * Resolves the endpoint, starting the embedded broker if needed; prints where Kafka is (and where a started
+     * broker logs) on stderr.
+     */
     public KafkaEndpoint open() {
         if (bootstrap != null && !bootstrap.matches("[^,\\s:]+:\\d+(,[^,\\s:]+:\\d+)*")) {
             throw new UsageException("--bootstrap '" + bootstrap + "' is not host:port[,host:port...]");
@@ -23,7 +26,8 @@ public final class KafkaOptions {
         long startNs = System.nanoTime();
         KafkaEndpoint endpoint = KafkaEndpoint.resolve(bootstrap, dataDir);
         if (endpoint.ownsBroker()) {
-            System.err.printf("kafka: started %s in %.1f s%n", endpoint.description(), (System.nanoTime() - startNs) / 1e9);
+            System.err.printf("kafka: started %s in %.1f s (log %s)%n", endpoint.description(),
+                    (System.nanoTime() - startNs) / 1e9, endpoint.brokerLog().orElseThrow());
         } else {
             System.err.println("kafka: using " + endpoint.description());
         }

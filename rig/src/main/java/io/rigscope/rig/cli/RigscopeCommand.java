@@ -3,15 +3,19 @@ package io.rigscope.rig.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The top-level {@code rigscope} command: its subcommands are the rig's jobs. */
+/**
+ * The top-level {@code rigscope} command: its subcommands are the rig's jobs.
+ *
+ * <p>Descriptions are one string per paragraph, never broken by hand: picocli wraps them to the terminal's width
+ * ({@link #commandLine()}), and a hard break inside a sentence shows as a ragged line at any other width.
+ */
 @Command(name = "rigscope",
         mixinStandardHelpOptions = true,
-        usageHelpAutoWidth = true,
         version = "rigscope 0.1.0",
         description = {
-            "A benchmark rig for Postgres-backed HTTP services: open-loop load, host and database",
-            "telemetry through Kafka, and an analyzer that decides live (freeze-seconds, windows,",
-            "gates, verdicts).",
+            "A benchmark rig for Postgres-backed HTTP services.",
+            "Open-loop load, host and database telemetry through Kafka, and an analyzer that decides live "
+            + "(freeze-seconds, windows, gates, verdicts).",
             "",
             "Exit codes: 0 ok, 1 run error, 2 usage or config error, 99 gates failed."},
         subcommands = {
@@ -43,9 +47,17 @@ public final class RigscopeCommand implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
-    /** The configured command line: usage errors and {@link UsageException} exit 2 with a message. */
+    /** Help's width where the terminal's cannot be found (a pipe, a file): an ordinary terminal's. */
+    public static final int USAGE_WIDTH = 80;
+
+    /**
+     * The configured command line: usage errors and {@link UsageException} exit 2 with a message; help of every
+     * command wraps to the terminal's width, or {@link #USAGE_WIDTH} when it cannot be found.
+     */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new RigscopeCommand());
+        cl.setUsageHelpWidth(USAGE_WIDTH);
+        cl.setUsageHelpAutoWidth(true);
         cl.setExitCodeExceptionMapper(e -> e instanceof UsageException ? ExitCodes.USAGE : ExitCodes.ERROR);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof UsageException) {

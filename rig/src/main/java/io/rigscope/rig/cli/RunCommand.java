@@ -25,8 +25,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "run", header = "Run a series from a YAML config: bring-up, ladder, sustained repeats, ceiling, denominator.",
         mixinStandardHelpOptions = true,
-        description = {"Run a series from a config file: bring-up checks, ladder, sustained repeats (reconciled),",
-            "ceiling and denominator, with collectors and the live analyzer. Exits 0 (gates held) or 99."})
+        description = {"Run a series from a config file: bring-up checks, ladder, sustained repeats (reconciled), "
+            + "ceiling and denominator, with collectors and the live analyzer. Exits 0 (gates held) or 99."})
 public final class RunCommand implements Callable<Integer> {
 
     @Mixin

@@ -13,8 +13,8 @@ import picocli.CommandLine.Option;
 /** {@code rigscope seed}: bulk-loads history with COPY, then waits for autovacuum to settle. */
 @Command(name = "seed", mixinStandardHelpOptions = true,
         description = {"Bulk-load usage events with COPY, then wait for autovacuum to settle.",
-            "It loads N events into usage_events for the run's tenant, printing a progress line per",
-            "second, then waits until autovacuum has nothing left to do on the table (docs/sut.md).",
+            "It loads N events into usage_events for the run's tenant, printing a progress line per "
+            + "second, then waits until autovacuum has nothing left to do on the table (docs/sut.md).",
             "Exit 0 when loaded and settled, 1 when the settle timed out or the load failed."})
 public final class SeedCommand implements Callable<Integer> {
 

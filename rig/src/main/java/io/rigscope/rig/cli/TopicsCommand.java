@@ -12,8 +12,8 @@ import picocli.CommandLine.Option;
 
 /** {@code rigscope topics}: creates the rig's topics where missing and lists them with record counts per series. */
 @Command(name = "topics", mixinStandardHelpOptions = true,
-        description = {"Create rigscope's topics where missing (retention kept forever) and list them",
-            "with their record counts per series."})
+        description = {"Create rigscope's topics where missing (retention kept forever) and list them "
+            + "with their record counts per series."})
 public final class TopicsCommand implements Callable<Integer> {
 
     @Mixin

@@ -38,9 +38,9 @@ import software.amazon.awssdk.regions.Region;
 /** {@code rigscope collect NAME}: runs one collector (or every local one) and publishes what it collects. */
 @Command(name = "collect", mixinStandardHelpOptions = true,
         description = {"Run a collector and publish its records to its topic (and --out FILE.jsonl).",
-            "NAME: vmstat | os | waits | db | pglog | canary | em | pi | rdslog | cloudwatch | all",
-            "('all' runs every local collector). Without --pg, collectors that need PostgreSQL use a",
-            "private cluster started for the run (its log file and data directory too).",
+            "NAME: vmstat | os | waits | db | pglog | canary | em | pi | rdslog | cloudwatch | all "
+            + "('all' runs every local collector). Without --pg, collectors that need PostgreSQL use a "
+            + "private cluster started for the run (its log file and data directory too).",
             "Prints one line per second: records per collector and the gist of the latest one."})
 public final class CollectCommand implements Callable<Integer> {
 
