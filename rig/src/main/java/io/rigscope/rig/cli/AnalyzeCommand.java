@@ -8,6 +8,7 @@ import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesReport;
@@ -75,6 +76,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(names = "--report-md", paramLabel = "FILE", description = "Write the report as Markdown.")
     Path reportMd;
+
+    @Option(names = "--report-html", paramLabel = "FILE",
+            description = "Write the report as one self-contained HTML page (charts, gates, episodes; opens offline).")
+    Path reportHtml;
 
     @Option(names = "--threshold", paramLabel = "'METRIC: EXPR'",
             description = {"A k6 threshold replacing the CONFIG marker's, e.g. 'http_req_duration: p(99)<500' or",
@@ -149,11 +154,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Flux<List<WireRecord>> bounded = stopAfter == null ? records : records.take(stopAfter);
         Analyzer analyzer = Analyzer.forSeries(series).withOverrides(overrides);
         Decision last;
+        List<Decision> kept = new ArrayList<>();
         try {
             last = (live ? analyzer.live(bounded, progress::set) : analyzer.replay(bounded, progress::set))
                     .doOnNext(d -> {
                         if (publisher != null) {
                             publisher.publish(DecisionCodec.toVerdict(d));
+                        }
+                        if (reportHtml != null && HtmlReport.keeps(d)) {
+                            kept.add(d);
                         }
                     })
                     .blockLast();
@@ -169,6 +178,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         SeriesReport report = s.report();
         write(reportJson, ReportFiles.json(report));
         write(reportMd, ReportFiles.markdown(report).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        write(reportHtml, HtmlReport.render(report, kept).getBytes(java.nio.charset.StandardCharsets.UTF_8));
         printSummary(report);
         return report.allGatesPassed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
     }

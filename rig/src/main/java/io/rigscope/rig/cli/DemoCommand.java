@@ -75,7 +75,7 @@ public final class DemoCommand implements Callable<Integer> {
             if (pg != null) {
                 throw new UsageException("--provoke " + provoke + " needs a private cluster it configures; drop --pg");
             }
-            return ProvokedDemo.run(provoke, kafka, output.out, output.reportJson, output.reportMd);
+            return ProvokedDemo.run(provoke, kafka, output.out, output.reportJson, output.reportMd, output.reportHtml);
         }
         String id = series != null ? series : "demo-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant());
