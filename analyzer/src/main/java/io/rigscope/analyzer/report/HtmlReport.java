@@ -64,8 +64,8 @@ public final class HtmlReport {
         }
         Decision.Series series = decisions.stream().filter(Decision.Series.class::isInstance)
                 .map(Decision.Series.class::cast).reduce((a, b) -> b)
-                .orElse(new Decision.Series(report.series(), lastTsUs, report));
-        lines.add(WireLine.of(codec, DecisionCodec.toVerdict(new Decision.Series(report.series(), series.tsUs(),
+                .orElse(new Decision.Series(report.series(), Math.max(1, lastTsUs), report));
+        lines.add(WireLine.of(codec, DecisionCodec.toVerdict(new Decision.Series(report.series(), Math.max(1, series.tsUs()),
                 report))).render(codec));
         return SeriesPage.standalone("rigscope " + report.series() + ": " + report.verdict() + " "
                 + report.passed() + "/" + report.total(), lines);

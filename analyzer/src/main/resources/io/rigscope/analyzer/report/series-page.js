@@ -45,6 +45,7 @@
     this.seconds = {};        // scenario -> sec -> SECOND body
     this.freezes = {};        // scenario -> sec -> FREEZE body
     this.windows = [];        // {rep, scenario, body}
+    this.windowsByKey = {};
     this.episodes = {};       // rep:start -> {rep, body, provisional}
     this.repeats = {};        // rep -> REPEAT body
     this.ceiling = null;
@@ -107,7 +108,9 @@
         (this.freezes[sc] || (this.freezes[sc] = {}))[b.sec] = b;
         break;
       case 'WINDOW':
-        this.windows.push({rep: v.rep, scenario: sc, body: b});
+        // keyed: a series judged again has its decisions on the topic twice
+        this.windowsByKey[v.rep + ':' + sc + ':' + b.start] = {rep: v.rep, scenario: sc, body: b};
+        this.windows = Object.keys(this.windowsByKey).map(function (k) { return this.windowsByKey[k]; }, this);
         break;
       case 'EPISODE': {
         var self = this;

@@ -183,7 +183,9 @@ public final class RescanCommand implements Callable<Integer> {
         }
         write(named(reportJson, id), ReportFiles.json(report));
         write(named(reportMd, id), ReportFiles.markdown(report).getBytes(StandardCharsets.UTF_8));
-        write(named(reportHtml, id), HtmlReport.render(report, kept).getBytes(StandardCharsets.UTF_8));
+        if (reportHtml != null) {
+            write(named(reportHtml, id), HtmlReport.render(report, kept).getBytes(StandardCharsets.UTF_8));
+        }
         System.out.println(report.series() + ": " + report.verdict() + " - " + report.headline());
         System.out.println("  reconciliation: " + report.reconciliation());
         System.out.println("  freeze-seconds by cause: " + report.freezeSecondsByCauseLine());
