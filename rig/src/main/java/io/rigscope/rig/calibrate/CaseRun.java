@@ -84,6 +84,11 @@ public final class CaseRun {
      * @param reportMd where to write the report as Markdown, or null
      */
     public Outcome run(CalibrationCase c, Path wireFile, Path reportJson, Path reportMd) {
+        return run(c, wireFile, reportJson, reportMd, null);
+    }
+
+    /** {@link #run(CalibrationCase, Path, Path, Path)}, also writing the HTML report to {@code reportHtml} (or null). */
+    public Outcome run(CalibrationCase c, Path wireFile, Path reportJson, Path reportMd, Path reportHtml) {
         String series = "cal-" + c.name() + "-" + STAMP.format(Clock.systemUTC().instant());
         console.printf("%n=== case %s: %s%n", c.name(), c.recipe());
         long startNs = System.nanoTime();
@@ -114,7 +119,7 @@ public final class CaseRun {
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
                         new TelemetrySources.Local(owner, pg.logFile(), null, false, pg.dataDir(),
                                 List.of("usage_events", "api_keys"), null),
-                        env.toMarkerData(), reportJson, reportMd, null);
+                        env.toMarkerData(), reportJson, reportMd, null, reportHtml);
                 try {
                     report = new SeriesSession(bootstrap, publisher, codec, console).run(plan, options, provoked)
                             .report();

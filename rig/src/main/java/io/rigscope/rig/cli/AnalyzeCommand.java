@@ -8,6 +8,7 @@ import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesReport;
@@ -17,6 +18,7 @@ import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.WirePublisher;
@@ -76,6 +78,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--report-md", paramLabel = "FILE", description = "Write the report as Markdown.")
     Path reportMd;
 
+    @Option(names = "--report-html", paramLabel = "FILE",
+            description = "Write the report as one self-contained HTML page (charts, gates, episodes; opens offline).")
+    Path reportHtml;
+
     @Option(names = "--threshold", paramLabel = "'METRIC: EXPR'",
             description = {"A k6 threshold replacing the CONFIG marker's, e.g. 'http_req_duration: p(99)<500' or "
                 + "'http_req_failed: rate<0.01'. Repeatable."})
@@ -96,11 +102,19 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No live progress line.")
     boolean quiet;
 
+    @Mixin
+    DashboardOptions dashboard = new DashboardOptions();
+
     @Override
     public Integer call() {
         UnaryOperator<AnalyzerSettings> overrides = overrides();
         Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
         WireCodec codec = new WireCodec();
+        Dashboard.Options dashboardOptions = dashboard.options();
+        if (input != null && dashboardOptions != null) {
+            throw new UsageException("--dashboard reads the broker, and --input publishes nothing: open the wire "
+                    + "file's --report-html, or analyze the series from its topics");
+        }
         if (input != null) {
             if (!Files.isRegularFile(input)) {
                 throw new UsageException("--input " + input + " is not a readable file");
@@ -116,7 +130,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
             }
             return code;
         }
-        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap());
+        try (KafkaEndpoint endpoint = kafka.open();
+             Dashboard board = dashboard.start(dashboardOptions, endpoint.bootstrap(), codec, series, System.out);
+             TopicAdmin admin = new TopicAdmin(endpoint.bootstrap());
              WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,
                      WirePublisher.Options.defaults().withClientId("rigscope-analyzer"))) {
             admin.ensureTopics();
@@ -149,11 +165,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Flux<List<WireRecord>> bounded = stopAfter == null ? records : records.take(stopAfter);
         Analyzer analyzer = Analyzer.forSeries(series).withOverrides(overrides);
         Decision last;
+        List<Decision> kept = new ArrayList<>();
         try {
             last = (live ? analyzer.live(bounded, progress::set) : analyzer.replay(bounded, progress::set))
                     .doOnNext(d -> {
                         if (publisher != null) {
                             publisher.publish(DecisionCodec.toVerdict(d));
+                        }
+                        if (reportHtml != null && HtmlReport.keeps(d)) {
+                            kept.add(d);
                         }
                     })
                     .blockLast();
@@ -169,6 +189,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         SeriesReport report = s.report();
         write(reportJson, ReportFiles.json(report));
         write(reportMd, ReportFiles.markdown(report).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        if (reportHtml != null) {
+            write(reportHtml, HtmlReport.render(report, kept).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
         printSummary(report);
         return report.allGatesPassed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
     }

@@ -3,6 +3,7 @@ package io.rigscope.rig.cli;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.rig.demo.DemoPlan;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesSession;
@@ -64,8 +65,12 @@ public final class DemoCommand implements Callable<Integer> {
     @Mixin
     SeriesOutputOptions output = new SeriesOutputOptions();
 
+    @Mixin
+    DashboardOptions dashboard = new DashboardOptions();
+
     @Override
     public Integer call() {
+        Dashboard.Options dashboardOptions = dashboard.options();
         boolean hotRow = provoke != null;
         if (hotRow && !"hot-row".equals(provoke)) {
             if (!ProvokedDemo.CASES.contains(provoke)) {
@@ -75,7 +80,11 @@ public final class DemoCommand implements Callable<Integer> {
             if (pg != null) {
                 throw new UsageException("--provoke " + provoke + " needs a private cluster it configures; drop --pg");
             }
-            return ProvokedDemo.run(provoke, kafka, output.out, output.reportJson, output.reportMd);
+            if (dashboardOptions != null) {
+                throw new UsageException("--dashboard with --provoke " + provoke + " is not offered (the case names "
+                        + "its series as it starts): run `rigscope dashboard` beside it");
+            }
+            return ProvokedDemo.run(provoke, kafka, output.out, output.reportJson, output.reportMd, output.reportHtml);
         }
         String id = series != null ? series : "demo-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant());
@@ -87,6 +96,7 @@ public final class DemoCommand implements Callable<Integer> {
         long startNs = System.nanoTime();
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open();
+             Dashboard board = dashboard.start(dashboardOptions, endpoint.bootstrap(), codec, id, console);
              PgTarget target = PgTarget.resolve(pg, PrivatePostgres.Options.defaults()
                      .with("autovacuum_naptime", "'1s'").with("shared_buffers", "'256MB'")
                      .with("max_wal_size", "'2GB'")

@@ -3,6 +3,7 @@ package io.rigscope.rig.cli;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
+import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesReport;
@@ -69,6 +70,10 @@ public final class RescanCommand implements Callable<Integer> {
 
     @Option(names = "--report-md", paramLabel = "FILE", description = "Write the report as Markdown (as --report-json).")
     Path reportMd;
+
+    @Option(names = "--report-html", paramLabel = "FILE",
+            description = "Write the report as one self-contained HTML page (as --report-json).")
+    Path reportHtml;
 
     @Option(names = "--pglog-prefix", paramLabel = "PREFIX",
             description = "The Postgres log's log_line_prefix, e.g. '%m [%p] ' (default: the default or RDS prefix).")
@@ -156,11 +161,17 @@ public final class RescanCommand implements Callable<Integer> {
         AtomicReference<Progress> progress = new AtomicReference<>();
         AtomicLong deadLetters = new AtomicLong();
         Decision last;
+        List<Decision> kept = new ArrayList<>();
         try (Ticker ticker = new Ticker(quiet, () -> "rescan " + id + ": analyzing, "
                 + (progress.get() == null ? "starting" : progress.get().line()))) {
             last = Analyzer.forSeries(id)
                     .replay(AnalyzerInput.fromKafka(source, id, false, f -> deadLetters.incrementAndGet()),
                             progress::set)
+                    .doOnNext(d -> {
+                        if (reportHtml != null && HtmlReport.keeps(d)) {
+                            kept.add(d);
+                        }
+                    })
                     .blockLast();
         }
         if (!(last instanceof Decision.Series s)) {
@@ -172,6 +183,9 @@ public final class RescanCommand implements Callable<Integer> {
         }
         write(named(reportJson, id), ReportFiles.json(report));
         write(named(reportMd, id), ReportFiles.markdown(report).getBytes(StandardCharsets.UTF_8));
+        if (reportHtml != null) {
+            write(named(reportHtml, id), HtmlReport.render(report, kept).getBytes(StandardCharsets.UTF_8));
+        }
         System.out.println(report.series() + ": " + report.verdict() + " - " + report.headline());
         System.out.println("  reconciliation: " + report.reconciliation());
         System.out.println("  freeze-seconds by cause: " + report.freezeSecondsByCauseLine());

@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
             CalibrateCommand.class,
             RunCommand.class,
             AnalyzeCommand.class,
+            DashboardCommand.class,
             ImportCommand.class,
             RescanCommand.class,
             GenerateCommand.class,

@@ -2,6 +2,7 @@ package io.rigscope.rig.cli;
 
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.wire.WirePublisher;
@@ -46,8 +47,12 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     SeriesOutputOptions output = new SeriesOutputOptions();
 
+    @Mixin
+    DashboardOptions dashboard = new DashboardOptions();
+
     @Override
     public Integer call() {
+        Dashboard.Options dashboardOptions = dashboard.options();
         if (!Files.isRegularFile(config)) {
             throw new UsageException("--config " + config + ": no such file");
         }
@@ -61,6 +66,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open();
+             Dashboard board = dashboard.start(dashboardOptions, endpoint.bootstrap(), codec, file.plan().series(),
+                     System.out);
              PgTarget target = url != null ? PgTarget.resolve(flag, url) : file.startSut() ? PgTarget.resolve(null) : null;
              WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,
                      WirePublisher.Options.defaults().withOutFile(output.out).withClientId("rigscope-run"))) {

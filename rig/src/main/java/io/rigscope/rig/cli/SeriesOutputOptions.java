@@ -12,6 +12,10 @@ public final class SeriesOutputOptions {
     @Option(names = "--report-md", paramLabel = "FILE", description = "Write the series report as Markdown.")
     Path reportMd;
 
+    @Option(names = "--report-html", paramLabel = "FILE",
+            description = "Write the series report as one self-contained HTML page (charts, gates, episodes; opens offline).")
+    Path reportHtml;
+
     @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write every published record here.")
     Path out;
 }

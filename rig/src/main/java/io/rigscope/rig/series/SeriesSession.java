@@ -5,6 +5,7 @@ import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
+import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.collectors.CollectorContext;
@@ -53,12 +54,24 @@ public final class SeriesSession {
      * @param reportJson where to write the report as JSON, or null
      * @param reportMd where to write it as Markdown, or null
      * @param analyzerTimeout how long to wait for the analyzer after the series ends
+     * @param reportHtml where to write it as a self-contained HTML page ({@link HtmlReport}), or null
      */
     public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Map<String, Object> environment,
-                          Path reportJson, Path reportMd, Duration analyzerTimeout) {
+                          Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml) {
         public Options {
             environment = environment == null ? Map.of() : Map.copyOf(environment);
             analyzerTimeout = analyzerTimeout == null ? Duration.ofSeconds(90) : analyzerTimeout;
+        }
+
+        /** Options without an HTML report. */
+        public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Map<String, Object> environment,
+                       Path reportJson, Path reportMd, Duration analyzerTimeout) {
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null);
+        }
+
+        /** These options writing the HTML report to {@code file} (null: none). */
+        public Options withReportHtml(Path file) {
+            return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, file);
         }
     }
 
@@ -141,7 +154,7 @@ public final class SeriesSession {
                 console.println("wait events by repeat (rig.waits):");
                 waitLines.forEach(line -> console.println("  " + line));
             }
-            writeReports(report, options);
+            writeReports(report, analysis.decisions(), options);
             return result;
         } finally {
             collecting.dispose();
@@ -180,7 +193,7 @@ public final class SeriesSession {
         }
     }
 
-    private void writeReports(SeriesReport report, Options options) {
+    private void writeReports(SeriesReport report, List<io.rigscope.analyzer.api.Decision> decisions, Options options) {
         try {
             if (options.reportJson() != null) {
                 Files.write(options.reportJson(), ReportFiles.json(report));
@@ -189,6 +202,10 @@ public final class SeriesSession {
             if (options.reportMd() != null) {
                 Files.writeString(options.reportMd(), ReportFiles.markdown(report));
                 console.println("report: " + options.reportMd());
+            }
+            if (options.reportHtml() != null) {
+                Files.writeString(options.reportHtml(), HtmlReport.render(report, decisions));
+                console.println("report: " + options.reportHtml());
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot write the report: " + e.getMessage(), e);

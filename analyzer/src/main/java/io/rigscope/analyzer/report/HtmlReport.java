@@ -1,0 +1,73 @@
+package io.rigscope.analyzer.report;
+
+import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.api.DecisionCodec;
+import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.codec.WireLine;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The series report as one self-contained HTML file ({@code --report-html}): per-second p50/p99/max (the SECOND
+ * decisions), freeze-seconds, 10-s windows, episodes with cause, confidence and evidence, the gate table of each
+ * repeat, the series verdict, the ceiling and denominator, and the environment. The decisions are inlined as
+ * their {@code rig.verdicts} wire lines ({@link DecisionCodec}) and drawn by {@link SeriesPage}, the dashboard's
+ * page: every figure is the analyzer's.
+ *
+ * <p>Pure and deterministic: the same decisions render the same bytes (no clock).
+ *
+ * <pre>{@code
+ * List<Decision> kept = new ArrayList<>();
+ * analyzer.replay(input).filter(HtmlReport::keeps).doOnNext(kept::add).blockLast();
+ * Files.writeString(file, HtmlReport.render(report, kept));
+ * }</pre>
+ */
+public final class HtmlReport {
+
+    private HtmlReport() {
+    }
+
+    /**
+     * Whether the report keeps a decision: every final one. Provisional seconds and episodes are decided again
+     * when final, so a report (written after the series) never needs them.
+     */
+    public static boolean keeps(Decision d) {
+        if (d instanceof Decision.Second s) {
+            return !s.provisional();
+        }
+        if (d instanceof Decision.EpisodeFound e) {
+            return !e.provisional();
+        }
+        return true;
+    }
+
+    /**
+     * The HTML page.
+     *
+     * @param report the series report (the SERIES decision's); it is the page's verdict even when
+     *     {@code decisions} does not hold the SERIES decision
+     * @param decisions the analysis' decisions in the order they were made; provisional ones are left out
+     */
+    public static String render(SeriesReport report, List<Decision> decisions) {
+        Objects.requireNonNull(report, "report");
+        Objects.requireNonNull(decisions, "decisions");
+        WireCodec codec = new WireCodec();
+        List<String> lines = new ArrayList<>(decisions.size() + 1);
+        long lastTsUs = 0;
+        for (Decision d : decisions) {
+            if (keeps(d) && !(d instanceof Decision.Series)) {
+                lines.add(WireLine.of(codec, DecisionCodec.toVerdict(d)).render(codec));
+                lastTsUs = Math.max(lastTsUs, d.tsUs());
+            }
+        }
+        Decision.Series series = decisions.stream().filter(Decision.Series.class::isInstance)
+                .map(Decision.Series.class::cast).reduce((a, b) -> b)
+                .orElse(new Decision.Series(report.series(), Math.max(1, lastTsUs), report));
+        lines.add(WireLine.of(codec, DecisionCodec.toVerdict(new Decision.Series(report.series(), Math.max(1, series.tsUs()),
+                report))).render(codec));
+        return SeriesPage.standalone("rigscope " + report.series() + ": " + report.verdict() + " "
+                + report.passed() + "/" + report.total(), lines);
+    }
+}
