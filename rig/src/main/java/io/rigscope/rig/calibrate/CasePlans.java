@@ -1,6 +1,7 @@
 package io.rigscope.rig.calibrate;
 
 import io.rigscope.rig.series.SeriesPlan;
+import io.rigscope.sut.SutContract;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -34,7 +35,8 @@ final class CasePlans {
      */
     static SeriesPlan sustained(String series, URI target, String apiKey, int batch, double requestsPerSec,
                                 Duration duration, int maxInFlight, double probePerSec) {
-        return sustained(series, target, apiKey, batch, requestsPerSec, duration, maxInFlight, probePerSec, null);
+        return sustained(series, target, apiKey, batch, requestsPerSec, duration, maxInFlight, probePerSec,
+                SutContract.RECONCILIATION_SQL);
     }
 
     /**
@@ -58,7 +60,7 @@ final class CasePlans {
             "http_req_duration", List.of("p(99)<500"),
             "http_req_failed", List.of("rate<0.01"));
 
-    /** As above, with this reconciliation SQL (null: the reference SUT's default). */
+    /** As above, with this reconciliation SQL (the reference SUT's contract gives the default one). */
     static SeriesPlan sustained(String series, URI target, String apiKey, int batch, double requestsPerSec,
                                 Duration duration, int maxInFlight, double probePerSec, String reconciliationSql) {
         Map<String, Object> analyzer = new LinkedHashMap<>();

@@ -23,11 +23,12 @@ public final class VacuumStormCase implements CalibrationCase {
 
     static final Duration LOAD = Duration.ofSeconds(30);
     static final Duration AFTER = Duration.ofSeconds(8);
-    static final long ROWS = 2_000_000;
+    static final long ROWS = 4_000_000;
     static final long ROWS_PER_CHUNK = 200_000;
     /**
      * Characters of padding in each loaded row's {@code properties}: ~13 rows a page instead of ~70, so the table
-     * has ~150k pages (one full-page image each) for 2M rows. Measured: 3M unpadded rows made 43k pages and an
+     * has ~300k pages (one full-page image each) for 4M rows (2M rows made a 1.8-s vacuum that froze nothing on a
+     * quiet host). Measured: 3M unpadded rows made 43k pages and an
      * autovacuum of 2.35 s writing 42,875 FPIs, 354 MB, which froze no second here.
      */
     static final int PAD_CHARS = 500;
@@ -46,7 +47,7 @@ public final class VacuumStormCase implements CalibrationCase {
     public String recipe() {
         return String.format(Locale.ROOT, "initdb --data-checksums, synchronous_commit=on, autovacuum cost_delay 0, "
                 + "naptime 1s; %,d rows (%d-char properties) loaded into usage_events with its autovacuum off, "
-                + "CHECKPOINT; 100 req/s x 10 events for %d s, autovacuum on for the table %d s in", ROWS, PAD_CHARS,
+                + "CHECKPOINT; 200 req/s x 10 events for %d s, autovacuum on for the table %d s in", ROWS, PAD_CHARS,
                 LOAD.toSeconds(), AFTER.toSeconds());
     }
 
@@ -60,7 +61,7 @@ public final class VacuumStormCase implements CalibrationCase {
     public SeriesPlan plan(String series, URI target, String apiKey) {
         // No read probe: its index scans would set hint bits on the loaded pages before the vacuum does.
         // Reconciled through the idempotency-key index: a scan by received_at would hint every loaded page first.
-        return CasePlans.sustained(series, target, apiKey, 10, 100, LOAD, 64, 0,
+        return CasePlans.sustained(series, target, apiKey, 10, 200, LOAD, 128, 0,
                 CasePlans.reconciliationByKey(series, io.rigscope.sut.schema.Provisioning.DEMO_TENANT));
     }
 

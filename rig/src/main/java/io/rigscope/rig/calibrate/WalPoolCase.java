@@ -9,8 +9,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code wal-pool}: WAL segment creation in the commit path. The cluster is made with 256 MB segments
- * ({@code initdb --wal-segsize=256}), {@code wal_recycle=off} and {@code wal_init_zero=on} (every new segment is
+ * {@code wal-pool}: WAL segment creation in the commit path. The cluster is made with 1 GB segments
+ * ({@code initdb --wal-segsize=1024}: 256 MB stalls were too short to freeze a second on a quiet host),
+ * {@code wal_recycle=off} and {@code wal_init_zero=on} (every new segment is
  * written full of zeros and fsynced by the backend that needs it), a large {@code max_wal_size} (no checkpoint
  * preallocates or removes segments during the run) and {@code synchronous_commit=on}. A side session writes steady
  * WAL with transactional 1 MB {@code pg_logical_emit_message} calls at {@link #WAL_MB_PER_SEC} MB/s, so a new
@@ -20,7 +21,7 @@ import java.util.regex.Pattern;
 public final class WalPoolCase implements CalibrationCase {
 
     static final Duration LOAD = Duration.ofSeconds(40);
-    static final int SEGMENT_MB = 256;
+    static final int SEGMENT_MB = 1024;
     static final int WAL_MB_PER_SEC = 60;
     private static final Pattern EMITTED = Pattern.compile("emitted (\\d+) messages in ([\\d.]+) s");
 
@@ -44,7 +45,7 @@ public final class WalPoolCase implements CalibrationCase {
     @Override
     public PrivatePostgres.Options cluster(PrivatePostgres.Options base) {
         return base.withWalSegmentMb(SEGMENT_MB).with("wal_recycle", "off").with("wal_init_zero", "on")
-                .with("max_wal_size", "'32GB'").with("min_wal_size", "'512MB'").with("synchronous_commit", "on");
+                .with("max_wal_size", "'32GB'").with("min_wal_size", "'2GB'").with("synchronous_commit", "on");
     }
 
     @Override
