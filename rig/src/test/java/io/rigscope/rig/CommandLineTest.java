@@ -105,7 +105,7 @@ class CommandLineTest {
     void anUnknownWallExitsTwo() {
         Result r = run("demo", "--provoke", "cosmic-rays");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("--provoke 'cosmic-rays' is not a wall this demo knows; one of: hot-row");
+        assertThat(r.err()).contains("--provoke 'cosmic-rays' is not a cause this demo provokes; one of: hot-row, wal-pool, vacuum-storm, generator-pause");
     }
 
     @Test

@@ -22,9 +22,9 @@ import picocli.CommandLine.Parameters;
  * {@code jq -c .} on the same file, in one run.
  */
 @Command(name = "import-k6", mixinStandardHelpOptions = true,
-        description = {"Time the k6 reader (K6Import: the file read to the records 'import k6' publishes, none",
-            "published) and 'jq -c .' on the same file (gzip: 'gzip -dc | jq -c .'), one after the other. Prints",
-            "lines, lines_per_s, jq_lines_per_s and ratio (reader / jq). Target: ratio >= 10."})
+        description = {"Time the k6 reader (K6Import: the file read to the records 'import k6' publishes, none "
+            + "published) and 'jq -c .' on the same file (gzip: 'gzip -dc | jq -c .'), one after the other. "
+            + "Prints lines, lines_per_s, jq_lines_per_s and ratio (reader / jq). Target: ratio >= 10."})
 public final class BenchImportK6Command implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "FILE", description = "A k6 --out json file (or .gz).")

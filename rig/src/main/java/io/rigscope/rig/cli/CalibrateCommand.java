@@ -29,10 +29,10 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         header = "Provoke each tail cause for real here and check the analyzer's attribution; exit 0 or 1.",
-        description = {"Runs the calibration cases (" + "clean, generator-pause, hot-row, wal-pool, vacuum-storm, "
-                + "edge-second" + "), each a",
-            "short series on its own private PostgreSQL cluster, and compares the cause of each case's dominant",
-            "episode with the expected one. Prints CALIBRATED (exit 0) or NOT CALIBRATED (exit 1)."})
+        description = {"Runs the calibration cases (clean, generator-pause, hot-row, wal-pool, vacuum-storm, "
+            + "edge-second), each a short series on its own private PostgreSQL cluster, and compares the cause "
+            + "of each case's dominant episode with the expected one. Prints CALIBRATED (exit 0) or NOT "
+            + "CALIBRATED (exit 1)."})
 public final class CalibrateCommand implements Callable<Integer> {
 
     @Mixin

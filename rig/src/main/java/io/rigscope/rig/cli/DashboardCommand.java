@@ -15,9 +15,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "dashboard", header = "Serve the live dashboard of every series on the broker, and /metrics.",
         mixinStandardHelpOptions = true,
-        description = {"Serve the dashboard: an index of the series on the broker (live first), a page per series",
-            "fed by server-sent events from rig.verdicts and the telemetry topics (a finished series replays), and",
-            "/metrics in the Prometheus text format. Runs until interrupted (Ctrl-C)."})
+        description = {"Serve the dashboard: an index of the series on the broker (live first), a page per series fed "
+            + "by server-sent events from rig.verdicts and the telemetry topics (a finished series replays), "
+            + "and /metrics in the Prometheus text format. Runs until interrupted (Ctrl-C)."})
 public final class DashboardCommand implements Callable<Integer> {
 
     @Mixin

@@ -13,8 +13,8 @@ public final class DashboardOptions {
     static final String DEFAULT_LISTEN = "127.0.0.1:8088";
 
     @Option(names = "--dashboard", arity = "0..1", fallbackValue = DEFAULT_LISTEN, paramLabel = "ADDR",
-            description = {"Serve the live dashboard while this command runs (default " + DEFAULT_LISTEN + "; ",
-                "HOST:PORT, :PORT or PORT; 127.0.0.1 unless a host is given). Its address is printed first."})
+            description = "Serve the live dashboard while this command runs (default " + DEFAULT_LISTEN + "; "
+                + "HOST:PORT, :PORT or PORT; 127.0.0.1 unless a host is given). Its address is printed first.")
     String listen;
 
     @Option(names = "--dashboard-token", paramLabel = "T",

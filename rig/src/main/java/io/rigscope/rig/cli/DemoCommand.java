@@ -49,9 +49,9 @@ public final class DemoCommand implements Callable<Integer> {
     boolean quick;
 
     @Option(names = "--provoke", paramLabel = "CAUSE",
-            description = {"Provoke a tail cause on purpose: hot-row (the API key touched in every request, a ladder",
-                "into the row lock), or wal-pool, vacuum-storm, generator-pause: a short series with that",
-                "calibration case's setup (docs/calibrate.md)."})
+            description = {"Provoke a tail cause on purpose: hot-row (the API key touched in every request, a ladder into "
+            + "the row lock), or wal-pool, vacuum-storm, generator-pause: a short series with that calibration "
+            + "case's setup (docs/calibrate.md)."})
     String provoke;
 
     @Option(names = "--durable", description = {"Keep synchronous_commit=on in the private cluster. By default the demo "

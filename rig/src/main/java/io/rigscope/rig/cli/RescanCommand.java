@@ -45,12 +45,14 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "rescan", header = "Re-judge an evidence directory from an older rig with today's analyzer.",
         mixinStandardHelpOptions = true,
-        description = {"Reads each DIR (one series each): k6 --out json (plain or gzip) and --out csv, vmstat -n -t,",
-            "RDS Enhanced Monitoring documents, Performance Insights GetResourceMetrics responses, PostgreSQL stderr",
-            "logs, CloudWatch GetMetricData responses, rigscope wire files and the DB sampler's JSONL, all recognised",
-            "by content, plus an optional manifest.json (repeats, what the database gained, environment). Publishes",
-            "every record to its topic under the series id, runs the analyzer's replay and writes the report.",
-            "Exit 0 PASS, 99 a gate failed or UNRECONCILED, 2 a bad flag or a directory with nothing readable."})
+        description = {"Reads each DIR (one series each): k6 --out json (plain or gzip) and --out csv, vmstat -n -t, "
+            + "RDS Enhanced Monitoring documents, Performance Insights GetResourceMetrics responses, "
+            + "PostgreSQL stderr logs, CloudWatch GetMetricData responses, rigscope wire files and the DB "
+            + "sampler's JSONL, all recognised by content, plus an optional manifest.json (repeats, what the "
+            + "database gained, environment). Publishes every record to its topic under the series id, runs "
+            + "the analyzer's replay and writes the report.",
+            "Exit 0 PASS, 99 a gate failed or UNRECONCILED, 2 a bad flag or a directory with nothing "
+            + "readable."})
 public final class RescanCommand implements Callable<Integer> {
 
     @Mixin
@@ -60,8 +62,8 @@ public final class RescanCommand implements Callable<Integer> {
     List<Path> dirs = new ArrayList<>();
 
     @Option(names = "--series", paramLabel = "ID",
-            description = {"The series id (one DIR only). Default: the manifest's, else the wire file's, else the",
-                "directory's name. It must not have records in Kafka yet."})
+            description = {"The series id (one DIR only). Default: the manifest's, else the wire file's, else the "
+            + "directory's name. It must not have records in Kafka yet."})
     String series;
 
     @Option(names = "--report-json", paramLabel = "FILE",
