@@ -1,5 +1,6 @@
 package io.rigscope.rig;
 
+import static io.rigscope.rig.cli.RigscopeRun.rigscope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,81 +8,54 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.generator.bench.BenchServer;
 import io.rigscope.localenv.net.LoopbackPorts;
 import io.rigscope.rig.cli.ExitCodes;
-import io.rigscope.rig.cli.RigscopeCommand;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
+import io.rigscope.rig.cli.RigscopeRun;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class CommandLineTest {
 
-    private record Result(int exit, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        var out = new ByteArrayOutputStream();
-        var err = new ByteArrayOutputStream();
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            CommandLine cl = RigscopeCommand.commandLine();
-            cl.setOut(new PrintWriter(System.out, true));
-            cl.setErr(new PrintWriter(System.err, true));
-            int exit = cl.execute(args);
-            return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-    }
-
     @Test
     void helpListsTheSubcommands() {
-        Result r = run("--help");
+        RigscopeRun r = rigscope("--help");
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("topics", "tail");
     }
 
     @Test
     void anUnknownFlagExitsTwoAndSaysWhich() {
-        Result r = run("topics", "--no-such-flag");
+        RigscopeRun r = rigscope("topics", "--no-such-flag");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--no-such-flag");
     }
 
     @Test
     void aBadBootstrapExitsTwoNamingTheFlag() {
-        Result r = run("topics", "--bootstrap", "not a host");
+        RigscopeRun r = rigscope("topics", "--bootstrap", "not a host");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--bootstrap 'not a host'");
     }
 
     @Test
     void anUnknownTopicExitsTwoListingTheTopics(@TempDir Path dir) {
-        Result r = run("tail", "rig.nope", "--data-dir", dir.toString());
+        RigscopeRun r = rigscope("tail", "rig.nope", "--data-dir", dir.toString());
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("unknown topic 'rig.nope'", "rig.samples");
     }
 
     @Test
     void topicsOnAFreshDataDirectoryStartsTheBrokerCreatesAndListsEveryTopic(@TempDir Path dir) {
-        Result r = run("topics", "--data-dir", dir.toString());
+        RigscopeRun r = rigscope("topics", "--data-dir", dir.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("created 13 topic(s)");
         for (var topic : io.rigscope.model.topic.Topic.values()) {
             assertThat(r.out()).contains(topic.topicName());
         }
-        Result again = run("topics", "--data-dir", dir.toString());
+        RigscopeRun again = rigscope("topics", "--data-dir", dir.toString());
         assertThat(again.out()).doesNotContain("created").contains("rig.verdicts");
     }
 
@@ -89,56 +63,56 @@ class CommandLineTest {
     void aSeriesFileWithAnUnknownKeyExitsTwoNamingFileAndKey(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("bad.yaml");
         java.nio.file.Files.writeString(config, "target: {url: 'http://127.0.0.1:1'}\nsustained: {rate: 5, repets: 2}\n");
-        Result r = run("run", "--config", config.toString(), "--data-dir", dir.resolve("k").toString());
+        RigscopeRun r = rigscope("run", "--config", config.toString(), "--data-dir", dir.resolve("k").toString());
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("bad.yaml: sustained.repets is not a known key here");
     }
 
     @Test
     void aMissingSeriesFileExitsTwo(@TempDir Path dir) {
-        Result r = run("run", "--config", dir.resolve("nope.yaml").toString());
+        RigscopeRun r = rigscope("run", "--config", dir.resolve("nope.yaml").toString());
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("nope.yaml: no such file");
     }
 
     @Test
     void anUnknownWallExitsTwo() {
-        Result r = run("demo", "--provoke", "cosmic-rays");
+        RigscopeRun r = rigscope("demo", "--provoke", "cosmic-rays");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--provoke 'cosmic-rays' is not a cause this demo provokes; one of: hot-row, wal-pool, vacuum-storm, generator-pause");
     }
 
     @Test
     void benchGeneratorWithATargetThatIsNotAnHttpUrlExitsTwoNamingTheFlag() {
-        Result r = run("bench", "generator", "--target", "ftp://127.0.0.1:21/");
+        RigscopeRun r = rigscope("bench", "generator", "--target", "ftp://127.0.0.1:21/");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--target 'ftp://127.0.0.1:21/' must be an http:// URL with a host");
     }
 
     @Test
     void generateWithAnIdleTimeoutThatIsNotADurationExitsTwoNamingTheFlag() {
-        Result r = run("generate", "--url", "http://127.0.0.1:1/", "--rate", "1", "--idle-timeout", "soon");
+        RigscopeRun r = rigscope("generate", "--url", "http://127.0.0.1:1/", "--rate", "1", "--idle-timeout", "soon");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--idle-timeout 'soon' is not a duration");
     }
 
     @Test
     void benchGeneratorWithAPollIntervalOverOneMillisecondExitsTwo() {
-        Result r = run("bench", "generator", "--poll-us", "2000");
+        RigscopeRun r = rigscope("bench", "generator", "--poll-us", "2000");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--poll-us must be 0-1000, was 2000");
     }
 
     @Test
     void benchGeneratorWithNoWarmupRunsExitsTwo() {
-        Result r = run("bench", "generator", "--warmup-runs", "0");
+        RigscopeRun r = rigscope("bench", "generator", "--warmup-runs", "0");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--warmup-runs must be >= 1, was 0");
     }
 
     @Test
     void benchServerWithAPortOutOfRangeExitsTwo() {
-        Result r = run("bench", "server", "--port", "70000");
+        RigscopeRun r = rigscope("bench", "server", "--port", "70000");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--port must be 0-65535, was 70000");
     }
@@ -146,7 +120,7 @@ class CommandLineTest {
     @Test
     void benchGeneratorOffersItsLoadToATargetElsewhereAndReportsNoServerCpu() throws Exception {
         try (BenchServer server = new BenchServer(1)) {
-            Result r = run("bench", "generator", "--target", server.url(), "--rate", "2000", "--duration", "1s",
+            RigscopeRun r = rigscope("bench", "generator", "--target", server.url(), "--rate", "2000", "--duration", "1s",
                     "--warmup", "0s", "--max-in-flight", "200", "--json");
             assertThat(r.exit()).as(r.err()).isZero();
             JsonNode json = new ObjectMapper().readTree(r.out());
@@ -162,7 +136,7 @@ class CommandLineTest {
 
     @Test
     void benchGeneratorJsonReportsTheGeneratorsCpuPerRequestAsAPositiveNumber() throws Exception {
-        Result r = run("bench", "generator", "--rate", "500", "--duration", "2s", "--warmup", "0s",
+        RigscopeRun r = rigscope("bench", "generator", "--rate", "500", "--duration", "2s", "--warmup", "0s",
                 "--max-in-flight", "64", "--json");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(r.out());
@@ -174,8 +148,8 @@ class CommandLineTest {
     @Test
     void benchServerAnswersOkUntilItsDurationEnds() throws Exception {
         int port = LoopbackPorts.free();
-        var result = new java.util.concurrent.CompletableFuture<Result>();
-        Thread t = new Thread(() -> result.complete(run("bench", "server", "--port", Integer.toString(port), "--duration", "3s")));
+        var result = new java.util.concurrent.CompletableFuture<RigscopeRun>();
+        Thread t = new Thread(() -> result.complete(rigscope("bench", "server", "--port", Integer.toString(port), "--duration", "3s")));
         t.start();
         HttpClient client = HttpClient.newHttpClient();
         HttpRequest get = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/")).build();
@@ -190,7 +164,7 @@ class CommandLineTest {
         assertThat(response).isNotNull();
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo("ok");
-        Result r = result.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        RigscopeRun r = result.get(20, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out().strip()).isEqualTo("http://127.0.0.1:" + port + "/");
         assertThat(r.err()).contains("bench-server  served").contains("stopping after");
@@ -198,14 +172,14 @@ class CommandLineTest {
 
     @Test
     void benchAnalyzerLiveWithSamplesExitsTwo() {
-        Result r = run("bench", "analyzer", "--live", "--samples", "5000");
+        RigscopeRun r = rigscope("bench", "analyzer", "--live", "--samples", "5000");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--samples does not apply to --live");
     }
 
     @Test
     void benchAnalyzerLivePrintsEveryFigureAndALineASecond() throws Exception {
-        Result r = run("bench", "analyzer", "--live", "--json", "--warmup", "2s", "--duration", "10s", "--rate", "2000",
+        RigscopeRun r = rigscope("bench", "analyzer", "--live", "--json", "--warmup", "2s", "--duration", "10s", "--rate", "2000",
                 "--stall-every", "5s");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(r.out());

@@ -36,16 +36,7 @@ public final class CleanCase implements CalibrationCase {
 
     @Override
     public Provocation provoke(CaseContext ctx, Duration repeat) {
-        return new Provocation() {
-            @Override
-            public void close() {
-            }
-
-            @Override
-            public String note() {
-                return "nothing";
-            }
-        };
+        return Provocation.passive("nothing");
     }
 
     @Override

@@ -77,17 +77,7 @@ public final class EdgeSecondCase implements CalibrationCase {
                 out.append(text);
             }
         });
-        return new EdgeLock(edgeMs / 1000) {
-            private boolean closed;
-
-            @Override
-            public void close() {
-                if (!closed) {
-                    closed = true;
-                    locker.join(Duration.ofSeconds(30));
-                }
-            }
-
+        return new EdgeLock(locker, edgeMs / 1000) {
             @Override
             public String note() {
                 String text;
@@ -103,10 +93,11 @@ public final class EdgeSecondCase implements CalibrationCase {
     }
 
     /** The lock in progress; it knows the edge it straddles. */
-    private abstract static class EdgeLock implements Provocation {
+    private abstract static class EdgeLock extends OnBackground {
         final long edgeSec;
 
-        EdgeLock(long edgeSec) {
+        EdgeLock(Background locker, long edgeSec) {
+            super(locker, Duration.ofSeconds(30));
             this.edgeSec = edgeSec;
         }
     }

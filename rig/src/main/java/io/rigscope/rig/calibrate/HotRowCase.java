@@ -54,16 +54,7 @@ public final class HotRowCase implements CalibrationCase {
 
     @Override
     public Provocation provoke(CaseContext ctx, Duration repeat) {
-        return new Provocation() {
-            @Override
-            public void close() {
-            }
-
-            @Override
-            public String note() {
-                return "every request updates api_keys row of the demo key (the SUT's own transaction)";
-            }
-        };
+        return Provocation.passive("every request updates api_keys row of the demo key (the SUT's own transaction)");
     }
 
     @Override

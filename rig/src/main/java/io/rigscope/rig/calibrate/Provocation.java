@@ -12,4 +12,18 @@ public interface Provocation extends AutoCloseable {
 
     /** What was done, e.g. {@code lock held 12:00:19.800-12:00:20.201 UTC}; empty before it happened. */
     String note();
+
+    /** A provocation with nothing to start or end (the case's load or cluster is the provocation): only a note. */
+    static Provocation passive(String note) {
+        return new Provocation() {
+            @Override
+            public void close() {
+            }
+
+            @Override
+            public String note() {
+                return note;
+            }
+        };
+    }
 }

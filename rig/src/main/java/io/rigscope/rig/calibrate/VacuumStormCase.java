@@ -99,17 +99,7 @@ public final class VacuumStormCase implements CalibrationCase {
             at[0] = WireTelemetry.clock(java.time.Instant.now().toEpochMilli() * 1000);
             ctx.console().printf("provoke: autovacuum switched on for usage_events at %s UTC%n", at[0]);
         });
-        return new Provocation() {
-            private boolean closed;
-
-            @Override
-            public void close() {
-                if (!closed) {
-                    closed = true;
-                    enable.join(Duration.ofSeconds(30));
-                }
-            }
-
+        return new OnBackground(enable, Duration.ofSeconds(30)) {
             @Override
             public String note() {
                 return at[0] == null ? "autovacuum was never switched on" : "autovacuum switched on for usage_events "

@@ -86,17 +86,7 @@ public final class WalPoolCase implements CalibrationCase {
                 out.append(text);
             }
         });
-        return new Provocation() {
-            private boolean closed;
-
-            @Override
-            public void close() {
-                if (!closed) {
-                    closed = true;
-                    emitter.join(Duration.ofSeconds(60));
-                }
-            }
-
+        return new OnBackground(emitter, Duration.ofSeconds(60)) {
             @Override
             public String note() {
                 String text;

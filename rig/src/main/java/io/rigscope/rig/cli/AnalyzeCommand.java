@@ -9,7 +9,6 @@ import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.report.HtmlReport;
-import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.analyzer.threshold.Threshold;
@@ -24,8 +23,6 @@ import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -187,11 +184,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new IllegalStateException("the analysis ended without a series verdict");
         }
         SeriesReport report = s.report();
-        write(reportJson, ReportFiles.json(report));
-        write(reportMd, ReportFiles.markdown(report).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        if (reportHtml != null) {
-            write(reportHtml, HtmlReport.render(report, kept).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        }
+        ReportOutput.write(report, kept, reportJson, reportMd, reportHtml);
         printSummary(report);
         return report.allGatesPassed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
     }
@@ -244,20 +237,5 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new UsageException("--set: " + e.getMessage());
         }
         return op;
-    }
-
-    private static void write(Path file, byte[] bytes) {
-        if (file == null) {
-            return;
-        }
-        try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.write(file, bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
     }
 }

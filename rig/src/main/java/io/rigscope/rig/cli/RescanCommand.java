@@ -4,7 +4,6 @@ import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.HtmlReport;
-import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
@@ -18,7 +17,6 @@ import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -183,11 +181,7 @@ public final class RescanCommand implements Callable<Integer> {
         if (deadLetters.get() > 0) {
             System.out.println("  " + deadLetters.get() + " record(s) could not be decoded back from Kafka");
         }
-        write(named(reportJson, id), ReportFiles.json(report));
-        write(named(reportMd, id), ReportFiles.markdown(report).getBytes(StandardCharsets.UTF_8));
-        if (reportHtml != null) {
-            write(named(reportHtml, id), HtmlReport.render(report, kept).getBytes(StandardCharsets.UTF_8));
-        }
+        ReportOutput.write(report, kept, named(reportJson, id), named(reportMd, id), named(reportHtml, id));
         System.out.println(report.series() + ": " + report.verdict() + " - " + report.headline());
         System.out.println("  reconciliation: " + report.reconciliation());
         System.out.println("  freeze-seconds by cause: " + report.freezeSecondsByCauseLine());
@@ -205,21 +199,6 @@ public final class RescanCommand implements Callable<Integer> {
         int dot = name.lastIndexOf('.');
         String renamed = dot > 0 ? name.substring(0, dot) + "-" + id + name.substring(dot) : name + "-" + id;
         return file.resolveSibling(renamed);
-    }
-
-    private static void write(Path file, byte[] bytes) {
-        if (file == null) {
-            return;
-        }
-        try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.write(file, bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
     }
 
     /** A live line on stderr once a second while long work runs. */

@@ -1,12 +1,10 @@
 package io.rigscope.rig.rescan;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.WireRecord;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -27,41 +25,25 @@ final class DbSamplerFile implements EvidenceReader {
 
     @Override
     public void read(Path file, Tally tally, Consumer<WireRecord> out) throws IOException {
-        try (BufferedReader r = EvidenceText.open(file)) {
-            String line;
-            long n = 0;
-            while ((line = r.readLine()) != null) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                tally.lines++;
-                JsonNode node;
-                try {
-                    node = EvidenceText.JSON.readTree(line);
-                } catch (IOException e) {
-                    tally.bad(n, "not JSON");
-                    continue;
-                }
-                if (!(node instanceof ObjectNode value)) {
-                    tally.bad(n, "not a JSON object");
-                    continue;
-                }
-                value.put("run", series);
-                if (!value.has("rep")) {
-                    value.put("rep", 0);
-                }
-                if (!value.hasNonNull("src")) {
-                    value.put("src", "db@sampler");
-                }
-                Decoded d = codec.decode(Topic.DB, null, value, file.getFileName() + ":" + n);
-                if (d instanceof Decoded.Ok ok) {
-                    out.accept(ok.record());
-                    tally.records++;
-                } else {
-                    tally.bad(n, ((Decoded.Failed) d).deadLetter().reason());
-                }
+        EvidenceText.eachJsonLine(file, tally, (n, node) -> {
+            if (!(node instanceof ObjectNode value)) {
+                tally.bad(n, "not a JSON object");
+                return;
             }
-        }
+            value.put("run", series);
+            if (!value.has("rep")) {
+                value.put("rep", 0);
+            }
+            if (!value.hasNonNull("src")) {
+                value.put("src", "db@sampler");
+            }
+            Decoded d = codec.decode(Topic.DB, null, value, file.getFileName() + ":" + n);
+            if (d instanceof Decoded.Ok ok) {
+                out.accept(ok.record());
+                tally.records++;
+            } else {
+                tally.bad(n, ((Decoded.Failed) d).deadLetter().reason());
+            }
+        });
     }
 }

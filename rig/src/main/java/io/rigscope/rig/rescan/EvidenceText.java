@@ -37,6 +37,41 @@ final class EvidenceText {
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
     }
 
+    /** What is done with one non-blank line of a file; {@code n} is its line number, from 1. */
+    interface Line<T> {
+        void accept(long n, T line);
+    }
+
+    /** Every non-blank line of the file, in order, each counted in {@code tally.lines}. */
+    static void eachLine(Path file, Tally tally, Line<String> each) throws IOException {
+        try (BufferedReader r = open(file)) {
+            String line;
+            long n = 0;
+            while ((line = r.readLine()) != null) {
+                n++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                tally.lines++;
+                each.accept(n, line);
+            }
+        }
+    }
+
+    /** Every non-blank line of the file as JSON, as {@link #eachLine}; a line that is not JSON is counted bad. */
+    static void eachJsonLine(Path file, Tally tally, Line<JsonNode> each) throws IOException {
+        eachLine(file, tally, (n, line) -> {
+            JsonNode node;
+            try {
+                node = JSON.readTree(line);
+            } catch (IOException e) {
+                tally.bad(n, "not JSON");
+                return;
+            }
+            each.accept(n, node);
+        });
+    }
+
     /** True when the first non-blank line is a whole JSON value (JSON lines); false for pretty-printed JSON. */
     static boolean jsonLines(Path file) throws IOException {
         try (BufferedReader r = open(file)) {
@@ -62,25 +97,7 @@ final class EvidenceText {
      */
     static void values(Path file, Tally tally, Consumer<JsonNode> each) throws IOException {
         if (jsonLines(file)) {
-            try (BufferedReader r = open(file)) {
-                String line;
-                long n = 0;
-                while ((line = r.readLine()) != null) {
-                    n++;
-                    if (line.isBlank()) {
-                        continue;
-                    }
-                    tally.lines++;
-                    JsonNode node;
-                    try {
-                        node = JSON.readTree(line);
-                    } catch (IOException e) {
-                        tally.bad(n, "not JSON");
-                        continue;
-                    }
-                    opened(node, each);
-                }
-            }
+            eachJsonLine(file, tally, (n, node) -> opened(node, each));
             return;
         }
         try (BufferedReader r = open(file);

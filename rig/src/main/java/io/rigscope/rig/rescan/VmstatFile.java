@@ -4,7 +4,6 @@ import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.vmstat.VmstatParser;
 import io.rigscope.model.wire.Vmstat;
 import io.rigscope.model.wire.WireRecord;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -32,24 +31,15 @@ final class VmstatFile implements EvidenceReader {
         CollectorContext ctx = new CollectorContext(series, () -> 0, "host",
                 Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
         VmstatParser parser = new VmstatParser(ctx, "vmstat@host", ZoneOffset.UTC);
-        try (BufferedReader r = EvidenceText.open(file)) {
-            String line;
-            long n = 0;
-            while ((line = r.readLine()) != null) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                tally.lines++;
-                long before = parser.rejected();
-                Optional<Vmstat> v = parser.accept(line);
-                if (v.isPresent()) {
-                    out.accept(v.get());
-                    tally.records++;
-                } else if (parser.rejected() > before) {
-                    tally.bad(n, "not a vmstat -n -t line (a line without its timestamp cannot be placed)");
-                }
+        EvidenceText.eachLine(file, tally, (n, line) -> {
+            long before = parser.rejected();
+            Optional<Vmstat> v = parser.accept(line);
+            if (v.isPresent()) {
+                out.accept(v.get());
+                tally.records++;
+            } else if (parser.rejected() > before) {
+                tally.bad(n, "not a vmstat -n -t line (a line without its timestamp cannot be placed)");
             }
-        }
+        });
     }
 }

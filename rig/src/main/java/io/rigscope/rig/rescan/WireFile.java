@@ -1,13 +1,11 @@
 package io.rigscope.rig.rescan;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireRecord;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Set;
@@ -38,48 +36,32 @@ final class WireFile implements EvidenceReader {
 
     @Override
     public void read(Path file, Tally tally, Consumer<WireRecord> out) throws IOException {
-        long skipped = 0;
-        try (BufferedReader r = EvidenceText.open(file)) {
-            String line;
-            long n = 0;
-            while ((line = r.readLine()) != null) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                tally.lines++;
-                JsonNode node;
-                try {
-                    node = EvidenceText.JSON.readTree(line);
-                } catch (IOException e) {
-                    tally.bad(n, "not JSON");
-                    continue;
-                }
-                var topic = Topic.byName(node.path("topic").asText(""));
-                if (topic.isEmpty() || !node.path("value").isObject()) {
-                    tally.bad(n, "not a wire line (topic '" + node.path("topic").asText("") + "')");
-                    continue;
-                }
-                if (SKIPPED.contains(topic.get())) {
-                    skipped++;
-                    continue;
-                }
-                ObjectNode value = (ObjectNode) node.path("value");
-                value.put("run", series);
-                Decoded d = codec.decode(topic.get(), null, value, file.getFileName() + ":" + n);
-                if (d instanceof Decoded.Ok ok) {
-                    if (ok.record() instanceof Marker m && m.kind() == Marker.Kind.REPEAT_START) {
-                        repeatMarkers = true;
-                    }
-                    out.accept(ok.record());
-                    tally.records++;
-                } else {
-                    tally.bad(n, ((Decoded.Failed) d).deadLetter().reason());
-                }
+        long[] skipped = {0};
+        EvidenceText.eachJsonLine(file, tally, (n, node) -> {
+            var topic = Topic.byName(node.path("topic").asText(""));
+            if (topic.isEmpty() || !node.path("value").isObject()) {
+                tally.bad(n, "not a wire line (topic '" + node.path("topic").asText("") + "')");
+                return;
             }
-        }
-        if (skipped > 0) {
-            tally.note(skipped + " verdict/dead-letter line(s) skipped: analyzer output, not evidence");
+            if (SKIPPED.contains(topic.get())) {
+                skipped[0]++;
+                return;
+            }
+            ObjectNode value = (ObjectNode) node.path("value");
+            value.put("run", series);
+            Decoded d = codec.decode(topic.get(), null, value, file.getFileName() + ":" + n);
+            if (d instanceof Decoded.Ok ok) {
+                if (ok.record() instanceof Marker m && m.kind() == Marker.Kind.REPEAT_START) {
+                    repeatMarkers = true;
+                }
+                out.accept(ok.record());
+                tally.records++;
+            } else {
+                tally.bad(n, ((Decoded.Failed) d).deadLetter().reason());
+            }
+        });
+        if (skipped[0] > 0) {
+            tally.note(skipped[0] + " verdict/dead-letter line(s) skipped: analyzer output, not evidence");
         }
     }
 }

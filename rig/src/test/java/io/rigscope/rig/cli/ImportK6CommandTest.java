@@ -1,12 +1,9 @@
 package io.rigscope.rig.cli;
 
+import static io.rigscope.rig.cli.RigscopeRun.rigscope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.localenv.kafka.EmbeddedKafka;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -14,7 +11,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class ImportK6CommandTest {
 
@@ -23,9 +19,6 @@ class ImportK6CommandTest {
     @TempDir
     static Path dir;
     private static EmbeddedKafka kafka;
-
-    private record Run(int exit, String out, String err) {
-    }
 
     @BeforeAll
     static void startBroker() {
@@ -42,7 +35,7 @@ class ImportK6CommandTest {
         Path file = dir.resolve("killed.json");
         Files.writeString(file, points(3) + "{\"metric\":\"http_req_duration\",\"type\":\"Point\",\"da");
 
-        Run run = rigscope("import", "k6", file.toString(), "--series", "k6-killed", "--bootstrap", kafka.bootstrap());
+        var run = rigscope("import", "k6", file.toString(), "--series", "k6-killed", "--bootstrap", kafka.bootstrap());
 
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("import k6: " + file + " -> series k6-killed rep 1: 4 lines, 3 samples");
@@ -57,7 +50,7 @@ class ImportK6CommandTest {
         Path file = dir.resolve("bad-middle.json");
         Files.writeString(file, points(2) + "not json\n" + points(2));
 
-        Run run = rigscope("import", "k6", file.toString(), "--series", "k6-strict", "--strict",
+        var run = rigscope("import", "k6", file.toString(), "--series", "k6-strict", "--strict",
                 "--bootstrap", kafka.bootstrap());
 
         assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
@@ -69,7 +62,7 @@ class ImportK6CommandTest {
         Path file = dir.resolve("garbage.json");
         Files.writeString(file, "not json\n{\"type\":\n");
 
-        Run run = rigscope("import", "k6", file.toString(), "--series", "k6-garbage", "--bootstrap", kafka.bootstrap());
+        var run = rigscope("import", "k6", file.toString(), "--series", "k6-garbage", "--bootstrap", kafka.bootstrap());
 
         assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err()).contains("rigscope: k6 output " + file + " has no readable line (2 unreadable, line 1: ");
@@ -84,24 +77,5 @@ class ImportK6CommandTest {
                     .append("\",\"value\":2,\"tags\":{\"scenario\":\"default\",\"status\":\"201\"}}}\n");
         }
         return b.toString();
-    }
-
-    private static Run rigscope(String... args) {
-        var out = new ByteArrayOutputStream();
-        var err = new ByteArrayOutputStream();
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            CommandLine cl = RigscopeCommand.commandLine();
-            cl.setOut(new PrintWriter(System.out, true));
-            cl.setErr(new PrintWriter(System.err, true));
-            int exit = cl.execute(args);
-            return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
     }
 }

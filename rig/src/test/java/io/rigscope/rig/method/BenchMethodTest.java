@@ -8,8 +8,6 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.sut.RunningSut;
-import io.rigscope.sut.Sut;
-import io.rigscope.sut.SutConfig;
 import io.rigscope.sut.SutContract;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.schema.Migrations;
@@ -25,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,12 +34,6 @@ class BenchMethodTest {
     static final SutOnPostgres pg = new SutOnPostgres();
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private PgUrl owner;
-
-    @BeforeAll
-    void owner() {
-        owner = pg.owner();   // migrated and provisioned by the fixture
-    }
 
     private BringUpChecks checks(PgUrl db, RunningSut sut) {
         return new BringUpChecks(new BringUpChecks.Spec(db, Migrations.APP_ROLE, null, sut.baseUri(),
@@ -51,8 +42,8 @@ class BenchMethodTest {
 
     @Test
     void bringUpPassesOnAMigratedSchemaAndAnHonestSut() {
-        try (RunningSut sut = Sut.start(SutConfig.defaults(owner))) {
-            List<Finding> findings = checks(owner, sut).run();
+        try (RunningSut sut = pg.start()) {
+            List<Finding> findings = checks(pg.owner(), sut).run();
             assertThat(findings).extracting(Finding::check).containsExactly("schema", "app-role", "write-through");
             assertThat(Finding.allPassed(findings)).as(findings.toString()).isTrue();
         }
@@ -62,7 +53,7 @@ class BenchMethodTest {
     void bringUpRefusesAnUnmigratedSchema() {
         pg.psql("CREATE DATABASE unmigrated");
         PgUrl bare = PgUrl.parse("--pg", pg.libpqUrl("unmigrated", "postgres"));
-        try (RunningSut sut = Sut.start(SutConfig.defaults(owner))) {
+        try (RunningSut sut = pg.start()) {
             List<Finding> findings = checks(bare, sut).run();
             assertThat(Finding.allPassed(findings)).isFalse();
             assertThat(findings.get(0).ok()).isFalse();
@@ -74,8 +65,8 @@ class BenchMethodTest {
     @Test
     void bringUpNamesAGrantTheAppRoleLacks() {
         pg.psql("REVOKE INSERT ON usage_events FROM rigscope_app");
-        try (RunningSut sut = Sut.start(SutConfig.defaults(owner))) {
-            Finding role = checks(owner, sut).run().get(1);
+        try (RunningSut sut = pg.start()) {
+            Finding role = checks(pg.owner(), sut).run().get(1);
             assertThat(role.ok()).isFalse();
             assertThat(role.detail()).contains("lacks INSERT on usage_events");
         } finally {
@@ -85,8 +76,8 @@ class BenchMethodTest {
 
     @Test
     void bringUpCatchesA2xxThatWroteNoRow() {
-        try (RunningSut sut = Sut.start(SutConfig.defaults(owner).withLossyOneIn(1))) {
-            Finding write = checks(owner, sut).run().get(2);
+        try (RunningSut sut = pg.start(c -> c.withLossyOneIn(1))) {
+            Finding write = checks(pg.owner(), sut).run().get(2);
             assertThat(write.ok()).isFalse();
             assertThat(write.detail()).contains("that wrote no row").contains("written=50");
         }
@@ -94,8 +85,8 @@ class BenchMethodTest {
 
     @Test
     void reconciliationCountsWhatAnHonestSutStoredAndWhatALossyOneDid() throws Exception {
-        var reconciliation = new Reconciliation(owner, SutContract.RECONCILIATION_SQL);
-        try (RunningSut honest = Sut.start(SutConfig.defaults(owner))) {
+        var reconciliation = new Reconciliation(pg.owner(), SutContract.RECONCILIATION_SQL);
+        try (RunningSut honest = pg.start()) {
             var repeat = postRepeat(honest, 3);
             DatabaseGain gain = reconciliation.count("s1", 1, "rig", 1_700_000_000_000_000L, "sustained",
                     repeat.window());
@@ -103,7 +94,7 @@ class BenchMethodTest {
             assertThat(gain.qtySumGained()).isEqualTo(repeat.qtySent());
         }
         Thread.sleep(5);
-        try (RunningSut lossy = Sut.start(SutConfig.defaults(owner).withLossyOneIn(1000))) {
+        try (RunningSut lossy = pg.start(c -> c.withLossyOneIn(1000))) {
             var repeat = postRepeat(lossy, 3);
             DatabaseGain gain = reconciliation.count("s1", 2, "rig", 1_700_000_000_000_000L, "sustained",
                     repeat.window());
@@ -123,7 +114,7 @@ class BenchMethodTest {
 
     @Test
     void theDenominatorMeasuresAPositiveRowRateWithPgbench() {
-        var spec = new Denominator.Spec(owner, 20, Duration.ofSeconds(2), 2, Provisioning.DEMO_TENANT, null);
+        var spec = new Denominator.Spec(pg.owner(), 20, Duration.ofSeconds(2), 2, Provisioning.DEMO_TENANT, null);
         List<String> progress = new ArrayList<>();
         Denominator.Result result = new Denominator(spec).run(progress::add);
         assertThat(result.rowsPerSec()).isPositive();
@@ -136,7 +127,7 @@ class BenchMethodTest {
 
     @Test
     void environmentFactsCarryTheHostAndTheSettingsThatMatter() {
-        EnvironmentFacts facts = EnvironmentFacts.collect(owner, Path.of("."), 0.192);
+        EnvironmentFacts facts = EnvironmentFacts.collect(pg.owner(), Path.of("."), 0.192);
         assertThat(facts.cpuCount()).isPositive();
         assertThat(facts.pgVersion()).startsWith(String.valueOf(pg.cluster().majorVersion()));
         assertThat(facts.pgSettings()).containsKeys("shared_buffers", "max_wal_size", "min_wal_size",

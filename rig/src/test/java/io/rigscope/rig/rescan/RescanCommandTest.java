@@ -75,11 +75,7 @@ class RescanCommandTest {
         // VacuumStormRule does not read rig.os (docs/attribution.md: the avgReqSz collapse is "reported, not
         // required"), so removing the Enhanced Monitoring file cannot lower the vacuum's confidence: it only adds
         // rig.os to what the episode lacked.
-        Path evidence = dir.resolve("no-em");
-        EvidenceDirectory.write(evidence, true);
-        Files.delete(evidence.resolve("rds-os-metrics.jsonl"));
-
-        JsonNode report = rescan(evidence, "rescan-no-em");
+        JsonNode report = rescanWithout("rds-os-metrics.jsonl", "no-em");
 
         JsonNode vacuum = episode(report, EvidenceDirectory.VACUUM_START);
         assertThat(vacuum.path("cause").asText()).isEqualTo("vacuum_storm");
@@ -89,11 +85,7 @@ class RescanCommandTest {
 
     @Test
     void withoutThePostgresLogTheVacuumEpisodeDegradesToMostLikely() throws Exception {
-        Path evidence = dir.resolve("no-log");
-        EvidenceDirectory.write(evidence, true);
-        Files.delete(evidence.resolve("postgresql.log.2024-03-05-10"));
-
-        JsonNode report = rescan(evidence, "rescan-no-log");
+        JsonNode report = rescanWithout("postgresql.log.2024-03-05-10", "no-log");
 
         JsonNode vacuum = episode(report, EvidenceDirectory.VACUUM_START);
         assertThat(vacuum.path("cause").asText()).isEqualTo("vacuum_storm");
@@ -103,11 +95,7 @@ class RescanCommandTest {
 
     @Test
     void withoutAManifestEachK6FileIsOneRepeatAndTheSeriesIsUnreconciled() throws Exception {
-        Path evidence = dir.resolve("no-manifest");
-        EvidenceDirectory.write(evidence, true);
-        Files.delete(evidence.resolve("manifest.json"));
-
-        JsonNode report = rescan(evidence, "rescan-no-manifest");
+        JsonNode report = rescanWithout("manifest.json", "no-manifest");
 
         assertThat(report.path("verdict").asText()).isEqualTo("UNRECONCILED");
         assertThat(report.path("repeats")).hasSize(1);
@@ -153,6 +141,14 @@ class RescanCommandTest {
 
         assertThat(run.code).isEqualTo(ExitCodes.USAGE);
         assertThat(run.err).contains("--no-such-flag");
+    }
+
+    /** Rescans the full evidence directory (wire file included) less {@code file}, as series rescan-NAME. */
+    private JsonNode rescanWithout(String file, String name) throws Exception {
+        Path evidence = dir.resolve(name);
+        EvidenceDirectory.write(evidence, true);
+        Files.delete(evidence.resolve(file));
+        return rescan(evidence, "rescan-" + name);
     }
 
     private JsonNode rescan(Path evidence, String series) throws Exception {
