@@ -1,6 +1,7 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.pg.PgUrl;
+import io.rigscope.sut.SutContract;
 import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.sut.seed.AutovacuumSettle;
 import io.rigscope.sut.seed.Seeder;
@@ -59,8 +60,8 @@ public final class SeedCommand implements Callable<Integer> {
         if (noSettle) {
             return ExitCodes.OK;
         }
-        var settle = new AutovacuumSettle(url, "usage_events").await(timeout,
-                poll -> System.out.println("seed: autovacuum on usage_events: " + poll.describe()));
+        var settle = new AutovacuumSettle(url, SutContract.EVENTS_TABLE).await(timeout,
+                poll -> System.out.println("seed: autovacuum on " + SutContract.EVENTS_TABLE + ": " + poll.describe()));
         if (!settle.settled()) {
             System.err.printf("seed: autovacuum did not settle within %s (%s); the first repeat would measure it%n",
                     settleTimeout, settle.last().describe());

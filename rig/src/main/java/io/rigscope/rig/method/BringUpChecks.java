@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.r2dbc.spi.ConnectionFactory;
 import io.rigscope.pg.PgUrl;
+import io.rigscope.sut.SutContract;
 import io.rigscope.sut.db.Sql;
 import io.rigscope.sut.schema.Migrations;
 import java.io.IOException;
@@ -27,7 +28,7 @@ import java.util.Objects;
  *   <li>{@code schema}: every migration this build ships is recorded in {@code schema_migrations}, none
  *       changed since (checksums match) and none unknown to this build.</li>
  *   <li>{@code app-role}: the app role exists, logs in, is neither a superuser nor the owner of
- *       {@code usage_events}, and holds every grant the service needs ({@link #REQUIRED_GRANTS}).</li>
+ *       the events table, and holds every grant the service needs ({@link #REQUIRED_GRANTS}).</li>
  *   <li>{@code write-through}: one batch of {@link Spec#batchEvents} events POSTed to the SUT is answered
  *       2xx with {@code written} equal to the batch, and the configured count SQL finds exactly that many
  *       rows. A 2xx that wrote no row (or fewer rows than it claimed) fails here.</li>
@@ -38,21 +39,13 @@ import java.util.Objects;
 public final class BringUpChecks {
 
     /** The count SQL used unless configured: rows whose idempotency key starts with the check's prefix. */
-    public static final String DEFAULT_COUNT_SQL =
-            "SELECT count(*) AS rows FROM usage_events WHERE idempotency_key LIKE :key_prefix || '%'";
+    public static final String DEFAULT_COUNT_SQL = SutContract.WRITE_THROUGH_COUNT_SQL;
 
     /** Events in the write-through batch unless configured. */
     public static final int DEFAULT_BATCH_EVENTS = 100;
 
     /** (object, privilege) pairs the app role must hold; a column privilege names its column. */
-    public static final List<Map.Entry<String, String>> REQUIRED_GRANTS = List.of(
-            Map.entry("tenants", "SELECT"),
-            Map.entry("customers", "SELECT"),
-            Map.entry("meters", "SELECT"),
-            Map.entry("api_keys.key_hash", "SELECT"),
-            Map.entry("api_keys.last_used_at", "UPDATE"),
-            Map.entry("usage_events", "SELECT"),
-            Map.entry("usage_events", "INSERT"));
+    public static final List<Map.Entry<String, String>> REQUIRED_GRANTS = SutContract.APP_GRANTS;
 
     /**
      * What to check.
@@ -135,10 +128,10 @@ public final class BringUpChecks {
         String role = spec.appUser();
         try {
             List<Object[]> attrs = Sql.blockList(owner, TIMEOUT,
-                    "SELECT rolsuper, rolcanlogin, (SELECT tableowner FROM pg_tables WHERE tablename = 'usage_events'"
+                    "SELECT rolsuper, rolcanlogin, (SELECT tableowner FROM pg_tables WHERE tablename = $2"
                             + " AND schemaname = current_schema() LIMIT 1) AS owner FROM pg_roles WHERE rolname = $1",
                     r -> new Object[] {r.get("rolsuper", Boolean.class), r.get("rolcanlogin", Boolean.class),
-                        r.get("owner", String.class)}, role);
+                        r.get("owner", String.class)}, role, SutContract.EVENTS_TABLE);
             if (attrs.isEmpty()) {
                 return Finding.fail("app-role", "role " + role + " does not exist; run `rigscope sut --migrate`");
             }
@@ -151,7 +144,7 @@ public final class BringUpChecks {
                 problems.add(role + " cannot log in");
             }
             if (role.equals(a[2])) {
-                problems.add(role + " owns usage_events (the app role must be separate from the owner)");
+                problems.add(role + " owns " + SutContract.EVENTS_TABLE + " (the app role must be separate from the owner)");
             }
             for (var grant : REQUIRED_GRANTS) {
                 String object = grant.getKey();

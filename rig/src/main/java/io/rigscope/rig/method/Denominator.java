@@ -1,6 +1,7 @@
 package io.rigscope.rig.method;
 
 import io.rigscope.pg.PgUrl;
+import io.rigscope.sut.SutContract;
 import io.rigscope.sut.schema.Provisioning;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -96,20 +97,9 @@ public final class Denominator {
         this.spec = spec;
     }
 
-    /** The pgbench script for a tenant id and batch (no {@code ::} casts: pgbench reads {@code :name} as a variable). */
+    /** The pgbench script for a tenant id and batch: the reference SUT's row shape ({@link SutContract}). */
     public static String script(long tenantId, int batch, String nonce) {
-        return """
-                INSERT INTO usage_events (tenant_id, customer_id, meter, quantity, event_time, idempotency_key, properties)
-                SELECT %d,
-                       'cust-' || lpad(CAST(CAST(1 + floor(random() * 1000) AS int) AS text), 4, '0'),
-                       (ARRAY['api_calls', 'compute_seconds', 'storage_gb_hours'])[CAST(1 + floor(random() * 3) AS int)],
-                       1 + CAST(floor(random() * 100) AS bigint),
-                       now() - random() * interval '1 minute',
-                       'denominator-%s-' || gen_random_uuid(),
-                       CAST('{"region": "eu-1", "plan": "pro"}' AS jsonb)
-                FROM generate_series(1, %d)
-                ON CONFLICT (tenant_id, idempotency_key) DO NOTHING;
-                """.formatted(tenantId, nonce, batch);
+        return SutContract.denominatorScript(tenantId, batch, nonce);
     }
 
     /**
