@@ -47,6 +47,8 @@ public final class RepeatTrack {
     private DatabaseGain gain;
     private boolean judged;
     private OpenEpisode openEpisode;
+    private String openScenario;
+    private String provisionalCause;
 
     /**
      * The live episode a run of freeze-seconds forms: its first second, its end (exclusive), its freeze-seconds
@@ -60,6 +62,12 @@ public final class RepeatTrack {
      * {@code gapSec} after its end. Returns the episode as it stands.
      */
     public OpenEpisode openEpisode(long freezeSec, double worstMs, int gapSec) {
+        return openEpisode(null, freezeSec, worstMs, gapSec);
+    }
+
+    /** {@link #openEpisode(long, double, int)} for a scenario, remembered for {@link #openScenario()}. */
+    public OpenEpisode openEpisode(String scenario, long freezeSec, double worstMs, int gapSec) {
+        openScenario = scenario;
         if (openEpisode != null && freezeSec >= openEpisode.startSec() && freezeSec - openEpisode.endSec() <= gapSec) {
             openEpisode = new OpenEpisode(openEpisode.startSec(), Math.max(openEpisode.endSec(), freezeSec + 1),
                     openEpisode.freezeSeconds() + 1, Math.max(openEpisode.worstMs(), worstMs));
@@ -172,6 +180,26 @@ public final class RepeatTrack {
             }
         }
         return true;
+    }
+
+    /** The live episode as it stands, or null before the first freeze-second of the repeat. */
+    public OpenEpisode currentEpisode() {
+        return openEpisode;
+    }
+
+    /** The scenario of the live episode, or null. */
+    public String openScenario() {
+        return openScenario;
+    }
+
+    /**
+     * Remembers the provisional cause last published for the live episode ({@code cause/confidence}); true when
+     * it differs from the one before (it is worth publishing again).
+     */
+    public boolean provisionalChanged(String causeAndConfidence) {
+        boolean changed = !causeAndConfidence.equals(provisionalCause);
+        provisionalCause = causeAndConfidence;
+        return changed;
     }
 
     /** Whether the REPEAT verdict was emitted. */

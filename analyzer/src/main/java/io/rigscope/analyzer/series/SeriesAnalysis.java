@@ -157,6 +157,9 @@ public final class SeriesAnalysis {
             }
         } else {
             if (telemetry.accept(record)) {
+                if (judging == Judging.AS_DATA_COMPLETES) {
+                    reviseProvisional(record, out);
+                }
                 for (RepeatTrack t : repeats.values()) {
                     maybeJudge(t, out);
                 }
@@ -382,9 +385,33 @@ public final class SeriesAnalysis {
      * join), attributed with the telemetry so far, as a provisional decision.
      */
     private void provisionalEpisode(RepeatTrack t, String scenario, SecondStats s, List<Decision> out) {
-        RepeatTrack.OpenEpisode open = t.openEpisode(s.sec(), s.maxServiceUs() / 1000.0, settings.episodeGapSec());
+        t.openEpisode(scenario, s.sec(), s.maxServiceUs() / 1000.0, settings.episodeGapSec());
+        publishProvisional(t, out, true);
+    }
+
+    /**
+     * Live: telemetry that lands on a repeat's running episode (within a few seconds of its end) may change its
+     * provisional cause (the waits of a frozen second arrive after the second closed); a changed cause is
+     * published again.
+     */
+    private void reviseProvisional(WireRecord telemetryRecord, List<Decision> out) {
+        long sec = Math.floorDiv(telemetryRecord.ts(), 1_000_000L);
+        for (RepeatTrack t : repeats.values()) {
+            RepeatTrack.OpenEpisode open = t.currentEpisode();
+            if (!t.judged() && open != null && sec >= open.startSec() - 2 && sec <= open.endSec() + 2) {
+                publishProvisional(t, out, false);
+            }
+        }
+    }
+
+    private void publishProvisional(RepeatTrack t, List<Decision> out, boolean always) {
+        RepeatTrack.OpenEpisode open = t.currentEpisode();
+        String scenario = t.openScenario();
         Episode e = RepeatJudge.provisional(t, t.scenario(scenario), open, settings, attributor, telemetry);
-        out.add(new Decision.EpisodeFound(series, t.rep(), scenario, tsOf(s.sec()), e, true));
+        boolean changed = t.provisionalChanged(e.cause().code() + "/" + e.confidence().code());
+        if (always || changed) {
+            out.add(new Decision.EpisodeFound(series, t.rep(), scenario, tsOf(open.endSec() - 1), e, true));
+        }
     }
 
     private long maxSecond() {

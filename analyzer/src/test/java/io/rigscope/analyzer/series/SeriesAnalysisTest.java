@@ -222,6 +222,37 @@ class SeriesAnalysisTest {
                         .isEqualTo(io.rigscope.analyzer.episode.Cause.LOCK_CONTENTION));
     }
 
+    @Test
+    void aProvisionalCauseIsPublishedAgainWhenTheWaitsOfTheFrozenSecondArriveAfterIt() {
+        Plan plan = Plan.of("core", 1, 30, 500)
+                .withRepeat(RepeatPlan.clean(1).withStalls(List.of(new Stall(20_300, 600))));
+        List<WireRecord> records = records(plan);
+        long stallSec = plan.startSec() + 20;
+        int after = 0;
+        for (int i = 0; i < records.size(); i++) {
+            if (records.get(i) instanceof Ledger l && l.sec() >= stallSec + 2) {
+                after = i;
+                break;
+            }
+        }
+        List<WireRecord> waits = new ArrayList<>();
+        for (long sec = stallSec - 1; sec <= stallSec + 1; sec++) {
+            waits.add(new Waits("core", 1, "waits@db-1", sec * 1_000_000L, 1,
+                    Map.of("Lock:transactionid", 9.0, "CPU", 1.0)));
+        }
+        records.addAll(after, waits);
+        SeriesAnalysis analysis = new SeriesAnalysis("core", AnalyzerSettings.defaults(), UnaryOperator.identity(),
+                io.rigscope.analyzer.attribution.Attributor.standard());
+        List<Decision> out = new ArrayList<>();
+        records.forEach(r -> analysis.accept(r, out));
+
+        List<io.rigscope.analyzer.episode.Cause> provisional = out.stream()
+                .filter(d -> d instanceof Decision.EpisodeFound e && e.provisional())
+                .map(d -> ((Decision.EpisodeFound) d).episode().cause()).toList();
+        assertThat(provisional).containsExactly(io.rigscope.analyzer.episode.Cause.UNATTRIBUTED,
+                io.rigscope.analyzer.episode.Cause.LOCK_CONTENTION);
+    }
+
     private static SeriesReport run(List<WireRecord> records) {
         SeriesAnalysis analysis = analysis();
         List<Decision> out = new ArrayList<>();
