@@ -4,6 +4,8 @@ import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.drift.DriftRule;
+import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.EpisodeJoiner;
 import io.rigscope.analyzer.episode.Evidence;
@@ -121,10 +123,8 @@ public final class RepeatJudge {
     /** A live, provisional episode: the open run of freeze-seconds attributed with the telemetry so far. */
     public static Episode provisional(RepeatTrack track, ScenarioSeconds scenario, RepeatTrack.OpenEpisode open,
                                       AnalyzerSettings settings, Attributor attributor, TelemetryIndex telemetry) {
-        Episode e = EpisodeJoiner.join(track.rep(), List.of(new EpisodeJoiner.Span(open.startSec(), open.endSec(),
-                false, 0, open.worstMs())), settings.episodeGapSec()).get(0);
-        e = new Episode(e.rep(), e.startSec(), e.endSec(), open.freezeSeconds(), 0, open.worstMs(), e.cause(),
-                e.confidence(), List.of(new Evidence("rig.samples", open.freezeSeconds()
+        Episode e = new Episode(track.rep(), open.startSec(), open.endSec(), open.freezeSeconds(), 0, open.worstMs(),
+                Cause.UNATTRIBUTED, Confidence.UNATTRIBUTED, List.of(new Evidence("rig.samples", open.freezeSeconds()
                         + " freeze-second(s) so far, worst request " + open.worstMs() + " ms")), List.of(), null);
         List<SecondStats> inside = new ArrayList<>();
         List<Long> freezes = new ArrayList<>();

@@ -58,14 +58,9 @@ public final class RepeatTrack {
     }
 
     /**
-     * Opens or extends the live episode with a freeze-second: it joins the open one when it starts no more than
-     * {@code gapSec} after its end. Returns the episode as it stands.
+     * Opens or extends the live episode with a freeze-second of {@code scenario}: it joins the open one when it
+     * starts no more than {@code gapSec} after its end. Returns the episode as it stands.
      */
-    public OpenEpisode openEpisode(long freezeSec, double worstMs, int gapSec) {
-        return openEpisode(null, freezeSec, worstMs, gapSec);
-    }
-
-    /** {@link #openEpisode(long, double, int)} for a scenario, remembered for {@link #openScenario()}. */
     public OpenEpisode openEpisode(String scenario, long freezeSec, double worstMs, int gapSec) {
         openScenario = scenario;
         if (openEpisode != null && freezeSec >= openEpisode.startSec() && freezeSec - openEpisode.endSec() <= gapSec) {

@@ -283,10 +283,7 @@ public final class SeriesAnalysis {
                     configured = next;
                     configErrors.clear();
                 } catch (IllegalArgumentException e) {
-                    String error = "CONFIG marker: " + e.getMessage();
-                    if (!configErrors.contains(error)) {
-                        configErrors.add(error);
-                    }
+                    configError("CONFIG marker: " + e.getMessage());
                 }
             }
             case REPEAT_START -> {
@@ -305,10 +302,7 @@ public final class SeriesAnalysis {
                     try {
                         t.gained(DatabaseGain.of(m));
                     } catch (IllegalArgumentException e) {
-                        String error = e.getMessage();
-                        if (!configErrors.contains(error)) {
-                            configErrors.add(error);
-                        }
+                        configError(e.getMessage());
                     }
                     maybeJudge(t, out);
                 }
@@ -323,6 +317,13 @@ public final class SeriesAnalysis {
             default -> {
                 // phases, environment and gaps do not change a verdict yet
             }
+        }
+    }
+
+    /** Records a problem with the series' markers once; each fails the {@code config} gate of every repeat. */
+    private void configError(String error) {
+        if (!configErrors.contains(error)) {
+            configErrors.add(error);
         }
     }
 
