@@ -1,7 +1,6 @@
 package io.rigscope.rig;
 
 import io.rigscope.rig.cli.RigscopeCommand;
-import picocli.CommandLine;
 
 /** The {@code rigscope} command's entry point. */
 public final class Main {

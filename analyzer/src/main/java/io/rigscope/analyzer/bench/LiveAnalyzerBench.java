@@ -10,7 +10,6 @@ import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Verdict;
-import io.rigscope.model.wire.WireRecord;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import java.time.Duration;

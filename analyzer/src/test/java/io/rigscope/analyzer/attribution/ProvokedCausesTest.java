@@ -12,7 +12,6 @@ import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
-import io.rigscope.model.wire.WireRecord;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.localenv.testing.KafkaBroker;
-import io.rigscope.rig.Main;
 import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.RigscopeCommand;
 import java.io.ByteArrayOutputStream;
