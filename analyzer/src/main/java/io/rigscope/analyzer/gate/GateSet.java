@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.gate;
 
 import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.k6.K6Verdict;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.threshold.Threshold;
 import java.util.ArrayList;
@@ -11,7 +12,8 @@ import java.util.Map;
 /**
  * The gates of a repeat, in report order (docs/gates.md):
  * <ul>
- *   <li>sustained: config, each k6 threshold, dropped, failed, reconciliation (rows, qty), samples, drift, probe;</li>
+ *   <li>sustained: config, each k6 threshold (or, for an imported k6 run, each threshold as k6 judged it and
+ *       k6_agreement), dropped, failed, reconciliation (rows, qty), samples, drift, probe;</li>
  *   <li>ladder rung: config, delivered_ratio, dropped, reconciliation (rows, qty); drift is noted, not gated.</li>
  * </ul>
  */
@@ -25,6 +27,14 @@ public final class GateSet {
 
     /** The gates a repeat of this kind is judged by under these settings. */
     public static GateSet of(RepeatTrack.Kind kind, AnalyzerSettings settings) {
+        return of(kind, settings, List.of());
+    }
+
+    /**
+     * The gates of a repeat whose REPEAT_END carried k6's thresholds judged over an imported k6 run: those take the
+     * place of the settings' thresholds (one {@link K6JudgedGate} each, then {@link K6AgreementGate}).
+     */
+    public static GateSet of(RepeatTrack.Kind kind, AnalyzerSettings settings, List<K6Verdict> k6Verdicts) {
         List<Gate> g = new ArrayList<>();
         g.add(new ConfigGate());
         if (kind == RepeatTrack.Kind.LADDER) {
@@ -33,8 +43,13 @@ public final class GateSet {
             g.add(ReconciliationGate.rows(settings.reconciliationRequired()));
             g.add(ReconciliationGate.quantity(settings.reconciliationRequired()));
         } else {
-            for (Threshold t : settings.thresholds()) {
-                g.add(new ThresholdGate(t, settings.thresholdsAllScenarios()));
+            if (k6Verdicts.isEmpty()) {
+                for (Threshold t : settings.thresholds()) {
+                    g.add(new ThresholdGate(t, settings.thresholdsAllScenarios()));
+                }
+            } else {
+                k6Verdicts.forEach(v -> g.add(new K6JudgedGate(v)));
+                g.add(new K6AgreementGate(k6Verdicts));
             }
             g.add(new DroppedGate());
             g.add(new FailedGate());

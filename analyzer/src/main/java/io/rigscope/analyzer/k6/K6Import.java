@@ -1,8 +1,5 @@
 package io.rigscope.analyzer.k6;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.rigscope.analyzer.threshold.ThresholdParser;
 import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
 import io.rigscope.model.wire.ErrorKind;
@@ -11,17 +8,12 @@ import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
-import java.io.BufferedReader;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,9 +39,11 @@ import java.util.zip.GZIPInputStream;
  *       second.</li>
  *   <li>{@code http_reqs} and {@code http_req_failed} points are counted as a cross-check only (they repeat
  *       what {@code http_req_duration} says); other metrics are skipped.</li>
- *   <li>thresholds declared on {@code Metric} lines go into the CONFIG marker as k6's thresholds map; those
- *       rigscope cannot judge (other metrics, tag filters other than {@code scenario}) are listed in
- *       {@link Result#problems()} and left out.</li>
+ *   <li>thresholds declared on {@code Metric} lines, and those of {@link Options#thresholds()} (a k6 options
+ *       file), are judged over every point of the run by {@link K6Thresholds}, as k6 judges them, and travel on
+ *       the REPEAT_END marker as {@code k6_thresholds} (one {@link K6Verdict} each): the analyzer's gates for the
+ *       repeat. Those rigscope's own threshold syntax reads also go into the CONFIG marker (what a rescan with a
+ *       manifest, whose REPEAT_END is its own, judges from the samples).</li>
  * </ul>
  * The ledger of every second is published after all samples: {@code sent} counts requests whose {@code t1}
  * fell in the second, {@code scheduled = sent + dropped}, {@code completed} counts those whose {@code t2} did;
@@ -61,9 +55,9 @@ import java.util.zip.GZIPInputStream;
  * compressed file ends early, the repeat's end is marked cut short: the REPEAT_END marker's data carries
  * {@code "cut_short": true}, and {@code "unreadable_lines": N} whenever lines were skipped.
  *
- * <p>Reads the file twice (thresholds first, so the CONFIG marker precedes the data), three times when strict (a
- * dry pass first, so that a refused file publishes nothing); memory is bounded by the run's seconds, not its
- * requests.
+ * <p>Reads the file once with {@link K6LineReader} (twice when strict: a dry pass first, so that a refused file
+ * publishes nothing); memory is bounded by the run's seconds, plus the raw values of the metrics that carry
+ * thresholds (8 bytes a point).
  */
 public final class K6Import {
 
@@ -79,12 +73,29 @@ public final class K6Import {
      *               and counting such lines
      */
     public record Options(String series, int rep, String generator, Map<String, String> scenarioMap,
-                          boolean reconciliationRequired, boolean seriesMarkers, int batchSize, boolean strict) {
+                          boolean reconciliationRequired, boolean seriesMarkers, int batchSize, boolean strict,
+                          Map<String, List<K6Line.ThresholdDecl>> thresholds, K6Summary summary) {
 
         /** Options that skip unreadable lines (not strict). */
         public Options(String series, int rep, String generator, Map<String, String> scenarioMap,
                        boolean reconciliationRequired, boolean seriesMarkers, int batchSize) {
             this(series, rep, generator, scenarioMap, reconciliationRequired, seriesMarkers, batchSize, false);
+        }
+
+        /** Options with no thresholds beyond the file's and no k6 summary. */
+        public Options(String series, int rep, String generator, Map<String, String> scenarioMap,
+                       boolean reconciliationRequired, boolean seriesMarkers, int batchSize, boolean strict) {
+            this(series, rep, generator, scenarioMap, reconciliationRequired, seriesMarkers, batchSize, strict,
+                    Map.of(), null);
+        }
+
+        /**
+         * These options with thresholds from a k6 options file ({@link K6Options}) and k6's summary export of the
+         * same run ({@link K6Summary}, or null).
+         */
+        public Options withK6(Map<String, List<K6Line.ThresholdDecl>> optionThresholds, K6Summary k6Summary) {
+            return new Options(series, rep, generator, scenarioMap, reconciliationRequired, seriesMarkers, batchSize,
+                    strict, optionThresholds, k6Summary);
         }
 
         public Options {
@@ -93,6 +104,7 @@ public final class K6Import {
                 throw new IllegalArgumentException("rep must be >= 1, was " + rep);
             }
             scenarioMap = Map.copyOf(scenarioMap);
+            thresholds = thresholds == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(thresholds));
             if (batchSize < 1) {
                 throw new IllegalArgumentException("batchSize must be >= 1, was " + batchSize);
             }
@@ -107,20 +119,20 @@ public final class K6Import {
      * @param firstUnreadable the first few of those, as {@code line N: reason}
      * @param cutShort the file's last line was unreadable, or a compressed file ended early: the repeat's end is
      *                 where the readable data stops, not where the run ended
+     * @param verdicts every threshold (the file's and the options'), judged as k6 judges it
      */
     public record Result(long lines, long samples, long failed, long dropped, long httpReqs, long skippedLines,
                          List<String> problems, Map<String, List<String>> thresholds, long unreadableLines,
-                         List<String> firstUnreadable, boolean cutShort) {
+                         List<String> firstUnreadable, boolean cutShort, List<K6Verdict> verdicts) {
         public Result {
             problems = List.copyOf(problems);
             firstUnreadable = List.copyOf(firstUnreadable);
+            verdicts = List.copyOf(verdicts);
         }
     }
 
     /** How many unreadable lines {@link Result#firstUnreadable()} names. */
     public static final int UNREADABLE_NAMED = 5;
-
-    private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private K6Import() {
     }
@@ -134,66 +146,35 @@ public final class K6Import {
      *         unreadable line (then nothing went to {@code out})
      */
     public static Result read(Path file, Options options, Consumer<WireRecord> out) throws IOException {
-        Map<String, List<String>> thresholds = thresholds(file);
         if (options.strict()) {
-            pass(file, options, record -> { }, thresholds);
+            pass(file, options, record -> { });
         }
-        return pass(file, options, out, thresholds);
+        return pass(file, options, out);
     }
 
-    private static Result pass(Path file, Options options, Consumer<WireRecord> out,
-                               Map<String, List<String>> thresholds) throws IOException {
-        State state = new State(file, options, out, thresholds);
-        try (BufferedReader reader = open(file)) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                state.line(line);
-            }
-        } catch (EOFException e) {
-            state.endedEarly(e);
+    private static Result pass(Path file, Options options, Consumer<WireRecord> out) throws IOException {
+        State state = new State(file, options, out);
+        K6LineReader.Summary summary;
+        try (InputStream in = open(file)) {
+            summary = new K6LineReader().read(in, state);
         }
-        return state.finish();
+        return state.finish(summary);
     }
 
-    private static Map<String, List<String>> thresholds(Path file) throws IOException {
-        Map<String, List<String>> thresholds = new LinkedHashMap<>();
-        try (BufferedReader reader = open(file)) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                if (!line.contains("\"Metric\"")) {
-                    continue;
-                }
-                JsonNode node;
-                try {
-                    node = JSON.readTree(line);
-                } catch (IOException e) {
-                    continue; // counted by the main pass
-                }
-                if (node != null && "Metric".equals(node.path("type").asText())) {
-                    JsonNode t = node.path("data").path("thresholds");
-                    String name = node.path("metric").asText(node.path("data").path("name").asText());
-                    if (t.isArray() && t.size() > 0) {
-                        List<String> list = thresholds.computeIfAbsent(name, n -> new ArrayList<>());
-                        t.forEach(x -> list.add(x.isObject() ? x.path("threshold").asText() : x.asText()));
-                    }
-                }
-            }
-        } catch (EOFException e) {
-            // a compressed file cut short: the main pass says so
-        }
-        return thresholds;
-    }
-
-    private static BufferedReader open(Path file) throws IOException {
+    private static InputStream open(Path file) throws IOException {
         InputStream in = Files.newInputStream(file);
         if (file.getFileName().toString().endsWith(".gz")) {
             in = new GZIPInputStream(in, 1 << 16);
         }
-        return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+        return in;
     }
 
-    /** One pass's state. */
-    private static final class State {
+    /** One pass's state: the reader's handler. */
+    private static final class State implements K6LineReader.Handler {
+        private static final String HTTP_REQ_DURATION = "http_req_duration";
+        private static final String DROPPED_ITERATIONS = "dropped_iterations";
+        private static final String HTTP_REQS = "http_reqs";
+
         private final Path file;
         private final Options options;
         private final Consumer<WireRecord> out;
@@ -201,7 +182,12 @@ public final class K6Import {
         /** scenario -> second -> {sent, dropped, completed}. */
         private final Map<String, TreeMap<Long, long[]>> ledger = new TreeMap<>();
         private final List<String> problems = new ArrayList<>();
-        private long lineNo;
+        private final K6Thresholds judge;
+        /** The last tag set seen and what it means for a request: scenario, status, error kind. */
+        private K6Tags lastTags;
+        private String lastScenario;
+        private int lastStatus;
+        private ErrorKind lastErr;
         private long samples;
         private long failed;
         private long dropped;
@@ -213,93 +199,105 @@ public final class K6Import {
         private long readable;
         private long unreadable;
         private final List<String> firstUnreadable = new ArrayList<>();
-        private boolean lastLineUnreadable;
         private boolean endedEarly;
 
-        private final Map<String, List<String>> thresholds;
-
-        State(Path file, Options options, Consumer<WireRecord> out, Map<String, List<String>> thresholds) {
+        State(Path file, Options options, Consumer<WireRecord> out) {
             this.file = file;
             this.options = options;
             this.out = out;
-            this.thresholds = thresholds;
+            this.judge = new K6Thresholds(options.scenarioMap());
+            options.thresholds().forEach(judge::declare);
         }
 
-        void line(String text) {
-            lineNo++;
-            if (text.isBlank()) {
-                return;
+        @Override
+        public void line(K6Line line) {
+            readable++;
+            if (line instanceof K6Line.Point p) {
+                point(p);
+            } else if (line instanceof K6Line.MetricDecl m) {
+                judge.type(m.name(), m.type());
+                if (!m.thresholds().isEmpty()) {
+                    judge.declare(m.name(), m.thresholds());
+                }
             }
-            try {
-                parse(text);
-                readable++;
-                lastLineUnreadable = false;
-            } catch (BadLine e) {
-                if (options.strict()) {
-                    throw new IllegalArgumentException("k6 output " + file + " line " + lineNo + " " + e.what
-                            + " (--strict: an unreadable line refuses the file)");
-                }
-                unreadable++;
-                lastLineUnreadable = true;
-                if (firstUnreadable.size() < UNREADABLE_NAMED) {
-                    firstUnreadable.add("line " + lineNo + ": " + e.what);
-                }
+        }
+
+        @Override
+        public void bad(long lineNo, String reason) {
+            if (options.strict()) {
+                throw new IllegalArgumentException("k6 output " + file + " line " + lineNo + " " + reason
+                        + " (--strict: an unreadable line refuses the file)");
+            }
+            unreadable++;
+            if (firstUnreadable.size() < UNREADABLE_NAMED) {
+                firstUnreadable.add("line " + lineNo + ": " + reason);
+            }
+        }
+
+        /** A point that read as k6 but cannot be a request: counted (or refused when strict) like a bad line. */
+        private void unusable(String what) {
+            if (options.strict()) {
+                throw new IllegalArgumentException("k6 output " + file + ": " + what
+                        + " (--strict: an unreadable line refuses the file)");
+            }
+            readable--;
+            unreadable++;
+            if (firstUnreadable.size() < UNREADABLE_NAMED) {
+                firstUnreadable.add(what);
             }
         }
 
         /** A compressed file ended before its end-of-stream: what a killed k6 leaves of an {@code --out json=F.gz}. */
-        void endedEarly(EOFException e) {
+        @Override
+        public void endedEarly(long lineNo, String reason) {
             if (options.strict()) {
                 throw new IllegalArgumentException("k6 output " + file + " ends early after line " + lineNo + ": "
-                        + e.getMessage() + " (--strict: a file cut short is refused)");
+                        + reason + " (--strict: a file cut short is refused)");
             }
             endedEarly = true;
         }
 
-        private void parse(String text) {
-            JsonNode node;
-            try {
-                node = JSON.readTree(text);
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw bad("is not JSON: " + e.getOriginalMessage());
-            } catch (IOException e) {
-                throw bad("is not JSON: " + e.getMessage());
-            }
-            if (node == null || !node.isObject() || !node.has("type")) {
-                throw bad("is not a k6 JSON output line (no \"type\")");
-            }
-            if (!"Point".equals(node.get("type").asText())) {
-                return;
-            }
-            String metric = node.path("metric").asText();
-            JsonNode data = node.path("data");
-            switch (metric) {
-                case "http_req_duration" -> request(data);
-                case "dropped_iterations" -> {
-                    long n = Math.round(data.path("value").asDouble());
-                    long us = timeUs(data);
-                    counts(scenario(data.path("tags")), Math.floorDiv(us, 1_000_000L))[1] += n;
-                    dropped += n;
-                }
-                case "http_reqs" -> httpReqs += Math.round(data.path("value").asDouble(1));
-                default -> skipped++;
+        private void point(K6Line.Point p) {
+            judge.accept(p);
+            String metric = p.metric();
+            if (metric.equals(HTTP_REQ_DURATION)) {
+                request(p);
+            } else if (metric.equals(DROPPED_ITERATIONS)) {
+                long n = Math.round(p.value());
+                counts(scenario(p.tags()), Math.floorDiv(p.timeUs(), 1_000_000L))[1] += n;
+                dropped += n;
+            } else if (metric.equals(HTTP_REQS)) {
+                httpReqs += Math.round(p.value());
+            } else {
+                skipped++;
             }
         }
 
-        private void request(JsonNode data) {
-            long t2 = timeUs(data);
-            JsonNode valueNode = data.get("value");
-            if (valueNode == null || !valueNode.isNumber() || valueNode.asDouble() < 0) {
-                throw bad("http_req_duration point has no non-negative numeric \"value\"");
+        private void request(K6Line.Point p) {
+            long t2 = p.timeUs();
+            if (!(p.value() >= 0)) {
+                unusable("an http_req_duration point has a negative value: " + p.value());
+                return;
             }
-            long serviceUs = Math.round(valueNode.asDouble() * 1000.0);
+            long serviceUs = Math.round(p.value() * 1000.0);
             long t1 = Math.max(1, t2 - serviceUs);
-            JsonNode tags = data.path("tags");
-            String scenario = scenario(tags);
-            int status = status(tags.path("status").asText("0"));
-            ErrorKind err = errorKind(status, tags);
+            K6Tags tags = p.tags();
+            if (tags != lastTags) {
+                int status;
+                try {
+                    status = status(tags.getOrDefault("status", "0"));
+                } catch (NumberFormatException e) {
+                    unusable("status tag '" + tags.get("status") + "' is not a number");
+                    return;
+                }
+                lastTags = tags;
+                lastScenario = scenario(tags);
+                lastStatus = status;
+                lastErr = errorKind(status, tags);
+            }
+            String scenario = lastScenario;
             ensureStarted(t1);
-            Sample s = new Sample(scenario, t1, t1, Math.max(t1, t2), status, err, 1, 0, 0);
+            Sample s = new Sample(scenario, t1, t1, Math.max(t1, t2), lastStatus, lastErr, 1, 0, 0);
             pending.add(s);
             samples++;
             if (s.failed()) {
@@ -314,11 +312,11 @@ public final class K6Import {
             }
         }
 
-        private ErrorKind errorKind(int status, JsonNode tags) {
-            String expected = tags.path("expected_response").asText("");
+        private static ErrorKind errorKind(int status, K6Tags tags) {
+            String expected = tags.getOrDefault("expected_response", "");
             boolean networkError = status == 0;
             ErrorKind byStatus = networkError
-                    ? ("1050".equals(tags.path("error_code").asText("")) ? ErrorKind.TIMEOUT : ErrorKind.OTHER)
+                    ? ("1050".equals(tags.get("error_code")) ? ErrorKind.TIMEOUT : ErrorKind.OTHER)
                     : ErrorKind.ofStatus(status);
             if ("true".equals(expected)) {
                 return ErrorKind.NONE;
@@ -329,30 +327,16 @@ public final class K6Import {
             return byStatus;
         }
 
-        private int status(String text) {
-            try {
-                return text.isEmpty() ? 0 : Integer.parseInt(text);
-            } catch (NumberFormatException e) {
-                throw bad("status tag '" + text + "' is not a number");
-            }
+        private static int status(String text) {
+            return text.isEmpty() ? 0 : Integer.parseInt(text);
         }
 
-        private String scenario(JsonNode tags) {
-            String k6 = tags.path("scenario").asText("default");
+        private String scenario(K6Tags tags) {
+            String k6 = tags.getOrDefault("scenario", "default");
             if (k6.isBlank()) {
                 k6 = "default";
             }
             return options.scenarioMap().getOrDefault(k6, k6);
-        }
-
-        private long timeUs(JsonNode data) {
-            String text = data.path("time").asText("");
-            try {
-                OffsetDateTime t = OffsetDateTime.parse(text);
-                return t.toEpochSecond() * 1_000_000L + t.getNano() / 1_000;
-            } catch (DateTimeParseException e) {
-                throw bad("time '" + text + "' is not an RFC 3339 timestamp");
-            }
         }
 
         private long[] counts(String scenario, long sec) {
@@ -374,19 +358,23 @@ public final class K6Import {
                     "sustained", Map.of("source", "k6", "file", file.getFileName().toString())));
         }
 
+        /**
+         * The CONFIG marker, with the thresholds declared so far (k6 writes a metric's Metric line before its first
+         * point) that rigscope's own threshold syntax reads; the rest are judged by {@link K6Thresholds} only.
+         */
         private void configMarker(long ts) {
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("source", "k6");
             config.put("reconciliation_required", options.reconciliationRequired());
             config.put("thresholds_all_scenarios", true);   // k6 judges a threshold over every point of its metric
             Map<String, List<String>> judged = new LinkedHashMap<>();
-            thresholds.forEach((metric, list) -> {
+            judge.declaredAsWritten().forEach((metric, list) -> {
                 for (String expression : list) {
                     try {
                         ThresholdParser.parse(metric, expression);
                         judged.computeIfAbsent(metric, m -> new ArrayList<>()).add(expression);
                     } catch (ThresholdSyntaxException e) {
-                        problems.add("threshold not judged by rigscope: " + e.getMessage());
+                        // judged by K6Thresholds alone (custom metrics, any tag filter)
                     }
                 }
             });
@@ -405,7 +393,7 @@ public final class K6Import {
             pending.clear();
         }
 
-        Result finish() {
+        Result finish(K6LineReader.Summary summary) {
             if (readable == 0 && (unreadable > 0 || endedEarly)) {
                 throw new IllegalArgumentException("k6 output " + file + " has no readable line ("
                         + unreadable + " unreadable" + (firstUnreadable.isEmpty() ? "" : ", " + firstUnreadable.get(0))
@@ -415,7 +403,7 @@ public final class K6Import {
                 throw new IllegalArgumentException("k6 output " + file + " holds no http_req_duration point: "
                         + "nothing to import");
             }
-            boolean cutShort = lastLineUnreadable || endedEarly;
+            boolean cutShort = summary.lastLineBad() || endedEarly;
             flushSamples();
             for (var e : ledger.entrySet()) {
                 String scenario = e.getKey();
@@ -428,6 +416,7 @@ public final class K6Import {
                             s.getKey() == lastSec));
                 }
             }
+            List<K6Verdict> verdicts = judge.judge(options.summary());
             long end = lastUs + 1;
             Map<String, Object> endData = new LinkedHashMap<>();
             if (cutShort) {
@@ -435,6 +424,9 @@ public final class K6Import {
             }
             if (unreadable > 0) {
                 endData.put("unreadable_lines", unreadable);
+            }
+            if (!verdicts.isEmpty()) {
+                endData.put("k6_thresholds", verdicts.stream().map(K6Verdict::toMap).toList());
             }
             out.accept(new Marker(options.series(), options.rep(), "import-k6", end, Marker.Kind.REPEAT_END,
                     "sustained", endData));
@@ -445,22 +437,8 @@ public final class K6Import {
             if (httpReqs != 0 && httpReqs != samples) {
                 problems.add("http_reqs counted " + httpReqs + " requests but http_req_duration " + samples);
             }
-            return new Result(lineNo, samples, failed, dropped, httpReqs, skipped, problems, thresholds, unreadable,
-                    firstUnreadable, cutShort);
-        }
-
-        private BadLine bad(String what) {
-            return new BadLine(what);
-        }
-    }
-
-    /** A line that cannot be read, and why; {@link State#line} counts it or, when strict, refuses the file. */
-    private static final class BadLine extends RuntimeException {
-        private final String what;
-
-        BadLine(String what) {
-            super(what, null, false, false);
-            this.what = what;
+            return new Result(summary.lines(), samples, failed, dropped, httpReqs, skipped, problems,
+                    judge.declaredAsWritten(), unreadable, firstUnreadable, cutShort, verdicts);
         }
     }
 }

@@ -78,7 +78,7 @@ public final class RepeatJudge {
                 primary == null ? new RepeatFacts.Claim(0, 0)
                         : new RepeatFacts.Claim(primary.claimedEvents(), primary.claimedQty()),
                 track.gain(), configErrors, List.copyOf(track.scenarios().values()));
-        Map<String, GateResult> gates = GateSet.of(track.kind(), settings).judge(facts);
+        Map<String, GateResult> gates = GateSet.of(track.kind(), settings, track.k6Verdicts()).judge(facts);
         boolean pass = gates.values().stream().allMatch(GateResult::pass);
         Boolean reconciled = track.gain() == null ? null
                 : track.gain().rowsWritten() == facts.claim().events()

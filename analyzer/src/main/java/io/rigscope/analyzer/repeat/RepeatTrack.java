@@ -1,10 +1,12 @@
 package io.rigscope.analyzer.repeat;
 
+import io.rigscope.analyzer.k6.K6Verdict;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
 import java.util.ArrayDeque;
 import java.util.Collections;
+import java.util.List;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
@@ -44,6 +46,7 @@ public final class RepeatTrack {
     private long scheduledMs;
     private boolean started;
     private boolean ended;
+    private List<K6Verdict> k6Verdicts = List.of();
     private DatabaseGain gain;
     private boolean judged;
     private OpenEpisode openEpisode;
@@ -119,6 +122,17 @@ public final class RepeatTrack {
     /** A REPEAT_END marker. */
     public void ended() {
         ended = true;
+    }
+
+    /** A REPEAT_END marker carrying an imported k6 run's thresholds as k6 judged them ({@code k6_thresholds}). */
+    public void ended(List<K6Verdict> verdicts) {
+        ended = true;
+        k6Verdicts = List.copyOf(verdicts);
+    }
+
+    /** The k6 thresholds judged over an imported run (empty for rigscope's own runs). */
+    public List<K6Verdict> k6Verdicts() {
+        return k6Verdicts;
     }
 
     /** What the database gained in the repeat (a RECONCILIATION marker; the latest wins). */

@@ -9,6 +9,7 @@ import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.repeat.RepeatJudge;
 import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.k6.K6Verdict;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondStats;
@@ -293,7 +294,12 @@ public final class SeriesAnalysis {
             }
             case REPEAT_END -> {
                 RepeatTrack t = repeat(m.rep());
-                t.ended();
+                if (m.data().get("k6_thresholds") instanceof List<?> k6) {
+                    t.ended(k6.stream().filter(x -> x instanceof Map<?, ?>)
+                            .map(x -> K6Verdict.fromMap((Map<?, ?>) x)).toList());
+                } else {
+                    t.ended();
+                }
                 maybeJudge(t, out);
             }
             case RECONCILIATION -> {

@@ -1,0 +1,627 @@
+package io.rigscope.analyzer.k6;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads k6 {@code --out json} lines into {@link K6Line}s with Jackson's streaming parser: no tree per line, metric
+ * names, tag keys, tag values and whole tag sets interned (a run has a few dozen of each), RFC 3339 times parsed
+ * by hand.
+ *
+ * <p>Two entry points: {@link #parse(String)} (one line, e.g. a line a live follower just read) and
+ * {@link #read(InputStream, Handler)} (a whole stream). The stream is read in blocks of whole lines with one
+ * parser per block; a block holding a line that cannot be read is read again line by line, so every good line
+ * of it is kept and every bad line is named with its number and reason.
+ *
+ * <p>Not thread-safe: one reader per thread (its intern tables are its own). The pools are bounded
+ * ({@value #MAX_INTERNED} strings and tag sets); past that, new values are read without interning.
+ *
+ * <pre>{@code
+ * K6LineReader reader = new K6LineReader();
+ * K6Line line = reader.parse("{\"type\":\"Point\",\"metric\":\"vus\",\"data\":{\"time\":\"2024-03-05T12:00:00+02:00\",\"value\":10,\"tags\":{}}}");
+ * }</pre>
+ */
+public final class K6LineReader {
+
+    /** Interned strings and tag sets kept at most. */
+    public static final int MAX_INTERNED = 1 << 16;
+
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+            .build();
+    private static final int BLOCK_BYTES = 1 << 20;
+
+    private final StringPool strings = new StringPool();
+    private final TagPool tagSets = new TagPool();
+    private final RfcTime times = new RfcTime();
+    private final List<K6Line> pending = new ArrayList<>(8192);
+
+    // one line's fields, reset by object()
+    private String type;
+    private String metric;
+    private long timeUs;
+    private String badTime;
+    private boolean hasTime;
+    private double value;
+    private boolean hasValue;
+    private K6Tags tags;
+    private String name;
+    private String metricType;
+    private String contains;
+    private List<K6Line.ThresholdDecl> thresholds;
+    private final String[] tagKeys = new String[64];
+    private final String[] tagValues = new String[64];
+
+    /** Receives a stream's lines in order. */
+    public interface Handler {
+        /** A line read. */
+        void line(K6Line line);
+
+        /**
+         * A line that could not be read.
+         *
+         * @param lineNo its number, from 1
+         * @param reason what is wrong, e.g. {@code is not JSON: ...} or {@code time 'x' is not an RFC 3339 timestamp}
+         */
+        void bad(long lineNo, String reason);
+
+        /**
+         * A compressed stream ended before its end; called once, before the lines of its last (partial) block.
+         *
+         * @param wholeLines lines read before that block
+         * @param reason the decompressor's message
+         */
+        default void endedEarly(long wholeLines, String reason) {
+        }
+    }
+
+    /**
+     * What {@link #read} saw.
+     *
+     * @param lines lines read, blank and bad ones included
+     * @param lastLineBad the last non-blank line could not be read (a k6 run killed mid-line)
+     * @param endedEarly a compressed stream ended before its end (an {@link EOFException} from the decompressor)
+     * @param endedEarlyReason the decompressor's message when it did, else null
+     */
+    public record Summary(long lines, boolean lastLineBad, boolean endedEarly, String endedEarlyReason) {
+    }
+
+    /** A line that is not a k6 line, and why. */
+    public static final class BadLineException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        BadLineException(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    /**
+     * Reads one line (without its line end).
+     *
+     * @throws BadLineException with the reason when the line is not JSON or not a k6 line
+     */
+    public K6Line parse(String line) throws BadLineException {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return parse(bytes, 0, bytes.length);
+    }
+
+    /** Reads one line held in {@code bytes[off, off + len)} (UTF-8, without its line end). */
+    public K6Line parse(byte[] bytes, int off, int len) throws BadLineException {
+        try (JsonParser p = FACTORY.createParser(bytes, off, len)) {
+            JsonToken t = p.nextToken();
+            if (t != JsonToken.START_OBJECT) {
+                throw new BadLineException(t == null ? "is empty" : "is not a k6 JSON output line (not an object)");
+            }
+            K6Line line = object(p);
+            if (p.nextToken() != null) {
+                throw new BadLineException("is not JSON: more than one value on the line");
+            }
+            return line;
+        } catch (JsonProcessingException e) {
+            throw new BadLineException("is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new BadLineException("is not JSON: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Reads a whole stream of lines (already decompressed), handing each to {@code handler} in order. Returns at
+     * the stream's end; a compressed stream cut short ends the reading with {@link Summary#endedEarly()} set.
+     *
+     * @throws IOException when the stream cannot be read
+     */
+    public Summary read(InputStream in, Handler handler) throws IOException {
+        byte[] buf = new byte[BLOCK_BYTES];
+        int filled = 0;
+        long lineNo = 0;
+        boolean[] lastBad = {false};
+        boolean eof = false;
+        String endedEarly = null;
+        while (!eof) {
+            int n;
+            try {
+                n = in.read(buf, filled, buf.length - filled);
+            } catch (EOFException e) {
+                endedEarly = e.getMessage() == null ? "unexpected end of compressed data" : e.getMessage();
+                handler.endedEarly(lineNo, endedEarly);
+                n = -1;
+            }
+            if (n < 0) {
+                eof = true;
+            } else {
+                filled += n;
+                if (filled < buf.length) {
+                    continue; // fill the block before cutting it
+                }
+            }
+            int end = eof ? filled : lastNewline(buf, filled) + 1;
+            if (end == 0) {
+                if (eof) {
+                    break;
+                }
+                buf = Arrays.copyOf(buf, buf.length * 2); // one line longer than the block
+                continue;
+            }
+            lineNo = block(buf, 0, end, lineNo, eof && (filled == 0 || buf[filled - 1] != '\n'), handler, lastBad);
+            System.arraycopy(buf, end, buf, 0, filled - end);
+            filled -= end;
+        }
+        return new Summary(lineNo, lastBad[0], endedEarly != null, endedEarly);
+    }
+
+    private static int lastNewline(byte[] buf, int filled) {
+        for (int i = filled - 1; i >= 0; i--) {
+            if (buf[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * One block of whole lines (the last one possibly unterminated at the stream's end): one parser for all of it;
+     * any trouble and it is read again line by line. Returns the line number of its last line.
+     */
+    private long block(byte[] buf, int off, int end, long lineNo, boolean unterminated, Handler handler,
+                       boolean[] lastBad) throws IOException {
+        if (end == off) {
+            return lineNo;
+        }
+        pending.clear();
+        long rows = -1;
+        try (JsonParser p = FACTORY.createParser(buf, off, end - off)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                if (t != JsonToken.START_OBJECT) {
+                    break;
+                }
+                pending.add(object(p));
+            }
+            if (t == null) {
+                rows = p.currentLocation().getLineNr();
+            }
+        } catch (JsonProcessingException | BadLineException e) {
+            rows = -1;
+        }
+        if (rows > 0) {
+            for (int i = 0; i < pending.size(); i++) {
+                handler.line(pending.get(i));
+            }
+            if (!pending.isEmpty()) {
+                lastBad[0] = false;
+            }
+            pending.clear();
+            // the parser counts line ends; a block ends with one unless it is an unterminated last line
+            return lineNo + rows - (unterminated ? 0 : 1);
+        }
+        pending.clear();
+        int start = off;
+        while (start < end) {
+            int nl = start;
+            while (nl < end && buf[nl] != '\n') {
+                nl++;
+            }
+            lineNo++;
+            int len = nl - start;
+            if (len > 0 && buf[start + len - 1] == '\r') {
+                len--;
+            }
+            if (!blank(buf, start, len)) {
+                try {
+                    K6Line line = parse(buf, start, len);
+                    handler.line(line);
+                    lastBad[0] = false;
+                } catch (BadLineException e) {
+                    lastBad[0] = true;
+                    handler.bad(lineNo, e.getMessage());
+                }
+            }
+            start = nl + 1;
+        }
+        return lineNo;
+    }
+
+    private static boolean blank(byte[] buf, int off, int len) {
+        for (int i = off; i < off + len; i++) {
+            byte b = buf[i];
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The rest of a k6 line after its START_OBJECT. */
+    private K6Line object(JsonParser p) throws IOException, BadLineException {
+        type = null;
+        metric = null;
+        hasTime = false;
+        badTime = null;
+        hasValue = false;
+        tags = K6Tags.EMPTY;
+        name = null;
+        metricType = "";
+        contains = "";
+        thresholds = null;
+        JsonToken t;
+        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (field) {
+                case "type" -> type = v == JsonToken.VALUE_STRING ? intern(p) : null;
+                case "metric" -> metric = v == JsonToken.VALUE_STRING ? intern(p) : null;
+                case "data" -> {
+                    if (v == JsonToken.START_OBJECT) {
+                        data(p);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+        if (t != JsonToken.END_OBJECT) {
+            throw new BadLineException("is not JSON: the object does not end");
+        }
+        if (type == null) {
+            throw new BadLineException("is not a k6 JSON output line (no \"type\")");
+        }
+        if ("Point".equals(type)) {
+            if (metric == null) {
+                throw new BadLineException("point has no \"metric\"");
+            }
+            if (badTime != null || !hasTime) {
+                throw new BadLineException("time '" + (badTime == null ? "" : badTime)
+                        + "' is not an RFC 3339 timestamp");
+            }
+            if (!hasValue) {
+                throw new BadLineException(metric + " point has no numeric \"value\"");
+            }
+            return new K6Line.Point(metric, timeUs, value, tags);
+        }
+        if ("Metric".equals(type)) {
+            String n = metric != null ? metric : name;
+            if (n == null) {
+                throw new BadLineException("Metric line has no \"metric\" nor data \"name\"");
+            }
+            return new K6Line.MetricDecl(n, metricType, contains, thresholds == null ? List.of() : thresholds);
+        }
+        return new K6Line.Other(type);
+    }
+
+    private void data(JsonParser p) throws IOException, BadLineException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (field) {
+                case "time" -> {
+                    if (v == JsonToken.VALUE_STRING) {
+                        long us = times.parseUs(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+                        if (us == RfcTime.BAD) {
+                            badTime = p.getText();
+                        } else {
+                            timeUs = us;
+                            hasTime = true;
+                        }
+                    } else {
+                        badTime = v == JsonToken.VALUE_NULL ? "" : p.getText();
+                        p.skipChildren();
+                    }
+                }
+                case "value" -> {
+                    if (v == JsonToken.VALUE_NUMBER_INT || v == JsonToken.VALUE_NUMBER_FLOAT) {
+                        value = p.getDoubleValue();
+                        hasValue = true;
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                case "tags" -> {
+                    if (v == JsonToken.START_OBJECT) {
+                        tags = tags(p);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                case "name" -> name = v == JsonToken.VALUE_STRING ? intern(p) : null;
+                case "type" -> metricType = v == JsonToken.VALUE_STRING ? p.getText() : "";
+                case "contains" -> contains = v == JsonToken.VALUE_STRING ? p.getText() : "";
+                case "thresholds" -> thresholds = thresholds(p, v);
+                default -> p.skipChildren();
+            }
+        }
+    }
+
+    private K6Tags tags(JsonParser p) throws IOException, BadLineException {
+        int n = 0;
+        int hash = 1;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
+            JsonToken v = p.nextToken();
+            String val;
+            if (v == JsonToken.VALUE_STRING) {
+                val = intern(p);
+            } else if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
+                p.skipChildren();
+                continue;
+            } else if (v == JsonToken.VALUE_NULL) {
+                continue;
+            } else {
+                val = strings.intern(p.getText());
+            }
+            if (n == tagKeys.length) {
+                throw new BadLineException("has more than " + tagKeys.length + " tags");
+            }
+            tagKeys[n] = key;
+            tagValues[n] = val;
+            hash = 31 * hash + key.hashCode() * 17 + val.hashCode();
+            n++;
+        }
+        return n == 0 ? K6Tags.EMPTY : tagSets.intern(tagKeys, tagValues, n, hash);
+    }
+
+    private List<K6Line.ThresholdDecl> thresholds(JsonParser p, JsonToken v) throws IOException, BadLineException {
+        List<K6Line.ThresholdDecl> out = new ArrayList<>();
+        if (v != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return out;
+        }
+        JsonToken t;
+        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (t == JsonToken.VALUE_STRING) {
+                out.add(new K6Line.ThresholdDecl(p.getText(), false, null));
+            } else if (t == JsonToken.START_OBJECT) {
+                String expression = null;
+                boolean abort = false;
+                String delay = null;
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String f = p.currentName();
+                    JsonToken fv = p.nextToken();
+                    switch (f) {
+                        case "threshold" -> expression = fv == JsonToken.VALUE_STRING ? p.getText() : null;
+                        case "abortOnFail" -> abort = fv == JsonToken.VALUE_TRUE;
+                        case "delayAbortEval" -> delay = fv == JsonToken.VALUE_STRING ? p.getText() : null;
+                        default -> p.skipChildren();
+                    }
+                }
+                if (expression == null) {
+                    throw new BadLineException("a threshold object has no \"threshold\" string");
+                }
+                out.add(new K6Line.ThresholdDecl(expression, abort, delay));
+            } else {
+                p.skipChildren();
+            }
+        }
+        return out;
+    }
+
+    private String intern(JsonParser p) throws IOException {
+        return strings.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+    }
+
+    /** Strings by content, open addressing; a bounded table. */
+    private static final class StringPool {
+        private String[] table = new String[1024];
+        private int size;
+
+        String intern(char[] chars, int off, int len) {
+            int h = 0;
+            for (int i = off; i < off + len; i++) {
+                h = 31 * h + chars[i];
+            }
+            int mask = table.length - 1;
+            int i = mix(h) & mask;
+            String s;
+            while ((s = table[i]) != null) {
+                if (s.hashCode() == h && same(s, chars, off, len)) {
+                    return s;
+                }
+                i = (i + 1) & mask;
+            }
+            s = new String(chars, off, len);
+            add(s, i);
+            return s;
+        }
+
+        String intern(String text) {
+            char[] c = text.toCharArray();
+            return intern(c, 0, c.length);
+        }
+
+        private void add(String s, int slot) {
+            if (size >= MAX_INTERNED) {
+                return;
+            }
+            table[slot] = s;
+            if (++size * 2 > table.length) {
+                String[] old = table;
+                table = new String[old.length * 2];
+                int mask = table.length - 1;
+                for (String o : old) {
+                    if (o != null) {
+                        int j = mix(o.hashCode()) & mask;
+                        while (table[j] != null) {
+                            j = (j + 1) & mask;
+                        }
+                        table[j] = o;
+                    }
+                }
+            }
+        }
+
+        private static boolean same(String s, char[] chars, int off, int len) {
+            if (s.length() != len) {
+                return false;
+            }
+            for (int i = 0; i < len; i++) {
+                if (s.charAt(i) != chars[off + i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** Tag sets by identity of their (interned) keys and values; a bounded table. */
+    private static final class TagPool {
+        private K6Tags[] table = new K6Tags[256];
+        private int size;
+
+        K6Tags intern(String[] keys, String[] values, int n, int hash) {
+            int mask = table.length - 1;
+            int i = mix(hash) & mask;
+            K6Tags t;
+            while ((t = table[i]) != null) {
+                if (t.interningHash() == hash && t.sameAs(keys, values, n)) {
+                    return t;
+                }
+                i = (i + 1) & mask;
+            }
+            t = new K6Tags(Arrays.copyOf(keys, n), Arrays.copyOf(values, n), hash);
+            if (size < MAX_INTERNED) {
+                table[i] = t;
+                if (++size * 2 > table.length) {
+                    K6Tags[] old = table;
+                    table = new K6Tags[old.length * 2];
+                    int m = table.length - 1;
+                    for (K6Tags o : old) {
+                        if (o != null) {
+                            int j = mix(o.interningHash()) & m;
+                            while (table[j] != null) {
+                                j = (j + 1) & m;
+                            }
+                            table[j] = o;
+                        }
+                    }
+                }
+            }
+            return t;
+        }
+    }
+
+    private static int mix(int h) {
+        return h ^ (h >>> 16) ^ (h >>> 7);
+    }
+
+    /**
+     * RFC 3339 timestamps ({@code 2024-03-05T12:00:00.000137+02:00}, {@code ...Z}) to epoch µs, read from the
+     * parser's characters; the date's epoch day is cached.
+     */
+    static final class RfcTime {
+        static final long BAD = Long.MIN_VALUE;
+        private int cachedYmd = -1;
+        private long cachedEpochDay;
+
+        long parseUs(char[] c, int off, int len) {
+            if (len < 20) {
+                return BAD;
+            }
+            int y = digits(c, off, 4);
+            int mo = digits(c, off + 5, 2);
+            int d = digits(c, off + 8, 2);
+            int h = digits(c, off + 11, 2);
+            int mi = digits(c, off + 14, 2);
+            int s = digits(c, off + 17, 2);
+            char sep = c[off + 10];
+            if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || s < 0 || c[off + 4] != '-' || c[off + 7] != '-'
+                    || (sep != 'T' && sep != 't' && sep != ' ') || c[off + 13] != ':' || c[off + 16] != ':'
+                    || h > 23 || mi > 59 || s > 60) {
+                return BAD;
+            }
+            int pos = off + 19;
+            int end = off + len;
+            long fracUs = 0;
+            if (c[pos] == '.') {
+                pos++;
+                int digitsRead = 0;
+                long frac = 0;
+                while (pos < end && c[pos] >= '0' && c[pos] <= '9') {
+                    if (digitsRead < 6) {
+                        frac = frac * 10 + (c[pos] - '0');
+                    }
+                    digitsRead++;
+                    pos++;
+                }
+                if (digitsRead == 0 || digitsRead > 9) {
+                    return BAD;
+                }
+                for (int k = Math.min(digitsRead, 6); k < 6; k++) {
+                    frac *= 10;
+                }
+                fracUs = frac;
+            }
+            if (pos >= end) {
+                return BAD;
+            }
+            int offsetSec;
+            char z = c[pos];
+            if ((z == 'Z' || z == 'z') && pos + 1 == end) {
+                offsetSec = 0;
+            } else if ((z == '+' || z == '-') && pos + 6 == end && c[pos + 3] == ':') {
+                int oh = digits(c, pos + 1, 2);
+                int om = digits(c, pos + 4, 2);
+                if (oh < 0 || om < 0 || oh > 23 || om > 59) {
+                    return BAD;
+                }
+                offsetSec = (oh * 3600 + om * 60) * (z == '-' ? -1 : 1);
+            } else {
+                return BAD;
+            }
+            int ymd = (y * 100 + mo) * 100 + d;
+            if (ymd != cachedYmd) {
+                try {
+                    cachedEpochDay = LocalDate.of(y, mo, d).toEpochDay();
+                } catch (DateTimeException e) {
+                    return BAD;
+                }
+                cachedYmd = ymd;
+            }
+            long sec = cachedEpochDay * 86_400L + h * 3600L + mi * 60L + Math.min(s, 59) - offsetSec;
+            return sec * 1_000_000L + fracUs;
+        }
+
+        private static int digits(char[] c, int off, int n) {
+            int v = 0;
+            for (int i = off; i < off + n; i++) {
+                char ch = c[i];
+                if (ch < '0' || ch > '9') {
+                    return -1;
+                }
+                v = v * 10 + (ch - '0');
+            }
+            return v;
+        }
+    }
+}

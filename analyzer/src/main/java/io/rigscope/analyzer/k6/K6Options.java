@@ -1,0 +1,66 @@
+package io.rigscope.analyzer.k6;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The thresholds of a k6 options JSON file: the options object as {@code k6 inspect} prints it (thresholds at its
+ * top level or under {@code "options"}), or just {@code {"thresholds": {...}}}. It is the only way to give
+ * thresholds on submetrics ({@code http_req_duration{scenario:ingest}}): k6's JSON output does not carry them.
+ */
+public final class K6Options {
+
+    private K6Options() {
+    }
+
+    /**
+     * The file's thresholds: metric key as written -> its thresholds, in order.
+     *
+     * @throws IOException when it cannot be read
+     * @throws IllegalArgumentException naming the file and what is wrong
+     */
+    public static Map<String, List<K6Line.ThresholdDecl>> thresholds(Path file) throws IOException {
+        JsonNode root;
+        try {
+            root = JsonMapper.builder().build().readTree(Files.readAllBytes(file));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("--options " + file + " is not JSON: " + e.getOriginalMessage());
+        }
+        JsonNode t = root == null ? null : root.path("thresholds");
+        if (t != null && t.isMissingNode()) {
+            t = root.path("options").path("thresholds");
+        }
+        if (t == null || !t.isObject()) {
+            throw new IllegalArgumentException("--options " + file + " has no \"thresholds\" object (expected k6's "
+                    + "options JSON, e.g. {\"thresholds\": {\"http_req_duration\": [\"p(95)<200\"]}})");
+        }
+        Map<String, List<K6Line.ThresholdDecl>> out = new LinkedHashMap<>();
+        var fields = t.fields();
+        while (fields.hasNext()) {
+            var e = fields.next();
+            List<K6Line.ThresholdDecl> list = new ArrayList<>();
+            JsonNode v = e.getValue();
+            for (JsonNode x : v.isArray() ? v : List.of(v)) {
+                if (x.isTextual()) {
+                    list.add(new K6Line.ThresholdDecl(x.asText(), false, null));
+                } else if (x.isObject() && x.path("threshold").isTextual()) {
+                    JsonNode delay = x.path("delayAbortEval");
+                    list.add(new K6Line.ThresholdDecl(x.path("threshold").asText(),
+                            x.path("abortOnFail").asBoolean(false), delay.isTextual() ? delay.asText() : null));
+                } else {
+                    throw new IllegalArgumentException("--options " + file + ": threshold on " + e.getKey()
+                            + " is neither a string nor an object with a \"threshold\" string: " + x);
+                }
+            }
+            out.put(e.getKey(), list);
+        }
+        return out;
+    }
+}
