@@ -156,7 +156,7 @@ public final class K6Import {
         State state = new State(file, options, out);
         K6LineReader.Summary summary;
         try (InputStream in = open(file)) {
-            summary = new K6LineReader().read(in, state);
+            summary = new K6LineReader(state::wanted).read(in, state);
         }
         return state.finish(summary);
     }
@@ -207,6 +207,15 @@ public final class K6Import {
             this.out = out;
             this.judge = new K6Thresholds(options.scenarioMap());
             options.thresholds().forEach(judge::declare);
+        }
+
+        /**
+         * The metrics whose points are read: the three a request is made of, and those carrying thresholds (k6
+         * writes a metric's Metric line, with its thresholds, before its first point).
+         */
+        boolean wanted(String metric) {
+            return metric.equals(HTTP_REQ_DURATION) || metric.equals(HTTP_REQS) || metric.equals(DROPPED_ITERATIONS)
+                    || judge.judges(metric);
         }
 
         @Override
@@ -339,8 +348,18 @@ public final class K6Import {
             return options.scenarioMap().getOrDefault(k6, k6);
         }
 
+        private String countsScenario;
+        private long countsSec;
+        private long[] countsLast;
+
         private long[] counts(String scenario, long sec) {
-            return ledger.computeIfAbsent(scenario, s -> new TreeMap<>()).computeIfAbsent(sec, s -> new long[3]);
+            if (scenario == countsScenario && sec == countsSec) {
+                return countsLast;
+            }
+            countsScenario = scenario;
+            countsSec = sec;
+            countsLast = ledger.computeIfAbsent(scenario, s -> new TreeMap<>()).computeIfAbsent(sec, s -> new long[3]);
+            return countsLast;
         }
 
         private void ensureStarted(long firstT1) {

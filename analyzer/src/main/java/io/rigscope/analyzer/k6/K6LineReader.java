@@ -43,6 +43,7 @@ public final class K6LineReader {
             .build();
     private static final int BLOCK_BYTES = 1 << 20;
 
+    private final java.util.function.Predicate<String> wanted;
     private final StringPool strings = new StringPool();
     private final TagPool tagSets = new TagPool();
     private final RfcTime times = new RfcTime();
@@ -63,6 +64,20 @@ public final class K6LineReader {
     private List<K6Line.ThresholdDecl> thresholds;
     private final String[] tagKeys = new String[64];
     private final String[] tagValues = new String[64];
+
+    /** A reader that reads every point in full. */
+    public K6LineReader() {
+        this(metric -> true);
+    }
+
+    /**
+     * A reader that skips the data of points whose metric {@code wanted} refuses, when the line names its metric
+     * before its data (k6 writes {@code "metric"} first on point lines): such a point is returned as
+     * {@link K6Line.Other} of type {@code Point}, its time, value and tags not read.
+     */
+    public K6LineReader(java.util.function.Predicate<String> wanted) {
+        this.wanted = java.util.Objects.requireNonNull(wanted, "wanted");
+    }
 
     /** Receives a stream's lines in order. */
     public interface Handler {
@@ -275,6 +290,7 @@ public final class K6LineReader {
         metricType = "";
         contains = "";
         thresholds = null;
+        boolean skipped = false;
         JsonToken t;
         while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
             String field = p.currentName();
@@ -283,9 +299,11 @@ public final class K6LineReader {
                 case "type" -> type = v == JsonToken.VALUE_STRING ? intern(p) : null;
                 case "metric" -> metric = v == JsonToken.VALUE_STRING ? intern(p) : null;
                 case "data" -> {
-                    if (v == JsonToken.START_OBJECT) {
+                    if (v == JsonToken.START_OBJECT && (metric == null || "Metric".equals(type)
+                            || wanted.test(metric))) {
                         data(p);
                     } else {
+                        skipped = v == JsonToken.START_OBJECT;
                         p.skipChildren();
                     }
                 }
@@ -299,6 +317,9 @@ public final class K6LineReader {
             throw new BadLineException("is not a k6 JSON output line (no \"type\")");
         }
         if ("Point".equals(type)) {
+            if (skipped) {
+                return new K6Line.Other(type);
+            }
             if (metric == null) {
                 throw new BadLineException("point has no \"metric\"");
             }

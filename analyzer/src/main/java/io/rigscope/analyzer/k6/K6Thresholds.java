@@ -22,8 +22,8 @@ import java.util.Optional;
  *       histogram), for the metrics that carry thresholds only.</li>
  *   <li>Rate: {@code rate} = points whose value is not 0 / all points.</li>
  *   <li>Counter: {@code count} = the sum of the values; {@code rate} = that sum / the test's duration (k6 divides
- *       by the run's elapsed time: the summary's {@code testRunDurationMs} when given, else first to last point of
- *       the file).</li>
+ *       by the run's elapsed time: the summary's {@code testRunDurationMs} when given, else the first to the last
+ *       point read: those of http_req_duration, http_reqs, dropped_iterations and of the metrics with thresholds).</li>
  *   <li>Gauge: {@code value} = the last value written.</li>
  * </ul>
  * A threshold whose metric (or filter) matched no point is judged as k6 judges it at the end of a test: every
@@ -119,6 +119,11 @@ public final class K6Thresholds {
         K6MetricType.of(k6Type).ifPresent(t -> declaredTypes.put(metric, t));
     }
 
+    /** True when a threshold is declared on this metric (with or without a filter). */
+    public boolean judges(String metric) {
+        return sinksByMetric.containsKey(metric);
+    }
+
     /** True when nothing is declared. */
     public boolean isEmpty() {
         return declared.isEmpty();
@@ -151,7 +156,7 @@ public final class K6Thresholds {
         }
     }
 
-    /** Seconds from the run's first point to its last, or NaN before two distinct times. */
+    /** Seconds from the first point read to the last (those of the metrics rigscope reads), or NaN before two. */
     public double spanSec() {
         return lastUs > firstUs ? (lastUs - firstUs) / 1e6 : Double.NaN;
     }

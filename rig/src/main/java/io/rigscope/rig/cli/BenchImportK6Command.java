@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.analyzer.bench.SyntheticK6Run;
 import io.rigscope.analyzer.k6.K6Import;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,8 +37,22 @@ public final class BenchImportK6Command implements Callable<Integer> {
     @Option(names = "--jq", paramLabel = "PATH", description = "The jq to run (default: jq on the PATH).")
     String jq = "jq";
 
+    @Option(names = "--generate", paramLabel = "REQUESTS",
+            description = {"First write FILE: a synthetic k6 run of REQUESTS requests shaped as k6 writes an HTTP test "
+                + "(13 points per request: http_reqs, http_req_duration and its phases, http_req_failed, checks, "
+                + "data_*, iteration_duration, iterations; vus each second; thresholds on three metrics)."})
+    Long generate;
+
     @Override
     public Integer call() throws Exception {
+        if (generate != null) {
+            if (generate < 1) {
+                throw new UsageException("--generate must be >= 1, was " + generate);
+            }
+            long written = SyntheticK6Run.write(file, generate);
+            System.err.printf(Locale.ROOT, "bench import-k6: wrote %s: %,d lines, %,d requests, %,d bytes%n", file,
+                    written, generate, Files.size(file));
+        }
         if (!Files.isRegularFile(file)) {
             throw new UsageException("FILE " + file + " is not a readable file");
         }
