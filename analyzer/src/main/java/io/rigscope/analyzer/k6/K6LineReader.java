@@ -216,13 +216,24 @@ public final class K6LineReader {
         }
         pending.clear();
         long rows = -1;
+        // a Metric line is handed over at once (its thresholds decide which points are read next); a block that
+        // fails is read again line by line from just after the last line handed over
+        int handedTo = off;
+        long handedLines = 0;
         try (JsonParser p = FACTORY.createParser(buf, off, end - off)) {
             JsonToken t;
             while ((t = p.nextToken()) != null) {
                 if (t != JsonToken.START_OBJECT) {
                     break;
                 }
-                pending.add(object(p));
+                K6Line line = object(p);
+                pending.add(line);
+                if (line instanceof K6Line.MetricDecl) {
+                    var at = p.currentLocation();
+                    handOver(handler, lastBad);
+                    handedTo = off + (int) at.getByteOffset();
+                    handedLines = at.getLineNr() - 1;
+                }
             }
             if (t == null) {
                 rows = p.currentLocation().getLineNr();
@@ -231,16 +242,12 @@ public final class K6LineReader {
             rows = -1;
         }
         if (rows > 0) {
-            for (int i = 0; i < pending.size(); i++) {
-                handler.line(pending.get(i));
-            }
-            if (!pending.isEmpty()) {
-                lastBad[0] = false;
-            }
-            pending.clear();
+            handOver(handler, lastBad);
             // the parser counts line ends; a block ends with one unless it is an unterminated last line
             return lineNo + rows - (unterminated ? 0 : 1);
         }
+        lineNo += handedLines;
+        off = handedTo;
         pending.clear();
         int start = off;
         while (start < end) {
@@ -266,6 +273,16 @@ public final class K6LineReader {
             start = nl + 1;
         }
         return lineNo;
+    }
+
+    private void handOver(Handler handler, boolean[] lastBad) {
+        for (int i = 0; i < pending.size(); i++) {
+            handler.line(pending.get(i));
+        }
+        if (!pending.isEmpty()) {
+            lastBad[0] = false;
+        }
+        pending.clear();
     }
 
     private static boolean blank(byte[] buf, int off, int len) {

@@ -1,6 +1,10 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.analyzer.k6.K6Import;
+import io.rigscope.analyzer.k6.K6Line;
+import io.rigscope.analyzer.k6.K6Options;
+import io.rigscope.analyzer.k6.K6Summary;
+import io.rigscope.analyzer.k6.K6Verdict;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.wire.WirePublisher;
@@ -62,6 +66,17 @@ public final class ImportK6Command implements Callable<Integer> {
                     + "of importing its readable lines with a warning.")
     boolean strict;
 
+    @Option(names = "--options", paramLabel = "FILE",
+            description = {"A k6 options JSON (as 'k6 inspect' prints it, or {\"thresholds\": {...}}): its thresholds "
+                + "are judged beside those of the file's Metric lines. The only way to give thresholds on submetrics "
+                + "(http_req_duration{scenario:ingest}): k6's JSON output does not carry them."})
+    Path optionsFile;
+
+    @Option(names = "--summary", paramLabel = "FILE",
+            description = {"k6's --summary-export of the same run: k6's verdict on each threshold is printed beside "
+                + "rigscope's, and a disagreement fails the repeat's k6_agreement gate."})
+    Path summaryFile;
+
     @Override
     public Integer call() {
         if (!Files.isRegularFile(file)) {
@@ -71,7 +86,7 @@ public final class ImportK6Command implements Callable<Integer> {
             throw new UsageException("--rep must be >= 1, was " + rep);
         }
         K6Import.Options options = new K6Import.Options(series, rep, generator, scenarioMap, !noReconciliation,
-                !noSeriesMarkers, 500, strict);
+                !noSeriesMarkers, 500, strict).withK6(optionThresholds(), summary());
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
             admin.ensureTopics();
@@ -97,13 +112,68 @@ public final class ImportK6Command implements Callable<Integer> {
             System.out.printf("import k6: %s -> series %s rep %d: %,d lines, %,d samples (%,d failed), %,d dropped, "
                             + "%,d other points skipped%n", file, series, rep, result.lines(), result.samples(),
                     result.failed(), result.dropped(), result.skippedLines());
-            if (!result.thresholds().isEmpty()) {
-                System.out.println("import k6: thresholds " + result.thresholds());
-            }
+            verdictLines(result.verdicts()).forEach(System.out::println);
             result.problems().forEach(p -> System.out.println("import k6: note: " + p));
             warnings(result).forEach(System.err::println);
             return ExitCodes.OK;
         }
+    }
+
+    private Map<String, List<K6Line.ThresholdDecl>> optionThresholds() {
+        if (optionsFile == null) {
+            return Map.of();
+        }
+        if (!Files.isRegularFile(optionsFile)) {
+            throw new UsageException("--options " + optionsFile + " is not a readable file");
+        }
+        try {
+            return K6Options.thresholds(optionsFile);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        } catch (IOException e) {
+            throw new UsageException("--options " + optionsFile + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    private K6Summary summary() {
+        if (summaryFile == null) {
+            return null;
+        }
+        if (!Files.isRegularFile(summaryFile)) {
+            throw new UsageException("--summary " + summaryFile + " is not a readable file");
+        }
+        try {
+            return K6Summary.read(summaryFile);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        } catch (IOException e) {
+            throw new UsageException("--summary " + summaryFile + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** One console line per threshold: rigscope's verdict, k6's beside it when known, abortOnFail. */
+    static List<String> verdictLines(List<K6Verdict> verdicts) {
+        List<String> lines = new ArrayList<>();
+        for (K6Verdict v : verdicts) {
+            StringBuilder b = new StringBuilder("import k6: threshold ").append(v.key()).append(": ")
+                    .append(v.pass() ? "pass" : "FAIL");
+            b.append(v.value() != null ? String.format(java.util.Locale.ROOT, " (%s over %,d points)",
+                    number(v.value()), v.points()) : " (" + v.reason() + ")");
+            if (v.k6Pass() != null) {
+                b.append("; k6: ").append(v.k6Pass() ? "pass" : "FAIL").append(v.disagrees() ? "  DISAGREE" : "");
+            }
+            if (v.abortOnFail()) {
+                b.append("; abortOnFail").append(v.delayAbortEval() == null ? "" : " after " + v.delayAbortEval())
+                        .append(v.pass() ? "" : ": k6 stopped the run on it");
+            }
+            lines.add(b.toString());
+        }
+        return lines;
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v)
+                : String.format(java.util.Locale.ROOT, "%.4f", v);
     }
 
     /** The console's warnings on what was skipped: none for a file read whole. */
