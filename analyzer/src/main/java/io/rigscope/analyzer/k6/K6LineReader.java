@@ -44,6 +44,7 @@ public final class K6LineReader {
     private static final int BLOCK_BYTES = 1 << 20;
 
     private final java.util.function.Predicate<String> wanted;
+    private final java.util.Set<String> withThresholds = new java.util.HashSet<>();
     private final StringPool strings = new StringPool();
     private final TagPool tagSets = new TagPool();
     private final RfcTime times = new RfcTime();
@@ -71,9 +72,10 @@ public final class K6LineReader {
     }
 
     /**
-     * A reader that skips the data of points whose metric {@code wanted} refuses, when the line names its metric
-     * before its data (k6 writes {@code "metric"} first on point lines): such a point is returned as
-     * {@link K6Line.Other} of type {@code Point}, its time, value and tags not read.
+     * A reader that skips the data of points whose metric {@code wanted} refuses and that no Metric line read so
+     * far gave thresholds, when the line names its metric before its data (k6 writes {@code "metric"} first on
+     * point lines): such a point is returned as {@link K6Line.Other} of type {@code Point}, its time, value and
+     * tags not read.
      */
     public K6LineReader(java.util.function.Predicate<String> wanted) {
         this.wanted = java.util.Objects.requireNonNull(wanted, "wanted");
@@ -317,7 +319,7 @@ public final class K6LineReader {
                 case "metric" -> metric = v == JsonToken.VALUE_STRING ? intern(p) : null;
                 case "data" -> {
                     if (v == JsonToken.START_OBJECT && (metric == null || "Metric".equals(type)
-                            || wanted.test(metric))) {
+                            || wanted.test(metric) || withThresholds.contains(metric))) {
                         data(p);
                     } else {
                         skipped = v == JsonToken.START_OBJECT;
@@ -353,6 +355,9 @@ public final class K6LineReader {
             String n = metric != null ? metric : name;
             if (n == null) {
                 throw new BadLineException("Metric line has no \"metric\" nor data \"name\"");
+            }
+            if (thresholds != null && !thresholds.isEmpty()) {
+                withThresholds.add(n);
             }
             return new K6Line.MetricDecl(n, metricType, contains, thresholds == null ? List.of() : thresholds);
         }
