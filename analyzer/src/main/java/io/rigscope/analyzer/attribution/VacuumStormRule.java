@@ -4,6 +4,7 @@ import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.Waits;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +15,15 @@ import java.util.Optional;
  * committers wait on WAL and the whole service slows (p50 lifts).
  * <ul>
  *   <li>attributed: a vacuum around the episode ({@code rig.pglog} completion overlapping it, or a
- *       {@code rig.db} progress row) and at least {@code attribution_wal_wait_share} of the active sessions on
- *       {@code LWLock:WALWrite}, {@code LWLock:WALInsert}, {@code IO:WALWrite} or {@code IO:WALSync};</li>
- *   <li>most likely: the vacuum with the p50 lifted but no {@code rig.waits} over the episode; or WAL waits
- *       with the p50 lifted while neither the log nor the sampler covered the episode (a vacuum could not be
- *       seen).</li>
+ *       {@code rig.db} progress row), at least {@code attribution_wal_wait_share} of the active sessions on
+ *       {@code LWLock:WALWrite}, {@code LWLock:WALInsert}, {@code IO:WALWrite} or {@code IO:WALSync}, and the
+ *       disk's view over the episode ({@code rig.os}: write IOPS, average request size, queue depth), which is
+ *       defining evidence: without a {@code rig.os} record over the episode the finding is at most most likely,
+ *       {@code rig.os} missing. Its values corroborate and are reported; they are not thresholds (on EBS-like
+ *       volumes the request size collapses and the queue grows; on a local disk the size does not collapse);</li>
+ *   <li>most likely: the vacuum and the WAL waits without {@code rig.os}; the vacuum with the p50 lifted but no
+ *       {@code rig.waits} over the episode; or WAL waits with the p50 lifted while neither the log nor the sampler
+ *       covered the episode (a vacuum could not be seen).</li>
  * </ul>
  */
 public final class VacuumStormRule implements CauseRule {
@@ -31,7 +36,7 @@ public final class VacuumStormRule implements CauseRule {
     @Override
     public String fingerprint() {
         return "a vacuum around the episode (log completion or progress row) with >= attribution_wal_wait_share of "
-                + "active sessions waiting on WAL; p50 lifts";
+                + "active sessions waiting on WAL, the disk's view (rig.os) over it; p50 lifts";
     }
 
     @Override
@@ -51,8 +56,12 @@ public final class VacuumStormRule implements CauseRule {
         evidence.add(new Evidence("rig.samples", null, "p50_lift", WaitProfile.round(scene.p50Lift()), "x",
                 "episode p50 " + WaitProfile.round(scene.p50Lift()) + " x the repeat's, "
                         + Math.round(scene.slowShare() * 100) + " % of its requests slow"));
+        Optional<Evidence> disk = diskView(scene);
+        disk.ifPresent(evidence::add);
         if (vacuums.seen() && walWaits) {
-            return Optional.of(new Finding(Cause.VACUUM_STORM, Confidence.ATTRIBUTED, evidence, List.of()));
+            return Optional.of(disk.isPresent()
+                    ? new Finding(Cause.VACUUM_STORM, Confidence.ATTRIBUTED, evidence, List.of())
+                    : new Finding(Cause.VACUUM_STORM, Confidence.MOST_LIKELY, evidence, List.of("rig.os")));
         }
         if (vacuums.seen() && !waitsCovered && scene.p50Lifted()) {
             return Optional.of(new Finding(Cause.VACUUM_STORM, Confidence.MOST_LIKELY, evidence,
@@ -63,5 +72,43 @@ public final class VacuumStormRule implements CauseRule {
                     List.of("rig.pglog", "rig.db")));
         }
         return Optional.empty();
+    }
+
+    /**
+     * The disk's view over the episode from {@code rig.os}: the busiest device's peak write IOPS, the range of its
+     * average request size and its deepest queue; empty when no record covers the episode.
+     */
+    static Optional<Evidence> diskView(EpisodeScene scene) {
+        List<OsMetrics> around = scene.around(TelemetryStream.OS, OsMetrics.class);
+        OsMetrics.DiskIO busiest = null;
+        long busiestTs = 0;
+        double minReqSzKb = Double.MAX_VALUE;
+        double maxReqSzKb = 0;
+        double maxQueue = 0;
+        for (OsMetrics os : around) {
+            for (OsMetrics.DiskIO d : os.diskIO()) {
+                if (busiest == null || d.writeIOsPS() > busiest.writeIOsPS()) {
+                    busiest = d;
+                    busiestTs = os.ts();
+                }
+            }
+        }
+        if (busiest == null) {
+            return Optional.empty();
+        }
+        for (OsMetrics os : around) {
+            for (OsMetrics.DiskIO d : os.diskIO()) {
+                if (d.device().equals(busiest.device())) {
+                    minReqSzKb = Math.min(minReqSzKb, d.avgReqSz());
+                    maxReqSzKb = Math.max(maxReqSzKb, d.avgReqSz());
+                    maxQueue = Math.max(maxQueue, d.avgQueueLen());
+                }
+            }
+        }
+        return Optional.of(Evidence.measured("rig.os", busiestTs, "write_iops", WaitProfile.round(
+                busiest.writeIOsPS()), "IO/s", "disk " + busiest.device() + ": write IOPS up to "
+                 + WaitProfile.round(busiest.writeIOsPS()) + ", average request " + WaitProfile.round(minReqSzKb)
+                + "-" + WaitProfile.round(maxReqSzKb) + " KB, queue up to " + WaitProfile.round(maxQueue) + ", " + scene.within(
+                TelemetryStream.OS)));
     }
 }

@@ -76,6 +76,36 @@ class AttributionTest {
     }
 
     @Test
+    void withoutEnhancedMonitoringAVacuumStormIsOnlyMostLikely() {
+        cleanControls();
+        p50Lifted = true;
+        autovacuumEndingAt(END + 1, 12.0);
+        piWaits(Map.of("LWLock:WALWrite", 31.0, "IO:WALSync", 9.0, "LWLock:WALInsert", 6.0, "CPU", 14.0));
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.missing()).contains("rig.os");
+    }
+
+    @Test
+    void theDisksViewIsReportedBesideTheVacuumStorm() {
+        cleanControls();
+        p50Lifted = true;
+        autovacuumEndingAt(END + 1, 12.0);
+        piWaits(Map.of("LWLock:WALWrite", 31.0, "IO:WALSync", 9.0, "LWLock:WALInsert", 6.0, "CPU", 14.0));
+        emDisk(6.0, 410.0, 25.0);
+
+        Episode e = attribute();
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.evidence()).anySatisfy(ev -> {
+            assertThat(ev.stream()).isEqualTo("rig.os");
+            assertThat(ev.value()).as("the helper writes 40 write IO/s below a queue of 100").isEqualTo(40.0);
+            assertThat(ev.fact()).contains("average request 6.0-6.0 KB").contains("queue up to 25.0");
+        });
+    }
+
+    @Test
     void withoutTheWaitsAVacuumWithTheP50LiftedIsOnlyMostLikely() {
         cleanControls();
         p50Lifted = true;
@@ -250,6 +280,7 @@ class AttributionTest {
         p50Lifted = true;
         autovacuumEndingAt(END + 1, 12.0);
         piWaits(Map.of("LWLock:WALWrite", 31.0, "IO:WALSync", 9.0, "CPU", 14.0));
+        emDisk(6.0, 410.0, 25.0);
 
         Episode e = attribute();
         assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);

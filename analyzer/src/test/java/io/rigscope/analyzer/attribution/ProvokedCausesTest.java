@@ -85,7 +85,21 @@ class ProvokedCausesTest {
         // the vacuum, in progress (rig.db) and completed (rig.pglog: 158,706 full-page images, 1,214 MB of WAL)
         assertThat(report.episodes().stream().flatMap(e -> e.evidence().stream()))
                 .anyMatch(ev -> "vacuum_heap_blks_scanned".equals(ev.what()))
-                .anyMatch(ev -> ev.fact().contains("158706 full-page images"));
+                .anyMatch(ev -> ev.fact().contains("158706 full-page images"))
+                .as("the local disk's view (rig.os) over the episode").anyMatch(ev -> "rig.os".equals(ev.stream())
+                        && "write_iops".equals(ev.what()));
+    }
+
+    @Test
+    void withoutTheDisksViewTheVacuumStormIsOnlyMostLikely() throws IOException {
+        SeriesReport report = replay("vacuum-storm", "cal-vacuum-storm-20261130-193946", Set.of(Topic.OS));
+        // most likely now, so the generator's pauses in the same seconds rank first and the vacuum is named beside
+        assertThat(report.episodes()).anySatisfy(e -> {
+            assertThat(e.secondary()).isEqualTo(Cause.VACUUM_STORM);
+            assertThat(e.missing()).contains("rig.os");
+        });
+        assertThat(report.episodes()).noneMatch(e -> e.cause() == Cause.VACUUM_STORM
+                && e.confidence() == Confidence.ATTRIBUTED);
     }
 
     @Test
