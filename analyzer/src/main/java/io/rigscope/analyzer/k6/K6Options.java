@@ -21,6 +21,32 @@ public final class K6Options {
     }
 
     /**
+     * k6's thresholds object already read (e.g. a rescan manifest's {@code thresholds}): metric key -> a list of
+     * strings or {@code {"threshold", "abortOnFail", "delayAbortEval"}} objects (a single string is one).
+     *
+     * @throws IllegalArgumentException naming the metric whose entry is neither
+     */
+    public static Map<String, List<K6Line.ThresholdDecl>> fromMap(Map<String, ?> thresholds) {
+        Map<String, List<K6Line.ThresholdDecl>> out = new LinkedHashMap<>();
+        thresholds.forEach((key, value) -> {
+            List<K6Line.ThresholdDecl> list = new ArrayList<>();
+            for (Object x : value instanceof List<?> l ? l : List.of(value == null ? "" : value)) {
+                if (x instanceof String text) {
+                    list.add(new K6Line.ThresholdDecl(text, false, null));
+                } else if (x instanceof Map<?, ?> m && m.get("threshold") instanceof String text) {
+                    list.add(new K6Line.ThresholdDecl(text, Boolean.TRUE.equals(m.get("abortOnFail")),
+                            m.get("delayAbortEval") instanceof String d ? d : null));
+                } else {
+                    throw new IllegalArgumentException("threshold on " + key + " is neither a string nor an object "
+                            + "with a \"threshold\" string: " + x);
+                }
+            }
+            out.put(key, list);
+        });
+        return out;
+    }
+
+    /**
      * The file's thresholds: metric key as written -> its thresholds, in order.
      *
      * @throws IOException when it cannot be read

@@ -3,6 +3,8 @@ package io.rigscope.rig.rescan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rigscope.analyzer.k6.K6Import;
+import io.rigscope.analyzer.k6.K6Line;
+import io.rigscope.analyzer.k6.K6Options;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireRecord;
 import java.io.BufferedReader;
@@ -62,8 +64,11 @@ final class K6Files {
      * @param thresholds k6's thresholds from the files' Metric lines, as K6Import judged them
      * @param repeats repeat number -> its first point, epoch µs
      * @param problems K6Import's notes (thresholds it cannot judge, counts that disagree)
+     * @param k6Thresholds repeat number -> its thresholds as k6 judges them (K6Import's REPEAT_END
+     *                     {@code k6_thresholds}), for the manifest's REPEAT_END to carry
      */
-    record Imported(Map<String, Object> thresholds, Map<Integer, Long> repeats, List<String> problems) {
+    record Imported(Map<String, Object> thresholds, Map<Integer, Long> repeats, List<String> problems,
+                    Map<Integer, Object> k6Thresholds) {
     }
 
     K6Files(Manifest manifest, Path workDir) {
@@ -219,6 +224,8 @@ final class K6Files {
      */
     Imported publish(String series, Map<String, String> scenarioMap, boolean reconciliationRequired,
                      Consumer<WireRecord> out) throws IOException {
+        Map<String, List<K6Line.ThresholdDecl>> extra = manifest.thresholds().isEmpty() ? Map.of()
+                : K6Options.fromMap(manifest.thresholds());
         for (Split s : splits.values()) {
             s.writer.close();
         }
@@ -229,6 +236,7 @@ final class K6Files {
         Map<String, Object> thresholds = new LinkedHashMap<>();
         Map<Integer, Long> repeats = new TreeMap<>();
         List<String> problems = new ArrayList<>();
+        Map<Integer, Object> k6Thresholds = new TreeMap<>();
         boolean ownRepeats = manifest.repeats().isEmpty();
         int next = 0;
         for (Map.Entry<Integer, Split> e : order) {
@@ -242,13 +250,17 @@ final class K6Files {
                 }
                 if (!ownRepeats && r instanceof Marker m
                         && (m.kind() == Marker.Kind.REPEAT_START || m.kind() == Marker.Kind.REPEAT_END)) {
+                    if (m.kind() == Marker.Kind.REPEAT_END && m.data().containsKey("k6_thresholds")) {
+                        k6Thresholds.put(m.rep(), m.data().get("k6_thresholds"));
+                    }
                     return;
                 }
                 out.accept(r);
             };
             try {
                 K6Import.Result result = K6Import.read(e.getValue().path,
-                        new K6Import.Options(series, rep, "k6", scenarioMap, reconciliationRequired, false, 500),
+                        new K6Import.Options(series, rep, "k6", scenarioMap, reconciliationRequired, false, 500)
+                                .withK6(extra, null),
                         filtered);
                 problems.addAll(result.problems());
                 repeats.put(rep, e.getValue().firstUs);
@@ -257,7 +269,7 @@ final class K6Files {
                 e.getValue().tallies.forEach(t -> t.note(what));
             }
         }
-        return new Imported(thresholds, repeats, problems);
+        return new Imported(thresholds, repeats, problems, k6Thresholds);
     }
 
     /** k6's CSV rows as k6 JSON points. */

@@ -274,7 +274,9 @@ public final class Rescan {
                 data.put("scenarios", r.scenarios());
             }
             out.accept(new Marker(series, r.rep(), "rescan", s, Marker.Kind.REPEAT_START, r.kind(), data));
-            out.accept(new Marker(series, r.rep(), "rescan", e, Marker.Kind.REPEAT_END, r.kind(), Map.of()));
+            Object k6Thresholds = imported.k6Thresholds().get(r.rep());
+            out.accept(new Marker(series, r.rep(), "rescan", e, Marker.Kind.REPEAT_END, r.kind(),
+                    k6Thresholds == null ? Map.of() : Map.of("k6_thresholds", k6Thresholds)));
             if (r.gained() != null) {
                 out.accept(new DatabaseGain(series, r.rep(), "rescan", e + 1, r.kind(), r.gained().rowsWritten(),
                         r.gained().qtySumGained()).toMarker());
