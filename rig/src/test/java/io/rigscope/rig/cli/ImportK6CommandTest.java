@@ -68,6 +68,42 @@ class ImportK6CommandTest {
         assertThat(run.err()).contains("rigscope: k6 output " + file + " has no readable line (2 unreadable, line 1: ");
     }
 
+    @Test
+    void optionsThresholdsAreJudgedAndK6sSummaryVerdictIsPrintedBesideEach() throws Exception {
+        Path file = dir.resolve("with-options.json");
+        Files.writeString(file, points(10));
+        Path options = dir.resolve("options.json");
+        Files.writeString(options, "{\"thresholds\":{\"http_req_duration{scenario:default}\":[\"p(95)<5\","
+                + "{\"threshold\":\"max<1\",\"abortOnFail\":true,\"delayAbortEval\":\"10s\"}]}}");
+        Path summary = dir.resolve("summary.json");
+        Files.writeString(summary, "{\"metrics\":{\"http_req_duration{scenario:default}\":{\"thresholds\":"
+                + "{\"p(95)<5\":false,\"max<1\":false}}}}");
+
+        var run = rigscope("import", "k6", file.toString(), "--series", "k6-options", "--options", options.toString(),
+                "--summary", summary.toString(), "--bootstrap", kafka.bootstrap());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out())
+                .contains("import k6: threshold http_req_duration{scenario:default}: p(95)<5: pass (2 over 10 points); "
+                        + "k6: pass")
+                .contains("import k6: threshold http_req_duration{scenario:default}: max<1: FAIL (2 over 10 points); "
+                        + "k6: pass  DISAGREE; abortOnFail after 10s: k6 stopped the run on it");
+    }
+
+    @Test
+    void anOptionsFileWithoutThresholdsExitsTwoNamingIt() throws Exception {
+        Path file = dir.resolve("plain.json");
+        Files.writeString(file, points(2));
+        Path options = dir.resolve("no-thresholds.json");
+        Files.writeString(options, "{\"vus\": 10}");
+
+        var run = rigscope("import", "k6", file.toString(), "--series", "k6-bad-options", "--options",
+                options.toString(), "--bootstrap", kafka.bootstrap());
+
+        assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.err()).contains("--options " + options + " has no \"thresholds\" object");
+    }
+
     /** {@code n} http_req_duration points of 2 ms, one every 100 ms. */
     private static String points(int n) {
         StringBuilder b = new StringBuilder();
