@@ -76,7 +76,7 @@ public final class RescanCommand implements Callable<Integer> {
     Path reportHtml;
 
     @Option(names = "--pglog-prefix", paramLabel = "PREFIX",
-            description = "The Postgres log's log_line_prefix, e.g. '%m [%p] ' (default: the default or RDS prefix).")
+            description = "The Postgres log's log_line_prefix, e.g. '%%m [%%p] ' (default: the default or RDS prefix).")
     String pglogPrefix;
 
     @Option(names = "--scenario-map", paramLabel = "K6=RIGSCOPE", split = ",",
