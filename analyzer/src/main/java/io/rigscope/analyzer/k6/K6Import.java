@@ -223,6 +223,8 @@ public final class K6Import {
             readable++;
             if (line instanceof K6Line.Point p) {
                 point(p);
+            } else if (line instanceof K6Line.Other o && "Point".equals(o.type())) {
+                skipped++; // a point of a metric no rule reads, passed over unread
             } else if (line instanceof K6Line.MetricDecl m) {
                 judge.type(m.name(), m.type());
                 if (!m.thresholds().isEmpty()) {
