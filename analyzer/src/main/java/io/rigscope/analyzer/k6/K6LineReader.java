@@ -474,27 +474,37 @@ public final class K6LineReader {
         return strings.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
     }
 
-    /** Strings by content, open addressing; a bounded table. */
+    /**
+     * Strings by content, open addressing; a bounded table. The hash samples a few characters (a run holds a few
+     * dozen distinct names and values); a candidate is confirmed by comparing the characters in full.
+     */
     private static final class StringPool {
-        private String[] table = new String[1024];
+        private String[] strings = new String[1024];
+        private char[][] chars = new char[1024][];
+        private int[] hashes = new int[1024];
         private int size;
 
-        String intern(char[] chars, int off, int len) {
-            int h = 0;
-            for (int i = off; i < off + len; i++) {
-                h = 31 * h + chars[i];
-            }
-            int mask = table.length - 1;
+        String intern(char[] c, int off, int len) {
+            int h = len == 0 ? 0 : len * 31 + c[off] * 961 + c[off + len - 1] * 29791 + c[off + (len >> 1)] * 7
+                    + c[off + (len >> 2)] * 13 + c[off + len - 1 - (len >> 2)] * 17;
+            int mask = strings.length - 1;
             int i = mix(h) & mask;
-            String s;
-            while ((s = table[i]) != null) {
-                if (s.hashCode() == h && same(s, chars, off, len)) {
-                    return s;
+            char[] e;
+            while ((e = chars[i]) != null) {
+                if (hashes[i] == h && e.length == len && Arrays.equals(e, 0, len, c, off, off + len)) {
+                    return strings[i];
                 }
                 i = (i + 1) & mask;
             }
-            s = new String(chars, off, len);
-            add(s, i);
+            String s = new String(c, off, len);
+            if (size < MAX_INTERNED) {
+                strings[i] = s;
+                chars[i] = Arrays.copyOfRange(c, off, off + len);
+                hashes[i] = h;
+                if (++size * 2 > strings.length) {
+                    grow();
+                }
+            }
             return s;
         }
 
@@ -503,37 +513,25 @@ public final class K6LineReader {
             return intern(c, 0, c.length);
         }
 
-        private void add(String s, int slot) {
-            if (size >= MAX_INTERNED) {
-                return;
-            }
-            table[slot] = s;
-            if (++size * 2 > table.length) {
-                String[] old = table;
-                table = new String[old.length * 2];
-                int mask = table.length - 1;
-                for (String o : old) {
-                    if (o != null) {
-                        int j = mix(o.hashCode()) & mask;
-                        while (table[j] != null) {
-                            j = (j + 1) & mask;
-                        }
-                        table[j] = o;
+        private void grow() {
+            String[] oldStrings = strings;
+            char[][] oldChars = chars;
+            int[] oldHashes = hashes;
+            strings = new String[oldStrings.length * 2];
+            chars = new char[strings.length][];
+            hashes = new int[strings.length];
+            int mask = strings.length - 1;
+            for (int k = 0; k < oldStrings.length; k++) {
+                if (oldChars[k] != null) {
+                    int j = mix(oldHashes[k]) & mask;
+                    while (chars[j] != null) {
+                        j = (j + 1) & mask;
                     }
+                    strings[j] = oldStrings[k];
+                    chars[j] = oldChars[k];
+                    hashes[j] = oldHashes[k];
                 }
             }
-        }
-
-        private static boolean same(String s, char[] chars, int off, int len) {
-            if (s.length() != len) {
-                return false;
-            }
-            for (int i = 0; i < len; i++) {
-                if (s.charAt(i) != chars[off + i]) {
-                    return false;
-                }
-            }
-            return true;
         }
     }
 
