@@ -64,6 +64,10 @@ public final class K6LineReader {
     private String contains;
     private List<K6Line.ThresholdDecl> thresholds;
     private final String[] tagKeys = new String[64];
+    /** The bytes the current parser reads, and where its input starts in them. */
+    private byte[] source;
+    private int sourceOff;
+    private final RawTags rawTags = new RawTags();
     private final String[] tagValues = new String[64];
 
     /** A reader that reads every point in full. */
@@ -136,6 +140,8 @@ public final class K6LineReader {
 
     /** Reads one line held in {@code bytes[off, off + len)} (UTF-8, without its line end). */
     public K6Line parse(byte[] bytes, int off, int len) throws BadLineException {
+        source = bytes;
+        sourceOff = off;
         try (JsonParser p = FACTORY.createParser(bytes, off, len)) {
             JsonToken t = p.nextToken();
             if (t != JsonToken.START_OBJECT) {
@@ -222,6 +228,8 @@ public final class K6LineReader {
         // fails is read again line by line from just after the last line handed over
         int handedTo = off;
         long handedLines = 0;
+        source = buf;
+        sourceOff = off;
         try (JsonParser p = FACTORY.createParser(buf, off, end - off)) {
             JsonToken t;
             while ((t = p.nextToken()) != null) {
@@ -393,7 +401,7 @@ public final class K6LineReader {
                 }
                 case "tags" -> {
                     if (v == JsonToken.START_OBJECT) {
-                        tags = tags(p);
+                        tags = rawTags(p);
                     } else {
                         p.skipChildren();
                     }
@@ -403,6 +411,95 @@ public final class K6LineReader {
                 case "contains" -> contains = v == JsonToken.VALUE_STRING ? p.getText() : "";
                 case "thresholds" -> thresholds = thresholds(p, v);
                 default -> p.skipChildren();
+            }
+        }
+    }
+
+    /**
+     * A {@code tags} object (the parser on its START_OBJECT): k6 repeats the same few tag objects byte for byte,
+     * so the object's bytes are looked up first and only an unseen one is read field by field.
+     */
+    private K6Tags rawTags(JsonParser p) throws IOException, BadLineException {
+        long from = p.currentTokenLocation().getByteOffset();
+        p.skipChildren();
+        long to = p.currentLocation().getByteOffset();
+        if (from < 0 || to <= from) {
+            throw new BadLineException("is not JSON: the tags object cannot be located");
+        }
+        int start = sourceOff + (int) from;
+        int len = (int) (to - from);
+        K6Tags known = rawTags.get(source, start, len);
+        if (known != null) {
+            return known;
+        }
+        K6Tags read;
+        try (JsonParser q = FACTORY.createParser(source, start, len)) {
+            q.nextToken();
+            read = tags(q);
+        }
+        rawTags.put(source, start, len, read);
+        return read;
+    }
+
+    /** Tag sets by the bytes of their JSON object, open addressing; a bounded table. */
+    private static final class RawTags {
+        private byte[][] keys = new byte[256][];
+        private K6Tags[] values = new K6Tags[256];
+        private int[] hashes = new int[256];
+        private int size;
+
+        private static int hash(byte[] b, int off, int len) {
+            int h = len;
+            int step = Math.max(1, len >> 4);
+            for (int i = off; i < off + len; i += step) {
+                h = 31 * h + b[i];
+            }
+            return h + b[off + len - 1];
+        }
+
+        K6Tags get(byte[] b, int off, int len) {
+            int h = hash(b, off, len);
+            int mask = keys.length - 1;
+            for (int i = mix(h) & mask; keys[i] != null; i = (i + 1) & mask) {
+                if (hashes[i] == h && keys[i].length == len && Arrays.equals(keys[i], 0, len, b, off, off + len)) {
+                    return values[i];
+                }
+            }
+            return null;
+        }
+
+        void put(byte[] b, int off, int len, K6Tags tags) {
+            if (size >= MAX_INTERNED) {
+                return;
+            }
+            int h = hash(b, off, len);
+            int mask = keys.length - 1;
+            int i = mix(h) & mask;
+            while (keys[i] != null) {
+                i = (i + 1) & mask;
+            }
+            keys[i] = Arrays.copyOfRange(b, off, off + len);
+            values[i] = tags;
+            hashes[i] = h;
+            if (++size * 2 > keys.length) {
+                byte[][] oldKeys = keys;
+                K6Tags[] oldValues = values;
+                int[] oldHashes = hashes;
+                keys = new byte[oldKeys.length * 2][];
+                values = new K6Tags[keys.length];
+                hashes = new int[keys.length];
+                int m = keys.length - 1;
+                for (int k = 0; k < oldKeys.length; k++) {
+                    if (oldKeys[k] != null) {
+                        int j = mix(oldHashes[k]) & m;
+                        while (keys[j] != null) {
+                            j = (j + 1) & m;
+                        }
+                        keys[j] = oldKeys[k];
+                        values[j] = oldValues[k];
+                        hashes[j] = oldHashes[k];
+                    }
+                }
             }
         }
     }
