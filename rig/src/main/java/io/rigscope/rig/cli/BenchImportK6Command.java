@@ -25,7 +25,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "import-k6", mixinStandardHelpOptions = true,
         description = {"Time the k6 reader (K6Import: the file read to the records 'import k6' publishes, none "
             + "published) and 'jq -c .' on the same file (gzip: 'gzip -dc | jq -c .'), one after the other. "
-            + "Prints lines, lines_per_s, jq_lines_per_s and ratio (reader / jq). Target: ratio >= 10."})
+            + "Prints lines, lines_per_s, jq_lines_per_s and ratio (reader / jq). Target: ratio >= 10. Also the CPU "
+            + "each took (reader_cpu_s: this JVM, JIT and GC threads included; jq_cpu_s: jq and gzip) and cpu_ratio, "
+            + "which a loaded machine disturbs less than the wall-clock ratio."})
 public final class BenchImportK6Command implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "FILE", description = "A k6 --out json file (or .gz).")
@@ -58,10 +60,13 @@ public final class BenchImportK6Command implements Callable<Integer> {
         }
         AtomicLong records = new AtomicLong();
         long readerNs;
+        long cpuBeforeNs;
+        long readerCpuNs;
         K6Import.Result result;
         try (Ticker t = new Ticker(() -> String.format(Locale.ROOT, "bench import-k6: reader, %,d records",
                 records.get()))) {
             long start = System.nanoTime();
+            cpuBeforeNs = processCpuNs();
             try {
                 result = K6Import.read(file, new K6Import.Options("bench-import-k6", 1, "k6", Map.of(), true, true,
                         500), r -> records.incrementAndGet());
@@ -69,27 +74,61 @@ public final class BenchImportK6Command implements Callable<Integer> {
                 throw new UsageException(e.getMessage());
             }
             readerNs = System.nanoTime() - start;
+            readerCpuNs = processCpuNs() - cpuBeforeNs;
         }
         long lines = result.lines();
         double readerPerSec = lines / (readerNs / 1e9);
         Double jqPerSec;
+        double jqCpuSec;
         try (Ticker t = new Ticker(() -> "bench import-k6: " + jq + " -c . running")) {
+            double childCpuBefore = childrenCpuSec();
             long jqNs = runJq();
+            jqCpuSec = childrenCpuSec() - childCpuBefore;
             jqPerSec = lines / (jqNs / 1e9);
         }
         double ratio = readerPerSec / jqPerSec;
+        double readerCpuSec = readerCpuNs / 1e9;
+        double cpuRatio = readerCpuSec > 0 && jqCpuSec > 0 ? jqCpuSec / readerCpuSec : Double.NaN;
         if (json) {
             System.out.printf(Locale.ROOT, "{\"lines\":%d,\"lines_per_s\":%.0f,\"jq_lines_per_s\":%.0f,\"ratio\":%.2f,"
-                            + "\"samples\":%d,\"records\":%d,\"reader_s\":%.3f,\"jq_s\":%.3f}%n", lines, readerPerSec,
-                    jqPerSec, ratio, result.samples(), records.get(), readerNs / 1e9, lines / jqPerSec);
+                            + "\"samples\":%d,\"records\":%d,\"reader_s\":%.3f,\"jq_s\":%.3f,\"reader_cpu_s\":%.3f,"
+                            + "\"jq_cpu_s\":%.3f,\"cpu_ratio\":%.2f}%n", lines, readerPerSec,
+                    jqPerSec, ratio, result.samples(), records.get(), readerNs / 1e9, lines / jqPerSec, readerCpuSec,
+                    jqCpuSec, cpuRatio);
         } else {
             System.out.printf(Locale.ROOT, "lines           %,d (%,d samples, %,d records)%n", lines, result.samples(),
                     records.get());
             System.out.printf(Locale.ROOT, "lines_per_s     %,.0f  (%.3f s)%n", readerPerSec, readerNs / 1e9);
             System.out.printf(Locale.ROOT, "jq_lines_per_s  %,.0f  (%.3f s)%n", jqPerSec, lines / jqPerSec);
             System.out.printf(Locale.ROOT, "ratio           %.2f  (target >= 10)%n", ratio);
+            System.out.printf(Locale.ROOT, "cpu_ratio       %.2f  (jq %.3f s of CPU / the reader's %.3f s, JIT and GC "
+                    + "threads included)%n", cpuRatio, jqCpuSec, readerCpuSec);
         }
         return ExitCodes.OK;
+    }
+
+    /** CPU time of this JVM so far, every thread (JIT and GC included), ns; -1 when the platform does not say. */
+    private static long processCpuNs() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
+    }
+
+    /**
+     * CPU time of this process's children that have ended and been waited for (Linux: {@code /proc/self/stat}
+     * cutime + cstime), s; NaN elsewhere. jq (and gzip before it) are such children once {@link #runJq} returns.
+     */
+    private static double childrenCpuSec() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // after "pid (comm) ": field 3 is f[0]; cutime and cstime are fields 16 and 17
+            return (Long.parseLong(f[13]) + Long.parseLong(f[14])) / 100.0;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
     }
 
     /** Runs jq over the file, its output discarded; returns its wall time, ns. */
