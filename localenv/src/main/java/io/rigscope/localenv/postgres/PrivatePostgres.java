@@ -46,25 +46,28 @@ public final class PrivatePostgres implements AutoCloseable {
      * @param walSegmentMb initdb {@code --wal-segsize}, or 0 for the default 16
      * @param embedded use the embedded PostgreSQL binaries from Maven Central even when local ones exist
      *                 (they are used anyway when there are none; {@code RIGSCOPE_PG=embedded} sets this too)
+     * @param volumeBytes when above 0, the data directory lives on a {@link LoopVolume} of this size (sparse) whose
+     *                    IO can be capped; needs local binaries and what {@link LoopVolume#unavailable()} checks
      */
-    public record Options(Map<String, String> settings, boolean dataChecksums, int walSegmentMb, boolean embedded) {
+    public record Options(Map<String, String> settings, boolean dataChecksums, int walSegmentMb, boolean embedded,
+                          long volumeBytes) {
         public Options {
             settings = Map.copyOf(settings == null ? Map.of() : settings);
         }
 
         public static Options defaults() {
-            return new Options(Map.of(), false, 0, "embedded".equals(System.getenv("RIGSCOPE_PG")));
+            return new Options(Map.of(), false, 0, "embedded".equals(System.getenv("RIGSCOPE_PG")), 0);
         }
 
         public Options with(String key, String value) {
             var copy = new LinkedHashMap<>(settings);
             copy.put(key, value);
-            return new Options(copy, dataChecksums, walSegmentMb, embedded);
+            return new Options(copy, dataChecksums, walSegmentMb, embedded, volumeBytes);
         }
 
         /** These options with initdb {@code --data-checksums} (every hint-bit change after a checkpoint is WAL-logged). */
         public Options withDataChecksums() {
-            return new Options(settings, true, walSegmentMb, embedded);
+            return new Options(settings, true, walSegmentMb, embedded, volumeBytes);
         }
 
         /**
@@ -76,12 +79,20 @@ public final class PrivatePostgres implements AutoCloseable {
             if (mb != 0 && (mb < 1 || mb > 1024 || Integer.bitCount(mb) != 1)) {
                 throw new IllegalArgumentException("WAL segment size must be a power of 2 from 1 to 1024 MB, was " + mb);
             }
-            return new Options(settings, dataChecksums, mb, embedded);
+            return new Options(settings, dataChecksums, mb, embedded, volumeBytes);
         }
 
         /** These options on the embedded binaries. */
         public Options withEmbedded() {
-            return new Options(settings, dataChecksums, walSegmentMb, true);
+            return new Options(settings, dataChecksums, walSegmentMb, true, volumeBytes);
+        }
+
+        /** These options with the data directory on a volume of its own ({@link LoopVolume}, sparse) of this size. */
+        public Options withOwnVolume(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("a volume's size must be positive, was " + bytes);
+            }
+            return new Options(settings, dataChecksums, walSegmentMb, embedded, bytes);
         }
     }
 
@@ -91,11 +102,15 @@ public final class PrivatePostgres implements AutoCloseable {
     private final boolean asPostgresUser;
     private final int majorVersion;
     private final EmbeddedPostgres embedded;
+    private final Path dataDir;
+    private final LoopVolume volume;
     private boolean stopped;
 
     private PrivatePostgres(Path baseDir, Path binDir, int port, boolean asPostgresUser, int majorVersion,
-                            EmbeddedPostgres embedded) {
+                            EmbeddedPostgres embedded, LoopVolume volume) {
         this.baseDir = baseDir;
+        this.volume = volume;
+        this.dataDir = volume == null ? baseDir.resolve("data") : volume.mountPoint().resolve("data");
         this.binDir = binDir;
         this.port = port;
         this.asPostgresUser = asPostgresUser;
@@ -140,20 +155,29 @@ public final class PrivatePostgres implements AutoCloseable {
     public static PrivatePostgres start(Path baseDir, Options options) {
         Optional<Path> local = localBinaries();
         if (options.embedded() || local.isEmpty()) {
+            if (options.volumeBytes() > 0) {
+                throw new IllegalStateException("a volume of its own needs local PostgreSQL binaries (the embedded "
+                        + "ones manage their own data directory)");
+            }
             return startEmbedded(baseDir, options);
         }
         Path bin = local.get();
         int major = Integer.parseInt(bin.getParent().getFileName().toString());
         boolean root = "root".equals(System.getProperty("user.name"));
+        LoopVolume volume = null;
         try {
             Files.createDirectories(baseDir);
-            Path data = baseDir.resolve("data");
+            if (options.volumeBytes() > 0) {
+                volume = LoopVolume.create(baseDir.resolve("volume.img"), baseDir.resolve("vol"),
+                        options.volumeBytes());
+            }
+            Path data = volume == null ? baseDir.resolve("data") : volume.mountPoint().resolve("data");
             Path sock = baseDir.resolve("sock");
             Path log = baseDir.resolve("log");
             Files.createDirectories(sock);
             Files.createDirectories(log);
             int port = LoopbackPorts.free();
-            var pg = new PrivatePostgres(baseDir, bin, port, root, major, null);
+            var pg = new PrivatePostgres(baseDir, bin, port, root, major, null, volume);
             if (root) {
                 pg.exec(List.of("chown", "-R", "postgres:postgres", baseDir.toString()), false, 30);
                 pg.exec(List.of("chmod", "755", baseDir.toString()), false, 30);
@@ -179,8 +203,14 @@ public final class PrivatePostgres implements AutoCloseable {
             pg.exec(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l",
                     pg.logFile().toString(), "-w", "-t", "60", "start"), true, 90);
             return pg;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a private PostgreSQL cluster in " + baseDir, e);
+        } catch (IOException | RuntimeException e) {
+            if (volume != null) {
+                volume.close();
+            }
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("cannot create a private PostgreSQL cluster in " + baseDir, io);
+            }
+            throw (RuntimeException) e;
         }
     }
 
@@ -216,7 +246,7 @@ public final class PrivatePostgres implements AutoCloseable {
                 rs.next();
                 major = rs.getInt(1);
             }
-            return new PrivatePostgres(baseDir, null, epg.getPort(), false, major, epg);
+            return new PrivatePostgres(baseDir, null, epg.getPort(), false, major, epg, null);
         } catch (IOException | java.sql.SQLException e) {
             throw new IllegalStateException("cannot start the embedded PostgreSQL binaries in " + baseDir + ": " + e, e);
         }
@@ -303,7 +333,12 @@ public final class PrivatePostgres implements AutoCloseable {
     }
 
     public Path dataDir() {
-        return baseDir.resolve("data");
+        return dataDir;
+    }
+
+    /** The volume of its own the data directory lives on ({@link Options#withOwnVolume}), if any. */
+    public Optional<LoopVolume> volume() {
+        return Optional.ofNullable(volume);
     }
 
     public Path socketDir() {
@@ -342,6 +377,9 @@ public final class PrivatePostgres implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot stop the embedded PostgreSQL", e);
         } finally {
+            if (volume != null) {
+                volume.close();
+            }
             deleteTree(baseDir);
         }
     }

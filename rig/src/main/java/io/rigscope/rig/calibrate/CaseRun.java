@@ -1,6 +1,7 @@
 package io.rigscope.rig.calibrate;
 
 import io.rigscope.collectors.TelemetrySources;
+import io.rigscope.localenv.postgres.LoopVolume;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.method.BringUpChecks;
@@ -118,7 +119,9 @@ public final class CaseRun {
                 console.printf("series %s: %s%n", series, plan.describe());
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
                         new TelemetrySources.Local(owner, pg.logFile(), null, false, pg.dataDir(),
-                                List.of("usage_events", "api_keys"), null),
+                                List.of("usage_events", "api_keys"), null)
+                                .withCanaryDir(pg.volume().map(LoopVolume::hostDirectory)
+                                        .orElse(pg.dataDir().getParent())),
                         env.toMarkerData(), reportJson, reportMd, null, reportHtml);
                 try {
                     report = new SeriesSession(bootstrap, publisher, codec, console).run(plan, options, provoked)
