@@ -83,6 +83,7 @@ public final class Selftest {
                     round(v)));
             f.put("pg_restart_gap_markers", pg.gapSpans().values().stream().allMatch(b -> b));
             f.put("pg_restart_missing", pg.missingOverOutage());
+            f.put("pg_restart_episodes", pg.episodesOverOutage().size());
             boolean ok = broker.holds() && analyzer.holds() && pg.holds() && bad.holds();
             f.put("ok", ok);
 
@@ -104,10 +105,11 @@ public final class Selftest {
                             bad.reportIdentical() ? "unchanged" : "CHANGED")),
                     line("pg restart", pg.holds(), String.format(Locale.ROOT,
                             "down %.1f s: SUT %.1f s, %s to reconnect (limit %.0f s); gap markers %s; missing over "
-                                    + "it: %s", pg.downSec(), pg.sutReconnectSec(), collectors(pg),
-                            PgRestart.RECONNECT_LIMIT_SEC,
+                                    + "it: %s (%d episode(s) over it)", pg.downSec(), pg.sutReconnectSec(),
+                            collectors(pg), PgRestart.RECONNECT_LIMIT_SEC,
                             pg.gapSpans().values().stream().allMatch(b -> b) ? "span it" : "DO NOT span it",
-                            pg.missingOverOutage().isEmpty() ? "none" : String.join(", ", pg.missingOverOutage()))));
+                            pg.missingOverOutage().isEmpty() ? "none" : String.join(", ", pg.missingOverOutage()),
+                            pg.episodesOverOutage().size())));
             return new Result(lines, f, ok);
         }
     }
