@@ -1,5 +1,6 @@
 package io.rigscope.rig.selftest;
 
+import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.collectors.TelemetrySources;
@@ -166,7 +167,7 @@ public final class FaultSeries {
                                     SutContract.WATCHED_TABLES, null),
                             Map.of(), null, null, Duration.ofSeconds(120));
                     PrintStream quiet = new PrintStream(PrintStream.nullOutputStream());
-                    SeriesSession.Result result = new SeriesSession(bootstrap, publisher, codec, quiet)
+                    SeriesSession.Result result = new SeriesSession(KafkaClients.of(bootstrap), publisher, codec, quiet)
                             .run(plan, options, faults);
                     report = result.report();
                     spooled = result.outcome().repeats().stream().filter(r -> r.rep() == 1)
