@@ -446,6 +446,35 @@ public final class PrivatePostgres implements AutoCloseable {
                 + (tls ? "?sslmode=verify-full&sslrootcert=" + tlsRootCert().orElseThrow() : "");
     }
 
+    /**
+     * Stops the server (fast mode: sessions are ended, the data is kept) and returns once it is down; {@link
+     * #startServer()} starts it again on the same port and data. For fault tests (a database restarted under load).
+     *
+     * @throws IllegalStateException on the embedded binaries (not supported there) or when pg_ctl fails
+     */
+    public void stopServer() {
+        serverControl("stop", "-m", "fast");
+    }
+
+    /** Starts the server stopped by {@link #stopServer()} and returns once it accepts connections. */
+    public void startServer() {
+        serverControl("start", "-l", logFile().toString(), "-t", "60");
+    }
+
+    private void serverControl(String action, String... options) {
+        if (embedded != null) {
+            throw new IllegalStateException("stopping and starting the server needs local PostgreSQL binaries");
+        }
+        if (stopped) {
+            throw new IllegalStateException("the cluster is closed");
+        }
+        List<String> command = new ArrayList<>(List.of(binDir.resolve("pg_ctl").toString(), "-D",
+                dataDir().toString(), "-w"));
+        command.addAll(List.of(options));
+        command.add(action);
+        exec(command, true, 90);
+    }
+
     /** Stops the server (fast mode) and deletes the cluster. Idempotent. */
     @Override
     public void close() {

@@ -1,5 +1,6 @@
 package io.rigscope.rig.calibrate;
 
+import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.localenv.postgres.LoopVolume;
 import io.rigscope.localenv.postgres.PrivatePostgres;
@@ -62,7 +63,7 @@ public final class CaseRun {
                           io.rigscope.analyzer.series.SeriesReport report) {
     }
 
-    private final String bootstrap;
+    private final KafkaClients bootstrap;
     private final WireCodec codec;
     private final PrintStream console;
 
@@ -70,7 +71,7 @@ public final class CaseRun {
      * @param bootstrap the broker
      * @param console where the session's live lines go
      */
-    public CaseRun(String bootstrap, PrintStream console) {
+    public CaseRun(KafkaClients bootstrap, PrintStream console) {
         this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
         this.codec = new WireCodec();
         this.console = Objects.requireNonNull(console, "console");

@@ -191,11 +191,11 @@ public final class CollectCommand implements Callable<Integer> {
                 sink = fileOnly::write;
             } else {
                 endpoint = kafka.open();
-                try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+                try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                     admin.ensureTopics();
                 }
                 WirePublisher.Options options = WirePublisher.Options.defaults().withClientId("rigscope-collect");
-                publisher = new WirePublisher(endpoint.bootstrap(), codec, out == null ? options : options.withOutFile(out));
+                publisher = new WirePublisher(endpoint.clients(), codec, out == null ? options : options.withOutFile(out));
                 sink = publisher::publish;
             }
             System.err.println("collect: " + String.join(", ", set.names()) + " for series " + series
