@@ -8,7 +8,7 @@ import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.report.HtmlReport;
+import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.analyzer.threshold.Threshold;
@@ -78,6 +78,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--report-html", paramLabel = "FILE",
             description = "Write the report as one self-contained HTML page (charts, gates, episodes; opens offline).")
     Path reportHtml;
+
+    @Option(names = "--hlog", paramLabel = "DIR",
+            description = {"Write one HdrHistogram interval log per scenario here (SERIES.SCENARIO.hlog, 1-s intervals, "
+                + "service time in µs: the analyzer's histograms), for HdrHistogram's log tools."})
+    Path hlog;
 
     @Option(names = "--threshold", paramLabel = "'METRIC: EXPR'",
             description = {"A k6 threshold replacing the CONFIG marker's, e.g. 'http_req_duration: p(99)<500' or "
@@ -162,16 +167,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Flux<List<WireRecord>> bounded = stopAfter == null ? records : records.take(stopAfter);
         Analyzer analyzer = Analyzer.forSeries(series).withOverrides(overrides);
         Decision last;
-        List<Decision> kept = new ArrayList<>();
+        ReportMaterial kept = new ReportMaterial(series, reportHtml != null, hlog != null);
+        Flux<List<WireRecord>> tapped = bounded.doOnNext(kept::records);
         try {
-            last = (live ? analyzer.live(bounded, progress::set) : analyzer.replay(bounded, progress::set))
+            last = (live ? analyzer.live(tapped, progress::set) : analyzer.replay(tapped, progress::set))
                     .doOnNext(d -> {
                         if (publisher != null) {
                             publisher.publish(DecisionCodec.toVerdict(d));
                         }
-                        if (reportHtml != null && HtmlReport.keeps(d)) {
-                            kept.add(d);
-                        }
+                        kept.decision(d);
                     })
                     .blockLast();
         } finally {
@@ -184,8 +188,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new IllegalStateException("the analysis ended without a series verdict");
         }
         SeriesReport report = s.report();
-        ReportOutput.write(report, kept, reportJson, reportMd, reportHtml);
+        List<Path> logs = ReportOutput.write(report, kept, reportJson, reportMd, reportHtml, hlog);
         printSummary(report);
+        logs.forEach(f -> System.out.println("  interval log: " + f));
         return report.allGatesPassed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
     }
 

@@ -16,6 +16,11 @@ public final class SeriesOutputOptions {
             description = "Write the series report as one self-contained HTML page (charts, gates, episodes; opens offline).")
     Path reportHtml;
 
+    @Option(names = "--hlog", paramLabel = "DIR",
+            description = "Write one HdrHistogram interval log per scenario here (SERIES.SCENARIO.hlog, 1-s intervals, "
+                + "service time in µs: the analyzer's histograms).")
+    Path hlog;
+
     @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write every published record here.")
     Path out;
 }
