@@ -91,6 +91,7 @@
   SeriesPage.prototype.accept = function (line) {
     var v = line.value;
     if (!v) { return; }
+    if (!this.seriesId && line.key) { this.seriesId = line.key; }
     if (line.topic === 'rig.verdicts') {
       this.acceptVerdict(v);
     } else if (line.topic === 'rig.canary') {
@@ -196,6 +197,7 @@
     this.renderHead(sc);
     var secs = sc && this.seconds[sc] ? Object.keys(this.seconds[sc]).map(Number).sort(function (a, b) { return a - b; }) : [];
     this.axis = this.sharedAxis(sc);
+    this.fitWidth();
     this.renderLatency(sc, secs);
     this.renderRates(sc, secs);
     this.renderTelemetry();
@@ -203,6 +205,7 @@
     this.renderDetail();
     this.renderGates();
     this.renderEnvironment();
+    this.fitWidth();
   };
 
   /**
@@ -268,9 +271,21 @@
         ? '; dashed/grey: provisional (decided again when final)' : '')));
   };
 
+  SeriesPage.prototype.chartWidth = function () {
+    return Math.max(480, (this.root.clientWidth || 960) - 24);
+  };
+
+  /** Every chart as wide as the page now is (a scroll bar may have come since one was drawn): x stays aligned. */
+  SeriesPage.prototype.fitWidth = function () {
+    var width = this.chartWidth();
+    this.charts.forEach(function (u) {
+      if (u.width !== width) { u.setSize({width: width, height: u.height}); }
+    });
+  };
+
   SeriesPage.prototype.syncedOpts = function (title, series, height, draw) {
     var self = this;
-    var width = Math.max(480, (this.root.clientWidth || 960) - 24);
+    var width = this.chartWidth();
     return {
       title: title,
       width: width,
@@ -332,6 +347,8 @@
   var LEFT_AXIS_PX = 70;
   var RIGHT_AXIS_PX = 56;
   var AXIS_LABEL_PX = 20;
+  /** Tick spacings of the time axis, seconds: never finer than a second (the analyzer's unit). */
+  var TIME_INCREMENTS_SEC = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 86400];
 
   /**
    * Every chart gets the same left axis width and a right axis (its own second scale, or an empty spacer), so
@@ -340,6 +357,7 @@
   function alignAxes(opts) {
     var axes = opts.axes || [{}];
     var x = axes[0] || {};
+    x.incrs = x.incrs || TIME_INCREMENTS_SEC;
     var left = axes[1] || {};
     left.size = LEFT_AXIS_PX;
     left.label = left.label || ' ';
