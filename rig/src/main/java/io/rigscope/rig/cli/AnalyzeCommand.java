@@ -113,6 +113,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
         WireCodec codec = new WireCodec();
         Dashboard.Options dashboardOptions = dashboard.options();
+        SeriesOutputOptions.checkHlog(hlog);
         if (input != null && dashboardOptions != null) {
             throw new UsageException("--dashboard reads the broker, and --input publishes nothing: open the wire "
                     + "file's --report-html, or analyze the series from its topics");

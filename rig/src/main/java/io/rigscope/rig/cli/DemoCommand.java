@@ -71,6 +71,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Dashboard.Options dashboardOptions = dashboard.options();
+        SeriesOutputOptions.checkHlog(output.hlog);
         boolean hotRow = provoke != null;
         if (hotRow && !"hot-row".equals(provoke)) {
             if (!ProvokedDemo.CASES.contains(provoke)) {

@@ -100,6 +100,7 @@ public final class RescanCommand implements Callable<Integer> {
                 throw new UsageException("DIR " + d + " is not a directory");
             }
         }
+        SeriesOutputOptions.checkHlog(hlog);
         if (series != null && series.isBlank()) {
             throw new UsageException("--series is blank");
         }

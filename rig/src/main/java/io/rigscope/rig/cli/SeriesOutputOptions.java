@@ -21,6 +21,17 @@ public final class SeriesOutputOptions {
                 + "service time in µs: the analyzer's histograms).")
     Path hlog;
 
+    /**
+     * Exit 2 before anything starts when {@code --hlog} names something that is not a directory.
+     *
+     * @param dir the {@code --hlog} value, or null
+     */
+    static void checkHlog(Path dir) {
+        if (dir != null && java.nio.file.Files.exists(dir) && !java.nio.file.Files.isDirectory(dir)) {
+            throw new UsageException("--hlog " + dir + " is a file: it names the directory the interval logs go to");
+        }
+    }
+
     @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write every published record here.")
     Path out;
 }
