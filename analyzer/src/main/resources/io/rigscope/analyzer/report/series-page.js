@@ -214,7 +214,14 @@
    */
   SeriesPage.prototype.sharedAxis = function (sc) {
     var all = {};
-    var add = function (obj) { Object.keys(obj || {}).forEach(function (k) { all[k] = true; }); };
+    var decided = sortedKeys((sc && this.seconds[sc]) || {});
+    // once seconds are decided, the axis is their span and a margin: telemetry of the set-up and the end of a
+    // series (collectors run from its start to its verdict) would squeeze the load into a corner
+    var from = decided.length ? decided[0] - AXIS_MARGIN_SEC : -Infinity;
+    var to = decided.length ? decided[decided.length - 1] + AXIS_MARGIN_SEC : Infinity;
+    var add = function (obj) {
+      Object.keys(obj || {}).forEach(function (k) { if (k >= from && k <= to) { all[k] = true; } });
+    };
     add(sc ? this.seconds[sc] : null);
     var t = this.telemetry;
     Object.keys(t).forEach(function (k) { add(t[k]); });
@@ -347,6 +354,8 @@
   var LEFT_AXIS_PX = 70;
   var RIGHT_AXIS_PX = 56;
   var AXIS_LABEL_PX = 20;
+  /** Seconds of telemetry shown before the first decided second and after the last. */
+  var AXIS_MARGIN_SEC = 5;
   /** Tick spacings of the time axis, seconds: never finer than a second (the analyzer's unit). */
   var TIME_INCREMENTS_SEC = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 86400];
 
@@ -431,7 +440,11 @@
       ctx.fillRect(x0, top, Math.max(2, x1 - x0), height);
     });
     var episodes = 0;
-    Object.keys(this.episodes).forEach(function (k) {
+    var rowRight = [-Infinity, -Infinity, -Infinity];   // label rows: where each row's last label ends
+    var keys = Object.keys(this.episodes).sort(function (a, b) {
+      return self.episodes[a].body.start - self.episodes[b].body.start;
+    });
+    keys.forEach(function (k) {
       var e = self.episodes[k];
       var x0 = x(e.body.start);
       var x1 = x(e.body.end + 1);
@@ -445,8 +458,14 @@
       if (labels) {
         ctx.fillStyle = e.provisional ? '#555' : '#900';
         ctx.font = (e.provisional ? 'italic ' : 'bold ') + Math.round(12 * devicePixelRatio) + 'px sans-serif';
-        ctx.fillText((e.provisional ? '~ ' : '') + e.body.cause + ' (' + e.body.confidence + ')'
-          + (e.provisional ? ' provisional' : ''), x0 + 4, top + 4 * devicePixelRatio);
+        var text = (e.provisional ? '~ ' : '') + e.body.cause + ' (' + e.body.confidence + ')'
+          + (e.provisional ? ' provisional' : '');
+        // the first row where it does not run into the label before it; none free: the band's list entry says it
+        var row = rowRight.findIndex(function (right) { return x0 + 4 >= right; });
+        if (row >= 0) {
+          ctx.fillText(text, x0 + 4, top + (4 + 16 * row) * devicePixelRatio);
+          rowRight[row] = x0 + 4 + ctx.measureText(text).width + 8 * devicePixelRatio;
+        }
       }
       episodes++;
     });

@@ -212,22 +212,31 @@ public final class SeriesSession {
     private void writeReports(SeriesReport report, ReportMaterial kept, Options options) {
         try {
             if (options.reportJson() != null) {
-                Files.write(options.reportJson(), ReportFiles.json(report));
+                Files.write(withParent(options.reportJson()), ReportFiles.json(report));
                 console.println("report: " + options.reportJson());
             }
             if (options.reportMd() != null) {
-                Files.writeString(options.reportMd(), ReportFiles.markdown(report));
+                Files.writeString(withParent(options.reportMd()), ReportFiles.markdown(report));
                 console.println("report: " + options.reportMd());
             }
             if (options.reportHtml() != null) {
-                Files.writeString(options.reportHtml(), kept.html(report));
+                Files.writeString(withParent(options.reportHtml()), kept.html(report));
                 console.println("report: " + options.reportHtml());
             }
             if (options.hlogDir() != null) {
                 kept.writeIntervalLogs(options.hlogDir()).forEach(f -> console.println("interval log: " + f));
             }
         } catch (IOException e) {
-            throw new IllegalStateException("cannot write the report: " + e.getMessage(), e);
+            throw new IllegalStateException("cannot write the report: " + e, e);
         }
+    }
+
+    /** The file, once its directory exists (a report may go to a directory not made yet, as analyze's may). */
+    private static Path withParent(Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        return file;
     }
 }
