@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -27,7 +28,7 @@ public final class SeriesOutputOptions {
      * @param dir the {@code --hlog} value, or null
      */
     static void checkHlog(Path dir) {
-        if (dir != null && java.nio.file.Files.exists(dir) && !java.nio.file.Files.isDirectory(dir)) {
+        if (dir != null && Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new UsageException("--hlog " + dir + " is a file: it names the directory the interval logs go to");
         }
     }
