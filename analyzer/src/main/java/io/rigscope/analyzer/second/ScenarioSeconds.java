@@ -309,6 +309,15 @@ public final class ScenarioSeconds {
         return out;
     }
 
+    /**
+     * The service-time histogram of a closed second, exactly as recorded (what its {@link SecondStats} were taken
+     * from), or null when the second is not closed.
+     */
+    public SecondHistogram serviceHistogram(long sec) {
+        ClosedSecond c = closed.get(sec);
+        return c == null ? null : new SecondHistogram(c.serviceUs());
+    }
+
     /** Seconds still open. */
     public int openSeconds() {
         return open.size();

@@ -195,7 +195,7 @@ public final class SeriesAnalysis {
     public SeriesReport finish(List<Decision> out) {
         for (RepeatTrack t : repeats.values()) {
             for (ScenarioSeconds s : t.scenarios().values()) {
-                emitSeconds(t.rep(), s.scenario(), s.closeAll(freezeRule), out);
+                emitSeconds(t.rep(), s, s.closeAll(freezeRule), out);
             }
         }
         for (RepeatTrack t : repeats.values()) {
@@ -242,7 +242,7 @@ public final class SeriesAnalysis {
             seconds.record(gen, s, slowUs);
         }
         for (ScenarioSeconds s : touched) {
-            emitSeconds(track.rep(), s.scenario(), s.settle(freezeRule), out);
+            emitSeconds(track.rep(), s, s.settle(freezeRule), out);
         }
         maybeJudge(track, out);
     }
@@ -253,7 +253,7 @@ public final class SeriesAnalysis {
         }
         RepeatTrack track = repeat(ledger.rep());
         ScenarioSeconds s = track.scenario(ledger.scenario());
-        emitSeconds(track.rep(), s.scenario(), s.onLedger(ledger, freezeRule), out);
+        emitSeconds(track.rep(), s, s.onLedger(ledger, freezeRule), out);
         maybeJudge(track, out);
     }
 
@@ -366,10 +366,12 @@ public final class SeriesAnalysis {
         judged++;
     }
 
-    private void emitSeconds(int rep, String scenario, List<SecondStats> closed, List<Decision> out) {
+    private void emitSeconds(int rep, ScenarioSeconds seconds, List<SecondStats> closed, List<Decision> out) {
+        String scenario = seconds.scenario();
         for (SecondStats s : closed) {
             closedSeconds++;
-            out.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false));
+            out.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false,
+                    seconds.serviceHistogram(s.sec())));
             if (s.freeze()) {
                 if (!scenario.equals(settings.probeScenario())) {
                     freezeSeconds++; // the console's count: the load's freeze-seconds, never the probe's

@@ -91,6 +91,12 @@ public final class CaseRun {
 
     /** {@link #run(CalibrationCase, Path, Path, Path)}, also writing the HTML report to {@code reportHtml} (or null). */
     public Outcome run(CalibrationCase c, Path wireFile, Path reportJson, Path reportMd, Path reportHtml) {
+        return run(c, wireFile, reportJson, reportMd, reportHtml, null);
+    }
+
+    /** {@link #run(CalibrationCase, Path, Path, Path, Path)}, also writing the interval logs into {@code hlogDir}. */
+    public Outcome run(CalibrationCase c, Path wireFile, Path reportJson, Path reportMd, Path reportHtml,
+                       Path hlogDir) {
         String series = "cal-" + c.name() + "-" + STAMP.format(Clock.systemUTC().instant());
         console.printf("%n=== case %s: %s%n", c.name(), c.recipe());
         long startNs = System.nanoTime();
@@ -123,7 +129,7 @@ public final class CaseRun {
                                 List.of("usage_events", "api_keys"), null)
                                 .withCanaryDir(pg.volume().map(LoopVolume::hostDirectory)
                                         .orElse(pg.dataDir().getParent())),
-                        env.toMarkerData(), reportJson, reportMd, null, reportHtml);
+                        env.toMarkerData(), reportJson, reportMd, null, reportHtml, hlogDir);
                 try {
                     report = new SeriesSession(bootstrap, publisher, codec, console).run(plan, options, provoked)
                             .report();

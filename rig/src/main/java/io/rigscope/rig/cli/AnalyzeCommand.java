@@ -8,7 +8,7 @@ import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.report.HtmlReport;
+import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.analyzer.threshold.Threshold;
@@ -102,6 +102,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Write the report as one self-contained HTML page (charts, gates, episodes; opens offline).")
     Path reportHtml;
 
+    @Option(names = "--hlog", paramLabel = "DIR",
+            description = {"Write one HdrHistogram interval log per scenario here (SERIES.SCENARIO.hlog, 1-s intervals, "
+                + "service time in µs: the analyzer's histograms), for HdrHistogram's log tools."})
+    Path hlog;
+
     @Option(names = "--threshold", paramLabel = "'METRIC: EXPR'",
             description = {"A k6 threshold replacing the CONFIG marker's, e.g. 'http_req_duration: p(99)<500' or "
                 + "'http_req_failed: rate<0.01'. Repeatable."})
@@ -138,6 +143,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
         WireCodec codec = new WireCodec();
         Dashboard.Options dashboardOptions = dashboard.options();
+        SeriesOutputOptions.checkHlog(hlog);
         if (input != null && dashboardOptions != null) {
             throw new UsageException("--dashboard reads the broker, and --input publishes nothing: open the wire "
                     + "file's --report-html, or analyze the series from its topics");
@@ -175,9 +181,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     /** Without --series: every series that starts, in the consumer group. Runs until Ctrl-C or --timeout. */
     private int everySeries() {
-        if (input != null || replay || reportJson != null || reportMd != null || reportHtml != null) {
-            throw new UsageException("without --series, analyze follows every series live: --input, --replay and "
-                    + "--report-json/--report-md/--report-html need --series (use --report-dir)");
+        if (input != null || replay || reportJson != null || reportMd != null || reportHtml != null || hlog != null) {
+            throw new UsageException("without --series, analyze follows every series live: --input, --replay, "
+                    + "--hlog and --report-json/--report-md/--report-html need --series (use --report-dir)");
         }
         if (parallel < 1) {
             throw new UsageException("--parallel must be at least 1, was " + parallel);
@@ -206,8 +212,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             List<String> done = every.run(stopAfter, (id, report) -> {
                 if (reportDir != null) {
                     String file = id.replaceAll("[^A-Za-z0-9._-]", "_");
-                    ReportOutput.write(report, List.of(), reportDir.resolve(file + ".json"),
-                            reportDir.resolve(file + ".md"), null);
+                    ReportOutput.write(report, null, reportDir.resolve(file + ".json"),
+                            reportDir.resolve(file + ".md"), null, null);
                 }
                 synchronized (System.out) {
                     printSummary(report);
@@ -243,16 +249,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Flux<List<WireRecord>> bounded = stopAfter == null ? records : records.take(stopAfter);
         Analyzer analyzer = Analyzer.forSeries(series).withOverrides(overrides);
         Decision last;
-        List<Decision> kept = new ArrayList<>();
+        ReportMaterial kept = new ReportMaterial(series, reportHtml != null, hlog != null);
+        Flux<List<WireRecord>> tapped = bounded.doOnNext(kept::records);
         try {
-            last = (live ? analyzer.live(bounded, progress::set) : analyzer.replay(bounded, progress::set))
+            last = (live ? analyzer.live(tapped, progress::set) : analyzer.replay(tapped, progress::set))
                     .doOnNext(d -> {
                         if (publisher != null) {
                             publisher.publish(DecisionCodec.toVerdict(d));
                         }
-                        if (reportHtml != null && HtmlReport.keeps(d)) {
-                            kept.add(d);
-                        }
+                        kept.decision(d);
                     })
                     .blockLast();
         } finally {
@@ -265,8 +270,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new IllegalStateException("the analysis ended without a series verdict");
         }
         SeriesReport report = s.report();
-        ReportOutput.write(report, kept, reportJson, reportMd, reportHtml);
+        List<Path> logs = ReportOutput.write(report, kept, reportJson, reportMd, reportHtml, hlog);
         printSummary(report);
+        logs.forEach(f -> System.out.println("  interval log: " + f));
         return report.allGatesPassed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
     }
 
