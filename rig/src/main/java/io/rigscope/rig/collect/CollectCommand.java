@@ -38,14 +38,16 @@ import software.amazon.awssdk.regions.Region;
 /** {@code rigscope collect NAME}: runs one collector (or every local one) and publishes what it collects. */
 @Command(name = "collect", mixinStandardHelpOptions = true,
         description = {"Run a collector and publish its records to its topic (and --out FILE.jsonl).",
-            "NAME: vmstat | os | waits | db | pglog | canary | em | pi | rdslog | cloudwatch | all "
+            "NAME: vmstat | os | waits | db | pglog | canary | em | pi | rdslog | cloudwatch | all | k6 "
             + "('all' runs every local collector). Without --pg, collectors that need PostgreSQL use a "
             + "private cluster started for the run (its log file and data directory too).",
+            "k6 follows a running k6 (--follow FILE or --topic T) and publishes its samples, drops, thresholds "
+            + "and markers as 'import k6' would; its seconds close by time (--lateness). See docs/k6.md.",
             "Prints one line per second: records per collector and the gist of the latest one."})
 public final class CollectCommand implements Callable<Integer> {
 
     private static final List<String> NAMES = List.of("vmstat", "os", "waits", "db", "pglog", "canary", "em", "pi",
-            "rdslog", "cloudwatch", "all");
+            "rdslog", "cloudwatch", "all", "k6");
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -102,6 +104,9 @@ public final class CollectCommand implements Callable<Integer> {
     @Option(names = "--since", paramLabel = "DURATION", description = "RDS sources: read from this long ago, e.g. 10m (default: now).")
     String since;
 
+    @Mixin
+    K6FollowOptions k6 = new K6FollowOptions();
+
     @Override
     public Integer call() throws Exception {
         if (!NAMES.contains(name)) {
@@ -114,6 +119,9 @@ public final class CollectCommand implements Callable<Integer> {
             throw new UsageException("--no-kafka needs --out FILE.jsonl: there would be nowhere to write");
         }
         Duration stopAfter = duration == null ? null : Durations.parse("--duration", duration);
+        if (name.equals("k6")) {
+            return new CollectK6(k6, kafka, series, stopAfter, out, noKafka).call();
+        }
         Duration every = interval == null ? null : Durations.parse("--interval", interval);
         if (every != null && every.isZero()) {
             throw new UsageException("--interval must be > 0");
