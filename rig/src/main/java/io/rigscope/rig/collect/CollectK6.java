@@ -92,6 +92,10 @@ final class CollectK6 {
                 endpoint = kafka.open();
                 try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
                     admin.ensureTopics();
+                    if (k6.topic != null && admin.ensureOnePartitionTopic(k6.topic)) {
+                        notes.accept("created topic " + k6.topic + " (one partition: k6's order is kept) for "
+                                + "xk6-output-kafka to write to");
+                    }
                 }
                 WirePublisher.Options po = WirePublisher.Options.defaults().withClientId("rigscope-collect-k6");
                 publisher = new WirePublisher(endpoint.bootstrap(), codec, out == null ? po : po.withOutFile(out));

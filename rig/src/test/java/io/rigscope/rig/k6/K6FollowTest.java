@@ -34,9 +34,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.zip.GZIPInputStream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -319,11 +316,9 @@ class K6FollowTest {
         return "{\"type\":\"" + type + "\"," + data + ",\"metric\":\"" + metric + "\"}";
     }
 
-    private static void createTopic(String topic) throws Exception {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrap());
-        try (Admin admin = Admin.create(p)) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+    private static void createTopic(String topic) {
+        try (var admin = new io.rigscope.wire.kafka.TopicAdmin(kafka.bootstrap())) {
+            admin.ensureOnePartitionTopic(topic);
         }
     }
 
