@@ -24,7 +24,8 @@ public final class K6FollowOptions {
     String lateness = "2s";
 
     @Option(names = "--stop-after-idle", paramLabel = "DURATION",
-            description = "k6: end when nothing new arrived for this long (default: until Ctrl-C).")
+            description = "k6: end when nothing new arrived for this long after the first line (before it, wait for "
+                    + "k6 to start; --duration bounds that wait). Default: until Ctrl-C.")
     String stopAfterIdle;
 
     @Option(names = "--scenario-map", paramLabel = "K6=RIGSCOPE", split = ",",

@@ -48,7 +48,8 @@ public final class K6Follow {
      * @param scenarioMap k6 scenario name -> rigscope scenario name
      * @param reconciliationRequired written to the CONFIG marker (k6 holds no database count)
      * @param lateness the time watermark's lateness: how far past a second's end the stream must be to close it
-     * @param stopAfterIdle end when no new line came for this long; null: never
+     * @param stopAfterIdle end when no new line came for this long after the first one (before it, the follow waits
+     *                      for k6 to start); null: never
      * @param duration end after this long; null: never
      * @param batchSize samples per published batch at most
      * @param flushEvery publish pending samples at least this often
@@ -182,7 +183,8 @@ public final class K6Follow {
                     ending = Ending.DURATION;
                     break;
                 }
-                if (options.stopAfterIdle() != null && now - lastLineNs >= options.stopAfterIdle().toNanos()) {
+                if (options.stopAfterIdle() != null && run.lineNo > 0
+                        && now - lastLineNs >= options.stopAfterIdle().toNanos()) {
                     ending = Ending.IDLE;
                     break;
                 }
