@@ -191,10 +191,11 @@ public final class K6Follow {
                 List<String> lines = source.poll(Duration.ofMillis(100));
                 now = System.nanoTime();
                 if (!lines.isEmpty()) {
-                    lastLineNs = now;
                     for (String line : lines) {
                         run.line(line);
                     }
+                    now = System.nanoTime();
+                    lastLineNs = now; // idle counts from when the lines were handled, not from when they were read
                 }
                 if (run.pending.size() >= options.batchSize() || now - lastFlushNs >= options.flushEvery().toNanos()) {
                     run.flush();
