@@ -4,9 +4,7 @@ import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.CollectorSet;
 import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.collectors.aws.AwsSettings;
-import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.localenv.postgres.PrivatePostgres;
-import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.cli.Durations;
@@ -14,9 +12,6 @@ import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.KafkaOptions;
 import io.rigscope.rig.cli.PgTarget;
 import io.rigscope.rig.cli.UsageException;
-import io.rigscope.wire.WireFileWriter;
-import io.rigscope.wire.WirePublisher;
-import io.rigscope.wire.kafka.TopicAdmin;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -186,26 +181,10 @@ public final class CollectCommand implements Callable<Integer> {
     }
 
     private int run(CollectorSet set, Duration stopAfter) throws InterruptedException {
-        WireCodec codec = new WireCodec();
-        KafkaEndpoint endpoint = null;
-        WirePublisher publisher = null;
-        WireFileWriter fileOnly = null;
         Scheduler publishThread = Schedulers.newSingle("rigscope-collect-publish");
         LiveLine live = new LiveLine();
-        try {
-            Consumer<WireRecord> sink;
-            if (noKafka) {
-                fileOnly = new WireFileWriter(out, codec);
-                sink = fileOnly::write;
-            } else {
-                endpoint = kafka.open();
-                try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
-                    admin.ensureTopics();
-                }
-                WirePublisher.Options options = WirePublisher.Options.defaults().withClientId("rigscope-collect");
-                publisher = new WirePublisher(endpoint.bootstrap(), codec, out == null ? options : options.withOutFile(out));
-                sink = publisher::publish;
-            }
+        try (CollectOutput output = CollectOutput.open(kafka, noKafka, out, "rigscope-collect")) {
+            Consumer<WireRecord> sink = output::write;
             System.err.println("collect: " + String.join(", ", set.names()) + " for series " + series
                     + (stopAfter == null ? " (Ctrl-C to stop)" : " for " + stopAfter.toSeconds() + " s"));
             List<Flux<WireRecord>> tagged = new ArrayList<>();
@@ -240,25 +219,11 @@ public final class CollectCommand implements Callable<Integer> {
             } catch (IllegalStateException shuttingDown) {
                 // Ctrl-C: the hook is running
             }
-            if (publisher != null) {
-                publisher.flush();
-            }
+            output.flush();
             System.out.println("collect: records per topic " + live.perTopic() + "; gaps " + live.gaps()
-                    + "; unparsed log lines " + live.rawLogLines()
-                    + (publisher == null ? "" : "; published " + publisher.published() + ", acked " + publisher.acked()
-                            + ", failed " + publisher.failed())
-                    + (out == null ? "" : "; wire file " + out));
-            return publisher != null && publisher.failed() > 0 ? ExitCodes.ERROR : ExitCodes.OK;
+                    + "; unparsed log lines " + live.rawLogLines() + output.summary());
+            return output.failed() ? ExitCodes.ERROR : ExitCodes.OK;
         } finally {
-            if (publisher != null) {
-                publisher.close();
-            }
-            if (fileOnly != null) {
-                fileOnly.close();
-            }
-            if (endpoint != null) {
-                endpoint.close();
-            }
             publishThread.dispose();
         }
     }

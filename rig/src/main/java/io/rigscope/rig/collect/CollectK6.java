@@ -1,8 +1,5 @@
 package io.rigscope.rig.collect;
 
-import io.rigscope.localenv.kafka.KafkaEndpoint;
-import io.rigscope.model.codec.WireCodec;
-import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.cli.Durations;
 import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.KafkaOptions;
@@ -11,8 +8,6 @@ import io.rigscope.rig.k6.FollowedFile;
 import io.rigscope.rig.k6.K6Follow;
 import io.rigscope.rig.k6.K6LineSource;
 import io.rigscope.rig.k6.K6Topic;
-import io.rigscope.wire.WireFileWriter;
-import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,10 +64,6 @@ final class CollectK6 {
                 .withDuration(duration).withScenarioMap(k6.scenarioMap).withReconciliationRequired(!k6.noReconciliation);
 
         Consumer<String> notes = s -> System.err.println("collect k6: " + s);
-        WireCodec codec = new WireCodec();
-        KafkaEndpoint endpoint = null;
-        WirePublisher publisher = null;
-        WireFileWriter fileOnly = null;
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch done = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
@@ -83,54 +74,32 @@ final class CollectK6 {
                 Thread.currentThread().interrupt();
             }
         }, "rigscope-collect-k6-stop");
-        try {
-            Consumer<WireRecord> sink;
-            if (noKafka) {
-                fileOnly = new WireFileWriter(out, codec);
-                sink = fileOnly::write;
-            } else {
-                endpoint = kafka.open();
-                try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
-                    admin.ensureTopics();
-                    if (k6.topic != null && admin.ensureOnePartitionTopic(k6.topic)) {
+        try (CollectOutput output = CollectOutput.open(kafka, noKafka, out, "rigscope-collect-k6")) {
+            if (k6.topic != null) {
+                try (TopicAdmin admin = new TopicAdmin(output.bootstrap())) {
+                    if (admin.ensureOnePartitionTopic(k6.topic)) {
                         notes.accept("created topic " + k6.topic + " (one partition: k6's order is kept) for "
                                 + "xk6-output-kafka to write to");
                     }
                 }
-                WirePublisher.Options po = WirePublisher.Options.defaults().withClientId("rigscope-collect-k6");
-                publisher = new WirePublisher(endpoint.bootstrap(), codec, out == null ? po : po.withOutFile(out));
-                sink = publisher::publish;
             }
             Runtime.getRuntime().addShutdownHook(hook);
             K6Follow.Result result;
             try (K6LineSource source = k6.follow != null ? new FollowedFile(k6.follow, notes)
-                    : new K6Topic(endpoint.bootstrap(), k6.topic, notes)) {
+                    : new K6Topic(output.bootstrap(), k6.topic, notes)) {
                 System.err.println("collect k6: series " + series + ", seconds closed by time (lateness "
                         + lateness.toMillis() + " ms)" + (idle == null ? ", Ctrl-C to stop" : ", ending after "
                         + idle.toMillis() + " ms idle"));
-                result = new K6Follow(options, sink, notes).run(source, stop::get,
+                result = new K6Follow(options, output::write, notes).run(source, stop::get,
                         r -> System.out.println(line(r)));
             } catch (K6Topic.WrongFormat e) {
                 throw new UsageException(e.getMessage());
             }
-            if (publisher != null) {
-                publisher.flush();
-            }
-            System.out.println(line(result) + ", ended: " + result.ending().code()
-                    + (publisher == null ? "" : "; published " + publisher.published() + ", failed " + publisher.failed())
-                    + (out == null ? "" : "; wire file " + out));
-            return publisher != null && publisher.failed() > 0 ? ExitCodes.ERROR : ExitCodes.OK;
+            output.flush();
+            System.out.println(line(result) + ", ended: " + result.ending().code() + output.summary());
+            return output.failed() ? ExitCodes.ERROR : ExitCodes.OK;
         } finally {
-            if (publisher != null) {
-                publisher.close();
-            }
-            if (fileOnly != null) {
-                fileOnly.close();
-            }
-            if (endpoint != null) {
-                endpoint.close();
-            }
-            done.countDown();
+            done.countDown(); // the end markers are out (or the follow failed): a Ctrl-C may let the JVM exit
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException | IllegalArgumentException shuttingDownOrNotAdded) {
