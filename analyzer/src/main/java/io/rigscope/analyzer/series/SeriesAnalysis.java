@@ -343,8 +343,9 @@ public final class SeriesAnalysis {
                 }
             }
             case ENVIRONMENT -> environment = m.data();
+            case GAP -> telemetry.acceptGap(m);
             default -> {
-                // phases, environment and gaps do not change a verdict yet
+                // phases do not change a verdict
             }
         }
     }

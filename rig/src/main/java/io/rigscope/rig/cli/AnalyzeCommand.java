@@ -128,14 +128,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
             return code;
         }
         try (KafkaEndpoint endpoint = kafka.open();
-             Dashboard board = dashboard.start(dashboardOptions, endpoint.bootstrap(), codec, series, System.out);
-             TopicAdmin admin = new TopicAdmin(endpoint.bootstrap());
-             WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,
+             Dashboard board = dashboard.start(dashboardOptions, endpoint.clients(), codec, series, System.out);
+             TopicAdmin admin = new TopicAdmin(endpoint.clients());
+             WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
                      WirePublisher.Options.defaults().withClientId("rigscope-analyzer"))) {
             admin.ensureTopics();
             boolean doPublish = publish == null ? !replay : publish;
             Consumer<Decoded.Failed> dlq = f -> publisher.publish(f.deadLetter());
-            Flux<List<WireRecord>> records = AnalyzerInput.fromKafka(new WireSource(endpoint.bootstrap(), codec),
+            Flux<List<WireRecord>> records = AnalyzerInput.fromKafka(new WireSource(endpoint.clients(), codec),
                     series, !replay, dlq);
             int code = run(records, !replay, overrides, doPublish ? publisher : null, stopAfter);
             publisher.flush();

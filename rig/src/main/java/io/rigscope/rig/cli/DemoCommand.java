@@ -96,14 +96,14 @@ public final class DemoCommand implements Callable<Integer> {
         long startNs = System.nanoTime();
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open();
-             Dashboard board = dashboard.start(dashboardOptions, endpoint.bootstrap(), codec, id, console);
+             Dashboard board = dashboard.start(dashboardOptions, endpoint.clients(), codec, id, console);
              PgTarget target = PgTarget.resolve(pg, PrivatePostgres.Options.defaults()
                      .with("autovacuum_naptime", "'1s'").with("shared_buffers", "'256MB'")
                      .with("max_wal_size", "'2GB'")
                      .with("synchronous_commit", durable ? "on" : "off"));
-             WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,
+             WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
                      WirePublisher.Options.defaults().withOutFile(output.out).withClientId("rigscope-demo"))) {
-            try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+            try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
             if (target.owned()) {
@@ -112,7 +112,7 @@ public final class DemoCommand implements Callable<Integer> {
             }
             console.println("series file: " + DemoPlan.resource(quick, hotRow) + " (built in; `rigscope run "
                     + "--config` with the same file does the same)");
-            Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.bootstrap(), publisher,
+            Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.clients(), publisher,
                     codec, output, console);
             if (result.isEmpty()) {
                 return ExitCodes.ERROR;

@@ -130,13 +130,13 @@ public final class GenerateCommand implements Callable<Integer> {
             options = options.withIoThreads(ioThreads);
         }
         WireCodec codec = new WireCodec();
-        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
             WirePublisher.Options po = WirePublisher.Options.defaults().withClientId(plan.src());
             if (out != null) {
                 po = po.withOutFile(out);
             }
-            try (WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec, po)) {
+            try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec, po)) {
                 System.err.printf("generate: series %s rep %d src %s, %s, %d scenario(s), %s%n", plan.series(), plan.rep(),
                         plan.src(), plan.mode().label(), plan.scenarios().size(), plan.duration());
                 RunSummary summary = new Generator(RecordSink.of(publisher), options).run(plan)

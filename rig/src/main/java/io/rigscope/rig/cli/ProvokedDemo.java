@@ -30,11 +30,11 @@ final class ProvokedDemo {
         PrintStream console = System.out;
         long startNs = System.nanoTime();
         try (KafkaEndpoint endpoint = kafka.open()) {
-            try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+            try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
             Path wire = out != null ? out : Files.createTempFile("rigscope-demo-" + name + "-", ".jsonl.gz");
-            CaseRun.Outcome o = new CaseRun(endpoint.bootstrap(), console).run(c, wire, reportJson, reportMd, reportHtml);
+            CaseRun.Outcome o = new CaseRun(endpoint.clients(), console).run(c, wire, reportJson, reportMd, reportHtml);
             console.println(o.result().line());
             console.printf("demo --provoke %s finished in %.0f s: %s%n", name, (System.nanoTime() - startNs) / 1e9,
                     o.report().verdict());

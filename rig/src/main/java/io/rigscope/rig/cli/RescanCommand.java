@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
@@ -101,17 +102,17 @@ public final class RescanCommand implements Callable<Integer> {
         }
         WireCodec codec = new WireCodec();
         int worst = ExitCodes.OK;
-        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
             for (Path dir : dirs) {
-                int code = one(dir, endpoint.bootstrap(), codec);
+                int code = one(dir, endpoint.clients(), codec);
                 worst = Math.max(worst, code);
             }
         }
         return worst;
     }
 
-    private int one(Path dir, String bootstrap, WireCodec codec) {
+    private int one(Path dir, KafkaClients bootstrap, WireCodec codec) {
         Rescan rescan = new Rescan(new Rescan.Options(dir, series, pglogPrefix, scenarioMap));
         String id;
         try {

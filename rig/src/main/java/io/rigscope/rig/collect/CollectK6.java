@@ -76,7 +76,7 @@ final class CollectK6 {
         }, "rigscope-collect-k6-stop");
         try (CollectOutput output = CollectOutput.open(kafka, noKafka, out, "rigscope-collect-k6")) {
             if (k6.topic != null) {
-                try (TopicAdmin admin = new TopicAdmin(output.bootstrap())) {
+                try (TopicAdmin admin = new TopicAdmin(output.clients())) {
                     if (admin.ensureOnePartitionTopic(k6.topic)) {
                         notes.accept("created topic " + k6.topic + " (one partition: k6's order is kept) for "
                                 + "xk6-output-kafka to write to");
@@ -86,7 +86,7 @@ final class CollectK6 {
             Runtime.getRuntime().addShutdownHook(hook);
             K6Follow.Result result;
             try (K6LineSource source = k6.follow != null ? new FollowedFile(k6.follow, notes)
-                    : new K6Topic(output.bootstrap(), k6.topic, notes)) {
+                    : new K6Topic(output.clients(), k6.topic, notes)) {
                 System.err.println("collect k6: series " + series + ", seconds closed by time (lateness "
                         + lateness.toMillis() + " ms)" + (idle == null ? ", Ctrl-C to stop" : ", ending after "
                         + idle.toMillis() + " ms idle"));

@@ -6,6 +6,7 @@ import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.cli.KafkaOptions;
 import io.rigscope.wire.WireFileWriter;
 import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.nio.file.Path;
 
@@ -39,11 +40,11 @@ final class CollectOutput implements AutoCloseable {
         }
         KafkaEndpoint endpoint = kafka.open();
         try {
-            try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+            try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
             WirePublisher.Options options = WirePublisher.Options.defaults().withClientId(clientId);
-            return new CollectOutput(endpoint, new WirePublisher(endpoint.bootstrap(), codec,
+            return new CollectOutput(endpoint, new WirePublisher(endpoint.clients(), codec,
                     out == null ? options : options.withOutFile(out)), null, out);
         } catch (RuntimeException e) {
             endpoint.close();
@@ -60,9 +61,9 @@ final class CollectOutput implements AutoCloseable {
         }
     }
 
-    /** The Kafka cluster written to; null with {@code --no-kafka}. */
-    String bootstrap() {
-        return endpoint == null ? null : endpoint.bootstrap();
+    /** The Kafka cluster written to, with the user's client properties; null with {@code --no-kafka}. */
+    KafkaClients clients() {
+        return endpoint == null ? null : endpoint.clients();
     }
 
     /** Waits until every record published so far is acknowledged (or failed). */

@@ -1,5 +1,6 @@
 package io.rigscope.rig.dashboard;
 
+import io.rigscope.wire.kafka.KafkaClients;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -114,6 +115,11 @@ public final class Dashboard implements AutoCloseable {
 
     /** Starts following the broker's series and binds the server; returns once it listens. */
     public static Dashboard start(String bootstrap, WireCodec codec, Options options) {
+        return start(KafkaClients.of(bootstrap), codec, options);
+    }
+
+    /** {@link #start(String, WireCodec, Options)} with the user's Kafka client properties. */
+    public static Dashboard start(KafkaClients bootstrap, WireCodec codec, Options options) {
         Objects.requireNonNull(bootstrap, "bootstrap");
         Objects.requireNonNull(codec, "codec");
         Objects.requireNonNull(options, "options");

@@ -1,5 +1,6 @@
 package io.rigscope.rig.k6;
 
+import io.rigscope.wire.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,21 +46,20 @@ public final class K6Topic implements K6LineSource {
     private boolean waitingTold;
 
     /**
-     * @param bootstrap the Kafka cluster k6 writes to
+     * @param clients the Kafka cluster k6 writes to, with the user's client properties
      * @param topic the topic ({@code k6 run --out xk6-kafka=brokers=...,topic=T})
      * @param notes receives one sentence per event worth telling (waiting for the topic, reading it)
      */
-    public K6Topic(String bootstrap, String topic, Consumer<String> notes) {
+    public K6Topic(KafkaClients clients, String topic, Consumer<String> notes) {
         this.topic = Objects.requireNonNull(topic, "topic");
         this.notes = Objects.requireNonNull(notes, "notes");
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, "rigscope-collect-k6");
-        this.consumer = new KafkaConsumer<>(p);
+        this.consumer = new KafkaConsumer<>(clients.applyTo(p)); // the user's properties win, as everywhere
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.rigscope.rig.series;
 
+import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.gate.GateResult;
@@ -88,12 +89,12 @@ public final class SeriesSession {
         }
     }
 
-    private final String bootstrap;
+    private final KafkaClients bootstrap;
     private final WirePublisher publisher;
     private final WireCodec codec;
     private final PrintStream console;
 
-    public SeriesSession(String bootstrap, WirePublisher publisher, WireCodec codec, PrintStream console) {
+    public SeriesSession(KafkaClients bootstrap, WirePublisher publisher, WireCodec codec, PrintStream console) {
         this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
         this.publisher = Objects.requireNonNull(publisher, "publisher");
         this.codec = Objects.requireNonNull(codec, "codec");

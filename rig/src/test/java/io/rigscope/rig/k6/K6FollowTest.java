@@ -107,7 +107,7 @@ class K6FollowTest {
         CompletableFuture<SeriesReport> live = liveAnalysis(series);
         K6Follow follow = new K6Follow(options(series), publisher()::publish, note -> { });
         Future<K6Follow.Result> following = THREADS.submit(() -> {
-            try (K6Topic source = new K6Topic(kafka.bootstrap(), topic, note -> { })) {
+            try (K6Topic source = new K6Topic(io.rigscope.wire.kafka.KafkaClients.of(kafka.bootstrap()), topic, note -> { })) {
                 return follow.run(source, () -> false, r -> { });
             }
         });

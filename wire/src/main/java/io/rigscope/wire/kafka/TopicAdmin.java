@@ -31,15 +31,21 @@ public final class TopicAdmin implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final String bootstrap;
+    private final KafkaClients clients;
     private final Admin admin;
 
     public TopicAdmin(String bootstrap) {
-        this.bootstrap = bootstrap;
+        this(KafkaClients.of(bootstrap));
+    }
+
+    /** An admin client with the user's client properties ({@link KafkaClients}). */
+    public TopicAdmin(KafkaClients clients) {
+        this.clients = java.util.Objects.requireNonNull(clients, "clients");
+        this.bootstrap = clients.bootstrap();
         Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        this.admin = Admin.create(p);
+        this.admin = Admin.create(clients.applyTo(p));
     }
 
     /**
@@ -128,10 +134,9 @@ public final class TopicAdmin implements AutoCloseable {
         Set<String> existing = names();
         Map<String, Map<String, Long>> counts = new TreeMap<>();
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-        try (var consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (var consumer = new KafkaConsumer<>(clients.applyTo(p), new StringDeserializer(), new ByteArrayDeserializer())) {
             for (Topic topic : Topic.values()) {
                 if (!existing.contains(topic.topicName())) {
                     continue;
