@@ -76,6 +76,15 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void withoutSeriesAnalyzeFollowsEverySeriesLiveSoAWireFileOrAReportFileIsAUsageError() throws Exception {
+        Path wire = wireFile(Plan.of("cli-every", 1, 10, 200));
+        assertThat(Main.run("analyze", "--input", wire.toString(), "--quiet")).isEqualTo(ExitCodes.USAGE);
+        assertThat(Main.run("analyze", "--replay", "--bootstrap", "127.0.0.1:1")).isEqualTo(ExitCodes.USAGE);
+        assertThat(Main.run("analyze", "--series", "cli-every", "--input", wire.toString(), "--quiet",
+                "--report-dir", dir.toString())).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
     void anUnknownSettingIsAUsageError() throws Exception {
         Path wire = wireFile(Plan.of("cli-set", 1, 10, 200));
 
