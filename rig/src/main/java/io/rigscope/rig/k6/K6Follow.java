@@ -113,7 +113,9 @@ public final class K6Follow {
 
     /** Why the follow ended. */
     public enum Ending {
-        IDLE("idle"), DURATION("duration"), STOPPED("stopped");
+        IDLE("idle"), DURATION("duration"), STOPPED("stopped"),
+        /** The source or the output failed: what was read is closed off with the end markers, then it fails. */
+        FAILED("failed");
 
         private final String code;
 
@@ -160,7 +162,9 @@ public final class K6Follow {
 
     /**
      * Follows {@code source} until it is idle for {@link Options#stopAfterIdle}, the duration passed, or
-     * {@code stop} returns true; publishes the end markers (when anything started) and returns what it did.
+     * {@code stop} returns true; publishes the end markers (when anything started) and returns what it did. When
+     * the source or the output fails, the end markers ({@code ended_by: failed}) are published if they can be,
+     * then the failure is thrown.
      *
      * @param progress called at most once a second, when lines came, with the counts so far
      */
@@ -207,17 +211,23 @@ public final class K6Follow {
                     lastProgressLines = run.lineNo;
                 }
             }
-        } finally {
-            String rest = source.remainder();
-            if (rest != null) {
-                run.line(rest);
-                if (run.lastUnreadable) {
-                    notes.accept(source.name() + " ends with a line cut short (no newline; what a k6 stopped mid-write "
-                            + "leaves): sent to rig.dlq, the repeat's end is marked cut short");
-                }
+        } catch (IOException | RuntimeException e) {
+            try {
+                run.end(Ending.FAILED);
+            } catch (RuntimeException alsoFailed) {
+                e.addSuppressed(alsoFailed);
             }
-            run.end(ending);
+            throw e;
         }
+        String rest = source.remainder();
+        if (rest != null) {
+            run.line(rest);
+            if (run.lastUnreadable) {
+                notes.accept(source.name() + " ends with a line cut short (no newline; what a k6 stopped mid-write "
+                        + "leaves): sent to rig.dlq, the repeat's end is marked cut short");
+            }
+        }
+        run.end(ending);
         return run.result(ending);
     }
 
@@ -258,6 +268,7 @@ public final class K6Follow {
                 lastUs = Math.max(lastUs, r.sample().t2());
             } else if (line instanceof K6LineRecords.Dropped d) {
                 ensureStarted(d.sec() * 1_000_000L);
+                lastUs = Math.max(lastUs, d.sec() * 1_000_000L);
                 drops.computeIfAbsent(d.scenario(), s -> new TreeMap<>()).merge(d.sec(), d.count(), Long::sum);
                 dropped += d.count();
             } else if (line instanceof K6LineRecords.Thresholds t) {
