@@ -11,6 +11,7 @@ import io.rigscope.analyzer.repeat.RepeatJudge;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
+import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.window.Window;
@@ -241,10 +242,20 @@ public final class SeriesAnalysis {
             }
             seconds.record(gen, s, slowUs);
         }
-        for (ScenarioSeconds s : touched) {
-            emitSeconds(track.rep(), s, s.settle(freezeRule), out);
+        if (track.closesByTime(gen)) {
+            settleAll(track, out); // the watermark moved: any scenario's second may have passed
+        } else {
+            for (ScenarioSeconds s : touched) {
+                emitSeconds(track.rep(), s, s.settle(freezeRule), out);
+            }
         }
         maybeJudge(track, out);
+    }
+
+    private void settleAll(RepeatTrack track, List<Decision> out) {
+        for (ScenarioSeconds s : track.scenarios().values()) {
+            emitSeconds(track.rep(), s, s.settleAll(freezeRule), out);
+        }
     }
 
     private void onLedger(Ledger ledger, List<Decision> out) {
@@ -287,13 +298,31 @@ public final class SeriesAnalysis {
                 }
             }
             case REPEAT_START -> {
-                repeat(m.rep()).started(m.phase(),
-                        m.data().get("duration_ms") instanceof Number n ? n.longValue() : 0);
+                RepeatTrack t = repeat(m.rep());
+                t.started(m.phase(), m.data().get("duration_ms") instanceof Number n ? n.longValue() : 0);
+                try {
+                    SecondClosing closing = SecondClosing.declaredBy(m);
+                    if (closing != null) {
+                        t.declare(m.src(), closing);
+                        settleAll(t, out);
+                    }
+                } catch (IllegalArgumentException e) {
+                    configError(e.getMessage());
+                }
                 currentRep = Math.max(currentRep, m.rep());
             }
             case REPEAT_END -> {
                 RepeatTrack t = repeat(m.rep());
                 t.ended();
+                if (t.closesByTime(m.src())) {
+                    try {
+                        t.sourceEnded(m.src(), SecondClosing.publishedBy(m));
+                    } catch (IllegalArgumentException e) {
+                        configError(e.getMessage());
+                        t.sourceEnded(m.src(), null);
+                    }
+                    settleAll(t, out);
+                }
                 maybeJudge(t, out);
             }
             case RECONCILIATION -> {

@@ -289,6 +289,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     r.cadence().dominantPeriodSec() == null ? "-" : r.cadence().dominantPeriodSec(),
                     failed.isEmpty() ? "" : "  failed: " + String.join(", ",
                             failed.stream().map(GateResult::describe).toList()));
+            if (r.latenessMs() != null) {
+                System.out.printf(Locale.ROOT, "    seconds closed by time, not by count (lateness %.0f ms): %d late "
+                        + "sample(s), in no figure%n", r.latenessMs(), r.wireLateSamples());
+            }
         }
         report.episodes().forEach(e -> System.out.println(LiveAnalysis.episodeLine(e)));
         if (report.ceiling() != null) {
