@@ -1,5 +1,6 @@
 package io.rigscope.collectors;
 
+import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireRecord;
 import java.util.LinkedHashMap;
@@ -19,7 +20,8 @@ import reactor.core.scheduler.Scheduler;
  * failed attempt covers from the previous marker's end to its own failure, and when records flow again a
  * closing marker covers the rest, up to the first new record. Each marker's {@code data} holds
  * {@code start} and {@code end} (epoch µs), {@code reason} (the failure in words), {@code source} (the
- * collector's src) and {@code attempt} (failures in a row so far, 0 on the closing marker).
+ * collector's src), {@code topic} (the topic its records go to: the analyzer counts the stream as missing over
+ * the gap) and {@code attempt} (failures in a row so far, 0 on the closing marker).
  */
 public final class Resilient {
 
@@ -29,16 +31,17 @@ public final class Resilient {
     /**
      * @param ctx series, repeat and clock for the gap markers
      * @param src the collector's producer id, e.g. {@code vmstat@app-1}
+     * @param topic the topic of the collector's records
      * @param attempt builds one attempt of the source; called again after each failure
      * @param backoff delays between attempts
      * @param timer scheduler for the delays
      * @return a cold, endless Flux of the source's records and gap markers
      */
-    public static Flux<WireRecord> forever(CollectorContext ctx, String src,
+    public static Flux<WireRecord> forever(CollectorContext ctx, String src, Topic topic,
                                            Supplier<? extends Flux<? extends WireRecord>> attempt, Backoff backoff,
                                            Scheduler timer) {
         return Flux.defer(() -> {
-            var state = new GapState(ctx, src);
+            var state = new GapState(ctx, src, topic);
             Flux<WireRecord> once = Flux.defer(() -> Flux.<WireRecord>from(attempt.get()))
                     .concatMap(state::pass)
                     .concatWith(Mono.error(() -> new SourceEnded(src)))
@@ -72,13 +75,15 @@ public final class Resilient {
     private static final class GapState {
         private final CollectorContext ctx;
         private final String src;
+        private final Topic topic;
         private long sinceUs;
         private int failures;
         private String lastReason;
 
-        GapState(CollectorContext ctx, String src) {
+        GapState(CollectorContext ctx, String src, Topic topic) {
             this.ctx = ctx;
             this.src = src;
+            this.topic = java.util.Objects.requireNonNull(topic, "topic");
             this.sinceUs = ctx.nowUs();
         }
 
@@ -109,6 +114,7 @@ public final class Resilient {
             data.put("end", endUs);
             data.put("reason", reason);
             data.put("source", src);
+            data.put("topic", topic.topicName());
             data.put("attempt", attempt);
             return new Marker(ctx.run(), ctx.rep(), src, Math.max(1, endUs), Marker.Kind.GAP, null, data);
         }

@@ -2,6 +2,7 @@ package io.rigscope.collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.Vmstat;
 import io.rigscope.model.wire.WireRecord;
@@ -28,7 +29,7 @@ class ResilientTest {
     void aSourceThatFailsTwiceThenRecoversYieldsGapMarkersThatTileTheLostTimeAndKeepsGoing() {
         AtomicInteger attempts = new AtomicInteger();
         long t0 = ctx.nowUs();
-        List<WireRecord> out = Resilient.forever(ctx, "vmstat@h", () -> switch (attempts.incrementAndGet()) {
+        List<WireRecord> out = Resilient.forever(ctx, "vmstat@h", Topic.VMSTAT, () -> switch (attempts.incrementAndGet()) {
             case 1 -> Flux.just(vmstat(t0 - 2_000_000)).concatWith(Flux.error(new IllegalStateException("vmstat died")));
             case 2 -> Flux.error(new java.io.IOException("cannot start vmstat"));
             default -> Flux.just(vmstat(t0 + 5_000_000), vmstat(t0 + 6_000_000));
@@ -54,7 +55,7 @@ class ResilientTest {
     @Test
     void aSourceThatEndsIsRestartedAfterAGapMarkerAndItsRecoveryIsMarkedToo() {
         AtomicInteger attempts = new AtomicInteger();
-        List<WireRecord> out = Resilient.forever(ctx, "x@h", () -> {
+        List<WireRecord> out = Resilient.forever(ctx, "x@h", Topic.VMSTAT, () -> {
             attempts.incrementAndGet();
             return Flux.just(vmstat(ctx.nowUs()));
         }, new Backoff(Duration.ofMillis(1), Duration.ofMillis(1)), Schedulers.parallel())

@@ -2,6 +2,7 @@ package io.rigscope.wire;
 
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
+import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.model.wire.WireRecord;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,10 +61,14 @@ public final class WirePublisher implements AutoCloseable {
     private final AtomicReference<Exception> lastError = new AtomicReference<>();
 
     public WirePublisher(String bootstrap, WireCodec codec, Options options) {
+        this(KafkaClients.of(Objects.requireNonNull(bootstrap, "bootstrap")), codec, options);
+    }
+
+    /** A publisher whose producer also takes the user's client properties ({@link KafkaClients}), which win. */
+    public WirePublisher(KafkaClients clients, WireCodec codec, Options options) {
         this.codec = Objects.requireNonNull(codec, "codec");
         this.options = Objects.requireNonNull(options, "options");
         Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, Objects.requireNonNull(bootstrap, "bootstrap"));
         p.put(ProducerConfig.CLIENT_ID_CONFIG, options.clientId());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -73,7 +78,8 @@ public final class WirePublisher implements AutoCloseable {
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
-        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        this.producer = new KafkaProducer<>(Objects.requireNonNull(clients, "clients").applyTo(p),
+                new StringSerializer(), new ByteArraySerializer());
         this.file = options.outFile() == null ? null : new WireFileWriter(options.outFile(), codec);
     }
 

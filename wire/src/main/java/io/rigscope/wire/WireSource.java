@@ -4,6 +4,7 @@ import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.wire.kafka.KafkaClients;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,11 +53,16 @@ public final class WireSource {
         }
     }
 
-    private final String bootstrap;
+    private final KafkaClients clients;
     private final WireCodec codec;
 
     public WireSource(String bootstrap, WireCodec codec) {
-        this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
+        this(KafkaClients.of(Objects.requireNonNull(bootstrap, "bootstrap")), codec);
+    }
+
+    /** A source whose consumers also take the user's client properties ({@link KafkaClients}), which win. */
+    public WireSource(KafkaClients clients, WireCodec codec) {
+        this.clients = Objects.requireNonNull(clients, "clients");
         this.codec = Objects.requireNonNull(codec, "codec");
     }
 
@@ -124,7 +130,7 @@ public final class WireSource {
 
     /** Undecoded poll results (for benchmarks that measure raw consumption). */
     public Flux<ConsumerRecords<String, byte[]>> raw(Spec spec) {
-        return Flux.using(() -> new Poller(bootstrap, spec),
+        return Flux.using(() -> new Poller(clients, spec),
                         poller -> Flux.<ConsumerRecords<String, byte[]>>generate(sink -> {
                             ConsumerRecords<String, byte[]> polled = poller.poll();
                             if (polled == null) {
@@ -144,16 +150,16 @@ public final class WireSource {
         private final Spec spec;
         private Map<TopicPartition, Long> endOffsets;
 
-        Poller(String bootstrap, Spec spec) {
+        Poller(KafkaClients clients, Spec spec) {
             this.spec = spec;
             Properties p = new Properties();
-            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
             p.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 * 1024 * 1024);
             p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 * 1024 * 1024);
             p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
-            this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
+            this.consumer = new KafkaConsumer<>(clients.applyTo(p), new StringDeserializer(),
+                    new ByteArrayDeserializer());
         }
 
         private void assign() {

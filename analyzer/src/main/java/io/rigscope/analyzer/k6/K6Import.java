@@ -169,8 +169,13 @@ public final class K6Import {
         return in;
     }
 
-    /** One pass's state: the reader's handler. */
-    private static final class State implements K6LineReader.Handler {
+    /** A dropped_iterations point as read: its scenario (renamed), second and count. */
+    interface DropSink {
+        void dropped(String scenario, long sec, long count);
+    }
+
+    /** One pass's state: the reader's handler; {@link K6LineRecords} drives one line by line. */
+    static final class State implements K6LineReader.Handler {
         private static final String HTTP_REQ_DURATION = "http_req_duration";
         private static final String DROPPED_ITERATIONS = "dropped_iterations";
         private static final String HTTP_REQS = "http_reqs";
@@ -182,6 +187,12 @@ public final class K6Import {
         /** scenario -> second -> {sent, dropped, completed}. */
         private final Map<String, TreeMap<Long, long[]>> ledger = new TreeMap<>();
         private final List<String> problems = new ArrayList<>();
+        /** Thresholds the CONFIG marker leaves out (rigscope's own syntax does not read them), as sentences. */
+        final List<String> notInConfig = new ArrayList<>();
+        /** The last point that read as k6 but could not be a request, or null. */
+        String lastUnusable;
+        /** Told of every dropped_iterations point (the follower publishes drops as they come). */
+        DropSink drops = (scenario, sec, count) -> { };
         private final K6Thresholds judge;
         /** The last tag set seen and what it means for a request: scenario, status, error kind. */
         private K6Tags lastTags;
@@ -247,6 +258,7 @@ public final class K6Import {
 
         /** A point that read as k6 but cannot be a request: counted (or refused when strict) like a bad line. */
         private void unusable(String what) {
+            lastUnusable = what;
             if (options.strict()) {
                 throw new IllegalArgumentException("k6 output " + file + ": " + what
                         + " (--strict: an unreadable line refuses the file)");
@@ -275,8 +287,11 @@ public final class K6Import {
                 request(p);
             } else if (metric.equals(DROPPED_ITERATIONS)) {
                 long n = Math.round(p.value());
-                counts(scenario(p.tags()), Math.floorDiv(p.timeUs(), 1_000_000L))[1] += n;
+                String scenario = scenario(p.tags());
+                long sec = Math.floorDiv(p.timeUs(), 1_000_000L);
+                counts(scenario, sec)[1] += n;
                 dropped += n;
+                drops.dropped(scenario, sec, n);
             } else if (metric.equals(HTTP_REQS)) {
                 httpReqs += Math.round(p.value());
             } else {
@@ -383,7 +398,17 @@ public final class K6Import {
          * The CONFIG marker, with the thresholds declared so far (k6 writes a metric's Metric line before its first
          * point) that rigscope's own threshold syntax reads; the rest are judged by {@link K6Thresholds} only.
          */
-        private void configMarker(long ts) {
+        /** Every threshold declared so far, judged as k6 judges it over the points read so far. */
+        List<K6Verdict> verdicts() {
+            return judge.judge(options.summary());
+        }
+
+        /** How many thresholds are declared so far. */
+        int declaredThresholds() {
+            return judge.declaredAsWritten().values().stream().mapToInt(List::size).sum();
+        }
+
+        void configMarker(long ts) {
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("source", "k6");
             config.put("reconciliation_required", options.reconciliationRequired());
@@ -395,7 +420,9 @@ public final class K6Import {
                         ThresholdParser.parse(metric, expression);
                         judged.computeIfAbsent(metric, m -> new ArrayList<>()).add(expression);
                     } catch (ThresholdSyntaxException e) {
-                        // judged by K6Thresholds alone (custom metrics, any tag filter)
+                        // judged by K6Thresholds alone (custom metrics, any tag filter), on the import's REPEAT_END
+                        notInConfig.add("threshold judged only when the repeat ends (k6's aggregation over the "
+                                + "points, on REPEAT_END), not by the CONFIG's thresholds: " + e.getMessage());
                     }
                 }
             });

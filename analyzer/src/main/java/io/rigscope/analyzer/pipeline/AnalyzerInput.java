@@ -17,7 +17,9 @@ import reactor.core.publisher.Flux;
 /**
  * Where the analyzer's records come from: Kafka topics or a wire file. Either way {@code rig.markers} is read
  * first (up to its current end), so the CONFIG marker is in force before the data it governs, then every
- * input topic from the beginning; markers read twice are harmless (every marker is idempotent).
+ * input topic from the beginning; markers read twice are harmless (every marker is idempotent). A value that does
+ * not decode is handed to {@code onDeadLetter} once, on the second read: the first read of {@code rig.markers}
+ * skips it, so a malformed marker reaches {@code rig.dlq} once, like every other malformed value.
  */
 public final class AnalyzerInput {
 
@@ -36,12 +38,12 @@ public final class AnalyzerInput {
      * Records of one series from Kafka, in batches as polled.
      *
      * @param follow keep reading new records (live); false stops at the end offsets taken at the start (replay)
-     * @param onDeadLetter receives every value that did not decode
+     * @param onDeadLetter receives every value that did not decode, once
      */
     public static Flux<List<WireRecord>> fromKafka(WireSource source, String series, boolean follow,
                                                    Consumer<Decoded.Failed> onDeadLetter) {
         return Flux.concat(
-                source.batches(new WireSource.Spec(EnumSet.of(Topic.MARKERS), series, true, false), onDeadLetter,
+                source.batches(new WireSource.Spec(EnumSet.of(Topic.MARKERS), series, true, false), f -> { },
                         KAFKA_SLICE),
                 source.batches(new WireSource.Spec(TOPICS, series, true, follow), onDeadLetter, KAFKA_SLICE));
     }

@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.telemetry;
 
+import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -22,6 +24,7 @@ public final class TelemetryIndex {
     private final Map<TelemetryStream, Long> watermarkUs = new EnumMap<>(TelemetryStream.class);
     private final Map<TelemetryStream, Long> minGapUs = new EnumMap<>(TelemetryStream.class);
     private final Map<TelemetryStream, Long> lastTsUs = new EnumMap<>(TelemetryStream.class);
+    private final Map<TelemetryStream, List<long[]>> gapsUs = new EnumMap<>(TelemetryStream.class);
     private long overflow;
 
     /** Accounts a record when its topic carries telemetry; returns false (and ignores it) otherwise. */
@@ -47,6 +50,39 @@ public final class TelemetryIndex {
         lastTsUs.put(stream, record.ts());
         watermarkUs.merge(stream, record.ts(), Math::max);
         return true;
+    }
+
+    /**
+     * Accounts a collector's {@code GAP} marker (its {@code data} names the {@code topic} and the lost span,
+     * {@code start} and {@code end} in epoch µs): the stream does not cover any span that overlaps it. Returns false
+     * (and ignores it) for another marker, or a gap marker without a telemetry topic or a valid span.
+     */
+    public boolean acceptGap(Marker marker) {
+        if (marker.kind() != Marker.Kind.GAP
+                || !(marker.data().get("topic") instanceof String topicName)
+                || !(marker.data().get("start") instanceof Number start)
+                || !(marker.data().get("end") instanceof Number end)
+                || end.longValue() < start.longValue()) {
+            return false;
+        }
+        var stream = Topic.byName(topicName).flatMap(TelemetryStream::of);
+        if (stream.isEmpty()) {
+            return false;
+        }
+        gapsUs.computeIfAbsent(stream.get(), s -> new ArrayList<>()).add(new long[] {start.longValue(), end.longValue()});
+        return true;
+    }
+
+    /** True when a gap marker of the stream overlaps {@code [startSec, endSec]}. */
+    public boolean inGap(TelemetryStream stream, long startSec, long endSec) {
+        long fromUs = startSec * 1_000_000L;
+        long toUs = (endSec + 1) * 1_000_000L;
+        for (long[] gap : gapsUs.getOrDefault(stream, List.of())) {
+            if (gap[0] < toUs && gap[1] > fromUs) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** True when the stream delivered any record. */
@@ -102,11 +138,12 @@ public final class TelemetryIndex {
     }
 
     /**
-     * True when the stream covered {@code [startSec, endSec)}: a periodic stream has a record within its
-     * tolerance of the span; an event stream delivered any record in the series.
+     * True when the stream covered {@code [startSec, endSec)}: no gap marker of its collector overlaps the span
+     * ({@link #acceptGap}), and a periodic stream has a record within its tolerance of the span, an event stream
+     * delivered any record in the series.
      */
     public boolean covered(TelemetryStream stream, long startSec, long endSec) {
-        if (!seen(stream)) {
+        if (!seen(stream) || inGap(stream, startSec, endSec)) {
             return false;
         }
         return stream.events() || !around(stream, startSec, endSec, WireRecord.class).isEmpty();

@@ -1,5 +1,6 @@
 package io.rigscope.collectors.aws;
 
+import io.rigscope.model.topic.Topic;
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Resilient;
@@ -78,7 +79,7 @@ public final class CloudWatchCollector {
     Flux<WireRecord> records(Scheduler io, Backoff backoff) {
         return Flux.using(() -> aws.build(CloudWatchClient.builder()), client -> {
             Map<String, Instant> lastByMetric = new HashMap<>();
-            return Resilient.forever(ctx, src(), () -> Flux.interval(Duration.ZERO, config.poll(), io)
+            return Resilient.forever(ctx, src(), Topic.CLOUDWATCH, () -> Flux.interval(Duration.ZERO, config.poll(), io)
                     .onBackpressureDrop()
                     .concatMap(tick -> Mono.fromCallable(() -> read(client, lastByMetric)))
                     .concatMapIterable(list -> list), backoff, io);

@@ -1,5 +1,6 @@
 package io.rigscope.collectors.aws;
 
+import io.rigscope.model.topic.Topic;
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Resilient;
@@ -73,7 +74,7 @@ public final class EnhancedMonitoringCollector {
     Flux<WireRecord> records(Scheduler io, Backoff backoff) {
         return Flux.using(() -> aws.build(CloudWatchLogsClient.builder()), client -> {
             String[] token = {null};
-            return Resilient.forever(ctx, src(), () -> Flux.interval(Duration.ZERO, config.poll(), io)
+            return Resilient.forever(ctx, src(), Topic.OS, () -> Flux.interval(Duration.ZERO, config.poll(), io)
                     .onBackpressureDrop()
                     .concatMap(tick -> Mono.fromCallable(() -> readNew(client, token)))
                     .concatMapIterable(list -> list), backoff, io);

@@ -1,5 +1,6 @@
 package io.rigscope.collectors.aws;
 
+import io.rigscope.model.topic.Topic;
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Resilient;
@@ -84,7 +85,7 @@ public final class RdsLogCollector {
             Map<String, String> markers = new LinkedHashMap<>();
             var p = new PgLogParser(config.prefix(), ctx, src());
             parser.set(p);
-            return Resilient.forever(ctx, src(), () -> Flux.interval(Duration.ZERO, config.poll(), io)
+            return Resilient.forever(ctx, src(), Topic.PGLOG, () -> Flux.interval(Duration.ZERO, config.poll(), io)
                     .onBackpressureDrop()
                     .concatMap(tick -> Mono.fromCallable(() -> read(client, markers, p)))
                     .concatMapIterable(list -> list), backoff, io);

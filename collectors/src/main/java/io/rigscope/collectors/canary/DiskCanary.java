@@ -1,5 +1,6 @@
 package io.rigscope.collectors.canary;
 
+import io.rigscope.model.topic.Topic;
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Resilient;
@@ -78,7 +79,7 @@ public final class DiskCanary {
     }
 
     Flux<WireRecord> records(Scheduler timer, Backoff backoff) {
-        return Resilient.forever(ctx, src(), () -> Flux.using(this::startWriter,
+        return Resilient.forever(ctx, src(), Topic.CANARY, () -> Flux.using(this::startWriter,
                 writer -> Flux.interval(Duration.ofSeconds(1), timer).onBackpressureDrop()
                         .map(tick -> writer.second()),
                 Writer::stop), backoff, timer);

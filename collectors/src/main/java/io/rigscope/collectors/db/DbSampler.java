@@ -1,5 +1,6 @@
 package io.rigscope.collectors.db;
 
+import io.rigscope.model.topic.Topic;
 import static io.rigscope.collectors.pg.PgConnector.dbl;
 import static io.rigscope.collectors.pg.PgConnector.lng;
 import static io.rigscope.collectors.pg.PgConnector.optional;
@@ -74,7 +75,7 @@ public final class DbSampler {
     }
 
     Flux<WireRecord> records(Scheduler timer, Backoff backoff) {
-        return Resilient.forever(ctx, src(), () -> connector.withConnection(c ->
+        return Resilient.forever(ctx, src(), Topic.DB, () -> connector.withConnection(c ->
                 rows(c, "select current_setting('server_version_num')::int", r -> r.get(0, Integer.class)).next()
                         .flatMapMany(version -> {
                             var deltas = new Deltas();

@@ -1,5 +1,6 @@
 package io.rigscope.collectors.os;
 
+import io.rigscope.model.topic.Topic;
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Resilient;
@@ -62,7 +63,7 @@ public final class OsMetricsCollector {
     }
 
     Flux<WireRecord> records(Scheduler io, Backoff backoff) {
-        return Resilient.forever(ctx, src(), () -> {
+        return Resilient.forever(ctx, src(), Topic.OS, () -> {
             AtomicReference<ProcSnapshot> previous = new AtomicReference<>();
             return Mono.fromCallable(() -> devices()).flatMapMany(devices -> Flux.interval(Duration.ZERO,
                             config.interval(), io)

@@ -1,5 +1,6 @@
 package io.rigscope.collectors.pglog;
 
+import io.rigscope.model.topic.Topic;
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Resilient;
@@ -70,7 +71,7 @@ public final class PgLogCollector {
             var tailer = new LogTailer(config.logFile(), config.fromStart());
             var parser = new PgLogParser(config.prefix(), ctx, src());
             lastParser.set(parser);
-            return Resilient.forever(ctx, src(), () -> Flux.interval(Duration.ZERO, config.poll(), io)
+            return Resilient.forever(ctx, src(), Topic.PGLOG, () -> Flux.interval(Duration.ZERO, config.poll(), io)
                     .onBackpressureDrop()
                     .concatMap(tick -> Mono.fromCallable(() -> read(tailer, parser)))
                     .concatMapIterable(events -> events), backoff, io);

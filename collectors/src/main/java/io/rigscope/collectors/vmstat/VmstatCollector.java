@@ -1,5 +1,6 @@
 package io.rigscope.collectors.vmstat;
 
+import io.rigscope.model.topic.Topic;
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Resilient;
@@ -62,7 +63,7 @@ public final class VmstatCollector {
     }
 
     Flux<WireRecord> records(Scheduler io, Backoff backoff) {
-        return Resilient.forever(ctx, src(), () -> {
+        return Resilient.forever(ctx, src(), Topic.VMSTAT, () -> {
             var parser = new VmstatParser(ctx, src(), null);
             return lines().concatMapIterable(line -> parser.accept(line).<List<WireRecord>>map(List::of)
                     .orElse(List.of())).skip(1).subscribeOn(io);

@@ -1,5 +1,6 @@
 package io.rigscope.collectors.waits;
 
+import io.rigscope.model.topic.Topic;
 import static io.rigscope.collectors.pg.PgConnector.lng;
 import static io.rigscope.collectors.pg.PgConnector.rows;
 
@@ -71,7 +72,7 @@ public final class WaitsCollector {
 
     Flux<WireRecord> records(Scheduler timer, Backoff backoff) {
         int periodSec = (int) config.interval().toSeconds();
-        return Resilient.forever(ctx, src(), () -> connector.withConnection(c ->
+        return Resilient.forever(ctx, src(), Topic.WAITS, () -> connector.withConnection(c ->
                 Flux.interval(Duration.ZERO, config.interval(), timer).onBackpressureDrop()
                         .concatMap(tick -> {
                             long tsUs = ctx.nowUs();

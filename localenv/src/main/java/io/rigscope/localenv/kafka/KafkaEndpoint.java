@@ -1,7 +1,9 @@
 package io.rigscope.localenv.kafka;
 
 import io.rigscope.wire.kafka.BrokerAddressFile;
+import io.rigscope.wire.kafka.KafkaClients;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,13 +16,13 @@ import java.util.Optional;
  */
 public final class KafkaEndpoint implements AutoCloseable {
 
-    private final String bootstrap;
+    private final KafkaClients clients;
     private final EmbeddedKafka owned;
     private final String description;
     private final Thread shutdownHook;
 
-    private KafkaEndpoint(String bootstrap, EmbeddedKafka owned, String description) {
-        this.bootstrap = bootstrap;
+    private KafkaEndpoint(KafkaClients clients, EmbeddedKafka owned, String description) {
+        this.clients = clients;
         this.owned = owned;
         this.description = description;
         // Ctrl-C must not leave the broker's logs unclean: stop it on the way out too.
@@ -42,22 +44,40 @@ public final class KafkaEndpoint implements AutoCloseable {
      * @param dataDir the embedded broker's directory (null for {@link #defaultDataDir()})
      */
     public static KafkaEndpoint resolve(String bootstrap, Path dataDir) {
+        return resolve(bootstrap, dataDir, Map.of());
+    }
+
+    /**
+     * Resolves the endpoint; every client made from {@link #clients()} takes {@code properties} too (the embedded
+     * broker listens on PLAINTEXT, so security properties fit a {@code --bootstrap} cluster only).
+     *
+     * @param properties Kafka client properties ({@link KafkaClients})
+     * @throws IllegalArgumentException for a property rigscope owns
+     */
+    public static KafkaEndpoint resolve(String bootstrap, Path dataDir, Map<String, String> properties) {
         if (bootstrap != null && !bootstrap.isBlank()) {
-            return new KafkaEndpoint(bootstrap, null, "cluster at " + bootstrap);
+            return new KafkaEndpoint(new KafkaClients(bootstrap, properties), null, "cluster at " + bootstrap);
         }
         Path dir = dataDir == null ? defaultDataDir() : dataDir;
         Optional<String> running = BrokerAddressFile.find(dir);
         if (running.isPresent()) {
-            return new KafkaEndpoint(running.get(), null, "embedded broker already running at " + running.get()
+            return new KafkaEndpoint(new KafkaClients(running.get(), properties), null,
+                    "embedded broker already running at " + running.get()
                     + " (" + dir + ")");
         }
         EmbeddedKafka kafka = EmbeddedKafka.start(dir, EmbeddedKafka.PREFERRED_PORT);
-        return new KafkaEndpoint(kafka.bootstrap(), kafka, "embedded broker at " + kafka.bootstrap() + " (" + dir + ")");
+        return new KafkaEndpoint(new KafkaClients(kafka.bootstrap(), properties), kafka,
+                "embedded broker at " + kafka.bootstrap() + " (" + dir + ")");
     }
 
     /** {@code bootstrap.servers}. */
     public String bootstrap() {
-        return bootstrap;
+        return clients.bootstrap();
+    }
+
+    /** The bootstrap servers with the user's client properties: what every client of this process connects with. */
+    public KafkaClients clients() {
+        return clients;
     }
 
     /** True when this process started the broker. */

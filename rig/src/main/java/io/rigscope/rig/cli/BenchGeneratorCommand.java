@@ -269,10 +269,10 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         Publishing() {
             if (throughKafka) {
                 endpoint = kafka.open();
-                try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+                try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                     admin.ensureTopics();
                 }
-                publisher = new WirePublisher(endpoint.bootstrap(), new WireCodec(), WirePublisher.Options.defaults()
+                publisher = new WirePublisher(endpoint.clients(), new WireCodec(), WirePublisher.Options.defaults()
                         .withClientId("gen-bench"));
             } else {
                 endpoint = null;

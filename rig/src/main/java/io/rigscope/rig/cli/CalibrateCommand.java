@@ -64,10 +64,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         Path wireDir = wireDir();
         List<CaseResult> results = new ArrayList<>();
         try (KafkaEndpoint endpoint = kafka.open()) {
-            try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+            try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
-            CaseRun run = new CaseRun(endpoint.bootstrap(), console);
+            CaseRun run = new CaseRun(endpoint.clients(), console);
             for (CalibrationCase c : selected) {
                 CaseResult r;
                 try {

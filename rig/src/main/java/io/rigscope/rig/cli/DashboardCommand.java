@@ -35,10 +35,10 @@ public final class DashboardCommand implements Callable<Integer> {
     public Integer call() {
         Dashboard.Options options = DashboardOptions.parse("--listen", listen, "--token", token);
         try (KafkaEndpoint endpoint = kafka.open()) {
-            try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+            try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
-            try (Dashboard d = Dashboard.start(endpoint.bootstrap(), new WireCodec(), options)) {
+            try (Dashboard d = Dashboard.start(endpoint.clients(), new WireCodec(), options)) {
                 System.out.println("dashboard: " + d.url() + (token == null ? "" : "?token=...")
                         + " (series index; /metrics for Prometheus; Ctrl-C stops)");
                 d.awaitClose();

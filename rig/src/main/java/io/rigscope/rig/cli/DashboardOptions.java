@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
 import java.io.PrintStream;
@@ -49,7 +50,7 @@ public final class DashboardOptions {
      * Starts the dashboard when asked for and prints the series page's address; null when not asked for.
      * The caller closes it.
      */
-    Dashboard start(Dashboard.Options options, String bootstrap, WireCodec codec, String series, PrintStream console) {
+    Dashboard start(Dashboard.Options options, KafkaClients bootstrap, WireCodec codec, String series, PrintStream console) {
         if (options == null) {
             return null;
         }

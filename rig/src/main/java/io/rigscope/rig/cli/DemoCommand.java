@@ -71,6 +71,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Dashboard.Options dashboardOptions = dashboard.options();
+        SeriesOutputOptions.checkHlog(output.hlog);
         boolean hotRow = provoke != null;
         if (hotRow && !"hot-row".equals(provoke)) {
             if (!ProvokedDemo.CASES.contains(provoke)) {
@@ -84,7 +85,8 @@ public final class DemoCommand implements Callable<Integer> {
                 throw new UsageException("--dashboard with --provoke " + provoke + " is not offered (the case names "
                         + "its series as it starts): run `rigscope dashboard` beside it");
             }
-            return ProvokedDemo.run(provoke, kafka, output.out, output.reportJson, output.reportMd, output.reportHtml);
+            return ProvokedDemo.run(provoke, kafka, output.out, output.reportJson, output.reportMd, output.reportHtml,
+                    output.hlog);
         }
         String id = series != null ? series : "demo-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant());
@@ -96,14 +98,14 @@ public final class DemoCommand implements Callable<Integer> {
         long startNs = System.nanoTime();
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open();
-             Dashboard board = dashboard.start(dashboardOptions, endpoint.bootstrap(), codec, id, console);
+             Dashboard board = dashboard.start(dashboardOptions, endpoint.clients(), codec, id, console);
              PgTarget target = PgTarget.resolve(pg, PrivatePostgres.Options.defaults()
                      .with("autovacuum_naptime", "'1s'").with("shared_buffers", "'256MB'")
                      .with("max_wal_size", "'2GB'")
                      .with("synchronous_commit", durable ? "on" : "off"));
-             WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,
+             WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
                      WirePublisher.Options.defaults().withOutFile(output.out).withClientId("rigscope-demo"))) {
-            try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+            try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
             if (target.owned()) {
@@ -112,7 +114,7 @@ public final class DemoCommand implements Callable<Integer> {
             }
             console.println("series file: " + DemoPlan.resource(quick, hotRow) + " (built in; `rigscope run "
                     + "--config` with the same file does the same)");
-            Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.bootstrap(), publisher,
+            Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.clients(), publisher,
                     codec, output, console);
             if (result.isEmpty()) {
                 return ExitCodes.ERROR;

@@ -88,14 +88,14 @@ public final class ImportK6Command implements Callable<Integer> {
         K6Import.Options options = new K6Import.Options(series, rep, generator, scenarioMap, !noReconciliation,
                 !noSeriesMarkers, 500, strict).withK6(optionThresholds(), summary());
         WireCodec codec = new WireCodec();
-        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
             WirePublisher.Options publisherOptions = WirePublisher.Options.defaults().withClientId("rigscope-import-k6");
             if (out != null) {
                 publisherOptions = publisherOptions.withOutFile(out);
             }
             K6Import.Result result;
-            try (WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec, publisherOptions)) {
+            try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec, publisherOptions)) {
                 try {
                     result = K6Import.read(file, options, publisher::publish);
                 } catch (IllegalArgumentException e) {

@@ -1,10 +1,30 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.localenv.kafka.KafkaEndpoint;
+import io.rigscope.wire.kafka.KafkaClients;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import picocli.CommandLine.Option;
 
-/** Where Kafka is: {@code --bootstrap} for an existing cluster, else the embedded broker in {@code --data-dir}. */
+/**
+ * Where Kafka is and how to talk to it: {@code --bootstrap} for an existing cluster, else the embedded broker in
+ * {@code --data-dir}; {@code --kafka-config FILE} and {@code --kafka-property k=v} for the clients' own settings
+ * (security, SASL, TLS, timeouts), given to every producer, consumer and admin client the command makes.
+ */
 public final class KafkaOptions {
 
     @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
@@ -15,22 +35,103 @@ public final class KafkaOptions {
             description = "The embedded broker's data directory, kept between runs (default: ~/.rigscope/kafka).")
     Path dataDir;
 
+    @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
+            description = "A Kafka client property for every producer, consumer and admin client, e.g. "
+                + "security.protocol=SASL_SSL. Repeatable; wins over --kafka-config.")
+    Map<String, String> properties = new LinkedHashMap<>();
+
+    @Option(names = "--kafka-config", paramLabel = "FILE",
+            description = "A Java properties file of Kafka client properties (as for Kafka's own tools' "
+                + "--command-config).")
+    Path configFile;
+
     /**
      * Resolves the endpoint, starting the embedded broker if needed; prints where Kafka is (and where a started
      * broker logs) on stderr.
+     *
+     * @throws UsageException (exit 2) for a bad {@code --bootstrap}, an unreadable {@code --kafka-config}, or a
+     *     property that is not a Kafka client's, is rigscope's own, or has a value Kafka refuses
      */
     public KafkaEndpoint open() {
         if (bootstrap != null && !bootstrap.matches("[^,\\s:]+:\\d+(,[^,\\s:]+:\\d+)*")) {
             throw new UsageException("--bootstrap '" + bootstrap + "' is not host:port[,host:port...]");
         }
+        Map<String, String> clientProperties = clientProperties();
         long startNs = System.nanoTime();
-        KafkaEndpoint endpoint = KafkaEndpoint.resolve(bootstrap, dataDir);
+        KafkaEndpoint endpoint = KafkaEndpoint.resolve(bootstrap, dataDir, clientProperties);
         if (endpoint.ownsBroker()) {
             System.err.printf("kafka: started %s in %.1f s (log %s)%n", endpoint.description(),
                     (System.nanoTime() - startNs) / 1e9, endpoint.brokerLog().orElseThrow());
         } else {
             System.err.println("kafka: using " + endpoint.description());
         }
+        if (!clientProperties.isEmpty()) {
+            // names only: values may be credentials
+            System.err.println("kafka: client properties " + String.join(", ", clientProperties.keySet()));
+        }
         return endpoint;
+    }
+
+    /** The file's properties, then the command line's, checked against Kafka's own client config definitions. */
+    Map<String, String> clientProperties() {
+        Map<String, String> all = new LinkedHashMap<>();
+        if (configFile != null) {
+            Properties file = new Properties();
+            try (Reader in = Files.newBufferedReader(configFile, StandardCharsets.UTF_8)) {
+                file.load(in);
+            } catch (IOException | IllegalArgumentException e) {
+                throw new UsageException("--kafka-config " + configFile + ": cannot read it (" + e.getMessage() + ")");
+            }
+            file.stringPropertyNames().stream().sorted().forEach(k -> all.put(k, file.getProperty(k).strip()));
+        }
+        all.putAll(properties);
+        Set<String> known = new HashSet<>(ProducerConfig.configNames());
+        known.addAll(ConsumerConfig.configNames());
+        known.addAll(AdminClientConfig.configNames());
+        for (var e : all.entrySet()) {
+            String where = properties.containsKey(e.getKey()) ? "--kafka-property " : "--kafka-config " + configFile
+                    + ": ";
+            if (KafkaClients.MANAGED.contains(e.getKey())) {
+                throw new UsageException(where + e.getKey() + " is set by rigscope"
+                        + (e.getKey().equals("bootstrap.servers") ? "; use --bootstrap" : ""));
+            }
+            if (!known.contains(e.getKey())) {
+                throw new UsageException(where + e.getKey() + " is not a Kafka producer, consumer or admin client "
+                        + "property");
+            }
+        }
+        checkValues(all);
+        return all;
+    }
+
+    /** Kafka's own parsing of each client's properties: a value it refuses is exit 2 naming the property. */
+    private static void checkValues(Map<String, String> all) {
+        try {
+            Map<String, Object> producer = only(all, ProducerConfig.configNames());
+            producer.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
+            producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+            producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+            new ProducerConfig(producer);
+            Map<String, Object> consumer = only(all, ConsumerConfig.configNames());
+            consumer.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
+            consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+            consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+            new ConsumerConfig(consumer);
+            Map<String, Object> admin = only(all, AdminClientConfig.configNames());
+            admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
+            new AdminClientConfig(admin);
+        } catch (ConfigException e) {
+            throw new UsageException("--kafka-property/--kafka-config: " + e.getMessage());
+        }
+    }
+
+    private static Map<String, Object> only(Map<String, String> all, Set<String> names) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        all.forEach((k, v) -> {
+            if (names.contains(k)) {
+                out.put(k, v);
+            }
+        });
+        return out;
     }
 }

@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
             TailCommand.class,
             DemoCommand.class,
             CalibrateCommand.class,
+            SelftestCommand.class,
             RunCommand.class,
             AnalyzeCommand.class,
             DashboardCommand.class,

@@ -53,6 +53,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Dashboard.Options dashboardOptions = dashboard.options();
+        SeriesOutputOptions.checkHlog(output.hlog);
         if (!Files.isRegularFile(config)) {
             throw new UsageException("--config " + config + ": no such file");
         }
@@ -66,15 +67,15 @@ public final class RunCommand implements Callable<Integer> {
         }
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open();
-             Dashboard board = dashboard.start(dashboardOptions, endpoint.bootstrap(), codec, file.plan().series(),
+             Dashboard board = dashboard.start(dashboardOptions, endpoint.clients(), codec, file.plan().series(),
                      System.out);
              PgTarget target = url != null ? PgTarget.resolve(flag, url) : file.startSut() ? PgTarget.resolve(null) : null;
-             WirePublisher publisher = new WirePublisher(endpoint.bootstrap(), codec,
+             WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
                      WirePublisher.Options.defaults().withOutFile(output.out).withClientId("rigscope-run"))) {
-            try (TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+            try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
-            Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.bootstrap(), publisher,
+            Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.clients(), publisher,
                     codec, output, System.out);
             return result.isEmpty() ? ExitCodes.ERROR : result.get().passed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
         }

@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
@@ -38,7 +39,7 @@ final class SeriesLaunch {
      * @param target the database (owned private cluster or {@code --pg}), or null when there is none
      * @return the session's result, or empty when bring-up failed (no load was offered; said on the console)
      */
-    static Optional<SeriesSession.Result> run(SeriesFile file, PgTarget target, String bootstrap,
+    static Optional<SeriesSession.Result> run(SeriesFile file, PgTarget target, KafkaClients bootstrap,
                                               WirePublisher publisher, WireCodec codec, SeriesOutputOptions output,
                                               PrintStream console) {
         PgUrl database = target == null ? null : target.url();
@@ -78,7 +79,7 @@ final class SeriesLaunch {
                     cluster.map(PrivatePostgres::dataDir).orElse(null), file.effectiveWatchTables(), null);
             return Optional.of(new SeriesSession(bootstrap, publisher, codec, console).run(plan,
                     new SeriesSession.Options(database, file.effectiveTenant(), telemetry, environment,
-                            output.reportJson, output.reportMd, null, output.reportHtml)));
+                            output.reportJson, output.reportMd, null, output.reportHtml).withHlog(output.hlog)));
         } finally {
             if (sut != null) {
                 sut.close();

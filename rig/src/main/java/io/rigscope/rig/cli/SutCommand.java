@@ -62,8 +62,10 @@ public final class SutCommand implements java.util.concurrent.Callable<Integer> 
     String appPassword;
 
     @Option(names = "--api-key", paramLabel = "KEY",
-            description = "The bearer token --migrate provisions (default: ${DEFAULT-VALUE}).")
-    String apiKey = Provisioning.DEMO_API_KEY;
+            defaultValue = "${env:RIGSCOPE_API_KEY:-" + Provisioning.DEMO_API_KEY + "}",
+            description = "The bearer token --migrate provisions (default: $RIGSCOPE_API_KEY, else "
+                + Provisioning.DEMO_API_KEY + ").")
+    String apiKey;
 
     @Option(names = "--tenant", paramLabel = "NAME",
             description = "The tenant --migrate provisions the key for (default: ${DEFAULT-VALUE}).")
@@ -106,7 +108,9 @@ public final class SutCommand implements java.util.concurrent.Callable<Integer> 
                 System.err.printf("sut: listening on %s (db %s as %s; touch %s, insert %s%s, pool %d)%n", sut.baseUri(),
                         config.pg(), config.appUser(), touch, insert,
                         lossyOneIn > 0 ? ", LOSSY one in " + lossyOneIn : "", poolSize);
-                System.err.println("sut: POST " + sut.baseUri() + "/v1/usage-events with Authorization: Bearer " + apiKey);
+                // the built-in demo key is public; a key the user chose is a credential and never printed
+                System.err.println("sut: POST " + sut.baseUri() + "/v1/usage-events with Authorization: Bearer "
+                        + (Provisioning.DEMO_API_KEY.equals(apiKey) ? apiKey : "<the --api-key given>"));
                 serve(sut, stopAfter, stop);
             }
         } finally {

@@ -56,9 +56,9 @@ public final class TailCommand implements Callable<Integer> {
                         "unknown topic '" + topicName + "'; one of: " + names())));
         Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
         WireCodec codec = new WireCodec();
-        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
-            var source = new WireSource(endpoint.bootstrap(), codec);
+            var source = new WireSource(endpoint.clients(), codec);
             AtomicLong printed = new AtomicLong();
             var flux = source.records(new WireSource.Spec(topics, series, fromBeginning, !noFollow),
                             (Decoded.Failed f) -> System.err.println("undecodable: " + f.deadLetter().origin() + ": "

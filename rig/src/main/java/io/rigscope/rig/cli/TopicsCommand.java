@@ -24,7 +24,7 @@ public final class TopicsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.bootstrap())) {
+        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             List<String> created = admin.ensureTopics();
             if (!created.isEmpty()) {
                 System.out.println("created " + created.size() + " topic(s): " + String.join(", ", created));

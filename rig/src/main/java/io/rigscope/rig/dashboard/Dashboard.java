@@ -1,5 +1,6 @@
 package io.rigscope.rig.dashboard;
 
+import io.rigscope.wire.kafka.KafkaClients;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -50,7 +51,7 @@ import reactor.netty.http.server.HttpServerResponse;
 public final class Dashboard implements AutoCloseable {
 
     /** The page's topics: the decisions and the telemetry it draws. */
-    static final EnumSet<Topic> PAGE_TOPICS = EnumSet.of(Topic.VERDICTS, Topic.VMSTAT, Topic.WAITS, Topic.CANARY);
+    static final EnumSet<Topic> PAGE_TOPICS = pageTopics();
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
             .withZone(ZoneOffset.UTC);
 
@@ -102,6 +103,12 @@ public final class Dashboard implements AutoCloseable {
         }
     }
 
+    private static EnumSet<Topic> pageTopics() {
+        EnumSet<Topic> topics = EnumSet.of(Topic.VERDICTS);
+        topics.addAll(SeriesPage.TELEMETRY_TOPICS);
+        return topics;
+    }
+
     private final DisposableServer server;
     private final Disposable indexing;
     private final SeriesIndex index;
@@ -114,6 +121,11 @@ public final class Dashboard implements AutoCloseable {
 
     /** Starts following the broker's series and binds the server; returns once it listens. */
     public static Dashboard start(String bootstrap, WireCodec codec, Options options) {
+        return start(KafkaClients.of(bootstrap), codec, options);
+    }
+
+    /** {@link #start(String, WireCodec, Options)} with the user's Kafka client properties. */
+    public static Dashboard start(KafkaClients bootstrap, WireCodec codec, Options options) {
         Objects.requireNonNull(bootstrap, "bootstrap");
         Objects.requireNonNull(codec, "codec");
         Objects.requireNonNull(options, "options");

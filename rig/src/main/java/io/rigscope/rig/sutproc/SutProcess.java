@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
  * {@code sut: listening on http://...} it prints once the pool is warm and the port bound. {@link #close()} (and a
  * shutdown hook, for Ctrl-C) sends SIGTERM, waits for the SUT to close its server and pool, then kills it.
  *
- * <p>The database URL (password included) and the app role's password reach the child through its environment
- * ({@code RIGSCOPE_PG}, {@code RIGSCOPE_APP_PASSWORD}), never its command line, which {@code ps} shows.
+ * <p>The database URL (password included), the app role's password and the API key reach the child through its
+ * environment ({@code RIGSCOPE_PG}, {@code RIGSCOPE_APP_PASSWORD}, {@code RIGSCOPE_API_KEY}), never its command
+ * line, which {@code ps} shows.
  *
  * <p>Blocking; not thread-safe.
  */
@@ -99,12 +100,12 @@ public final class SutProcess implements AutoCloseable {
         command.addAll(Arrays.asList((opts == null || opts.isBlank() ? DEFAULT_JAVA_OPTS : opts).strip().split("\\s+")));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.rigscope.rig.Main", "sut",
                 "--port", "0", "--bind", "127.0.0.1", "--migrate", "--app-user", spec.appUser(),
-                "--api-key-touch", spec.touch(), "--insert", spec.insert(), "--tenant", spec.tenant(),
-                "--api-key", spec.apiKey()));
+                "--api-key-touch", spec.touch(), "--insert", spec.insert(), "--tenant", spec.tenant()));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(spec.logFile().toFile()));
         Map<String, String> env = pb.environment();
         env.put("RIGSCOPE_PG", spec.owner().libpq());
+        env.put("RIGSCOPE_API_KEY", spec.apiKey());
         if (spec.appPassword() != null) {
             env.put("RIGSCOPE_APP_PASSWORD", spec.appPassword());
         } else {

@@ -31,15 +31,21 @@ public final class TopicAdmin implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final String bootstrap;
+    private final KafkaClients clients;
     private final Admin admin;
 
     public TopicAdmin(String bootstrap) {
-        this.bootstrap = bootstrap;
+        this(KafkaClients.of(bootstrap));
+    }
+
+    /** An admin client with the user's client properties ({@link KafkaClients}). */
+    public TopicAdmin(KafkaClients clients) {
+        this.clients = java.util.Objects.requireNonNull(clients, "clients");
+        this.bootstrap = clients.bootstrap();
         Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
         p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        this.admin = Admin.create(p);
+        this.admin = Admin.create(clients.applyTo(p));
     }
 
     /**
@@ -80,6 +86,33 @@ public final class TopicAdmin implements AutoCloseable {
         return created;
     }
 
+    /**
+     * Creates a topic another program writes (not a rigscope topic) with one partition, so its writer's order is
+     * kept, when it does not exist yet (the embedded broker creates no topic on first use).
+     *
+     * @return true when this call created it
+     */
+    public boolean ensureOnePartitionTopic(String name) {
+        if (names().contains(name)) {
+            return false;
+        }
+        try {
+            admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all()
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicExistsException) {
+                return false;
+            }
+            throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause(), e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("creating topic " + name + " timed out at " + bootstrap, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** Names of all topics on the cluster. */
     public Set<String> names() {
         try {
@@ -101,10 +134,9 @@ public final class TopicAdmin implements AutoCloseable {
         Set<String> existing = names();
         Map<String, Map<String, Long>> counts = new TreeMap<>();
         Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-        try (var consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (var consumer = new KafkaConsumer<>(clients.applyTo(p), new StringDeserializer(), new ByteArrayDeserializer())) {
             for (Topic topic : Topic.values()) {
                 if (!existing.contains(topic.topicName())) {
                     continue;

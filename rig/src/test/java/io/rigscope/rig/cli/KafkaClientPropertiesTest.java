@@ -1,0 +1,57 @@
+package io.rigscope.rig.cli;
+
+import static io.rigscope.rig.cli.RigscopeRun.rigscope;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rigscope.localenv.testing.KafkaBroker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code --kafka-property} and {@code --kafka-config} reach the clients, and bad ones exit 2 naming them. */
+class KafkaClientPropertiesTest {
+
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
+
+    @Test
+    void aClientPropertyReachesTheClientsAndCanBreakThem(@TempDir Path dir) throws Exception {
+        RigscopeRun plain = rigscope("topics", "--bootstrap", kafka.bootstrap(), "--kafka-property",
+                "request.timeout.ms=5000");
+        assertThat(plain.exit()).as(plain.err()).isEqualTo(ExitCodes.OK);
+        assertThat(plain.err()).contains("kafka: client properties request.timeout.ms");
+
+        // TLS towards the broker's PLAINTEXT listener: the admin client cannot connect, within the file's timeout
+        Path file = dir.resolve("client.properties");
+        Files.writeString(file, "security.protocol=SSL\ndefault.api.timeout.ms=3000\nrequest.timeout.ms=2000\n");
+        RigscopeRun tls = rigscope("topics", "--bootstrap", kafka.bootstrap(), "--kafka-config", file.toString());
+        assertThat(tls.exit()).isNotIn(ExitCodes.OK, ExitCodes.USAGE);
+        assertThat(tls.err()).contains("kafka: client properties default.api.timeout.ms, request.timeout.ms, "
+                + "security.protocol");
+    }
+
+    @Test
+    void aPropertyKafkaDoesNotKnowOrRefusesOrRigscopeOwnsExitsTwoNamingIt(@TempDir Path dir) throws Exception {
+        RigscopeRun unknown = rigscope("topics", "--bootstrap", kafka.bootstrap(), "--kafka-property",
+                "no.such.setting=1");
+        assertThat(unknown.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(unknown.err()).contains("no.such.setting is not a Kafka producer, consumer or admin client property");
+
+        RigscopeRun badValue = rigscope("tail", "rig.markers", "--bootstrap", kafka.bootstrap(), "--kafka-property",
+                "request.timeout.ms=soon");
+        assertThat(badValue.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(badValue.err()).contains("request.timeout.ms").contains("soon");
+
+        RigscopeRun owned = rigscope("topics", "--bootstrap", kafka.bootstrap(), "--kafka-property",
+                "bootstrap.servers=elsewhere:9092");
+        assertThat(owned.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(owned.err()).contains("bootstrap.servers is set by rigscope; use --bootstrap");
+
+        RigscopeRun missing = rigscope("topics", "--bootstrap", kafka.bootstrap(), "--kafka-config",
+                dir.resolve("absent.properties").toString());
+        assertThat(missing.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(missing.err()).contains("--kafka-config").contains("absent.properties");
+    }
+}
