@@ -9,8 +9,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,8 +43,8 @@ public final class K6LineReader {
 
     private final java.util.function.Predicate<String> wanted;
     private final java.util.Set<String> withThresholds = new java.util.HashSet<>();
-    private final StringPool strings = new StringPool();
-    private final TagPool tagSets = new TagPool();
+    private final K6Interning.StringPool strings = new K6Interning.StringPool();
+    private final K6Interning.TagPool tagSets = new K6Interning.TagPool();
     private final RfcTime times = new RfcTime();
     private final List<K6Line> pending = new ArrayList<>(8192);
 
@@ -67,7 +65,7 @@ public final class K6LineReader {
     /** The bytes the current parser reads, and where its input starts in them. */
     private byte[] source;
     private int sourceOff;
-    private final RawTags rawTags = new RawTags();
+    private final K6Interning.RawTags rawTags = new K6Interning.RawTags();
     private final String[] tagValues = new String[64];
 
     /** A reader that reads every point in full. */
@@ -441,69 +439,6 @@ public final class K6LineReader {
         return read;
     }
 
-    /** Tag sets by the bytes of their JSON object, open addressing; a bounded table. */
-    private static final class RawTags {
-        private byte[][] keys = new byte[256][];
-        private K6Tags[] values = new K6Tags[256];
-        private int[] hashes = new int[256];
-        private int size;
-
-        private static int hash(byte[] b, int off, int len) {
-            int h = len;
-            int step = Math.max(1, len >> 4);
-            for (int i = off; i < off + len; i += step) {
-                h = 31 * h + b[i];
-            }
-            return h + b[off + len - 1];
-        }
-
-        K6Tags get(byte[] b, int off, int len) {
-            int h = hash(b, off, len);
-            int mask = keys.length - 1;
-            for (int i = mix(h) & mask; keys[i] != null; i = (i + 1) & mask) {
-                if (hashes[i] == h && keys[i].length == len && Arrays.equals(keys[i], 0, len, b, off, off + len)) {
-                    return values[i];
-                }
-            }
-            return null;
-        }
-
-        void put(byte[] b, int off, int len, K6Tags tags) {
-            if (size >= MAX_INTERNED) {
-                return;
-            }
-            int h = hash(b, off, len);
-            int mask = keys.length - 1;
-            int i = mix(h) & mask;
-            while (keys[i] != null) {
-                i = (i + 1) & mask;
-            }
-            keys[i] = Arrays.copyOfRange(b, off, off + len);
-            values[i] = tags;
-            hashes[i] = h;
-            if (++size * 2 > keys.length) {
-                byte[][] oldKeys = keys;
-                K6Tags[] oldValues = values;
-                int[] oldHashes = hashes;
-                keys = new byte[oldKeys.length * 2][];
-                values = new K6Tags[keys.length];
-                hashes = new int[keys.length];
-                int m = keys.length - 1;
-                for (int k = 0; k < oldKeys.length; k++) {
-                    if (oldKeys[k] != null) {
-                        int j = mix(oldHashes[k]) & m;
-                        while (keys[j] != null) {
-                            j = (j + 1) & m;
-                        }
-                        keys[j] = oldKeys[k];
-                        values[j] = oldValues[k];
-                        hashes[j] = oldHashes[k];
-                    }
-                }
-            }
-        }
-    }
-
     private K6Tags tags(JsonParser p) throws IOException, BadLineException {
         int n = 0;
         int hash = 1;
@@ -571,195 +506,5 @@ public final class K6LineReader {
         return strings.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
     }
 
-    /**
-     * Strings by content, open addressing; a bounded table. The hash samples a few characters (a run holds a few
-     * dozen distinct names and values); a candidate is confirmed by comparing the characters in full.
-     */
-    private static final class StringPool {
-        private String[] strings = new String[1024];
-        private char[][] chars = new char[1024][];
-        private int[] hashes = new int[1024];
-        private int size;
 
-        String intern(char[] c, int off, int len) {
-            int h = len == 0 ? 0 : len * 31 + c[off] * 961 + c[off + len - 1] * 29791 + c[off + (len >> 1)] * 7
-                    + c[off + (len >> 2)] * 13 + c[off + len - 1 - (len >> 2)] * 17;
-            int mask = strings.length - 1;
-            int i = mix(h) & mask;
-            char[] e;
-            while ((e = chars[i]) != null) {
-                if (hashes[i] == h && e.length == len && Arrays.equals(e, 0, len, c, off, off + len)) {
-                    return strings[i];
-                }
-                i = (i + 1) & mask;
-            }
-            String s = new String(c, off, len);
-            if (size < MAX_INTERNED) {
-                strings[i] = s;
-                chars[i] = Arrays.copyOfRange(c, off, off + len);
-                hashes[i] = h;
-                if (++size * 2 > strings.length) {
-                    grow();
-                }
-            }
-            return s;
-        }
-
-        String intern(String text) {
-            char[] c = text.toCharArray();
-            return intern(c, 0, c.length);
-        }
-
-        private void grow() {
-            String[] oldStrings = strings;
-            char[][] oldChars = chars;
-            int[] oldHashes = hashes;
-            strings = new String[oldStrings.length * 2];
-            chars = new char[strings.length][];
-            hashes = new int[strings.length];
-            int mask = strings.length - 1;
-            for (int k = 0; k < oldStrings.length; k++) {
-                if (oldChars[k] != null) {
-                    int j = mix(oldHashes[k]) & mask;
-                    while (chars[j] != null) {
-                        j = (j + 1) & mask;
-                    }
-                    strings[j] = oldStrings[k];
-                    chars[j] = oldChars[k];
-                    hashes[j] = oldHashes[k];
-                }
-            }
-        }
-    }
-
-    /** Tag sets by identity of their (interned) keys and values; a bounded table. */
-    private static final class TagPool {
-        private K6Tags[] table = new K6Tags[256];
-        private int size;
-
-        K6Tags intern(String[] keys, String[] values, int n, int hash) {
-            int mask = table.length - 1;
-            int i = mix(hash) & mask;
-            K6Tags t;
-            while ((t = table[i]) != null) {
-                if (t.interningHash() == hash && t.sameAs(keys, values, n)) {
-                    return t;
-                }
-                i = (i + 1) & mask;
-            }
-            t = new K6Tags(Arrays.copyOf(keys, n), Arrays.copyOf(values, n), hash);
-            if (size < MAX_INTERNED) {
-                table[i] = t;
-                if (++size * 2 > table.length) {
-                    K6Tags[] old = table;
-                    table = new K6Tags[old.length * 2];
-                    int m = table.length - 1;
-                    for (K6Tags o : old) {
-                        if (o != null) {
-                            int j = mix(o.interningHash()) & m;
-                            while (table[j] != null) {
-                                j = (j + 1) & m;
-                            }
-                            table[j] = o;
-                        }
-                    }
-                }
-            }
-            return t;
-        }
-    }
-
-    private static int mix(int h) {
-        return h ^ (h >>> 16) ^ (h >>> 7);
-    }
-
-    /**
-     * RFC 3339 timestamps ({@code 2024-03-05T12:00:00.000137+02:00}, {@code ...Z}) to epoch µs, read from the
-     * parser's characters; the date's epoch day is cached.
-     */
-    static final class RfcTime {
-        static final long BAD = Long.MIN_VALUE;
-        private int cachedYmd = -1;
-        private long cachedEpochDay;
-
-        long parseUs(char[] c, int off, int len) {
-            if (len < 20) {
-                return BAD;
-            }
-            int y = digits(c, off, 4);
-            int mo = digits(c, off + 5, 2);
-            int d = digits(c, off + 8, 2);
-            int h = digits(c, off + 11, 2);
-            int mi = digits(c, off + 14, 2);
-            int s = digits(c, off + 17, 2);
-            char sep = c[off + 10];
-            if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || s < 0 || c[off + 4] != '-' || c[off + 7] != '-'
-                    || (sep != 'T' && sep != 't' && sep != ' ') || c[off + 13] != ':' || c[off + 16] != ':'
-                    || h > 23 || mi > 59 || s > 60) {
-                return BAD;
-            }
-            int pos = off + 19;
-            int end = off + len;
-            long fracUs = 0;
-            if (c[pos] == '.') {
-                pos++;
-                int digitsRead = 0;
-                long frac = 0;
-                while (pos < end && c[pos] >= '0' && c[pos] <= '9') {
-                    if (digitsRead < 6) {
-                        frac = frac * 10 + (c[pos] - '0');
-                    }
-                    digitsRead++;
-                    pos++;
-                }
-                if (digitsRead == 0 || digitsRead > 9) {
-                    return BAD;
-                }
-                for (int k = Math.min(digitsRead, 6); k < 6; k++) {
-                    frac *= 10;
-                }
-                fracUs = frac;
-            }
-            if (pos >= end) {
-                return BAD;
-            }
-            int offsetSec;
-            char z = c[pos];
-            if ((z == 'Z' || z == 'z') && pos + 1 == end) {
-                offsetSec = 0;
-            } else if ((z == '+' || z == '-') && pos + 6 == end && c[pos + 3] == ':') {
-                int oh = digits(c, pos + 1, 2);
-                int om = digits(c, pos + 4, 2);
-                if (oh < 0 || om < 0 || oh > 23 || om > 59) {
-                    return BAD;
-                }
-                offsetSec = (oh * 3600 + om * 60) * (z == '-' ? -1 : 1);
-            } else {
-                return BAD;
-            }
-            int ymd = (y * 100 + mo) * 100 + d;
-            if (ymd != cachedYmd) {
-                try {
-                    cachedEpochDay = LocalDate.of(y, mo, d).toEpochDay();
-                } catch (DateTimeException e) {
-                    return BAD;
-                }
-                cachedYmd = ymd;
-            }
-            long sec = cachedEpochDay * 86_400L + h * 3600L + mi * 60L + Math.min(s, 59) - offsetSec;
-            return sec * 1_000_000L + fracUs;
-        }
-
-        private static int digits(char[] c, int off, int n) {
-            int v = 0;
-            for (int i = off; i < off + n; i++) {
-                char ch = c[i];
-                if (ch < '0' || ch > '9') {
-                    return -1;
-                }
-                v = v * 10 + (ch - '0');
-            }
-            return v;
-        }
-    }
 }

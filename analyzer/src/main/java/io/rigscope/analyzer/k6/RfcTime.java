@@ -1,0 +1,94 @@
+package io.rigscope.analyzer.k6;
+
+import java.time.DateTimeException;
+import java.time.LocalDate;
+
+/**
+ * RFC 3339 timestamps ({@code 2024-03-05T12:00:00.000137+02:00}, {@code ...Z}) to epoch µs, read from the
+ * parser's characters; the date's epoch day is cached.
+ */
+final class RfcTime {
+    static final long BAD = Long.MIN_VALUE;
+    private int cachedYmd = -1;
+    private long cachedEpochDay;
+
+    long parseUs(char[] c, int off, int len) {
+        if (len < 20) {
+            return BAD;
+        }
+        int y = digits(c, off, 4);
+        int mo = digits(c, off + 5, 2);
+        int d = digits(c, off + 8, 2);
+        int h = digits(c, off + 11, 2);
+        int mi = digits(c, off + 14, 2);
+        int s = digits(c, off + 17, 2);
+        char sep = c[off + 10];
+        if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || s < 0 || c[off + 4] != '-' || c[off + 7] != '-'
+                || (sep != 'T' && sep != 't' && sep != ' ') || c[off + 13] != ':' || c[off + 16] != ':'
+                || h > 23 || mi > 59 || s > 60) {
+            return BAD;
+        }
+        int pos = off + 19;
+        int end = off + len;
+        long fracUs = 0;
+        if (c[pos] == '.') {
+            pos++;
+            int digitsRead = 0;
+            long frac = 0;
+            while (pos < end && c[pos] >= '0' && c[pos] <= '9') {
+                if (digitsRead < 6) {
+                    frac = frac * 10 + (c[pos] - '0');
+                }
+                digitsRead++;
+                pos++;
+            }
+            if (digitsRead == 0 || digitsRead > 9) {
+                return BAD;
+            }
+            for (int k = Math.min(digitsRead, 6); k < 6; k++) {
+                frac *= 10;
+            }
+            fracUs = frac;
+        }
+        if (pos >= end) {
+            return BAD;
+        }
+        int offsetSec;
+        char z = c[pos];
+        if ((z == 'Z' || z == 'z') && pos + 1 == end) {
+            offsetSec = 0;
+        } else if ((z == '+' || z == '-') && pos + 6 == end && c[pos + 3] == ':') {
+            int oh = digits(c, pos + 1, 2);
+            int om = digits(c, pos + 4, 2);
+            if (oh < 0 || om < 0 || oh > 23 || om > 59) {
+                return BAD;
+            }
+            offsetSec = (oh * 3600 + om * 60) * (z == '-' ? -1 : 1);
+        } else {
+            return BAD;
+        }
+        int ymd = (y * 100 + mo) * 100 + d;
+        if (ymd != cachedYmd) {
+            try {
+                cachedEpochDay = LocalDate.of(y, mo, d).toEpochDay();
+            } catch (DateTimeException e) {
+                return BAD;
+            }
+            cachedYmd = ymd;
+        }
+        long sec = cachedEpochDay * 86_400L + h * 3600L + mi * 60L + Math.min(s, 59) - offsetSec;
+        return sec * 1_000_000L + fracUs;
+    }
+
+    private static int digits(char[] c, int off, int n) {
+        int v = 0;
+        for (int i = off; i < off + n; i++) {
+            char ch = c[i];
+            if (ch < '0' || ch > '9') {
+                return -1;
+            }
+            v = v * 10 + (ch - '0');
+        }
+        return v;
+    }
+}
