@@ -134,7 +134,14 @@ class DashboardTest {
             assertThat(get(d.url(SERIES) + "/events", null).statusCode()).isEqualTo(401);
             assertThat(get(d.url() + "metrics?token=wrong", null).statusCode()).isEqualTo(401);
             assertThat(get(d.url() + "metrics", "s3cret").statusCode()).isEqualTo(200);
+            // the index lists what it has read of the broker so far: wait until it read the series (a shared broker
+            // holds every test's series, so the first request may come before that)
+            long deadline = System.nanoTime() + WAIT.toNanos();
             HttpResponse<String> index = get(d.url() + "?token=s3cret", null);
+            while (!index.body().contains("series/" + SERIES) && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+                index = get(d.url() + "?token=s3cret", null);
+            }
             assertThat(index.statusCode()).isEqualTo(200);
             assertThat(index.body()).contains("series/" + SERIES + "?token=s3cret");
         }
