@@ -61,7 +61,7 @@ import java.util.concurrent.TimeUnit;
 public final class FaultSeries {
 
     /** Requests per second of each repeat. */
-    public static final double RATE_PER_SEC = 200;
+    public static final double RATE_PER_SEC = 100;
     /** Each repeat's length. */
     public static final Duration REPEAT = Duration.ofSeconds(12);
     /** When each fault starts, from its repeat's start. */
