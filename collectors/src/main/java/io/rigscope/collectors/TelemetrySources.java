@@ -57,11 +57,27 @@ public final class TelemetrySources {
      *                 null is 1 s
      */
     public record Local(PgUrl pgUrl, Path pgLogFile, String logLinePrefix, boolean logFromStart, Path dataDir,
-                        List<String> tables, Duration interval) {
+                        List<String> tables, Duration interval, Path canaryDir) {
         public Local {
             tables = tables == null ? List.of() : List.copyOf(tables);
             dataDir = dataDir == null ? Path.of("").toAbsolutePath() : dataDir.toAbsolutePath();
             interval = interval == null ? Duration.ofSeconds(1) : interval;
+            canaryDir = canaryDir != null ? canaryDir.toAbsolutePath()
+                    : dataDir.getParent() == null ? dataDir : dataDir.getParent();
+        }
+
+        /** The canary beside the data directory (in its parent). */
+        public Local(PgUrl pgUrl, Path pgLogFile, String logLinePrefix, boolean logFromStart, Path dataDir,
+                     List<String> tables, Duration interval) {
+            this(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, null);
+        }
+
+        /**
+         * These sources with the disk canary writing in {@code dir}: the host's disk when the database has a volume
+         * of its own (the canary tells the host's stalls from the database's).
+         */
+        public Local withCanaryDir(Path dir) {
+            return new Local(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, dir);
         }
     }
 
@@ -99,8 +115,7 @@ public final class TelemetrySources {
             out.put("pglog", new PgLogCollector(new PgLogCollector.Config(config.pgLogFile(), prefix,
                     config.logFromStart(), null), ctx).events());
         }
-        Path canaryDir = config.dataDir().getParent() == null ? config.dataDir() : config.dataDir().getParent();
-        out.put("canary", new DiskCanary(DiskCanary.Config.in(canaryDir), ctx).records());
+        out.put("canary", new DiskCanary(DiskCanary.Config.in(config.canaryDir()), ctx).records());
         return new CollectorSet(out);
     }
 

@@ -68,7 +68,7 @@ final class GeneratorRun {
         try {
             for (Scenario s : plan.scenarios()) {
                 runs.add(new ScenarioRun(s, plan.mode(), state, loops.group(), options,
-                        loops.bootstrap(s.timeout()), keyPrefix));
+                        loops.bootstrap(s.timeout()), keyPrefix, plan.share()));
             }
             Warmup.run(loops, options);
             for (ScenarioRun r : runs) {
@@ -190,6 +190,11 @@ final class GeneratorRun {
             data.put("start_epoch_us", startEpochUs);
             data.put("duration_ms", plan.duration().toMillis());
             data.put("scenarios", plan.scenarios().stream().map(Scenario::name).toList());
+            if (plan.share().n() > 1) {
+                // the analyzer waits for every generator of a shared schedule, not only the ones it has seen
+                data.put("share", plan.share().toString());
+                data.put("generators", plan.share().n());
+            }
             outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), ts, startKind, plan.phase(), data));
         }
         outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), ts, Marker.Kind.CONFIG, plan.phase(), config));

@@ -8,6 +8,7 @@ import io.rigscope.generator.http.RequestEncoder;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.generator.schedule.ArrivalSchedule;
+import io.rigscope.generator.schedule.Share;
 import io.rigscope.model.wire.Sample;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -57,9 +58,10 @@ final class ScenarioRun {
     /**
      * @param loops     the event loops the lanes are spread over
      * @param bootstrap channel class and options shared by every connection
+     * @param share this generator's part of the scenario's schedule ({@link Share#WHOLE} alone)
      */
     ScenarioRun(Scenario scenario, LoopMode mode, CompletionQueue run, EventLoopGroup loops, GeneratorOptions options,
-                Bootstrap bootstrap, String keyPrefix) {
+                Bootstrap bootstrap, String keyPrefix, Share share) {
         this.minWakeGapNanos = options.minWakeGapNanos();
         this.pollNanos = options.pollNanos();
         this.idleTimeoutNanos = options.idleTimeout().toNanos();
@@ -68,7 +70,7 @@ final class ScenarioRun {
         this.mode = mode;
         this.run = run;
         this.clock = run.clock;
-        this.schedule = ArrivalSchedule.constantRate(scenario.requestsPerSec());
+        this.schedule = share.of(ArrivalSchedule.constantRate(scenario.requestsPerSec()));
         this.renderer = scenario.body() == null ? null
                 : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".");
         this.encoder = new RequestEncoder(scenario.method(), scenario.url(), scenario.headers(),
@@ -82,9 +84,9 @@ final class ScenarioRun {
         }
         int n = laneCount(scenario, mode, options.ioThreads());
         for (int k = 0; k < n; k++) {
-            int share = scenario.maxInFlight() / n + (k < scenario.maxInFlight() % n ? 1 : 0);
+            int cap = scenario.maxInFlight() / n + (k < scenario.maxInFlight() % n ? 1 : 0);
             // next() goes round the group, so a scenario's lanes get distinct loops and scenarios spread over them.
-            lanes.add(new Lane(this, loops.next(), bootstrap, address, k, n, share));
+            lanes.add(new Lane(this, loops.next(), bootstrap, address, k, n, cap));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.rigscope.generator;
 
+import io.rigscope.generator.schedule.Share;
 import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.LoopMode;
@@ -38,10 +39,10 @@ final class Warmup {
         List<ScenarioRun> runs = List.of(
                 new ScenarioRun(new Scenario("warmup-post", "POST", URI.create(base + "/ingest"), Map.of(), 8_000, 64,
                         Duration.ofSeconds(5), BodyTemplate.usageEvents(2, "warmup")), LoopMode.OPEN, discard,
-                        loops.group(), options, loops.bootstrap(Duration.ofSeconds(5)), "warmup."),
+                        loops.group(), options, loops.bootstrap(Duration.ofSeconds(5)), "warmup.", Share.WHOLE),
                 new ScenarioRun(new Scenario("warmup-get", "GET", URI.create(base + "/probe"), Map.of(), 2_000, 16,
                         Duration.ofSeconds(5), null), LoopMode.OPEN, discard, loops.group(), options,
-                        loops.bootstrap(Duration.ofSeconds(5)), "warmup."));
+                        loops.bootstrap(Duration.ofSeconds(5)), "warmup.", Share.WHOLE));
         try {
             long start = System.nanoTime() + 1_000_000L;
             for (ScenarioRun r : runs) {

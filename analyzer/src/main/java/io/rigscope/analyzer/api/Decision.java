@@ -3,6 +3,7 @@ package io.rigscope.analyzer.api;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.second.SecondHistogram;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.analyzer.window.Window;
@@ -51,11 +52,19 @@ public sealed interface Decision {
     /**
      * A second of one scenario: closed by the ledger watermark ({@code second.exact()}), closed at the end of
      * input, or shown while still open ({@code provisional}: it will be decided again when it closes).
+     *
+     * @param serviceHistogram the closed second's service times as the analyzer recorded them (the {@code --hlog}
+     *     interval logs write it); null while provisional. Not part of the verdict's JSON.
      */
-    record Second(String series, int rep, String scenario, long tsUs, SecondStats second, boolean provisional)
-            implements Decision {
+    record Second(String series, int rep, String scenario, long tsUs, SecondStats second, boolean provisional,
+                  SecondHistogram serviceHistogram) implements Decision {
         public Second {
             Objects.requireNonNull(second, "second");
+        }
+
+        /** A second without its histogram (a provisional one, or a view that never needs the distribution). */
+        public Second(String series, int rep, String scenario, long tsUs, SecondStats second, boolean provisional) {
+            this(series, rep, scenario, tsUs, second, provisional, null);
         }
     }
 

@@ -169,19 +169,24 @@ public final class K6Import {
                 } catch (IOException e) {
                     continue; // counted by the main pass
                 }
-                if (node != null && "Metric".equals(node.path("type").asText())) {
-                    JsonNode t = node.path("data").path("thresholds");
-                    String name = node.path("metric").asText(node.path("data").path("name").asText());
-                    if (t.isArray() && t.size() > 0) {
-                        List<String> list = thresholds.computeIfAbsent(name, n -> new ArrayList<>());
-                        t.forEach(x -> list.add(x.isObject() ? x.path("threshold").asText() : x.asText()));
-                    }
-                }
+                thresholdsOf(node, thresholds);
             }
         } catch (EOFException e) {
             // a compressed file cut short: the main pass says so
         }
         return thresholds;
+    }
+
+    /** Adds the thresholds a {@code Metric} line declares to {@code into}; other lines add nothing. */
+    static void thresholdsOf(JsonNode node, Map<String, List<String>> into) {
+        if (node != null && "Metric".equals(node.path("type").asText())) {
+            JsonNode t = node.path("data").path("thresholds");
+            String name = node.path("metric").asText(node.path("data").path("name").asText());
+            if (t.isArray() && t.size() > 0) {
+                List<String> list = into.computeIfAbsent(name, n -> new ArrayList<>());
+                t.forEach(x -> list.add(x.isObject() ? x.path("threshold").asText() : x.asText()));
+            }
+        }
     }
 
     private static BufferedReader open(Path file) throws IOException {
@@ -192,15 +197,20 @@ public final class K6Import {
         return new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
     }
 
-    /** One pass's state. */
-    private static final class State {
+    /** A dropped_iterations point as read: its scenario (renamed), second and count. */
+    interface DropSink {
+        void dropped(String scenario, long sec, long count);
+    }
+
+    /** One pass's state; {@link K6LineRecords} drives one line by line. */
+    static final class State {
         private final Path file;
         private final Options options;
         private final Consumer<WireRecord> out;
         private final List<Sample> pending = new ArrayList<>();
         /** scenario -> second -> {sent, dropped, completed}. */
         private final Map<String, TreeMap<Long, long[]>> ledger = new TreeMap<>();
-        private final List<String> problems = new ArrayList<>();
+        final List<String> problems = new ArrayList<>();
         private long lineNo;
         private long samples;
         private long failed;
@@ -217,6 +227,8 @@ public final class K6Import {
         private boolean endedEarly;
 
         private final Map<String, List<String>> thresholds;
+        /** Told of every dropped_iterations point (the follower publishes drops as they come). */
+        DropSink drops = (scenario, sec, count) -> { };
 
         State(Path file, Options options, Consumer<WireRecord> out, Map<String, List<String>> thresholds) {
             this.file = file;
@@ -256,7 +268,7 @@ public final class K6Import {
             endedEarly = true;
         }
 
-        private void parse(String text) {
+        void parse(String text) {
             JsonNode node;
             try {
                 node = JSON.readTree(text);
@@ -278,8 +290,10 @@ public final class K6Import {
                 case "dropped_iterations" -> {
                     long n = Math.round(data.path("value").asDouble());
                     long us = timeUs(data);
-                    counts(scenario(data.path("tags")), Math.floorDiv(us, 1_000_000L))[1] += n;
+                    String scenario = scenario(data.path("tags"));
+                    counts(scenario, Math.floorDiv(us, 1_000_000L))[1] += n;
                     dropped += n;
+                    drops.dropped(scenario, Math.floorDiv(us, 1_000_000L), n);
                 }
                 case "http_reqs" -> httpReqs += Math.round(data.path("value").asDouble(1));
                 default -> skipped++;
@@ -374,7 +388,7 @@ public final class K6Import {
                     "sustained", Map.of("source", "k6", "file", file.getFileName().toString())));
         }
 
-        private void configMarker(long ts) {
+        void configMarker(long ts) {
             Map<String, Object> config = new LinkedHashMap<>();
             config.put("source", "k6");
             config.put("reconciliation_required", options.reconciliationRequired());
@@ -455,12 +469,17 @@ public final class K6Import {
     }
 
     /** A line that cannot be read, and why; {@link State#line} counts it or, when strict, refuses the file. */
-    private static final class BadLine extends RuntimeException {
+    static final class BadLine extends RuntimeException {
         private final String what;
 
         BadLine(String what) {
             super(what, null, false, false);
             this.what = what;
+        }
+
+        /** Why the line cannot be read. */
+        String what() {
+            return what;
         }
     }
 }

@@ -44,9 +44,11 @@ public final class RepeatJudge {
 
         long dropped = 0;
         long failed = 0;
+        long late = 0;
         for (ScenarioSeconds s : track.scenarios().values()) {
             dropped += s.ledgerTotals()[2];
             failed += s.failed();
+            late += s.lateSamples();
         }
         List<SecondStats> seconds = primary == null ? List.of() : primary.seconds();
         long provisional = 0;
@@ -98,7 +100,7 @@ public final class RepeatJudge {
                 primary == null ? 0 : primary.serviceAtPercentileUs(99),
                 primary == null ? 0 : primary.responseAtPercentileUs(99), drift, spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
-                facts.claim().events(), facts.claim().qtySum(), gates, episodes);
+                facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.analyzer.api.WireView;
@@ -7,6 +8,7 @@ import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.window.Window;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -40,12 +42,16 @@ import java.util.Map;
  * @param qtyClaimed Σ quantity sent in those answers
  * @param gates every gate, in order
  * @param episodes tail episodes, in time order
+ * @param closing how its seconds closed: by the ledger's count, or by time (a source that counts nothing per
+ *                second, k6 followed live; {@link SecondClosing})
+ * @param lateSamples samples that came after the time watermark passed their second: in no figure; 0 when closed
+ *                    by the ledger
  */
 @WireView
 @JsonPropertyOrder({"rep", "kind", "scenario", "pass", "samples", "dropped", "failed", "p50_ms", "p99_ms",
     "response_p99_ms", "drift", "span_s", "freeze_seconds", "freeze_per_10min", "freeze_cadence_s", "freeze_gaps_s",
     "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed",
-    "qty_claimed", "freeze_seconds_by_cause", "gates"})
+    "qty_claimed", "freeze_seconds_by_cause", "seconds_closed_by", "lateness_ms", "late_samples", "gates"})
 public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             @JsonProperty("scenario") String scenario, @JsonProperty("pass") boolean pass,
                             @JsonProperty("samples") long samples, @JsonProperty("dropped") long dropped,
@@ -57,13 +63,35 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             @JsonProperty("provisional_seconds") long provisionalSeconds,
                             @JsonProperty("events_claimed") long eventsClaimed,
                             @JsonProperty("qty_claimed") long qtyClaimed,
-                            @JsonProperty("gates") Map<String, GateResult> gates, List<Episode> episodes) {
+                            @JsonProperty("gates") Map<String, GateResult> gates, List<Episode> episodes,
+                            SecondClosing closing, long lateSamples) {
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);
         windows = List.copyOf(windows);
         gates = Collections.unmodifiableMap(new LinkedHashMap<>(gates));
         episodes = List.copyOf(episodes);
+        closing = closing == null ? new SecondClosing.ByLedger() : closing;
+    }
+
+    /** {@code ledger} or {@code time}: how the repeat's seconds closed (time: no count per second existed). */
+    @JsonProperty("seconds_closed_by")
+    public String secondsClosedBy() {
+        return closing.code();
+    }
+
+    /** The time watermark's lateness, ms; null when the seconds closed by the ledger. */
+    @JsonProperty("lateness_ms")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public Double latenessMs() {
+        return closing instanceof SecondClosing.ByTime t ? t.latenessMs() : null;
+    }
+
+    /** Late samples when the seconds closed by time, else null (a ledger-closed second reopens instead). */
+    @JsonProperty("late_samples")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public Long wireLateSamples() {
+        return closing instanceof SecondClosing.ByTime ? lateSamples : null;
     }
 
     /** Freeze-seconds per 10 minutes of the repeat's span, 3 decimals. */

@@ -1,10 +1,13 @@
 package io.rigscope.analyzer.repeat;
 
 import io.rigscope.analyzer.second.ScenarioSeconds;
+import io.rigscope.analyzer.second.SecondClosing;
+import io.rigscope.analyzer.second.TimeWatermark;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
 import java.util.ArrayDeque;
 import java.util.Collections;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
@@ -40,6 +43,9 @@ public final class RepeatTrack {
     private final ArrayDeque<Histogram> pool;
     private final TreeMap<String, ScenarioSeconds> scenarios = new TreeMap<>();
     private final TreeMap<Long, double[]> healthBySec = new TreeMap<>();
+    /** Sources whose seconds close by time, with their watermark. */
+    private final TreeMap<String, TimeWatermark> watermarks = new TreeMap<>();
+    private SecondClosing.ByTime timeClosing;
     private String phase;
     private long scheduledMs;
     private boolean started;
@@ -86,6 +92,9 @@ public final class RepeatTrack {
         ScenarioSeconds s = scenarios.get(name);
         if (s == null) {
             s = new ScenarioSeconds(name, pool);
+            for (var w : watermarks.entrySet()) {
+                s.declare(w.getKey(), w.getValue());
+            }
             scenarios.put(name, s);
         }
         return s;
@@ -114,6 +123,42 @@ public final class RepeatTrack {
     /** The scheduled duration of the repeat from its REPEAT_START marker, ms; 0 when unknown. */
     public long scheduledMs() {
         return scheduledMs;
+    }
+
+    /**
+     * A source's declared mode ({@link SecondClosing}, from its REPEAT_START): a time-closed source gets a watermark
+     * every scenario of the repeat shares. Declaring it again changes nothing.
+     */
+    public void declare(String src, SecondClosing closing) {
+        if (closing instanceof SecondClosing.ByTime byTime && !watermarks.containsKey(src)) {
+            TimeWatermark w = new TimeWatermark(byTime);
+            watermarks.put(src, w);
+            timeClosing = byTime;
+            for (ScenarioSeconds s : scenarios.values()) {
+                s.declare(src, w);
+            }
+        }
+    }
+
+    /** True when the source {@code src} closes its seconds by time in this repeat. */
+    public boolean closesByTime(String src) {
+        return watermarks.containsKey(src);
+    }
+
+    /**
+     * A time-closed source's REPEAT_END: its stream ended, having published these samples per scenario (null:
+     * it did not say). No-op for another source.
+     */
+    public void sourceEnded(String src, Map<String, Long> publishedByScenario) {
+        TimeWatermark w = watermarks.get(src);
+        if (w != null) {
+            w.end(publishedByScenario);
+        }
+    }
+
+    /** How the repeat's seconds closed: by time when a source declared it, else by the ledger. */
+    public SecondClosing closing() {
+        return timeClosing == null ? new SecondClosing.ByLedger() : timeClosing;
     }
 
     /** A REPEAT_END marker. */

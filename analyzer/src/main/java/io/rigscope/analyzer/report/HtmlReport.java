@@ -5,7 +5,9 @@ import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.codec.WireLine;
+import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
@@ -43,18 +45,31 @@ public final class HtmlReport {
         return true;
     }
 
+    /** The HTML page without telemetry panels' data ({@link #render(SeriesReport, List, List)}). */
+    public static String render(SeriesReport report, List<Decision> decisions) {
+        return render(report, decisions, List.of());
+    }
+
     /**
      * The HTML page.
      *
      * @param report the series report (the SERIES decision's); it is the page's verdict even when
      *     {@code decisions} does not hold the SERIES decision
      * @param decisions the analysis' decisions in the order they were made; provisional ones are left out
+     * @param telemetry the series' records of {@link SeriesPage#TELEMETRY_TOPICS} (others are left out), drawn as
+     *     recorded; inlined in the order of topic, time and source, so the same records give the same page
      */
-    public static String render(SeriesReport report, List<Decision> decisions) {
+    public static String render(SeriesReport report, List<Decision> decisions, List<? extends WireRecord> telemetry) {
         Objects.requireNonNull(report, "report");
         Objects.requireNonNull(decisions, "decisions");
+        Objects.requireNonNull(telemetry, "telemetry");
         WireCodec codec = new WireCodec();
-        List<String> lines = new ArrayList<>(decisions.size() + 1);
+        List<String> lines = new ArrayList<>(decisions.size() + telemetry.size() + 1);
+        telemetry.stream()
+                .filter(r -> SeriesPage.TELEMETRY_TOPICS.contains(r.topic()) && report.series().equals(r.run()))
+                .sorted(Comparator.comparing((WireRecord r) -> r.topic()).thenComparingLong(WireRecord::ts)
+                        .thenComparing(WireRecord::src))
+                .forEach(r -> lines.add(WireLine.of(codec, r).render(codec)));
         long lastTsUs = 0;
         for (Decision d : decisions) {
             if (keeps(d) && !(d instanceof Decision.Series)) {

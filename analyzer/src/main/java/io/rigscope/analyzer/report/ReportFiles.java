@@ -53,6 +53,13 @@ public final class ReportFiles {
                     .append(r.freezeSeconds().size()).append(" | ").append(r.cadence().dominantPeriodSec()).append(" | ")
                     .append(w.length() == 0 ? "-" : w).append(" |\n");
         }
+        for (RepeatSummary r : report.repeats()) {
+            if (r.latenessMs() != null) {
+                md.append("\nRepeat ").append(r.rep()).append(": seconds closed by time, not by count (no ledger: each "
+                        + "closed once its stream was ").append(r.latenessMs()).append(" ms past its end); ")
+                        .append(r.wireLateSamples()).append(" late sample(s), in no figure.\n");
+            }
+        }
         md.append("\n## Gates\n\n| rep | gate | pass | value | limit |\n|---|---|---|---|---|\n");
         for (RepeatSummary r : report.repeats()) {
             for (Map.Entry<String, GateResult> e : r.gates().entrySet()) {

@@ -1,12 +1,16 @@
 package io.rigscope.analyzer.report;
 
+import io.rigscope.model.topic.Topic;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * The one HTML view of a series, shared by the self-contained report ({@link #standalone}) and the dashboard
@@ -18,6 +22,14 @@ import java.util.Properties;
  * <p>Pure and thread-safe: the same arguments give the same text (no clock).
  */
 public final class SeriesPage {
+
+    /**
+     * The telemetry topics the page plots below the analyzer's decisions: host CPU and run queue, disk IOPS,
+     * request size and queue depth, WAL bytes and files and vacuum phases, wait events, the disk canary and the
+     * generator's own pauses.
+     */
+    public static final Set<Topic> TELEMETRY_TOPICS = Collections.unmodifiableSet(
+            EnumSet.of(Topic.VMSTAT, Topic.OS, Topic.DB, Topic.WAITS, Topic.CANARY, Topic.HEALTH));
 
     private static final String UPLOT_PROPERTIES = "META-INF/maven/org.webjars.npm/uplot/pom.properties";
 

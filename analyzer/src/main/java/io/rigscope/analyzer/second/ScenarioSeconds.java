@@ -25,6 +25,12 @@ import org.HdrHistogram.Histogram;
  * second (a ledger that undercounted) reopens it; the second closes again with the sample in it, so the
  * final figures never depend on arrival order.
  *
+ * <p>A source that declared {@link SecondClosing.ByTime} ({@link #declare}) publishes no count per second: S is
+ * final for it once its {@link TimeWatermark} passed S, or its stream ended with every sample it published seen.
+ * Its sample for a second the watermark already passed is late: counted ({@link #lateSamples()}), its failure
+ * and its claim kept, but it enters no second and no latency figure (the second's verdict stands). Its ledger
+ * records carry counts only (its drops) and add up.
+ *
  * <p>State is bounded by the repeat's length in seconds, never by its samples. Not thread-safe: one owner.
  */
 public final class ScenarioSeconds {
@@ -43,6 +49,7 @@ public final class ScenarioSeconds {
     private long minServiceUs = Long.MAX_VALUE;
     private long maxServiceUs;
     private long reopened;
+    private long late;
     private long firstT0Us = Long.MAX_VALUE;
     private long lastT2Us = Long.MIN_VALUE;
     private long claimedEvents;
@@ -54,6 +61,8 @@ public final class ScenarioSeconds {
     private String cachedGenerator;
     private OpenSecond cachedOpen;
     private long[] cachedSeen;
+    private GeneratorLedger cachedLedger;
+    private String cachedLedgerOf;
 
     /**
      * @param scenario the scenario's name
@@ -77,13 +86,26 @@ public final class ScenarioSeconds {
      */
     public void record(String generator, Sample s, long slowUs) {
         long sec = Math.floorDiv(s.t2(), 1_000_000L);
+        if (!generator.equals(cachedLedgerOf)) {
+            cachedLedger = ledgerOf(generator);
+            cachedLedgerOf = generator;
+        }
+        GeneratorLedger source = cachedLedger;
+        source.seenTotal++;
+        if (source.time != null) {
+            boolean isLate = source.time.passed(sec);
+            source.time.advance(s.t2());
+            if (isLate) {
+                recordLate(s);
+                return;
+            }
+        }
         if (sec != cachedSec || !generator.equals(cachedGenerator)) {
             cachedOpen = openSecond(sec);
             cachedSeen = cachedOpen.seenByGenerator.computeIfAbsent(generator, g -> new long[1]);
             cachedSec = sec;
             cachedGenerator = generator;
             touched.add(sec);
-            ledgerOf(generator);
         }
         OpenSecond o = cachedOpen;
         cachedSeen[0]++;
@@ -116,6 +138,26 @@ public final class ScenarioSeconds {
         if (serviceUs > maxServiceUs) {
             maxServiceUs = serviceUs;
         }
+    }
+
+    /** A time-closed source's sample for a second its watermark passed: counted, kept out of every second. */
+    private void recordLate(Sample s) {
+        late++;
+        if (s.failed()) {
+            failed++;
+        }
+        if (s.status() >= 200 && s.status() < 300) {
+            claimedEvents += s.batch();
+            claimedQty += s.qty();
+        }
+    }
+
+    /**
+     * The source {@code generator} closes its seconds by time ({@link SecondClosing.ByTime}), with this watermark
+     * (shared by the repeat's scenarios).
+     */
+    public void declare(String generator, TimeWatermark watermark) {
+        ledgerOf(generator).time = watermark;
     }
 
     /** Accounts one ledger record of this scenario. Returns the seconds it closed, in order. */
@@ -187,6 +229,24 @@ public final class ScenarioSeconds {
         return out;
     }
 
+    /**
+     * Closes every open second that is now final, in order: after a time-closed source's watermark moved or its
+     * stream ended, when any second may have become final, not only those a batch touched.
+     */
+    public List<SecondStats> settleAll(FreezeRule rule) {
+        touched.clear();
+        cachedSec = Long.MIN_VALUE;
+        cachedGenerator = null;
+        cachedOpen = null;
+        List<Long> candidates = new ArrayList<>(open.keySet());
+        candidates.sort(null);
+        List<SecondStats> out = new ArrayList<>();
+        for (long sec : candidates) {
+            closeIfFinal(sec, rule, out);
+        }
+        return out;
+    }
+
     /** Closes every open second, final or not (end of input). Returns them, in order. */
     public List<SecondStats> closeAll(FreezeRule rule) {
         List<Long> secs = new ArrayList<>(open.keySet());
@@ -205,7 +265,7 @@ public final class ScenarioSeconds {
             return;
         }
         for (var e : ledgers.entrySet()) {
-            if (!e.getValue().finalFor(sec, o.seen(e.getKey()))) {
+            if (!e.getValue().finalFor(scenario, sec, o.seen(e.getKey()))) {
                 return;
             }
         }
@@ -309,6 +369,15 @@ public final class ScenarioSeconds {
         return out;
     }
 
+    /**
+     * The service-time histogram of a closed second, exactly as recorded (what its {@link SecondStats} were taken
+     * from), or null when the second is not closed.
+     */
+    public SecondHistogram serviceHistogram(long sec) {
+        ClosedSecond c = closed.get(sec);
+        return c == null ? null : new SecondHistogram(c.serviceUs());
+    }
+
     /** Seconds still open. */
     public int openSeconds() {
         return open.size();
@@ -317,6 +386,11 @@ public final class ScenarioSeconds {
     /** Times a closed second was reopened by a late sample. */
     public long reopenedSeconds() {
         return reopened;
+    }
+
+    /** Samples of a time-closed source that came after the watermark passed their second (in no figure). */
+    public long lateSamples() {
+        return late;
     }
 
     /** Requests recorded. */
@@ -451,7 +525,7 @@ public final class ScenarioSeconds {
             return false;
         }
         for (GeneratorLedger g : ledgers.values()) {
-            if (!g.last || !g.pendingCompleted.isEmpty()) {
+            if (!g.complete(scenario)) {
                 return false;
             }
         }
@@ -471,8 +545,12 @@ public final class ScenarioSeconds {
     public record RangeP99(long count, long p99Us) {
     }
 
-    /** One generator's ledger for this scenario. */
+    /** One generator's ledger for this scenario, or its time watermark when it declared one. */
     private static final class GeneratorLedger {
+        /** The source's time watermark when its seconds close by time, else null (by the ledger). */
+        TimeWatermark time;
+        /** Samples seen from it on this scenario, late ones included. */
+        long seenTotal;
         /** Second -> completed, for seconds not yet closed whose ledger counted a request. */
         final HashMap<Long, Long> pendingCompleted = new HashMap<>();
         long maxSec = Long.MIN_VALUE;
@@ -486,13 +564,14 @@ public final class ScenarioSeconds {
 
         /** Accounts a ledger record; true when its second was new for this generator (false: a duplicate). */
         boolean account(Ledger l) {
-            boolean fresh = accounted.add(l.sec());
+            // a time-closed source's ledger records are counts (its drops), each adding; never the watermark
+            boolean fresh = accounted.add(l.sec()) || time != null;
             if (fresh) {
                 scheduled += l.scheduled();
                 sent += l.sent();
                 dropped += l.dropped();
                 completed += l.completed();
-                if (l.completed() > 0) {
+                if (l.completed() > 0 && time == null) {
                     pendingCompleted.put(l.sec(), l.completed());
                 }
             }
@@ -501,12 +580,23 @@ public final class ScenarioSeconds {
             return fresh;
         }
 
-        boolean finalFor(long sec, long seen) {
+        boolean finalFor(String scenario, long sec, long seen) {
+            if (time != null) {
+                return time.passed(sec) || time.allSeen(scenario, seenTotal);
+            }
             Long expected = pendingCompleted.get(sec);
             if (expected != null) {
                 return seen >= expected;
             }
             return last || maxSec >= sec;
+        }
+
+        /** Every sample of this scenario it will send has arrived, and every second it counted. */
+        boolean complete(String scenario) {
+            if (time != null) {
+                return time.allSeen(scenario, seenTotal);
+            }
+            return last && pendingCompleted.isEmpty();
         }
     }
 }

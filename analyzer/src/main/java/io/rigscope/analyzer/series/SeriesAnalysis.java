@@ -11,6 +11,7 @@ import io.rigscope.analyzer.repeat.RepeatJudge;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
+import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.window.Window;
@@ -195,7 +196,7 @@ public final class SeriesAnalysis {
     public SeriesReport finish(List<Decision> out) {
         for (RepeatTrack t : repeats.values()) {
             for (ScenarioSeconds s : t.scenarios().values()) {
-                emitSeconds(t.rep(), s.scenario(), s.closeAll(freezeRule), out);
+                emitSeconds(t.rep(), s, s.closeAll(freezeRule), out);
             }
         }
         for (RepeatTrack t : repeats.values()) {
@@ -241,10 +242,20 @@ public final class SeriesAnalysis {
             }
             seconds.record(gen, s, slowUs);
         }
-        for (ScenarioSeconds s : touched) {
-            emitSeconds(track.rep(), s.scenario(), s.settle(freezeRule), out);
+        if (track.closesByTime(gen)) {
+            settleAll(track, out); // the watermark moved: any scenario's second may have passed
+        } else {
+            for (ScenarioSeconds s : touched) {
+                emitSeconds(track.rep(), s, s.settle(freezeRule), out);
+            }
         }
         maybeJudge(track, out);
+    }
+
+    private void settleAll(RepeatTrack track, List<Decision> out) {
+        for (ScenarioSeconds s : track.scenarios().values()) {
+            emitSeconds(track.rep(), s, s.settleAll(freezeRule), out);
+        }
     }
 
     private void onLedger(Ledger ledger, List<Decision> out) {
@@ -253,7 +264,7 @@ public final class SeriesAnalysis {
         }
         RepeatTrack track = repeat(ledger.rep());
         ScenarioSeconds s = track.scenario(ledger.scenario());
-        emitSeconds(track.rep(), s.scenario(), s.onLedger(ledger, freezeRule), out);
+        emitSeconds(track.rep(), s, s.onLedger(ledger, freezeRule), out);
         maybeJudge(track, out);
     }
 
@@ -287,13 +298,31 @@ public final class SeriesAnalysis {
                 }
             }
             case REPEAT_START -> {
-                repeat(m.rep()).started(m.phase(),
-                        m.data().get("duration_ms") instanceof Number n ? n.longValue() : 0);
+                RepeatTrack t = repeat(m.rep());
+                t.started(m.phase(), m.data().get("duration_ms") instanceof Number n ? n.longValue() : 0);
+                try {
+                    SecondClosing closing = SecondClosing.declaredBy(m);
+                    if (closing != null) {
+                        t.declare(m.src(), closing);
+                        settleAll(t, out);
+                    }
+                } catch (IllegalArgumentException e) {
+                    configError(e.getMessage());
+                }
                 currentRep = Math.max(currentRep, m.rep());
             }
             case REPEAT_END -> {
                 RepeatTrack t = repeat(m.rep());
                 t.ended();
+                if (t.closesByTime(m.src())) {
+                    try {
+                        t.sourceEnded(m.src(), SecondClosing.publishedBy(m));
+                    } catch (IllegalArgumentException e) {
+                        configError(e.getMessage());
+                        t.sourceEnded(m.src(), null);
+                    }
+                    settleAll(t, out);
+                }
                 maybeJudge(t, out);
             }
             case RECONCILIATION -> {
@@ -366,10 +395,12 @@ public final class SeriesAnalysis {
         judged++;
     }
 
-    private void emitSeconds(int rep, String scenario, List<SecondStats> closed, List<Decision> out) {
+    private void emitSeconds(int rep, ScenarioSeconds seconds, List<SecondStats> closed, List<Decision> out) {
+        String scenario = seconds.scenario();
         for (SecondStats s : closed) {
             closedSeconds++;
-            out.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false));
+            out.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false,
+                    seconds.serviceHistogram(s.sec())));
             if (s.freeze()) {
                 if (!scenario.equals(settings.probeScenario())) {
                     freezeSeconds++; // the console's count: the load's freeze-seconds, never the probe's

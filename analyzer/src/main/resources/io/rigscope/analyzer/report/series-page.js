@@ -3,11 +3,16 @@
  * dashboard (wire lines streamed as server-sent events). It draws what the analyzer decided and what the
  * telemetry records say; it computes no figure of its own (no histogram, no percentile, no rate).
  *
- * Input: wire lines {"topic": "rig.verdicts" | "rig.vmstat" | "rig.waits" | "rig.canary", "key": series,
- * "value": record}, as docs/wire-format.md shows them. Needs uPlot (window.uPlot).
+ * Input: wire lines {"topic": "rig.verdicts" | "rig.vmstat" | "rig.os" | "rig.db" | "rig.waits" | "rig.canary" |
+ * "rig.health", "key": series, "value": record}, as docs/wire-format.md shows them. Needs uPlot (window.uPlot).
+ * Telemetry is drawn as recorded; the one conversion is rig.db's WAL bytes over its interval to bytes per second.
+ *
+ * Every chart shares one time axis (the same seconds, so a drag zooms them all and the cursor moves on all).
+ * A telemetry panel with nothing to draw says "no data on <stream>".
  *
  * For tests, the root element carries what is drawn: data-latency-points (points on the latency chart),
- * data-freeze-marked (freeze-seconds marked), data-episodes-marked (episode bands drawn), data-verdict.
+ * data-freeze-marked (freeze-seconds marked), data-episodes-marked (episode bands drawn), data-verdict,
+ * data-panels-drawn (telemetry panels with a chart), data-selected-episode (the band last clicked).
  */
 (function () {
   'use strict';
@@ -50,7 +55,8 @@
     this.repeats = {};        // rep -> REPEAT body
     this.ceiling = null;
     this.report = null;       // SERIES body
-    this.telemetry = {canary: {}, vmstat: {}, waits: {}};
+    this.telemetry = {canary: {}, vmstat: {}, waits: {}, os: {}, db: {}, health: {}};
+    this.selected = null;     // key of the episode whose band was clicked
     this.scenarioOfRepeat = null;
     this.charts = [];
     this.chartsByName = {};
@@ -64,8 +70,15 @@
     r.innerHTML = '';
     this.head = r.appendChild(el('header', {'class': 'rs-head'}));
     this.latencyBox = r.appendChild(el('section', {'class': 'rs-panel', id: 'rs-latency'}));
+    this.detailBox = r.appendChild(el('section', {'class': 'rs-episode-detail', id: 'rs-episode-detail'}));
+    this.detailBox.appendChild(el('p', {'class': 'rs-note'}, 'Click an episode band to see its evidence here.'));
     this.rateBox = r.appendChild(el('section', {'class': 'rs-panel', id: 'rs-rates'}));
     this.telemetryBox = r.appendChild(el('section', {'class': 'rs-telemetry'}));
+    var self = this;
+    PANELS.forEach(function (p) {
+      self.ensureBox(p.name);
+      self.noData(p);
+    });
     this.episodeBox = r.appendChild(el('section', {'class': 'rs-episodes', id: 'rs-episodes'}));
     this.gateBox = r.appendChild(el('section', {'class': 'rs-gates', id: 'rs-gates'}));
     this.envBox = r.appendChild(el('section', {'class': 'rs-env', id: 'rs-env'}));
@@ -78,6 +91,7 @@
   SeriesPage.prototype.accept = function (line) {
     var v = line.value;
     if (!v) { return; }
+    if (!this.seriesId && line.key) { this.seriesId = line.key; }
     if (line.topic === 'rig.verdicts') {
       this.acceptVerdict(v);
     } else if (line.topic === 'rig.canary') {
@@ -88,6 +102,19 @@
       this.telemetry.vmstat[Math.floor(v.ts / 1e6)] = v;
     } else if (line.topic === 'rig.waits') {
       this.telemetry.waits[Math.floor(v.ts / 1e6)] = v.load || {};
+    } else if (line.topic === 'rig.os') {
+      this.telemetry.os[Math.floor(v.ts / 1e6)] = v.diskIO || [];
+    } else if (line.topic === 'rig.db') {
+      this.telemetry.db[Math.floor(v.ts / 1e6)] = v;
+    } else if (line.topic === 'rig.health') {
+      var hs = Math.floor(v.ts / 1e6);
+      var h = this.telemetry.health[hs] || {jvmPauseMs: 0, gcPauseMs: 0, loopLagMs: 0, oldestInFlightMs: 0};
+      // several generators: the worst of them in the second
+      h.jvmPauseMs = Math.max(h.jvmPauseMs, v.jvmPauseMs || 0);
+      h.gcPauseMs = Math.max(h.gcPauseMs, v.gcPauseMs || 0);
+      h.loopLagMs = Math.max(h.loopLagMs, v.loopLagMs || 0);
+      h.oldestInFlightMs = Math.max(h.oldestInFlightMs, v.oldestInFlightMs || 0);
+      this.telemetry.health[hs] = h;
     }
     this.dirty = true;
   };
@@ -169,12 +196,52 @@
     var sc = this.primaryScenario();
     this.renderHead(sc);
     var secs = sc && this.seconds[sc] ? Object.keys(this.seconds[sc]).map(Number).sort(function (a, b) { return a - b; }) : [];
+    this.axis = this.sharedAxis(sc);
+    this.fitWidth();
     this.renderLatency(sc, secs);
     this.renderRates(sc, secs);
     this.renderTelemetry();
     this.renderEpisodes();
+    this.renderDetail();
     this.renderGates();
     this.renderEnvironment();
+    this.fitWidth();
+  };
+
+  /**
+   * The seconds every chart is drawn on: each second that holds a decision of the shown scenario or a telemetry
+   * record, in order, with one empty second inserted where a gap opens (so no line bridges it).
+   */
+  SeriesPage.prototype.sharedAxis = function (sc) {
+    var all = {};
+    var decided = sortedKeys((sc && this.seconds[sc]) || {});
+    // once seconds are decided, the axis is their span and a margin: telemetry of the set-up and the end of a
+    // series (collectors run from its start to its verdict) would squeeze the load into a corner
+    var from = decided.length ? decided[0] - AXIS_MARGIN_SEC : -Infinity;
+    var to = decided.length ? decided[decided.length - 1] + AXIS_MARGIN_SEC : Infinity;
+    var add = function (obj) {
+      Object.keys(obj || {}).forEach(function (k) { if (k >= from && k <= to) { all[k] = true; } });
+    };
+    add(sc ? this.seconds[sc] : null);
+    var t = this.telemetry;
+    Object.keys(t).forEach(function (k) { add(t[k]); });
+    var secs = Object.keys(all).map(Number).sort(function (a, b) { return a - b; });
+    var xs = [];
+    secs.forEach(function (s, i) {
+      if (i > 0 && s - secs[i - 1] > 2) { xs.push(s - 1); }
+      xs.push(s);
+    });
+    return xs;
+  };
+
+  /** One value per second of the shared axis: fn(sec) where the stream has the second, else null. */
+  SeriesPage.prototype.column = function (byS, fn) {
+    return this.axis.map(function (s) {
+      var v = byS[s];
+      if (v === undefined) { return null; }
+      var out = fn(v, s);
+      return out === undefined || (typeof out === 'number' && !isFinite(out)) ? null : out;
+    });
   };
 
   SeriesPage.prototype.renderHead = function (sc) {
@@ -211,9 +278,21 @@
         ? '; dashed/grey: provisional (decided again when final)' : '')));
   };
 
+  SeriesPage.prototype.chartWidth = function () {
+    return Math.max(480, (this.root.clientWidth || 960) - 24);
+  };
+
+  /** Every chart as wide as the page now is (a scroll bar may have come since one was drawn): x stays aligned. */
+  SeriesPage.prototype.fitWidth = function () {
+    var width = this.chartWidth();
+    this.charts.forEach(function (u) {
+      if (u.width !== width) { u.setSize({width: width, height: u.height}); }
+    });
+  };
+
   SeriesPage.prototype.syncedOpts = function (title, series, height, draw) {
     var self = this;
-    var width = Math.max(480, (this.root.clientWidth || 960) - 24);
+    var width = this.chartWidth();
     return {
       title: title,
       width: width,
@@ -222,6 +301,7 @@
       scales: {x: {time: true}},
       series: series,
       hooks: {
+        init: [function (u) { self.listenForBandClicks(u); }],
         draw: draw ? [draw] : [],
         setScale: [function (u, key) {
           if (key !== 'x' || self.syncing) { return; }
@@ -237,10 +317,75 @@
     };
   };
 
+  /** A click (not a drag) on a chart selects the episode whose band holds that second. */
+  SeriesPage.prototype.listenForBandClicks = function (u) {
+    var self = this;
+    var downX = null;
+    u.over.addEventListener('mousedown', function (e) { downX = e.clientX; });
+    u.over.addEventListener('click', function (e) {
+      if (downX !== null && Math.abs(e.clientX - downX) > 3) { return; }
+      var sec = u.posToVal(e.offsetX, 'x');
+      var hit = null;
+      Object.keys(self.episodes).forEach(function (k) {
+        var b = self.episodes[k].body;
+        if (sec >= b.start && sec < b.end + 1) { hit = k; }
+      });
+      if (hit) { self.select(hit); }
+    });
+  };
+
+  /** Shows the evidence of one episode below the latency chart and marks its entry in the list. */
+  SeriesPage.prototype.select = function (key) {
+    this.selected = key;
+    this.root.dataset.selectedEpisode = key;
+    this.renderDetail();
+    this.renderEpisodes();
+    this.detailBox.scrollIntoView({block: 'nearest'});
+  };
+
+  SeriesPage.prototype.renderDetail = function () {
+    var box = this.detailBox;
+    var e = this.selected ? this.episodes[this.selected] : null;
+    if (!e) { return; }
+    box.innerHTML = '';
+    box.appendChild(this.episodeBlock(e, true));
+  };
+
+  var LEFT_AXIS_PX = 70;
+  var RIGHT_AXIS_PX = 56;
+  var AXIS_LABEL_PX = 20;
+  /** Seconds of telemetry shown before the first decided second and after the last. */
+  var AXIS_MARGIN_SEC = 5;
+  /** Tick spacings of the time axis, seconds: never finer than a second (the analyzer's unit). */
+  var TIME_INCREMENTS_SEC = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 86400];
+
+  /**
+   * Every chart gets the same left axis width and a right axis (its own second scale, or an empty spacer), so
+   * the plotting areas line up and one second sits at the same x on every chart.
+   */
+  function alignAxes(opts) {
+    var axes = opts.axes || [{}];
+    var x = axes[0] || {};
+    x.incrs = x.incrs || TIME_INCREMENTS_SEC;
+    var left = axes[1] || {};
+    left.size = LEFT_AXIS_PX;
+    left.label = left.label || ' ';
+    left.labelSize = AXIS_LABEL_PX;
+    var right = axes[2];
+    if (!right) {
+      right = {side: 1, grid: {show: false}, ticks: {show: false}, values: function () { return []; }};
+    }
+    right.size = RIGHT_AXIS_PX;
+    right.label = right.label || ' ';
+    right.labelSize = AXIS_LABEL_PX;
+    opts.axes = [x, left, right];
+  }
+
   function upsertChart(page, name, box, opts, data) {
     page.chartsByName = page.chartsByName || {};
     var u = page.chartsByName[name];
     if (!u) {
+      alignAxes(opts);
       box.innerHTML = '';
       u = new window.uPlot(opts, data, box);
       page.chartsByName[name] = u;
@@ -254,26 +399,13 @@
   SeriesPage.prototype.renderLatency = function (sc, secs) {
     var self = this;
     var byS = (sc && this.seconds[sc]) || {};
-    var xs = [];
-    var p50 = [];
-    var p99 = [];
-    var max = [];
-    var p99prov = [];
-    var points = 0;
-    secs.forEach(function (s, i) {
-      var b = byS[s];
-      if (i > 0 && s - secs[i - 1] > 1) {
-        xs.push(s - 1); p50.push(null); p99.push(null); max.push(null); p99prov.push(null);
-      }
-      xs.push(s);
-      var prov = !!b.provisional;
-      p50.push(prov ? null : positive(b.p50_ms));
-      p99.push(prov ? null : positive(b.p99_ms));
-      max.push(prov ? null : positive(b.max_ms));
-      p99prov.push(prov ? positive(b.p99_ms) : null);
-      if (positive(b.p99_ms) !== null) { points++; }
-    });
-    if (xs.length === 0) {
+    var xs = this.axis;
+    var p50 = this.column(byS, function (b) { return b.provisional ? null : positive(b.p50_ms); });
+    var p99 = this.column(byS, function (b) { return b.provisional ? null : positive(b.p99_ms); });
+    var max = this.column(byS, function (b) { return b.provisional ? null : positive(b.max_ms); });
+    var p99prov = this.column(byS, function (b) { return b.provisional ? positive(b.p99_ms) : null; });
+    var points = secs.filter(function (s) { return positive(byS[s].p99_ms) !== null; }).length;
+    if (secs.length === 0) {
       this.latencyBox.textContent = 'no seconds decided yet';
       return;
     }
@@ -308,7 +440,11 @@
       ctx.fillRect(x0, top, Math.max(2, x1 - x0), height);
     });
     var episodes = 0;
-    Object.keys(this.episodes).forEach(function (k) {
+    var rowRight = [-Infinity, -Infinity, -Infinity];   // label rows: where each row's last label ends
+    var keys = Object.keys(this.episodes).sort(function (a, b) {
+      return self.episodes[a].body.start - self.episodes[b].body.start;
+    });
+    keys.forEach(function (k) {
       var e = self.episodes[k];
       var x0 = x(e.body.start);
       var x1 = x(e.body.end + 1);
@@ -322,8 +458,14 @@
       if (labels) {
         ctx.fillStyle = e.provisional ? '#555' : '#900';
         ctx.font = (e.provisional ? 'italic ' : 'bold ') + Math.round(12 * devicePixelRatio) + 'px sans-serif';
-        ctx.fillText((e.provisional ? '~ ' : '') + e.body.cause + ' (' + e.body.confidence + ')'
-          + (e.provisional ? ' provisional' : ''), x0 + 4, top + 4 * devicePixelRatio);
+        var text = (e.provisional ? '~ ' : '') + e.body.cause + ' (' + e.body.confidence + ')'
+          + (e.provisional ? ' provisional' : '');
+        // the first row where it does not run into the label before it; none free: the band's list entry says it
+        var row = rowRight.findIndex(function (right) { return x0 + 4 >= right; });
+        if (row >= 0) {
+          ctx.fillText(text, x0 + 4, top + (4 + 16 * row) * devicePixelRatio);
+          rowRight[row] = x0 + 4 + ctx.measureText(text).width + 8 * devicePixelRatio;
+        }
       }
       episodes++;
     });
@@ -350,22 +492,11 @@
     var self = this;
     var byS = (sc && this.seconds[sc]) || {};
     if (secs.length === 0) { return; }
-    var xs = [];
-    var offered = [];
-    var delivered = [];
-    var dropped = [];
-    var inflight = [];
-    secs.forEach(function (s, i) {
-      var b = byS[s];
-      if (i > 0 && s - secs[i - 1] > 1) {
-        xs.push(s - 1); offered.push(null); delivered.push(null); dropped.push(null); inflight.push(null);
-      }
-      xs.push(s);
-      offered.push(b.scheduled);
-      delivered.push(b.count - b.failed);
-      dropped.push(b.dropped);
-      inflight.push(b.in_flight);
-    });
+    var xs = this.axis;
+    var offered = this.column(byS, function (b) { return b.scheduled; });
+    var delivered = this.column(byS, function (b) { return b.count - b.failed; });
+    var dropped = this.column(byS, function (b) { return b.dropped; });
+    var inflight = this.column(byS, function (b) { return b.in_flight; });
     var opts = this.syncedOpts('requests per second: offered (scheduled), delivered (ended, not failed), dropped, in flight', [
       {},
       {label: 'offered', stroke: '#2b7bb9', width: 1.5},
@@ -377,53 +508,214 @@
   };
 
   SeriesPage.prototype.renderTelemetry = function () {
-    var t = this.telemetry;
     var self = this;
-    var sc = this.primaryScenario();
-    var canary = Object.keys(t.canary).map(Number).sort(function (a, b) { return a - b; });
-    if (canary.length) {
-      this.ensureBox('canary');
-      upsertChart(this, 'canary', this.boxes.canary, this.syncedOpts('disk canary: worst write+fsync per second (ms, rig.canary)', [
-        {}, {label: 'fsync max ms', stroke: '#7048e8', width: 1.5}
-      ], 160, function (u) { self.drawMarks(u, sc, false); }), [canary, canary.map(function (s) { return t.canary[s].fsyncMaxMs; })]);
-    }
-    var vm = Object.keys(t.vmstat).map(Number).sort(function (a, b) { return a - b; });
-    if (vm.length) {
-      this.ensureBox('vmstat');
-      upsertChart(this, 'vmstat', this.boxes.vmstat, this.syncedOpts('host CPU % (us+sy, wa) and run queue (rig.vmstat)', [
-        {}, {label: 'cpu us+sy %', stroke: '#1971c2', width: 1.5}, {label: 'wa %', stroke: '#e8590c', width: 1},
-        {label: 'run queue r', stroke: '#555', width: 1}
-      ], 160, function (u) { self.drawMarks(u, sc, false); }), [vm,
-        vm.map(function (s) { return t.vmstat[s].us + t.vmstat[s].sy; }),
-        vm.map(function (s) { return t.vmstat[s].wa; }),
-        vm.map(function (s) { return t.vmstat[s].r; })]);
-    }
-    var ws = Object.keys(t.waits).map(Number).sort(function (a, b) { return a - b; });
-    if (ws.length && !this.chartsByName.waits) {
-      // the five events with the most active sessions over what has arrived so far (fixed once drawn)
-      var total = {};
-      ws.forEach(function (s) {
-        Object.keys(t.waits[s]).forEach(function (e) { total[e] = (total[e] || 0) + t.waits[s][e]; });
-      });
-      this.waitEvents = Object.keys(total).sort(function (a, b) { return total[b] - total[a]; }).slice(0, 5);
-    }
-    if (ws.length && this.waitEvents && this.waitEvents.length) {
-      this.ensureBox('waits');
-      var colours = ['#c92a2a', '#1971c2', '#2f9e44', '#f08c00', '#6741d9'];
-      var series = [{}].concat(this.waitEvents.map(function (e, i) {
-        return {label: e, stroke: colours[i], fill: colours[i] + '55', width: 1};
-      }));
-      // stacked: each line is the sum of its event and the ones listed before it (sessions add up)
-      var data = [ws];
-      var running = ws.map(function () { return 0; });
-      this.waitEvents.forEach(function (e) {
-        running = running.map(function (acc, i) { return acc + (t.waits[ws[i]][e] || 0); });
-        data.push(running.slice());
-      });
-      upsertChart(this, 'waits', this.boxes.waits, this.syncedOpts('top wait events, average active sessions, stacked (rig.waits)',
-        series, 180, function (u) { self.drawMarks(u, sc, false); }), data);
-    }
+    var drawn = 0;
+    PANELS.forEach(function (p) {
+      var spec = p.build(self);
+      if (!spec) {
+        self.noData(p);
+        return;
+      }
+      var box = self.boxes[p.name];
+      if (!self.chartsByName[p.name]) { box.innerHTML = ''; }
+      var opts = self.syncedOpts(p.title, [{}].concat(spec.series), p.height || 160,
+        function (u) { self.drawMarks(u, self.primaryScenario(), false); });
+      if (spec.scales) { Object.keys(spec.scales).forEach(function (k) { opts.scales[k] = spec.scales[k]; }); }
+      if (spec.axes) { opts.axes = [{}].concat(spec.axes); }
+      upsertChart(self, p.name, box, opts, [self.axis].concat(spec.data));
+      drawn++;
+    });
+    this.root.dataset.panelsDrawn = String(drawn);
   };
+
+  /** A panel's place when it has nothing to draw: what it would show and the stream it waits for. */
+  SeriesPage.prototype.noData = function (p) {
+    var box = this.boxes[p.name];
+    if (this.chartsByName[p.name]) { return; }
+    box.innerHTML = '';
+    box.appendChild(el('div', {'class': 'rs-panel-title'}, p.title));
+    box.appendChild(el('p', {'class': 'rs-nodata', 'data-stream': p.stream}, p.empty || ('no data on ' + p.stream)));
+  };
+
+  function sortedKeys(obj) {
+    return Object.keys(obj).map(Number).sort(function (a, b) { return a - b; });
+  }
+
+  /** The device with the most IO over the series (rig.os lists every device). */
+  function busiestDevice(os) {
+    var total = {};
+    Object.keys(os).forEach(function (s) {
+      os[s].forEach(function (d) {
+        total[d.device] = (total[d.device] || 0) + (d.readIOsPS || 0) + (d.writeIOsPS || 0);
+      });
+    });
+    var best = null;
+    Object.keys(total).sort().forEach(function (d) { if (best === null || total[d] > total[best]) { best = d; } });
+    return best;
+  }
+
+  function device(list, name) {
+    for (var i = 0; i < list.length; i++) { if (list[i].device === name) { return list[i]; } }
+    return undefined;
+  }
+
+  /** pg_stat_progress_vacuum phases, in the order a vacuum passes them (PostgreSQL 13-17). */
+  var VACUUM_PHASES = ['initializing', 'scanning heap', 'vacuuming indexes', 'vacuuming heap',
+    'cleaning up indexes', 'truncating heap', 'performing final cleanup'];
+
+  /** The same phases, short enough for the axis. */
+  var VACUUM_PHASE_LABELS = ['init', 'scan heap', 'vac index', 'vac heap', 'clean idx', 'truncate', 'final'];
+
+  function vacuumPhaseNumber(phase) {
+    var i = VACUUM_PHASES.indexOf(phase);
+    return i < 0 ? VACUUM_PHASES.length + 1 : i + 1;
+  }
+
+  var COLOURS = ['#c92a2a', '#1971c2', '#2f9e44', '#f08c00', '#6741d9', '#0c8599', '#e64980'];
+
+  /**
+   * The telemetry panels, in page order. build(page) returns null when the stream has nothing to draw, else
+   * {series, data (one column per series, on the shared axis), scales, axes}.
+   */
+  var PANELS = [
+    {name: 'vmstat', stream: 'rig.vmstat', title: 'host CPU % (us+sy, wa) and run queue (rig.vmstat)',
+      build: function (page) {
+        var vm = page.telemetry.vmstat;
+        if (!Object.keys(vm).length) { return null; }
+        return {
+          series: [{label: 'cpu us+sy %', stroke: '#1971c2', width: 1.5, spanGaps: true},
+            {label: 'wa %', stroke: '#e8590c', width: 1, spanGaps: true},
+            {label: 'run queue r', stroke: '#555', width: 1, scale: 'r', spanGaps: true}],
+          data: [page.column(vm, function (v) { return v.us + v.sy; }), page.column(vm, function (v) { return v.wa; }),
+            page.column(vm, function (v) { return v.r; })],
+          scales: {r: {}},
+          axes: [{label: '%'}, {scale: 'r', side: 1, label: 'r', grid: {show: false}}]
+        };
+      }},
+    {name: 'iops', stream: 'rig.os', title: 'disk IOPS, read and write (rig.os)',
+      build: function (page) {
+        var os = page.telemetry.os;
+        var dev = busiestDevice(os);
+        if (dev === null) { return null; }
+        return {
+          series: [{label: 'read IOPS ' + dev, stroke: '#2f9e44', width: 1.5, spanGaps: true},
+            {label: 'write IOPS ' + dev, stroke: '#c92a2a', width: 1.5, spanGaps: true}],
+          data: [page.column(os, function (l) { var d = device(l, dev); return d && d.readIOsPS; }),
+            page.column(os, function (l) { var d = device(l, dev); return d && d.writeIOsPS; })],
+          axes: [{label: 'IO/s'}]
+        };
+      }},
+    {name: 'disk', stream: 'rig.os', title: 'disk average request size (KB) and queue depth (rig.os)',
+      build: function (page) {
+        var os = page.telemetry.os;
+        var dev = busiestDevice(os);
+        if (dev === null) { return null; }
+        return {
+          series: [{label: 'avg request KB ' + dev, stroke: '#1971c2', width: 1.5, spanGaps: true},
+            {label: 'queue depth ' + dev, stroke: '#f08c00', width: 1.5, scale: 'q', spanGaps: true}],
+          data: [page.column(os, function (l) { var d = device(l, dev); return d && d.avgReqSz; }),
+            page.column(os, function (l) { var d = device(l, dev); return d && d.avgQueueLen; })],
+          scales: {q: {}},
+          axes: [{label: 'KB'}, {scale: 'q', side: 1, label: 'queue', grid: {show: false}}]
+        };
+      }},
+    {name: 'wal', stream: 'rig.db', title: 'WAL written (MB/s, pg_stat_wal) and WAL files present (pg_ls_waldir) (rig.db)',
+      build: function (page) {
+        var db = page.telemetry.db;
+        var secs = sortedKeys(db).filter(function (s) { return db[s].wal || db[s].walDir; });
+        if (!secs.length) { return null; }
+        return {
+          series: [{label: 'WAL MB/s', stroke: '#6741d9', width: 1.5, spanGaps: true},
+            {label: 'WAL files', stroke: '#555', width: 1.5, scale: 'files', spanGaps: true}],
+          data: [page.column(db, function (v) {
+            return v.wal && v.intervalMs > 0 ? v.wal.bytes / (v.intervalMs / 1000) / 1e6 : null;
+          }), page.column(db, function (v) { return v.walDir ? v.walDir.files : null; })],
+          scales: {files: {}},
+          axes: [{label: 'MB/s'}, {scale: 'files', side: 1, label: 'files', grid: {show: false}}]
+        };
+      }},
+    {name: 'vacuum', stream: 'rig.db', title: 'vacuum phase per table (pg_stat_progress_vacuum, rig.db)',
+      empty: null, height: 200,
+      build: function (page) {
+        var db = page.telemetry.db;
+        var tables = {};
+        Object.keys(db).forEach(function (s) {
+          (db[s].vacuums || []).forEach(function (v) { tables[v.table] = true; });
+        });
+        var names = Object.keys(tables).sort();
+        if (!names.length) {
+          this.empty = Object.keys(db).length ? 'no vacuum in progress in any rig.db reading' : null;
+          return null;
+        }
+        return {
+          series: names.map(function (t, i) {
+            return {label: t, stroke: COLOURS[i % COLOURS.length], width: 3, paths: window.uPlot.paths.stepped({align: 1})};
+          }),
+          data: names.map(function (t) {
+            return page.column(db, function (v) {
+              var row = (v.vacuums || []).filter(function (x) { return x.table === t; })[0];
+              return row ? vacuumPhaseNumber(row.phase) : null;
+            });
+          }),
+          scales: {y: {range: [0, VACUUM_PHASES.length + 1]}},
+          axes: [{splits: function () { return VACUUM_PHASES.map(function (p, i) { return i + 1; }); },
+            values: function (u, ticks) { return ticks.map(function (t) { return VACUUM_PHASE_LABELS[t - 1] || 'other'; }); }}]
+        };
+      }},
+    {name: 'waits', stream: 'rig.waits', title: 'top wait events, average active sessions, stacked (rig.waits)', height: 180,
+      build: function (page) {
+        var t = page.telemetry.waits;
+        var ws = sortedKeys(t);
+        if (!ws.length) { return null; }
+        if (!page.chartsByName.waits) {
+          // the five events with the most active sessions over what has arrived so far (fixed once drawn)
+          var total = {};
+          ws.forEach(function (s) {
+            Object.keys(t[s]).forEach(function (e) { total[e] = (total[e] || 0) + t[s][e]; });
+          });
+          page.waitEvents = Object.keys(total).sort(function (a, b) { return total[b] - total[a]; }).slice(0, 5);
+        }
+        if (!page.waitEvents.length) { return null; }
+        // stacked: each line is the sum of its event and the ones listed before it (sessions add up)
+        var data = [];
+        var listed = [];
+        page.waitEvents.forEach(function (e) {
+          listed.push(e);
+          var upTo = listed.slice();
+          data.push(page.column(t, function (load) {
+            return upTo.reduce(function (acc, x) { return acc + (load[x] || 0); }, 0);
+          }));
+        });
+        return {
+          series: page.waitEvents.map(function (e, i) {
+            return {label: e, stroke: COLOURS[i], fill: COLOURS[i] + '55', width: 1, spanGaps: true};
+          }),
+          data: data
+        };
+      }},
+    {name: 'canary', stream: 'rig.canary', title: 'disk canary: worst write+fsync per second (ms, rig.canary)',
+      build: function (page) {
+        var c = page.telemetry.canary;
+        if (!Object.keys(c).length) { return null; }
+        return {
+          series: [{label: 'fsync max ms', stroke: '#7048e8', width: 1.5, spanGaps: true}],
+          data: [page.column(c, function (v) { return v.fsyncMaxMs; })]
+        };
+      }},
+    {name: 'health', stream: 'rig.health', title: 'generator pauses: JVM pause, GC, event-loop lag, oldest in flight (ms, rig.health)',
+      build: function (page) {
+        var h = page.telemetry.health;
+        if (!Object.keys(h).length) { return null; }
+        return {
+          series: [{label: 'JVM pause ms', stroke: '#c92a2a', width: 1.5, spanGaps: true},
+            {label: 'GC pause ms', stroke: '#f08c00', width: 1, spanGaps: true},
+            {label: 'loop lag ms', stroke: '#1971c2', width: 1, spanGaps: true},
+            {label: 'oldest in flight ms', stroke: '#888', width: 1, dash: [3, 3], spanGaps: true}],
+          data: [page.column(h, function (v) { return v.jvmPauseMs; }), page.column(h, function (v) { return v.gcPauseMs; }),
+            page.column(h, function (v) { return v.loopLagMs; }), page.column(h, function (v) { return v.oldestInFlightMs; })]
+        };
+      }}
+  ];
 
   SeriesPage.prototype.ensureBox = function (name) {
     this.boxes = this.boxes || {};
@@ -446,20 +738,27 @@
       return;
     }
     keys.forEach(function (k) {
-      var e = self.episodes[k];
-      var b = e.body;
-      var d = box.appendChild(el('details', {'class': 'rs-episode' + (e.provisional ? ' rs-provisional' : ''),
-        'data-cause': b.cause, 'data-confidence': b.confidence}));
-      d.open = true;
-      d.appendChild(el('summary', null, (e.provisional ? '~ provisional: ' : '') + 'rep ' + e.rep + ' '
-        + hms(b.start) + '..' + hms(b.end) + ' UTC, ' + b.freeze_seconds + ' freeze-s, worst ' + b.worst_ms
-        + ' ms: ' + b.cause + ' (' + b.confidence + ')' + (b.secondary_cause ? ', also ' + b.secondary_cause : '')));
-      var ul = d.appendChild(el('ul'));
-      (b.evidence || []).forEach(function (line) { ul.appendChild(el('li', null, line)); });
-      if (b.missing && b.missing.length) {
-        d.appendChild(el('p', {'class': 'rs-missing'}, 'no record over its span: ' + b.missing.join(', ')));
-      }
+      var d = box.appendChild(self.episodeBlock(self.episodes[k], false));
+      d.setAttribute('data-key', k);
+      if (k === self.selected) { d.classList.add('rs-selected'); }
     });
+  };
+
+  /** One episode: span, cause, confidence, evidence items and the streams that had no record over it. */
+  SeriesPage.prototype.episodeBlock = function (e, selected) {
+    var b = e.body;
+    var d = el('details', {'class': 'rs-episode' + (e.provisional ? ' rs-provisional' : '') + (selected ? ' rs-selected' : ''),
+      'data-cause': b.cause, 'data-confidence': b.confidence});
+    d.open = true;
+    d.appendChild(el('summary', null, (e.provisional ? '~ provisional: ' : '') + 'rep ' + e.rep + ' '
+      + hms(b.start) + '..' + hms(b.end) + ' UTC, ' + b.freeze_seconds + ' freeze-s, worst ' + b.worst_ms
+      + ' ms: ' + b.cause + ' (' + b.confidence + ')' + (b.secondary_cause ? ', also ' + b.secondary_cause : '')));
+    var ul = d.appendChild(el('ul', {'class': 'rs-evidence'}));
+    (b.evidence || []).forEach(function (line) { ul.appendChild(el('li', null, line)); });
+    if (b.missing && b.missing.length) {
+      d.appendChild(el('p', {'class': 'rs-missing'}, 'no record over its span: ' + b.missing.join(', ')));
+    }
+    return d;
   };
 
   SeriesPage.prototype.renderGates = function () {

@@ -83,6 +83,66 @@ class ScenarioSecondsTest {
         assertThat(s.provisional(SEC, RULE)).isEmpty();
     }
 
+    @Test
+    void aTimeClosedSourceClosesASecondOnceItsStreamIsTheLatenessPastItsEnd() {
+        ScenarioSeconds s = new ScenarioSeconds("ingest", new ArrayDeque<>());
+        s.declare("k6", new TimeWatermark(new SecondClosing.ByTime(2_000_000)));
+        s.record("k6", sample(SEC, 10_000), 50_000);
+        s.record("k6", sampleEndingAt(SEC * 1_000_000L + 2_999_999, 10_000), 50_000);
+        assertThat(s.settleAll(RULE)).as("the stream is 1.999999 s past the second's end").isEmpty();
+
+        s.record("k6", sampleEndingAt(SEC * 1_000_000L + 3_000_000, 10_000), 50_000);
+        List<SecondStats> closed = s.settleAll(RULE);
+
+        assertThat(closed).extracting(SecondStats::sec).containsExactly(SEC);
+        assertThat(closed.get(0).exact()).as("no sample of it can arrive any more without being late").isTrue();
+        assertThat(s.lateSamples()).isZero();
+    }
+
+    @Test
+    void aPointOfASecondTheWatermarkPassedIsCountedLateAndEntersNoFigure() {
+        ScenarioSeconds s = new ScenarioSeconds("ingest", new ArrayDeque<>());
+        s.declare("k6", new TimeWatermark(new SecondClosing.ByTime(2_000_000)));
+        s.record("k6", sample(SEC, 10_000), 50_000);
+        s.record("k6", sample(SEC + 3, 10_000), 50_000);
+        assertThat(s.settleAll(RULE)).extracting(SecondStats::sec).containsExactly(SEC);
+
+        Sample late = new Sample("ingest", SEC * 1_000_000L, SEC * 1_000_000L, SEC * 1_000_000L + 900_000, 503,
+                ErrorKind.HTTP_5XX, 1, 0, 0);
+        s.record("k6", late, 50_000);
+        List<SecondStats> after = s.settleAll(RULE);
+
+        assertThat(after).as("the closed second is not reopened").isEmpty();
+        assertThat(s.lateSamples()).isEqualTo(1);
+        assertThat(s.seconds()).singleElement().satisfies(closed -> {
+            assertThat(closed.count()).isEqualTo(1);
+            assertThat(closed.maxServiceUs()).isEqualTo(10_000);
+        });
+        assertThat(s.reopenedSeconds()).isZero();
+        assertThat(s.failed()).as("a late failure is still a failure").isEqualTo(1);
+        assertThat(s.count()).as("the figures' requests").isEqualTo(2);
+    }
+
+    @Test
+    void aTimeClosedSourceIsCompleteOnceItsStreamEndedAndEverySampleItPublishedArrived() {
+        ScenarioSeconds s = new ScenarioSeconds("ingest", new ArrayDeque<>());
+        TimeWatermark w = new TimeWatermark(new SecondClosing.ByTime(2_000_000));
+        s.declare("k6", w);
+        s.record("k6", sample(SEC, 10_000), 50_000);
+        w.end(java.util.Map.of("ingest", 2L));
+        assertThat(s.settleAll(RULE)).as("one sample is still on its way").isEmpty();
+        assertThat(s.complete()).isFalse();
+
+        s.record("k6", sample(SEC, 20_000), 50_000);
+
+        assertThat(s.settleAll(RULE)).singleElement().satisfies(closed -> assertThat(closed.count()).isEqualTo(2));
+        assertThat(s.complete()).isTrue();
+    }
+
+    private static Sample sampleEndingAt(long t2Us, long serviceUs) {
+        return new Sample("ingest", t2Us - serviceUs, t2Us - serviceUs, t2Us, 201, ErrorKind.NONE, 1, 1, 100);
+    }
+
     private static Sample sample(long sec, long serviceUs) {
         long t2 = sec * 1_000_000L + 500_000;
         return new Sample("ingest", t2 - serviceUs, t2 - serviceUs, t2, 201, ErrorKind.NONE, 1, 1, 100);

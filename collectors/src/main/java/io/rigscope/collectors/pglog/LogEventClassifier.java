@@ -33,6 +33,9 @@ final class LogEventClassifier {
         new Fact(Pattern.compile("pages: (\\d+) removed, (\\d+) remain, (\\d+) scanned \\(([\\d.]+)% of total\\)"
                 + "(?:, (\\d+) eagerly scanned)?"),
                 "pages_removed", "pages_remain", "pages_scanned", "pages_scanned_pct", "pages_eagerly_scanned"),
+        // PostgreSQL 14 and older count the pages skipped, not the pages scanned
+        new Fact(Pattern.compile("pages: (\\d+) removed, (\\d+) remain, (\\d+) skipped due to pins, (\\d+) skipped frozen"),
+                "pages_removed", "pages_remain", "pages_skipped_pins", "pages_skipped_frozen"),
         new Fact(Pattern.compile("tuples: (\\d+) removed, (\\d+) remain, (\\d+) are dead but not yet removable"),
                 "tuples_removed", "tuples_remain", "tuples_dead_not_removable"),
         new Fact(Pattern.compile("frozen: (\\d+) pages from table \\(([\\d.]+)% of total\\) had (\\d+) tuples frozen"),

@@ -1,5 +1,6 @@
 package io.rigscope.generator.plan;
 
+import io.rigscope.generator.schedule.Share;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,9 +22,11 @@ import java.util.Objects;
  * @param duration how long requests are started; the run then waits for the ones in flight
  * @param scenarios one or more, unique names
  * @param lifecycle which start/end markers the generator writes
+ * @param share this generator's part of every scenario's schedule when several offer it together
+ *              ({@link Share#WHOLE}: alone)
  */
 public record LoadPlan(String series, int rep, String src, String phase, LoopMode mode, Duration duration,
-                       List<Scenario> scenarios, Lifecycle lifecycle) {
+                       List<Scenario> scenarios, Lifecycle lifecycle, Share share) {
 
     /** Which start/end markers the generator writes around the run (the CONFIG marker is always written). */
     public enum Lifecycle {
@@ -63,6 +66,18 @@ public record LoadPlan(String series, int rep, String src, String phase, LoopMod
             }
         }
         lifecycle = lifecycle == null ? (rep == 0 ? Lifecycle.SERIES : Lifecycle.REPEAT) : lifecycle;
+        share = share == null ? Share.WHOLE : share;
+    }
+
+    /** A plan for one generator alone. */
+    public LoadPlan(String series, int rep, String src, String phase, LoopMode mode, Duration duration,
+                    List<Scenario> scenarios, Lifecycle lifecycle) {
+        this(series, rep, src, phase, mode, duration, scenarios, lifecycle, Share.WHOLE);
+    }
+
+    /** This plan as share {@code share} of a schedule several generators offer together. */
+    public LoadPlan withShare(Share share) {
+        return new LoadPlan(series, rep, src, phase, mode, duration, scenarios, lifecycle, share);
     }
 
     /** The plan as plain config data (the CONFIG marker's {@code data}); header secrets masked. */
@@ -74,6 +89,9 @@ public record LoadPlan(String series, int rep, String src, String phase, LoopMod
         m.put("src", src);
         m.put("phase", phase);
         m.put("duration_ms", duration.toMillis());
+        if (share.n() > 1) {
+            m.put("share", share.toString());
+        }
         List<Object> list = new ArrayList<>();
         for (Scenario s : scenarios) {
             list.add(s.toMap());

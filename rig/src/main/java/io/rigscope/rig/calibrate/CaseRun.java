@@ -2,6 +2,7 @@ package io.rigscope.rig.calibrate;
 
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.collectors.TelemetrySources;
+import io.rigscope.localenv.postgres.LoopVolume;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.method.BringUpChecks;
@@ -90,6 +91,12 @@ public final class CaseRun {
 
     /** {@link #run(CalibrationCase, Path, Path, Path)}, also writing the HTML report to {@code reportHtml} (or null). */
     public Outcome run(CalibrationCase c, Path wireFile, Path reportJson, Path reportMd, Path reportHtml) {
+        return run(c, wireFile, reportJson, reportMd, reportHtml, null);
+    }
+
+    /** {@link #run(CalibrationCase, Path, Path, Path, Path)}, also writing the interval logs into {@code hlogDir}. */
+    public Outcome run(CalibrationCase c, Path wireFile, Path reportJson, Path reportMd, Path reportHtml,
+                       Path hlogDir) {
         String series = "cal-" + c.name() + "-" + STAMP.format(Clock.systemUTC().instant());
         console.printf("%n=== case %s: %s%n", c.name(), c.recipe());
         long startNs = System.nanoTime();
@@ -119,8 +126,10 @@ public final class CaseRun {
                 console.printf("series %s: %s%n", series, plan.describe());
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
                         new TelemetrySources.Local(owner, pg.logFile(), null, false, pg.dataDir(),
-                                List.of("usage_events", "api_keys"), null),
-                        env.toMarkerData(), reportJson, reportMd, null, reportHtml);
+                                List.of("usage_events", "api_keys"), null)
+                                .withCanaryDir(pg.volume().map(LoopVolume::hostDirectory)
+                                        .orElse(pg.dataDir().getParent())),
+                        env.toMarkerData(), reportJson, reportMd, null, reportHtml, hlogDir);
                 try {
                     report = new SeriesSession(bootstrap, publisher, codec, console).run(plan, options, provoked)
                             .report();

@@ -18,7 +18,15 @@ abstract class OnBackground implements Provocation {
     public final void close() {
         if (!closed) {
             closed = true;
-            task.join(wait);
+            try {
+                task.join(wait);
+            } finally {
+                ended();
+            }
         }
+    }
+
+    /** Called once after the thread has ended (or the wait ran out): undo what the provocation set up. */
+    protected void ended() {
     }
 }

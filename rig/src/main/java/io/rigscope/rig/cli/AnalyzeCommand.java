@@ -8,13 +8,14 @@ import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.report.HtmlReport;
+import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.analyzer.threshold.ThresholdParser;
 import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
+import io.rigscope.rig.analyze.EverySeries;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
@@ -53,14 +54,36 @@ import reactor.core.publisher.Flux;
         description = {"Judge a series: per-second statistics, freeze-seconds, windows, repeat gates and the series "
             + "verdict. Follows the series live until SERIES_END and every repeat's data are in (or --timeout); "
             + "--replay re-reads the topics from the beginning and stops at their end. Both reach the same report.",
+            "Without --series it follows every series on the broker: analyzers started with the same --group share "
+            + "the series, each analysed once (docs/operations.md), reports go to --report-dir; it runs until "
+            + "Ctrl-C or --timeout.",
             "Exit 0 when every gate passed, 99 when any failed (or the series is UNRECONCILED)."})
 public final class AnalyzeCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
 
-    @Option(names = "--series", required = true, paramLabel = "ID", description = "The series id (the Kafka key).")
+    @Option(names = "--series", paramLabel = "ID",
+            description = "The series id (the Kafka key). Without it: every series that starts on the broker.")
     String series;
+
+    @Option(names = "--group", paramLabel = "ID", defaultValue = "rigscope-analyzers",
+            description = "Without --series: the consumer group; analyzers in one group share the series "
+                + "(default ${DEFAULT-VALUE}).")
+    String group;
+
+    @Option(names = "--from-earliest",
+            description = "Without --series: a group with no committed offset starts with the archived series too "
+                + "(default: only series that start from now on).")
+    boolean fromEarliest;
+
+    @Option(names = "--parallel", paramLabel = "N", defaultValue = "4",
+            description = "Without --series: series analysed at once (default ${DEFAULT-VALUE}).")
+    int parallel;
+
+    @Option(names = "--report-dir", paramLabel = "DIR",
+            description = "Without --series: write each series' report as DIR/<series>.json and DIR/<series>.md.")
+    Path reportDir;
 
     @Option(names = "--replay", description = "Re-read the topics from the beginning and stop at their current end.")
     boolean replay;
@@ -78,6 +101,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--report-html", paramLabel = "FILE",
             description = "Write the report as one self-contained HTML page (charts, gates, episodes; opens offline).")
     Path reportHtml;
+
+    @Option(names = "--hlog", paramLabel = "DIR",
+            description = {"Write one HdrHistogram interval log per scenario here (SERIES.SCENARIO.hlog, 1-s intervals, "
+                + "service time in µs: the analyzer's histograms), for HdrHistogram's log tools."})
+    Path hlog;
 
     @Option(names = "--threshold", paramLabel = "'METRIC: EXPR'",
             description = {"A k6 threshold replacing the CONFIG marker's, e.g. 'http_req_duration: p(99)<500' or "
@@ -104,10 +132,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (series == null) {
+            return everySeries();
+        }
+        if (reportDir != null) {
+            throw new UsageException("--report-dir is for every series (without --series); with one, use "
+                    + "--report-json/--report-md/--report-html");
+        }
         UnaryOperator<AnalyzerSettings> overrides = overrides();
         Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
         WireCodec codec = new WireCodec();
         Dashboard.Options dashboardOptions = dashboard.options();
+        SeriesOutputOptions.checkHlog(hlog);
         if (input != null && dashboardOptions != null) {
             throw new UsageException("--dashboard reads the broker, and --input publishes nothing: open the wire "
                     + "file's --report-html, or analyze the series from its topics");
@@ -143,6 +179,57 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
     }
 
+    /** Without --series: every series that starts, in the consumer group. Runs until Ctrl-C or --timeout. */
+    private int everySeries() {
+        if (input != null || replay || reportJson != null || reportMd != null || reportHtml != null || hlog != null) {
+            throw new UsageException("without --series, analyze follows every series live: --input, --replay, "
+                    + "--hlog and --report-json/--report-md/--report-html need --series (use --report-dir)");
+        }
+        if (parallel < 1) {
+            throw new UsageException("--parallel must be at least 1, was " + parallel);
+        }
+        UnaryOperator<AnalyzerSettings> overrides = overrides();
+        Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
+        WireCodec codec = new WireCodec();
+        if (reportDir != null) {
+            try {
+                Files.createDirectories(reportDir);
+            } catch (java.io.IOException e) {
+                throw new UsageException("--report-dir " + reportDir + " cannot be created: " + e.getMessage());
+            }
+        }
+        try (KafkaEndpoint endpoint = kafka.open();
+             TopicAdmin admin = new TopicAdmin(endpoint.clients());
+             WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
+                     WirePublisher.Options.defaults().withClientId("rigscope-analyzer"))) {
+            admin.ensureTopics();
+            var every = new EverySeries(new EverySeries.Spec(endpoint.clients(), group, fromEarliest, parallel,
+                    overrides, publish == null || publish), codec, publisher, System.out);
+            Thread hook = new Thread(every::stop, "analyze-stop");
+            Runtime.getRuntime().addShutdownHook(hook);
+            System.out.println("analyze: following every series on " + endpoint.clients().bootstrap() + " in group "
+                    + group + (stopAfter == null ? " until Ctrl-C" : " for " + timeout));
+            List<String> done = every.run(stopAfter, (id, report) -> {
+                if (reportDir != null) {
+                    String file = id.replaceAll("[^A-Za-z0-9._-]", "_");
+                    ReportOutput.write(report, null, reportDir.resolve(file + ".json"),
+                            reportDir.resolve(file + ".md"), null, null);
+                }
+                synchronized (System.out) {
+                    printSummary(report);
+                }
+            });
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C: the hook is running
+            }
+            publisher.flush();
+            System.out.println("analyze: " + done.size() + " series analysed to the end");
+            return ExitCodes.OK;
+        }
+    }
+
     private int run(Flux<List<WireRecord>> records, boolean live, UnaryOperator<AnalyzerSettings> overrides,
                     WirePublisher publisher, Duration stopAfter) {
         AtomicReference<Progress> progress = new AtomicReference<>();
@@ -162,16 +249,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Flux<List<WireRecord>> bounded = stopAfter == null ? records : records.take(stopAfter);
         Analyzer analyzer = Analyzer.forSeries(series).withOverrides(overrides);
         Decision last;
-        List<Decision> kept = new ArrayList<>();
+        ReportMaterial kept = new ReportMaterial(series, reportHtml != null, hlog != null);
+        Flux<List<WireRecord>> tapped = bounded.doOnNext(kept::records);
         try {
-            last = (live ? analyzer.live(bounded, progress::set) : analyzer.replay(bounded, progress::set))
+            last = (live ? analyzer.live(tapped, progress::set) : analyzer.replay(tapped, progress::set))
                     .doOnNext(d -> {
                         if (publisher != null) {
                             publisher.publish(DecisionCodec.toVerdict(d));
                         }
-                        if (reportHtml != null && HtmlReport.keeps(d)) {
-                            kept.add(d);
-                        }
+                        kept.decision(d);
                     })
                     .blockLast();
         } finally {
@@ -184,8 +270,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new IllegalStateException("the analysis ended without a series verdict");
         }
         SeriesReport report = s.report();
-        ReportOutput.write(report, kept, reportJson, reportMd, reportHtml);
+        List<Path> logs = ReportOutput.write(report, kept, reportJson, reportMd, reportHtml, hlog);
         printSummary(report);
+        logs.forEach(f -> System.out.println("  interval log: " + f));
         return report.allGatesPassed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
     }
 
@@ -202,6 +289,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     r.cadence().dominantPeriodSec() == null ? "-" : r.cadence().dominantPeriodSec(),
                     failed.isEmpty() ? "" : "  failed: " + String.join(", ",
                             failed.stream().map(GateResult::describe).toList()));
+            if (r.latenessMs() != null) {
+                System.out.printf(Locale.ROOT, "    seconds closed by time, not by count (lateness %.0f ms): %d late "
+                        + "sample(s), in no figure%n", r.latenessMs(), r.wireLateSamples());
+            }
         }
         report.episodes().forEach(e -> System.out.println(LiveAnalysis.episodeLine(e)));
         if (report.ceiling() != null) {

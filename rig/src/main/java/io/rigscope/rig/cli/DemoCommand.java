@@ -71,6 +71,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Dashboard.Options dashboardOptions = dashboard.options();
+        SeriesOutputOptions.checkHlog(output.hlog);
         boolean hotRow = provoke != null;
         if (hotRow && !"hot-row".equals(provoke)) {
             if (!ProvokedDemo.CASES.contains(provoke)) {
@@ -84,7 +85,8 @@ public final class DemoCommand implements Callable<Integer> {
                 throw new UsageException("--dashboard with --provoke " + provoke + " is not offered (the case names "
                         + "its series as it starts): run `rigscope dashboard` beside it");
             }
-            return ProvokedDemo.run(provoke, kafka, output.out, output.reportJson, output.reportMd, output.reportHtml);
+            return ProvokedDemo.run(provoke, kafka, output.out, output.reportJson, output.reportMd, output.reportHtml,
+                    output.hlog);
         }
         String id = series != null ? series : "demo-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneOffset.UTC).format(Clock.systemUTC().instant());

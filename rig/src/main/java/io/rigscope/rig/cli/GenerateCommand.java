@@ -10,6 +10,7 @@ import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
+import io.rigscope.generator.schedule.Share;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.generate.LoadPlanFile;
@@ -51,8 +52,15 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--rep", paramLabel = "N", description = "Repeat number (default 0: a standalone series).")
     Integer rep;
 
-    @Option(names = "--src", paramLabel = "ID", description = "This generator's id (default gen-1).")
+    @Option(names = "--src", paramLabel = "ID", description = "This generator's id (default gen-1; gen-K with --share K/N).")
     String src;
+
+    @Option(names = "--share", paramLabel = "K/N",
+            description = {"Offer share K of N of the schedule: requests K-1, K-1+N, ... of every scenario, so N "
+                + "generators with --share 1/N .. N/N (same series, repeat and plan) offer the whole rate between "
+                + "them, each at 1/N of it. The analyzer waits for all N before it closes a second or judges the "
+                + "repeat (docs/generator.md)."})
+    String share;
 
     @Option(names = "--url", paramLabel = "URL", description = "Ingest URL, e.g. http://127.0.0.1:8080/v1/usage-events.")
     String url;
@@ -122,7 +130,16 @@ public final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        LoadPlan plan = config != null ? LoadPlanFile.read(config, series, rep, src) : fromFlags();
+        Share part;
+        try {
+            part = share == null ? Share.WHOLE : Share.parse(share);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--share: " + e.getMessage());
+        }
+        if (src == null && part.n() > 1) {
+            src = "gen-" + part.k();
+        }
+        LoadPlan plan = (config != null ? LoadPlanFile.read(config, series, rep, src) : fromFlags()).withShare(part);
         PrintStream lines = json ? System.err : System.out;
         GeneratorOptions options = client.applyTo(GeneratorOptions.defaults()
                 .withListener(r -> lines.println(r.line())));
@@ -137,8 +154,9 @@ public final class GenerateCommand implements Callable<Integer> {
                 po = po.withOutFile(out);
             }
             try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec, po)) {
-                System.err.printf("generate: series %s rep %d src %s, %s, %d scenario(s), %s%n", plan.series(), plan.rep(),
-                        plan.src(), plan.mode().label(), plan.scenarios().size(), plan.duration());
+                System.err.printf("generate: series %s rep %d src %s, %s, %d scenario(s), %s%s%n", plan.series(),
+                        plan.rep(), plan.src(), plan.mode().label(), plan.scenarios().size(), plan.duration(),
+                        part.n() > 1 ? ", share " + part + " of the schedule" : "");
                 RunSummary summary = new Generator(RecordSink.of(publisher), options).run(plan)
                         .block(plan.duration().plusMinutes(10));
                 publisher.flush();

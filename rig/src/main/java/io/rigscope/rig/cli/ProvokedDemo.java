@@ -25,7 +25,8 @@ final class ProvokedDemo {
     }
 
     /** Runs the case; exit 0 when the series passed its gates, 99 when not (a provoked series usually fails). */
-    static int run(String name, KafkaOptions kafka, Path out, Path reportJson, Path reportMd, Path reportHtml) {
+    static int run(String name, KafkaOptions kafka, Path out, Path reportJson, Path reportMd, Path reportHtml,
+                   Path hlogDir) {
         CalibrationCase c = Calibration.byName(name).orElseThrow();
         PrintStream console = System.out;
         long startNs = System.nanoTime();
@@ -34,7 +35,8 @@ final class ProvokedDemo {
                 admin.ensureTopics();
             }
             Path wire = out != null ? out : Files.createTempFile("rigscope-demo-" + name + "-", ".jsonl.gz");
-            CaseRun.Outcome o = new CaseRun(endpoint.clients(), console).run(c, wire, reportJson, reportMd, reportHtml);
+            CaseRun.Outcome o = new CaseRun(endpoint.clients(), console).run(c, wire, reportJson, reportMd, reportHtml,
+                    hlogDir);
             console.println(o.result().line());
             console.printf("demo --provoke %s finished in %.0f s: %s%n", name, (System.nanoTime() - startNs) / 1e9,
                     o.report().verdict());

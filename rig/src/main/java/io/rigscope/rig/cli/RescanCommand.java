@@ -4,7 +4,7 @@ import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.report.HtmlReport;
+import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
@@ -76,6 +76,10 @@ public final class RescanCommand implements Callable<Integer> {
             description = "Write the report as one self-contained HTML page (as --report-json).")
     Path reportHtml;
 
+    @Option(names = "--hlog", paramLabel = "DIR",
+            description = "Write one HdrHistogram interval log per scenario here (SERIES.SCENARIO.hlog, 1-s intervals, µs).")
+    Path hlog;
+
     @Option(names = "--pglog-prefix", paramLabel = "PREFIX",
             description = "The Postgres log's log_line_prefix, e.g. '%m [%p] ' (default: the default or RDS prefix).")
     String pglogPrefix;
@@ -97,6 +101,7 @@ public final class RescanCommand implements Callable<Integer> {
                 throw new UsageException("DIR " + d + " is not a directory");
             }
         }
+        SeriesOutputOptions.checkHlog(hlog);
         if (series != null && series.isBlank()) {
             throw new UsageException("--series is blank");
         }
@@ -162,17 +167,13 @@ public final class RescanCommand implements Callable<Integer> {
         AtomicReference<Progress> progress = new AtomicReference<>();
         AtomicLong deadLetters = new AtomicLong();
         Decision last;
-        List<Decision> kept = new ArrayList<>();
+        ReportMaterial kept = new ReportMaterial(id, reportHtml != null, hlog != null);
         try (Ticker ticker = new Ticker(quiet, () -> "rescan " + id + ": analyzing, "
                 + (progress.get() == null ? "starting" : progress.get().line()))) {
             last = Analyzer.forSeries(id)
-                    .replay(AnalyzerInput.fromKafka(source, id, false, f -> deadLetters.incrementAndGet()),
-                            progress::set)
-                    .doOnNext(d -> {
-                        if (reportHtml != null && HtmlReport.keeps(d)) {
-                            kept.add(d);
-                        }
-                    })
+                    .replay(AnalyzerInput.fromKafka(source, id, false, f -> deadLetters.incrementAndGet())
+                                    .doOnNext(kept::records), progress::set)
+                    .doOnNext(kept::decision)
                     .blockLast();
         }
         if (!(last instanceof Decision.Series s)) {
@@ -182,7 +183,9 @@ public final class RescanCommand implements Callable<Integer> {
         if (deadLetters.get() > 0) {
             System.out.println("  " + deadLetters.get() + " record(s) could not be decoded back from Kafka");
         }
-        ReportOutput.write(report, kept, named(reportJson, id), named(reportMd, id), named(reportHtml, id));
+        List<Path> logs = ReportOutput.write(report, kept, named(reportJson, id), named(reportMd, id),
+                named(reportHtml, id), hlog);
+        logs.forEach(f -> System.out.println("  interval log: " + f));
         System.out.println(report.series() + ": " + report.verdict() + " - " + report.headline());
         System.out.println("  reconciliation: " + report.reconciliation());
         System.out.println("  freeze-seconds by cause: " + report.freezeSecondsByCauseLine());

@@ -53,6 +53,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Dashboard.Options dashboardOptions = dashboard.options();
+        SeriesOutputOptions.checkHlog(output.hlog);
         if (!Files.isRegularFile(config)) {
             throw new UsageException("--config " + config + ": no such file");
         }

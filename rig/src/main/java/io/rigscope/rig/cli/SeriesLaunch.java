@@ -79,7 +79,7 @@ final class SeriesLaunch {
                     cluster.map(PrivatePostgres::dataDir).orElse(null), file.effectiveWatchTables(), null);
             return Optional.of(new SeriesSession(bootstrap, publisher, codec, console).run(plan,
                     new SeriesSession.Options(database, file.effectiveTenant(), telemetry, environment,
-                            output.reportJson, output.reportMd, null, output.reportHtml)));
+                            output.reportJson, output.reportMd, null, output.reportHtml).withHlog(output.hlog)));
         } finally {
             if (sut != null) {
                 sut.close();

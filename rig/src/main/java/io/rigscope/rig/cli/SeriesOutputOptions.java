@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -15,6 +16,22 @@ public final class SeriesOutputOptions {
     @Option(names = "--report-html", paramLabel = "FILE",
             description = "Write the series report as one self-contained HTML page (charts, gates, episodes; opens offline).")
     Path reportHtml;
+
+    @Option(names = "--hlog", paramLabel = "DIR",
+            description = "Write one HdrHistogram interval log per scenario here (SERIES.SCENARIO.hlog, 1-s intervals, "
+                + "service time in µs: the analyzer's histograms).")
+    Path hlog;
+
+    /**
+     * Exit 2 before anything starts when {@code --hlog} names something that is not a directory.
+     *
+     * @param dir the {@code --hlog} value, or null
+     */
+    static void checkHlog(Path dir) {
+        if (dir != null && Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new UsageException("--hlog " + dir + " is a file: it names the directory the interval logs go to");
+        }
+    }
 
     @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write every published record here.")
     Path out;

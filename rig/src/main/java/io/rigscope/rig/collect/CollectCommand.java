@@ -4,9 +4,7 @@ import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.CollectorSet;
 import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.collectors.aws.AwsSettings;
-import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.localenv.postgres.PrivatePostgres;
-import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.cli.Durations;
@@ -14,9 +12,6 @@ import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.KafkaOptions;
 import io.rigscope.rig.cli.PgTarget;
 import io.rigscope.rig.cli.UsageException;
-import io.rigscope.wire.WireFileWriter;
-import io.rigscope.wire.WirePublisher;
-import io.rigscope.wire.kafka.TopicAdmin;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,14 +33,16 @@ import software.amazon.awssdk.regions.Region;
 /** {@code rigscope collect NAME}: runs one collector (or every local one) and publishes what it collects. */
 @Command(name = "collect", mixinStandardHelpOptions = true,
         description = {"Run a collector and publish its records to its topic (and --out FILE.jsonl).",
-            "NAME: vmstat | os | waits | db | pglog | canary | em | pi | rdslog | cloudwatch | all "
+            "NAME: vmstat | os | waits | db | pglog | canary | em | pi | rdslog | cloudwatch | all | k6 "
             + "('all' runs every local collector). Without --pg, collectors that need PostgreSQL use a "
             + "private cluster started for the run (its log file and data directory too).",
+            "k6 follows a running k6 (--follow FILE or --topic T) and publishes its samples, drops, thresholds "
+            + "and markers as 'import k6' would; its seconds close by time (--lateness). See docs/k6.md.",
             "Prints one line per second: records per collector and the gist of the latest one."})
 public final class CollectCommand implements Callable<Integer> {
 
     private static final List<String> NAMES = List.of("vmstat", "os", "waits", "db", "pglog", "canary", "em", "pi",
-            "rdslog", "cloudwatch", "all");
+            "rdslog", "cloudwatch", "all", "k6");
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -102,6 +99,9 @@ public final class CollectCommand implements Callable<Integer> {
     @Option(names = "--since", paramLabel = "DURATION", description = "RDS sources: read from this long ago, e.g. 10m (default: now).")
     String since;
 
+    @Mixin
+    K6FollowOptions k6 = new K6FollowOptions();
+
     @Override
     public Integer call() throws Exception {
         if (!NAMES.contains(name)) {
@@ -114,6 +114,9 @@ public final class CollectCommand implements Callable<Integer> {
             throw new UsageException("--no-kafka needs --out FILE.jsonl: there would be nowhere to write");
         }
         Duration stopAfter = duration == null ? null : Durations.parse("--duration", duration);
+        if (name.equals("k6")) {
+            return new CollectK6(k6, kafka, series, stopAfter, out, noKafka).call();
+        }
         Duration every = interval == null ? null : Durations.parse("--interval", interval);
         if (every != null && every.isZero()) {
             throw new UsageException("--interval must be > 0");
@@ -178,26 +181,10 @@ public final class CollectCommand implements Callable<Integer> {
     }
 
     private int run(CollectorSet set, Duration stopAfter) throws InterruptedException {
-        WireCodec codec = new WireCodec();
-        KafkaEndpoint endpoint = null;
-        WirePublisher publisher = null;
-        WireFileWriter fileOnly = null;
         Scheduler publishThread = Schedulers.newSingle("rigscope-collect-publish");
         LiveLine live = new LiveLine();
-        try {
-            Consumer<WireRecord> sink;
-            if (noKafka) {
-                fileOnly = new WireFileWriter(out, codec);
-                sink = fileOnly::write;
-            } else {
-                endpoint = kafka.open();
-                try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
-                    admin.ensureTopics();
-                }
-                WirePublisher.Options options = WirePublisher.Options.defaults().withClientId("rigscope-collect");
-                publisher = new WirePublisher(endpoint.clients(), codec, out == null ? options : options.withOutFile(out));
-                sink = publisher::publish;
-            }
+        try (CollectOutput output = CollectOutput.open(kafka, noKafka, out, "rigscope-collect")) {
+            Consumer<WireRecord> sink = output::write;
             System.err.println("collect: " + String.join(", ", set.names()) + " for series " + series
                     + (stopAfter == null ? " (Ctrl-C to stop)" : " for " + stopAfter.toSeconds() + " s"));
             List<Flux<WireRecord>> tagged = new ArrayList<>();
@@ -232,25 +219,11 @@ public final class CollectCommand implements Callable<Integer> {
             } catch (IllegalStateException shuttingDown) {
                 // Ctrl-C: the hook is running
             }
-            if (publisher != null) {
-                publisher.flush();
-            }
+            output.flush();
             System.out.println("collect: records per topic " + live.perTopic() + "; gaps " + live.gaps()
-                    + "; unparsed log lines " + live.rawLogLines()
-                    + (publisher == null ? "" : "; published " + publisher.published() + ", acked " + publisher.acked()
-                            + ", failed " + publisher.failed())
-                    + (out == null ? "" : "; wire file " + out));
-            return publisher != null && publisher.failed() > 0 ? ExitCodes.ERROR : ExitCodes.OK;
+                    + "; unparsed log lines " + live.rawLogLines() + output.summary());
+            return output.failed() ? ExitCodes.ERROR : ExitCodes.OK;
         } finally {
-            if (publisher != null) {
-                publisher.close();
-            }
-            if (fileOnly != null) {
-                fileOnly.close();
-            }
-            if (endpoint != null) {
-                endpoint.close();
-            }
             publishThread.dispose();
         }
     }

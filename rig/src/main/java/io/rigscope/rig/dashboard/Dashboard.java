@@ -51,7 +51,7 @@ import reactor.netty.http.server.HttpServerResponse;
 public final class Dashboard implements AutoCloseable {
 
     /** The page's topics: the decisions and the telemetry it draws. */
-    static final EnumSet<Topic> PAGE_TOPICS = EnumSet.of(Topic.VERDICTS, Topic.VMSTAT, Topic.WAITS, Topic.CANARY);
+    static final EnumSet<Topic> PAGE_TOPICS = pageTopics();
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
             .withZone(ZoneOffset.UTC);
 
@@ -101,6 +101,12 @@ public final class Dashboard implements AutoCloseable {
             }
             return InetSocketAddress.createUnresolved(host, p);
         }
+    }
+
+    private static EnumSet<Topic> pageTopics() {
+        EnumSet<Topic> topics = EnumSet.of(Topic.VERDICTS);
+        topics.addAll(SeriesPage.TELEMETRY_TOPICS);
+        return topics;
     }
 
     private final DisposableServer server;

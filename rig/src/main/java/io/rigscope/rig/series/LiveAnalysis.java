@@ -9,7 +9,7 @@ import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.report.HtmlReport;
+import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.wire.DeadLetterSink;
@@ -20,8 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -45,9 +43,9 @@ public final class LiveAnalysis implements AutoCloseable {
 
     private final CompletableFuture<SeriesReport> report;
     private final Disposable subscription;
-    private final List<Decision> kept;
+    private final ReportMaterial kept;
 
-    private LiveAnalysis(CompletableFuture<SeriesReport> report, Disposable subscription, List<Decision> kept) {
+    private LiveAnalysis(CompletableFuture<SeriesReport> report, Disposable subscription, ReportMaterial kept) {
         this.report = report;
         this.subscription = subscription;
         this.kept = kept;
@@ -66,13 +64,12 @@ public final class LiveAnalysis implements AutoCloseable {
         Objects.requireNonNull(console, "console");
         DeadLetterSink dlq = new DeadLetterSink(publisher);
         CompletableFuture<SeriesReport> result = new CompletableFuture<>();
-        List<Decision> kept = Collections.synchronizedList(new ArrayList<>());
-        Disposable d = analyzer.live(AnalyzerInput.fromKafka(source, analyzer.series(), true, dlq))
+        ReportMaterial kept = new ReportMaterial(analyzer.series(), true, true);
+        Disposable d = analyzer.live(AnalyzerInput.fromKafka(source, analyzer.series(), true, dlq)
+                        .doOnNext(kept::records))
                 .doOnNext(decision -> publisher.publish(DecisionCodec.toVerdict(decision)))
                 .subscribe(decision -> {
-                    if (HtmlReport.keeps(decision)) {
-                        kept.add(decision);
-                    }
+                    kept.decision(decision);
                     String line = line(decision, analyzer.defaults().probeScenario());
                     if (line != null) {
                         console.println(line);
@@ -86,13 +83,11 @@ public final class LiveAnalysis implements AutoCloseable {
     }
 
     /**
-     * The final decisions so far, in the order they were made (what {@link HtmlReport} draws); complete once
-     * {@link #await} returned. A copy.
+     * What the report files are drawn from so far (final decisions, the telemetry the page plots); complete once
+     * {@link #await} returned.
      */
-    public List<Decision> decisions() {
-        synchronized (kept) {
-            return List.copyOf(kept);
-        }
+    public ReportMaterial material() {
+        return kept;
     }
 
     /** The series report, once the analyzer has seen SERIES_END and every repeat's data. */

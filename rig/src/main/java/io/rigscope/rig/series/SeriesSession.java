@@ -7,6 +7,8 @@ import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.report.HtmlReport;
+import io.rigscope.analyzer.report.IntervalLogs;
+import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.collectors.CollectorContext;
@@ -56,23 +58,37 @@ public final class SeriesSession {
      * @param reportMd where to write it as Markdown, or null
      * @param analyzerTimeout how long to wait for the analyzer after the series ends
      * @param reportHtml where to write it as a self-contained HTML page ({@link HtmlReport}), or null
+     * @param hlogDir where to write the HdrHistogram interval logs ({@link IntervalLogs}), or null
      */
     public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Map<String, Object> environment,
-                          Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml) {
+                          Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir) {
         public Options {
             environment = environment == null ? Map.of() : Map.copyOf(environment);
             analyzerTimeout = analyzerTimeout == null ? Duration.ofSeconds(90) : analyzerTimeout;
         }
 
-        /** Options without an HTML report. */
+        /** Options without an HTML report or interval logs. */
         public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Map<String, Object> environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout) {
-            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null);
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null, null);
+        }
+
+        /** Options without interval logs. */
+        public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Map<String, Object> environment,
+                       Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml) {
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, reportHtml, null);
         }
 
         /** These options writing the HTML report to {@code file} (null: none). */
         public Options withReportHtml(Path file) {
-            return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, file);
+            return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, file,
+                    hlogDir);
+        }
+
+        /** These options writing the interval logs into {@code dir} (null: none). */
+        public Options withHlog(Path dir) {
+            return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
+                    reportHtml, dir);
         }
     }
 
@@ -155,7 +171,7 @@ public final class SeriesSession {
                 console.println("wait events by repeat (rig.waits):");
                 waitLines.forEach(line -> console.println("  " + line));
             }
-            writeReports(report, analysis.decisions(), options);
+            writeReports(report, analysis.material(), options);
             return result;
         } finally {
             collecting.dispose();
@@ -194,22 +210,34 @@ public final class SeriesSession {
         }
     }
 
-    private void writeReports(SeriesReport report, List<io.rigscope.analyzer.api.Decision> decisions, Options options) {
+    private void writeReports(SeriesReport report, ReportMaterial kept, Options options) {
         try {
             if (options.reportJson() != null) {
-                Files.write(options.reportJson(), ReportFiles.json(report));
+                Files.write(withParent(options.reportJson()), ReportFiles.json(report));
                 console.println("report: " + options.reportJson());
             }
             if (options.reportMd() != null) {
-                Files.writeString(options.reportMd(), ReportFiles.markdown(report));
+                Files.writeString(withParent(options.reportMd()), ReportFiles.markdown(report));
                 console.println("report: " + options.reportMd());
             }
             if (options.reportHtml() != null) {
-                Files.writeString(options.reportHtml(), HtmlReport.render(report, decisions));
+                Files.writeString(withParent(options.reportHtml()), kept.html(report));
                 console.println("report: " + options.reportHtml());
             }
+            if (options.hlogDir() != null) {
+                kept.writeIntervalLogs(options.hlogDir()).forEach(f -> console.println("interval log: " + f));
+            }
         } catch (IOException e) {
-            throw new IllegalStateException("cannot write the report: " + e.getMessage(), e);
+            throw new IllegalStateException("cannot write the report: " + e, e);
         }
+    }
+
+    /** The file, once its directory exists (a report may go to a directory not made yet, as analyze's may). */
+    private static Path withParent(Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        return file;
     }
 }

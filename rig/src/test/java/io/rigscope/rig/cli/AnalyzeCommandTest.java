@@ -2,6 +2,7 @@ package io.rigscope.rig.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
 import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
@@ -15,6 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,11 +80,56 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void withoutSeriesAnalyzeFollowsEverySeriesLiveSoAWireFileOrAReportFileIsAUsageError() throws Exception {
+        Path wire = wireFile(Plan.of("cli-every", 1, 10, 200));
+        assertThat(Main.run("analyze", "--input", wire.toString(), "--quiet")).isEqualTo(ExitCodes.USAGE);
+        assertThat(Main.run("analyze", "--replay", "--bootstrap", "127.0.0.1:1")).isEqualTo(ExitCodes.USAGE);
+        assertThat(Main.run("analyze", "--series", "cli-every", "--input", wire.toString(), "--quiet",
+                "--report-dir", dir.toString())).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
     void anUnknownSettingIsAUsageError() throws Exception {
         Path wire = wireFile(Plan.of("cli-set", 1, 10, 200));
 
         assertThat(Main.run("analyze", "--series", "cli-set", "--input", wire.toString(), "--quiet",
                 "--set", "drift_bond=2")).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
+    void hlogWritesOneIntervalLogPerScenarioHoldingEveryRequestTheReportCounts() throws Exception {
+        Path wire = wireFile(Plan.of("cli-hlog", 2, 10, 200));
+        Path json = dir.resolve("report.json");
+        Path logs = dir.resolve("hlog");
+
+        assertThat(Main.run("analyze", "--series", "cli-hlog", "--input", wire.toString(), "--quiet",
+                "--report-json", json.toString(), "--hlog", logs.toString())).isEqualTo(ExitCodes.OK);
+
+        long reported = 0;
+        for (var r : new ObjectMapper().readTree(json.toFile()).get("repeats")) {
+            reported += r.get("samples").asLong();
+        }
+        long logged = 0;
+        long intervals = 0;
+        try (HistogramLogReader reader = new HistogramLogReader(logs.resolve("cli-hlog.ingest.hlog").toFile())) {
+            EncodableHistogram h;
+            while ((h = reader.nextIntervalHistogram()) != null) {
+                logged += ((Histogram) h).getTotalCount();
+                intervals++;
+            }
+        }
+        assertThat(reported).isPositive();
+        assertThat(logged).isEqualTo(reported);
+        assertThat(intervals).isGreaterThanOrEqualTo(2 * 10);
+    }
+
+    @Test
+    void hlogNamingAFileIsAUsageError() throws Exception {
+        Path wire = wireFile(Plan.of("cli-hlog-file", 1, 10, 200));
+        Path file = Files.writeString(dir.resolve("not-a-dir"), "x");
+
+        assertThat(Main.run("analyze", "--series", "cli-hlog-file", "--input", wire.toString(), "--quiet",
+                "--hlog", file.toString())).isEqualTo(ExitCodes.USAGE);
     }
 
     private Path wireFile(Plan plan) {

@@ -11,6 +11,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Rectangle;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * {@code analyze --input FILE --report-html R}: the report of a recorded series, opened from disk in real headless
@@ -32,7 +34,7 @@ class HtmlReportInBrowserTest {
                 "--report-html", html.toString())).isEqualTo(ExitCodes.OK);
         assertThat(Files.readString(html)).doesNotContain("src=\"http").doesNotContain("href=\"http");
 
-        try (Browser browser = Browser.open()) {
+        try (Browser browser = Browser.open(1280, 2400)) {
             browser.driver.get(html.toUri().toString());
             browser.awaitPositive("latencyPoints", Duration.ofSeconds(30));
             browser.awaitPositive("freezeMarked", Duration.ofSeconds(30));
@@ -47,9 +49,27 @@ class HtmlReportInBrowserTest {
             assertThat(browser.driver.findElements(By.cssSelector(".rs-gate-table"))).hasSize(3);
             assertThat(browser.driver.findElement(By.tagName("h1")).getText()).contains("PASS 1/1");
 
+            // the telemetry panels on the shared axis: every stream the recording has; none holds a vacuum
+            assertThat(browser.data("panelsDrawn")).isEqualTo(7);
+            for (String panel : new String[] {"vmstat", "iops", "disk", "wal", "waits", "canary", "health"}) {
+                assertThat(browser.driver.findElements(By.cssSelector("#rs-" + panel + " canvas"))).as(panel).isNotEmpty();
+            }
+            assertThat(browser.driver.findElement(By.id("rs-vacuum")).getText())
+                    .contains("no vacuum in progress in any rig.db reading");
+
+            browser.clickFirstEpisodeBand();
+            new WebDriverWait(browser.driver, Duration.ofSeconds(10)).until(d ->
+                    d.findElement(By.id("rs-episode-detail")).getText().contains("Lock:transactionid"));
+            assertThat(browser.driver.findElement(By.id("rs-episode-detail")).getText())
+                    .contains("lock_contention (attributed)").contains("rig.waits");
+            assertThat(browser.driver.findElements(By.cssSelector("#rs-episodes .rs-episode.rs-selected"))).hasSize(1);
+
             BufferedImage shot = browser.screenshot(Path.of("target/browser/report.png"));
             assertThat(Browser.distinctColours(shot)).isGreaterThan(50);
             assertThat(Browser.redPixels(shot)).isGreaterThan(100);
+            Rectangle chart = browser.driver.findElement(By.cssSelector("#rs-latency canvas")).getRect();
+            assertThat(Browser.luminanceVariance(shot, chart.getX(), chart.getY(), chart.getWidth(), chart.getHeight()))
+                    .as("pixel variance of the latency chart").isGreaterThan(200);
         }
     }
 }

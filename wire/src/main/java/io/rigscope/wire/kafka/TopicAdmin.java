@@ -86,6 +86,33 @@ public final class TopicAdmin implements AutoCloseable {
         return created;
     }
 
+    /**
+     * Creates a topic another program writes (not a rigscope topic) with one partition, so its writer's order is
+     * kept, when it does not exist yet (the embedded broker creates no topic on first use).
+     *
+     * @return true when this call created it
+     */
+    public boolean ensureOnePartitionTopic(String name) {
+        if (names().contains(name)) {
+            return false;
+        }
+        try {
+            admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all()
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicExistsException) {
+                return false;
+            }
+            throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause(), e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("creating topic " + name + " timed out at " + bootstrap, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** Names of all topics on the cluster. */
     public Set<String> names() {
         try {

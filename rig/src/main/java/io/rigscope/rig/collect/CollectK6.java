@@ -1,0 +1,115 @@
+package io.rigscope.rig.collect;
+
+import io.rigscope.rig.cli.Durations;
+import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.cli.KafkaOptions;
+import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.k6.FollowedFile;
+import io.rigscope.rig.k6.K6Follow;
+import io.rigscope.rig.k6.K6LineSource;
+import io.rigscope.rig.k6.K6Topic;
+import io.rigscope.wire.kafka.TopicAdmin;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * {@code rigscope collect k6}: {@link K6Follow} over a followed file or an xk6-output-kafka topic, publishing to
+ * Kafka (or only to {@code --out} with {@code --no-kafka}). Ctrl-C ends the follow cleanly: the end markers are
+ * published before the process exits.
+ */
+final class CollectK6 {
+
+    private final K6FollowOptions k6;
+    private final KafkaOptions kafka;
+    private final String series;
+    private final Duration duration;
+    private final Path out;
+    private final boolean noKafka;
+
+    CollectK6(K6FollowOptions k6, KafkaOptions kafka, String series, Duration duration, Path out, boolean noKafka) {
+        this.k6 = k6;
+        this.kafka = kafka;
+        this.series = series;
+        this.duration = duration;
+        this.out = out;
+        this.noKafka = noKafka;
+    }
+
+    int call() throws Exception {
+        if ((k6.follow == null) == (k6.topic == null)) {
+            throw new UsageException("collect k6 needs one of --follow FILE (k6 run --out json=FILE) or --topic T "
+                    + "(xk6-output-kafka's topic)");
+        }
+        if (k6.follow != null && k6.follow.getFileName().toString().endsWith(".gz")) {
+            throw new UsageException("--follow " + k6.follow + ": a compressed file cannot be followed while k6 writes "
+                    + "it; use --out json=FILE (plain), or 'rigscope import k6' once the run ended");
+        }
+        if (k6.follow != null && Files.isDirectory(k6.follow)) {
+            throw new UsageException("--follow " + k6.follow + " is a directory, not k6's output file");
+        }
+        if (k6.topic != null && noKafka) {
+            throw new UsageException("--topic reads Kafka: it cannot go with --no-kafka");
+        }
+        Duration lateness = Durations.parseOrZero("--lateness", k6.lateness);
+        Duration idle = k6.stopAfterIdle == null ? null : Durations.parse("--stop-after-idle", k6.stopAfterIdle);
+        if (idle != null && idle.isZero()) {
+            throw new UsageException("--stop-after-idle must be > 0");
+        }
+        K6Follow.Options options = K6Follow.Options.of(series).withLateness(lateness).withStopAfterIdle(idle)
+                .withDuration(duration).withScenarioMap(k6.scenarioMap).withReconciliationRequired(!k6.noReconciliation);
+
+        Consumer<String> notes = s -> System.err.println("collect k6: " + s);
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop.set(true);
+            try {
+                done.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "rigscope-collect-k6-stop");
+        try (CollectOutput output = CollectOutput.open(kafka, noKafka, out, "rigscope-collect-k6")) {
+            if (k6.topic != null) {
+                try (TopicAdmin admin = new TopicAdmin(output.clients())) {
+                    if (admin.ensureOnePartitionTopic(k6.topic)) {
+                        notes.accept("created topic " + k6.topic + " (one partition: k6's order is kept) for "
+                                + "xk6-output-kafka to write to");
+                    }
+                }
+            }
+            Runtime.getRuntime().addShutdownHook(hook);
+            K6Follow.Result result;
+            try (K6LineSource source = k6.follow != null ? new FollowedFile(k6.follow, notes)
+                    : new K6Topic(output.clients(), k6.topic, notes)) {
+                System.err.println("collect k6: series " + series + ", seconds closed by time (lateness "
+                        + lateness.toMillis() + " ms)" + (idle == null ? ", Ctrl-C to stop" : ", ending after "
+                        + idle.toMillis() + " ms idle"));
+                result = new K6Follow(options, output::write, notes).run(source, stop::get,
+                        r -> System.out.println(line(r)));
+            } catch (K6Topic.WrongFormat e) {
+                throw new UsageException(e.getMessage());
+            }
+            output.flush();
+            System.out.println(line(result) + ", ended: " + result.ending().code() + output.summary());
+            return output.failed() ? ExitCodes.ERROR : ExitCodes.OK;
+        } finally {
+            done.countDown(); // the end markers are out (or the follow failed): a Ctrl-C may let the JVM exit
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException | IllegalArgumentException shuttingDownOrNotAdded) {
+                // Ctrl-C: the hook is running (or it was never added)
+            }
+        }
+    }
+
+    private static String line(K6Follow.Result r) {
+        return String.format("collect k6: %,d lines, %,d samples, %,d dropped, %,d unreadable%s", r.lines(),
+                r.samples(), r.dropped(), r.unreadable(), r.cutShort() ? " (last line cut short)" : "");
+    }
+}
