@@ -368,7 +368,9 @@ class EngineBehaviourTest {
                 RunSummary summary = run(GeneratorOptions.defaults().withPreconnect(window), LoopMode.OPEN,
                         Duration.ofMillis(500), probe).summary();
                 assertThat(summary.scenario("probe").failed()).isZero();
-                assertThat(summary.scenario("probe").completed()).isEqualTo(200);
+                // every request accounted for: on a loaded machine the 64 in flight can fill and drop one
+                assertThat(summary.scenario("probe").completed() + summary.scenario("probe").dropped())
+                        .isEqualTo(200);
                 long opened = server.connections.get() - before;
                 if (window.isZero()) {
                     assertThat(opened).as("connections with a zero window").isLessThan(openedWithWindow);

@@ -50,6 +50,7 @@ public final class RepeatTrack {
     private SecondClosing.ByTime timeClosing;
     private String phase;
     private long scheduledMs;
+    private int expectedGenerators;
     private boolean started;
     private boolean ended;
     private List<K6Verdict> k6Verdicts = List.of();
@@ -95,6 +96,7 @@ public final class RepeatTrack {
         ScenarioSeconds s = scenarios.get(name);
         if (s == null) {
             s = new ScenarioSeconds(name, pool);
+            s.expectGenerators(expectedGenerators);
             for (var w : watermarks.entrySet()) {
                 s.declare(w.getKey(), w.getValue());
             }
@@ -139,6 +141,20 @@ public final class RepeatTrack {
             timeClosing = byTime;
             for (ScenarioSeconds s : scenarios.values()) {
                 s.declare(src, w);
+            }
+        }
+    }
+
+    /**
+     * The repeat's schedule is shared by {@code n} generators (their REPEAT_START's {@code generators}, from
+     * {@code generate --share K/N}): no second closes and the repeat is not complete until all {@code n} have
+     * published, not only the ones seen so far. The largest declared count holds.
+     */
+    public void expectGenerators(int n) {
+        if (n > expectedGenerators) {
+            expectedGenerators = n;
+            for (ScenarioSeconds s : scenarios.values()) {
+                s.expectGenerators(n);
             }
         }
     }

@@ -40,6 +40,7 @@ public final class ScenarioSeconds {
     private final HashMap<Long, OpenSecond> open = new HashMap<>();
     private final TreeMap<Long, ClosedSecond> closed = new TreeMap<>();
     private final Map<String, GeneratorLedger> ledgers = new TreeMap<>();
+    private int expectedGenerators;
     private final Set<Long> touched = new HashSet<>();
     private final Histogram totalServiceUs = Latency.newHistogram();
     private final Histogram totalResponseUs = Latency.newHistogram();
@@ -153,6 +154,15 @@ public final class ScenarioSeconds {
     }
 
     /**
+     * This scenario's schedule is shared by {@code n} generators: a second is final only once {@code n} generators
+     * have been seen on the scenario (and it is final for each), and the data is complete only once all {@code n}
+     * have published their last ledger. Without it, the generators seen so far are all there are.
+     */
+    public void expectGenerators(int n) {
+        expectedGenerators = Math.max(expectedGenerators, n);
+    }
+
+    /**
      * The source {@code generator} closes its seconds by time ({@link SecondClosing.ByTime}), with this watermark
      * (shared by the repeat's scenarios).
      */
@@ -261,7 +271,7 @@ public final class ScenarioSeconds {
 
     private void closeIfFinal(long sec, FreezeRule rule, List<SecondStats> out) {
         OpenSecond o = open.get(sec);
-        if (o == null) {
+        if (o == null || ledgers.size() < expectedGenerators) {
             return;
         }
         for (var e : ledgers.entrySet()) {
@@ -521,7 +531,7 @@ public final class ScenarioSeconds {
      * request a ledger counted has arrived, and no second is open.
      */
     public boolean complete() {
-        if (ledgers.isEmpty() || !open.isEmpty()) {
+        if (ledgers.isEmpty() || ledgers.size() < expectedGenerators || !open.isEmpty()) {
             return false;
         }
         for (GeneratorLedger g : ledgers.values()) {

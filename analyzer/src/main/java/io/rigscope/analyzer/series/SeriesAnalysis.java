@@ -301,6 +301,9 @@ public final class SeriesAnalysis {
             case REPEAT_START -> {
                 RepeatTrack t = repeat(m.rep());
                 t.started(m.phase(), m.data().get("duration_ms") instanceof Number n ? n.longValue() : 0);
+                if (m.data().get("generators") instanceof Number n && n.intValue() > 1) {
+                    t.expectGenerators(n.intValue()); // generate --share K/N: wait for all N
+                }
                 try {
                     SecondClosing closing = SecondClosing.declaredBy(m);
                     if (closing != null) {

@@ -41,6 +41,28 @@ class ScenarioSecondsTest {
     }
 
     @Test
+    void aSharedScheduleWaitsForEveryGeneratorItNamesNotOnlyTheOnesSeen() {
+        ScenarioSeconds s = new ScenarioSeconds("ingest", new ArrayDeque<>());
+        s.expectGenerators(2); // generate --share 1/2 and 2/2
+        s.record("gen-1", sample(SEC, 10_000), 50_000);
+        s.settle(RULE);
+        // gen-1 is all in, last ledger included: without gen-2 neither the second nor the scenario is final
+        assertThat(s.onLedger(ledger("gen-1", SEC, 1, true), RULE)).isEmpty();
+        assertThat(s.settleAll(RULE)).isEmpty();
+        assertThat(s.complete()).isFalse();
+
+        s.record("gen-2", sample(SEC, 30_000), 50_000);
+        s.settle(RULE);
+        List<SecondStats> closed = s.onLedger(ledger("gen-2", SEC, 1, true), RULE);
+        assertThat(closed).singleElement().satisfies(c -> {
+            assertThat(c.count()).isEqualTo(2);
+            assertThat(c.exact()).isTrue();
+        });
+        assertThat(s.complete()).isTrue();
+        assertThat(s.ledgerTotals()[1]).as("sent, summed over both shares").isEqualTo(2);
+    }
+
+    @Test
     void aLateSampleReopensItsSecondSoTheFiguresIncludeIt() {
         ScenarioSeconds s = new ScenarioSeconds("ingest", new ArrayDeque<>());
         s.record("gen-1", sample(SEC, 10_000), 50_000);

@@ -109,6 +109,7 @@ public final class LoopVolume implements AutoCloseable {
         LoopVolume volume = new LoopVolume(image, mountPoint, device,
                 run(10, "lsblk", "--nodeps", "--noheadings", "--output", "MAJ:MIN", device).strip());
         try {
+            volume.throttle(0, 0); // a rule left on this loop device by a process that was killed
             run(120, "mkfs.ext4", "-q", "-F", device);
             run(30, "mount", "-o", "noatime", device, mountPoint.toString());
         } catch (RuntimeException e) {

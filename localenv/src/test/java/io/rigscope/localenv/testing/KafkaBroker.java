@@ -12,8 +12,9 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A JUnit 5 fixture: a real embedded KRaft broker ({@link EmbeddedKafka}) on 127.0.0.1 with every rigscope topic
- * ensured ({@link TopicAdmin#ensureTopics()}). Register it on a static field and read its address there:
+ * A JUnit 5 fixture: a real Kafka broker with every rigscope topic ensured ({@link TopicAdmin#ensureTopics()}): the
+ * embedded KRaft broker ({@link EmbeddedKafka}) on 127.0.0.1, or, with {@code RIGSCOPE_TEST_INFRA=containers} where a
+ * Docker engine answers, Testcontainers' Kafka on the {@code apache/kafka} image ({@link TestInfra}). Register it on a static field and read its address there:
  *
  * <pre>{@code
  * @RegisterExtension
@@ -51,13 +52,17 @@ public final class KafkaBroker implements BeforeAllCallback {
             throw new IllegalStateException("the KafkaBroker fixture has not started: register it with "
                     + "@RegisterExtension on a static field and use it from @BeforeAll or test methods");
         }
-        return now.kafka().bootstrap();
+        return now.bootstrap();
     }
 
-    /** The JVM's shared broker and its temporary home directory. */
-    private record Running(EmbeddedKafka kafka, Path dir) implements AutoCloseable {
+    /** The JVM's shared broker: embedded (with its temporary home directory) or a container. */
+    private record Running(String bootstrap, AutoCloseable broker, Path dir) implements AutoCloseable {
 
         static Running start() {
+            return TestInfra.containers() ? container() : embedded();
+        }
+
+        private static Running embedded() {
             Path dir;
             try {
                 dir = Files.createTempDirectory("rigscope-kafka-");
@@ -65,20 +70,46 @@ public final class KafkaBroker implements BeforeAllCallback {
                 throw new UncheckedIOException("cannot create a temp directory for the test broker", e);
             }
             EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0);
-            try (TopicAdmin admin = new TopicAdmin(kafka.bootstrap())) {
+            return withTopics(new Running(kafka.bootstrap(), kafka, dir));
+        }
+
+        /** Testcontainers' Kafka module on the apache/kafka image ({@code rigscope.test.kafka.image} to change it). */
+        private static Running container() {
+            String image = System.getProperty("rigscope.test.kafka.image", "apache/kafka:4.0.0");
+            var kafka = new org.testcontainers.kafka.KafkaContainer(
+                    org.testcontainers.utility.DockerImageName.parse(image));
+            kafka.start();
+            String bootstrap = kafka.getBootstrapServers().replaceFirst("^[A-Z_]+://", "");
+            return withTopics(new Running(bootstrap, kafka::stop, null));
+        }
+
+        private static Running withTopics(Running running) {
+            try (TopicAdmin admin = new TopicAdmin(running.bootstrap())) {
                 admin.ensureTopics();
             } catch (RuntimeException e) {
-                kafka.close();
+                try {
+                    running.close();
+                } catch (IOException ignored) {
+                    // the first failure is the one to report
+                }
                 throw e;
             }
-            return new Running(kafka, dir);
+            return running;
         }
 
         @Override
         public void close() throws IOException {
-            kafka.close();
-            try (Stream<Path> walk = Files.walk(dir)) {
-                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            try {
+                broker.close();
+            } catch (IOException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IOException(e);
+            }
+            if (dir != null) {
+                try (Stream<Path> walk = Files.walk(dir)) {
+                    walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
             }
         }
     }

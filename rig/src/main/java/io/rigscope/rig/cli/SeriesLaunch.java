@@ -37,7 +37,8 @@ final class SeriesLaunch {
      * Runs the series.
      *
      * @param target the database (owned private cluster or {@code --pg}), or null when there is none
-     * @return the session's result, or empty when bring-up failed (no load was offered; said on the console)
+     * @return the session's result, or empty when bring-up failed (no load was offered) or records could not be
+     *     published (said on the console)
      */
     static Optional<SeriesSession.Result> run(SeriesFile file, PgTarget target, KafkaClients bootstrap,
                                               WirePublisher publisher, WireCodec codec, SeriesOutputOptions output,
@@ -77,9 +78,18 @@ final class SeriesLaunch {
             Path pgLog = file.pgLog() != null ? file.pgLog() : cluster.map(PrivatePostgres::logFile).orElse(null);
             TelemetrySources.Local telemetry = new TelemetrySources.Local(database, pgLog, null, false,
                     cluster.map(PrivatePostgres::dataDir).orElse(null), file.effectiveWatchTables(), null);
-            return Optional.of(new SeriesSession(bootstrap, publisher, codec, console).run(plan,
+            SeriesSession.Result result = new SeriesSession(bootstrap, publisher, codec, console).run(plan,
                     new SeriesSession.Options(database, file.effectiveTenant(), telemetry, environment,
-                            output.reportJson, output.reportMd, null, output.reportHtml).withHlog(output.hlog)));
+                            output.reportJson, output.reportMd, null, output.reportHtml).withHlog(output.hlog));
+            publisher.flush();
+            if (publisher.failed() > 0) {
+                // records Kafka never took (a broker away longer than the producer's delivery timeout): the topics,
+                // and so the analysis and any replay, lack them
+                console.printf("kafka: %d record(s) of the series were not published (last error: %s); the report "
+                        + "judged only what reached the topics%n", publisher.failed(), publisher.lastError());
+                return Optional.empty();
+            }
+            return Optional.of(result);
         } finally {
             if (sut != null) {
                 sut.close();

@@ -61,7 +61,7 @@ import java.util.concurrent.TimeUnit;
 public final class FaultSeries {
 
     /** Requests per second of each repeat. */
-    public static final double RATE_PER_SEC = 200;
+    public static final double RATE_PER_SEC = 100;
     /** Each repeat's length. */
     public static final Duration REPEAT = Duration.ofSeconds(12);
     /** When each fault starts, from its repeat's start. */
@@ -172,7 +172,7 @@ public final class FaultSeries {
                     report = result.report();
                     spooled = result.outcome().repeats().stream().filter(r -> r.rep() == 1)
                             .mapToLong(r -> r.run().recordsSpooled()).sum();
-                    faults.failure();
+                    faults.awaitFaults();
                     publisher.flush();
                 }
                 step("series done: live analyzer %s, %s", report.verdict(), report.headline());
@@ -260,7 +260,7 @@ public final class FaultSeries {
         @Override
         public void ended(int rep) {
             // the next repeat starts only after this one's fault is over (the broker is back, PostgreSQL is up)
-            failure();
+            awaitFaults();
         }
 
         private void restartBroker() {
@@ -292,7 +292,7 @@ public final class FaultSeries {
         }
 
         /** Waits for the faults started so far; rethrows the first failure. */
-        void failure() {
+        void awaitFaults() {
             for (CompletableFuture<Void> f : running) {
                 f.join();
             }

@@ -6,10 +6,10 @@ import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.DeadLetter;
-import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireExamples;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.wire.DeadLetterSink;
@@ -27,7 +27,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import reactor.core.publisher.Flux;
 
 /**
  * The malformed-records guarantee: a series published with {@code count} malformed values spread over every topic
@@ -104,7 +103,8 @@ public final class MalformedRecords {
         }
         List<WireRecord> records = new ArrayList<>();
         SyntheticSeries.emit(SyntheticSeries.Plan.of(series, 2, 10, 200), records::add);
-        String cleanReport = reportOf(series, records);
+        SeriesReport clean = new SeriesRecords(records).report(series);
+        String cleanReport = new String(ReportFiles.json(clean), StandardCharsets.UTF_8);
 
         List<Topic> topics = List.copyOf(AnalyzerInput.TOPICS);
         Map<Topic, Long> perTopic = new EnumMap<>(Topic.class);
@@ -177,28 +177,9 @@ public final class MalformedRecords {
             }
             Topic.byName(letter.topicName()).ifPresent(t -> dlqPerTopic.merge(t, 1L, Long::sum));
         }
-        String cleanVerdict = cleanReportVerdict(series, records);
         return new Result(count, letters.size(), withOrigin, withReason, perTopic, dlqPerTopic, crashes,
-                cleanReport.equals(report), verdict, cleanVerdict,
+                cleanReport.equals(report), verdict, clean.verdict().toString(),
                 letters.isEmpty() ? null : letters.get(letters.size() / 2).reason());
-    }
-
-    private String cleanReportVerdict(String series, List<WireRecord> records) {
-        return analyse(series, records).verdict().toString();
-    }
-
-    private static String reportOf(String series, List<WireRecord> records) {
-        return new String(ReportFiles.json(analyse(series, records)), StandardCharsets.UTF_8);
-    }
-
-    /** The series analysed in memory, markers first as {@link AnalyzerInput} reads them. */
-    private static io.rigscope.analyzer.series.SeriesReport analyse(String series, List<WireRecord> records) {
-        List<WireRecord> markers = records.stream().filter(r -> r instanceof Marker).toList();
-        Decision last = Analyzer.forSeries(series).replay(Flux.just(markers, records)).blockLast(ANALYSIS_TIMEOUT);
-        if (!(last instanceof Decision.Series s)) {
-            throw new IllegalStateException("the clean series " + series + " ended without a series verdict");
-        }
-        return s.report();
     }
 
     /** One malformed value of {@code kind} for {@code topic}, keyed by {@code series}. */

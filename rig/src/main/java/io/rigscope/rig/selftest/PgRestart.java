@@ -39,8 +39,8 @@ public record PgRestart(double downSec, double sutReconnectSec, boolean sutAnswe
     static final List<Topic> PG_STREAMS = List.of(Topic.DB, Topic.WAITS);
 
     public PgRestart {
-        collectorReconnectSec = Map.copyOf(collectorReconnectSec);
-        gapSpans = Map.copyOf(gapSpans);
+        collectorReconnectSec = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(collectorReconnectSec));
+        gapSpans = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(gapSpans));
         missingOverOutage = List.copyOf(missingOverOutage);
         episodesOverOutage = List.copyOf(episodesOverOutage);
     }

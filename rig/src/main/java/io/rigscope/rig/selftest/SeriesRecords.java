@@ -4,6 +4,7 @@ import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
@@ -56,8 +57,13 @@ record SeriesRecords(List<WireRecord> records) {
         return records.stream().filter(type::isInstance).map(type::cast).toList();
     }
 
-    /** The series' report (JSON file bytes) from these records, replayed in memory with the markers first. */
+    /** The series' report file (JSON) from these records, replayed in memory with the markers first. */
     byte[] reportJson(String series) {
+        return ReportFiles.json(report(series));
+    }
+
+    /** The series' report from these records, replayed in memory with the markers first. */
+    SeriesReport report(String series) {
         List<WireRecord> markers = records.stream().filter(r -> r.topic() == Topic.MARKERS).toList();
         Decision last = Analyzer.forSeries(series)
                 .replay(reactor.core.publisher.Flux.just(markers, records))
@@ -65,6 +71,6 @@ record SeriesRecords(List<WireRecord> records) {
         if (!(last instanceof Decision.Series s)) {
             throw new IllegalStateException("the replay of " + series + " ended without a series verdict");
         }
-        return ReportFiles.json(s.report());
+        return s.report();
     }
 }
