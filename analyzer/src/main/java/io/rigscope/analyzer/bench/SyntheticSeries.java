@@ -85,9 +85,12 @@ public final class SyntheticSeries {
      */
     public record Plan(String series, long startSec, int durationSec, int pauseSec, int ratePerSec, long baseServiceUs,
                        long jitterUs, int probeRatePerSec, long probeServiceUs, int batchSize,
-                       Map<String, Object> config, List<RepeatPlan> repeats) {
+                       Map<String, Object> config, List<RepeatPlan> repeats, int generators) {
         public Plan {
             Objects.requireNonNull(series, "series");
+            if (generators < 1) {
+                throw new IllegalArgumentException("generators must be at least 1, was " + generators);
+            }
             config = new LinkedHashMap<>(config);
             repeats = List.copyOf(repeats);
         }
@@ -99,29 +102,39 @@ public final class SyntheticSeries {
                 reps.add(RepeatPlan.clean(i));
             }
             return new Plan(series, 1_700_000_000L, durationSec, 5, ratePerSec, 2_000, 500, 0, 0, 500,
-                    Map.of(), reps);
+                    Map.of(), reps, 1);
         }
 
         public Plan withRepeat(RepeatPlan r) {
             List<RepeatPlan> reps = new ArrayList<>(repeats);
             reps.set(r.rep() - 1, r);
             return new Plan(series, startSec, durationSec, pauseSec, ratePerSec, baseServiceUs, jitterUs,
-                    probeRatePerSec, probeServiceUs, batchSize, config, reps);
+                    probeRatePerSec, probeServiceUs, batchSize, config, reps, generators);
         }
 
         public Plan withProbe(int ratePerSec, long serviceUs) {
             return new Plan(series, startSec, durationSec, pauseSec, this.ratePerSec, baseServiceUs, jitterUs,
-                    ratePerSec, serviceUs, batchSize, config, repeats);
+                    ratePerSec, serviceUs, batchSize, config, repeats, generators);
         }
 
         public Plan withConfig(Map<String, Object> c) {
             return new Plan(series, startSec, durationSec, pauseSec, ratePerSec, baseServiceUs, jitterUs,
-                    probeRatePerSec, probeServiceUs, batchSize, c, repeats);
+                    probeRatePerSec, probeServiceUs, batchSize, c, repeats, generators);
         }
 
         public Plan withBatchSize(int n) {
             return new Plan(series, startSec, durationSec, pauseSec, ratePerSec, baseServiceUs, jitterUs,
-                    probeRatePerSec, probeServiceUs, n, config, repeats);
+                    probeRatePerSec, probeServiceUs, n, config, repeats, generators);
+        }
+
+        /**
+         * The same requests offered by {@code n} generators, as {@code generate --share K/N} does: request i of each
+         * scenario is generator {@code gen-(i mod n + 1)}'s, each generator publishes its own samples and ledger, and
+         * the REPEAT_START says {@code generators: n}.
+         */
+        public Plan withGenerators(int n) {
+            return new Plan(series, startSec, durationSec, pauseSec, ratePerSec, baseServiceUs, jitterUs,
+                    probeRatePerSec, probeServiceUs, batchSize, config, repeats, n);
         }
 
         /** Ingest samples the plan produces (without the probe and without drops). */
@@ -148,7 +161,8 @@ public final class SyntheticSeries {
         for (RepeatPlan r : plan.repeats()) {
             long startUs = repStartSec * 1_000_000L;
             out.accept(new Marker(id, r.rep(), "orchestrator", startUs, Marker.Kind.REPEAT_START, r.phase(),
-                    Map.of("duration_s", plan.durationSec())));
+                    plan.generators() == 1 ? Map.of("duration_s", plan.durationSec())
+                            : Map.of("duration_s", plan.durationSec(), "generators", plan.generators())));
             long sentQty = emitRepeat(plan, r, startUs, out);
             long endUs = startUs + plan.durationSec() * 1_000_000L + 5_000_000L;
             out.accept(new Marker(id, r.rep(), "orchestrator", endUs, Marker.Kind.REPEAT_END, r.phase(), Map.of()));
@@ -166,8 +180,13 @@ public final class SyntheticSeries {
         SplittableRandom random = new SplittableRandom(31L * r.rep() + 7);
         SplittableRandom probeRandom = new SplittableRandom(37L * r.rep() + 11);
         long durationUs = plan.durationSec() * 1_000_000L;
-        TreeMap<Long, List<Sample>> bySec = new TreeMap<>();
-        Map<String, Map<Long, long[]>> ledger = new HashMap<>();
+        // per generator (gen-1 alone unless the plan shares the schedule): samples by second of end, ledger counts
+        List<TreeMap<Long, List<Sample>>> bySec = new ArrayList<>();
+        List<Map<String, Map<Long, long[]>>> ledger = new ArrayList<>();
+        for (int g = 0; g < plan.generators(); g++) {
+            bySec.add(new TreeMap<>());
+            ledger.add(new HashMap<>());
+        }
         long horizonUs = 3_000_000L + r.stalls().stream().mapToLong(s -> s.lengthMs() * 1000).max().orElse(0);
         long intervalNs = 1_000_000_000L / plan.ratePerSec();
         long probeIntervalNs = plan.probeRatePerSec() == 0 ? Long.MAX_VALUE : 1_000_000_000L / plan.probeRatePerSec();
@@ -185,7 +204,9 @@ public final class SyntheticSeries {
             long t0 = probe ? probeT0 : ingestT0;
             String scenario = probe ? PROBE : INGEST;
             long sec0 = Math.floorDiv(t0, 1_000_000L);
-            long[] l0 = ledger.computeIfAbsent(scenario, s -> new HashMap<>()).computeIfAbsent(sec0, s -> new long[4]);
+            int g = (int) ((probe ? p : i) % plan.generators());
+            long[] l0 = ledger.get(g).computeIfAbsent(scenario, s -> new HashMap<>())
+                    .computeIfAbsent(sec0, s -> new long[4]);
             l0[0]++;
             if (!probe && dropsLeft > 0 && i > 0 && i % dropEvery == 0) {
                 dropsLeft--;
@@ -209,8 +230,8 @@ public final class SyntheticSeries {
                     }
                 }
                 Sample sample = new Sample(scenario, t0, t0, t2, 201, ErrorKind.NONE, 1, 1, 180);
-                bySec.computeIfAbsent(Math.floorDiv(t2, 1_000_000L), s -> new ArrayList<>()).add(sample);
-                ledger.get(scenario).computeIfAbsent(Math.floorDiv(t2, 1_000_000L), s -> new long[4])[3]++;
+                bySec.get(g).computeIfAbsent(Math.floorDiv(t2, 1_000_000L), s -> new ArrayList<>()).add(sample);
+                ledger.get(g).get(scenario).computeIfAbsent(Math.floorDiv(t2, 1_000_000L), s -> new long[4])[3]++;
                 if (!probe) {
                     sent++;
                 }
@@ -220,22 +241,32 @@ public final class SyntheticSeries {
             } else {
                 i++;
             }
-            flush(plan, r.rep(), bySec, ledger, t0 - horizonUs, false, out);
+            for (int k = 0; k < plan.generators(); k++) {
+                flush(plan, r.rep(), generator(plan, k), bySec.get(k), ledger.get(k), t0 - horizonUs, false, out);
+            }
         }
-        flush(plan, r.rep(), bySec, ledger, Long.MAX_VALUE, true, out);
+        for (int k = 0; k < plan.generators(); k++) {
+            flush(plan, r.rep(), generator(plan, k), bySec.get(k), ledger.get(k), Long.MAX_VALUE, true, out);
+        }
         return sent;
     }
 
-    /** Publishes the samples and then the ledgers of every second before {@code beforeUs}. */
-    private static void flush(Plan plan, int rep, TreeMap<Long, List<Sample>> bySec, Map<String, Map<Long, long[]>> ledger,
-                              long beforeUs, boolean last, Consumer<WireRecord> out) {
+    /** The src of generator {@code k} (0-based): {@code gen-1} alone, {@code gen-(k+1)} when shared. */
+    private static String generator(Plan plan, int k) {
+        return plan.generators() == 1 ? GEN : "gen-" + (k + 1);
+    }
+
+    /** Publishes one generator's samples and then its ledgers of every second before {@code beforeUs}. */
+    private static void flush(Plan plan, int rep, String gen, TreeMap<Long, List<Sample>> bySec,
+                              Map<String, Map<Long, long[]>> ledger, long beforeUs, boolean last,
+                              Consumer<WireRecord> out) {
         long beforeSec = beforeUs == Long.MAX_VALUE ? Long.MAX_VALUE : Math.floorDiv(beforeUs, 1_000_000L);
         while (!bySec.isEmpty() && bySec.firstKey() < beforeSec) {
             var e = bySec.pollFirstEntry();
             List<Sample> samples = e.getValue();
             for (int from = 0; from < samples.size(); from += plan.batchSize()) {
                 List<Sample> part = samples.subList(from, Math.min(samples.size(), from + plan.batchSize()));
-                out.accept(new SampleBatch(plan.series(), rep, GEN, part.get(part.size() - 1).t2(), part));
+                out.accept(new SampleBatch(plan.series(), rep, gen, part.get(part.size() - 1).t2(), part));
             }
         }
         for (String scenario : new String[] {INGEST, PROBE}) {
@@ -248,7 +279,7 @@ public final class SyntheticSeries {
                 long sec = due.get(k);
                 long[] c = secs.remove(sec);
                 boolean isLast = last && k == due.size() - 1;
-                out.accept(new Ledger(plan.series(), rep, GEN, (sec + 1) * 1_000_000L, scenario, sec, c[0], c[1], c[2],
+                out.accept(new Ledger(plan.series(), rep, gen, (sec + 1) * 1_000_000L, scenario, sec, c[0], c[1], c[2],
                         c[3], isLast));
             }
         }
