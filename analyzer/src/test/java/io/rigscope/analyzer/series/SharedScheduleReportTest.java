@@ -73,5 +73,12 @@ class SharedScheduleReportTest {
             }
         }
         assertThat(report(late, true)).isEqualTo(report(records(PLAN), true));
+        // and no second was decided before the second generator's part of it came (closed on gen-1's ledger alone,
+        // then reopened by gen-2's samples): each second decided once
+        List<String> decided = new ArrayList<>();
+        Analyzer.forSeries("shared").live(Flux.fromIterable(late).buffer(64), p -> { })
+                .ofType(Decision.Second.class).filter(d -> !d.provisional())
+                .doOnNext(d -> decided.add(d.rep() + "/" + d.scenario() + "@" + d.second().sec())).blockLast();
+        assertThat(decided).isNotEmpty().doesNotHaveDuplicates();
     }
 }
