@@ -91,6 +91,23 @@ class ProvokedCausesTest {
     }
 
     @Test
+    void theAutovacuumOnAGp3CappedVolumeIsAVacuumStormAndTheHostsCanaryStaysClean() throws IOException {
+        SeriesReport report = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418", Set.of());
+        assertThat(report.episodes()).anySatisfy(e -> {
+            assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+            assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+            assertThat(e.freezeSeconds()).isGreaterThanOrEqualTo(5);
+            // the canary writes on the host's disk, not on the capped volume: no host_io beside the storm
+            assertThat(e.secondary()).isNotEqualTo(Cause.HOST_IO);
+        });
+        // without the log and the sampler the same storm is never attributed
+        SeriesReport blind = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418",
+                Set.of(Topic.PGLOG, Topic.DB));
+        assertThat(blind.episodes()).noneMatch(e -> e.cause() == Cause.VACUUM_STORM
+                && e.confidence() == Confidence.ATTRIBUTED);
+    }
+
+    @Test
     void withoutTheDisksViewTheVacuumStormIsOnlyMostLikely() throws IOException {
         SeriesReport report = replay("vacuum-storm", "cal-vacuum-storm-20261130-193946", Set.of(Topic.OS));
         // most likely now, so the generator's pauses in the same seconds rank first and the vacuum is named beside
@@ -150,7 +167,7 @@ class ProvokedCausesTest {
         Path file = dir.resolve(name + ".jsonl.gz");
         try (InputStream in = Objects.requireNonNull(getClass().getResourceAsStream("/provoked/" + name + ".jsonl.gz"),
                 name)) {
-            Files.copy(in, file);
+            Files.copy(in, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         Decision last = Analyzer.forSeries(series)
                 .replay(AnalyzerInput.fromWireFile(file, new WireCodec(), f -> {
