@@ -17,6 +17,7 @@ import io.rigscope.rig.Main;
 import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.KafkaClients;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -26,8 +27,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Two {@code rigscope generate} processes' worth (in this JVM) on one series and repeat with {@code --share 1/2} and
- * {@code --share 2/2}, the second started two seconds after the first: the live analyzer waits for both before it
+ * Two {@code rigscope generate} runs on one series and repeat, {@code --share 1/2} in this JVM and {@code --share
+ * 2/2} in a process of its own started two seconds later: the live analyzer waits for both before it
  * closes a second or judges the repeat, and the repeat counts what one generator at the full rate counts.
  */
 class SharedScheduleTest {
@@ -70,7 +71,15 @@ class SharedScheduleTest {
             CompletableFuture<Integer> first = CompletableFuture.supplyAsync(
                     () -> Main.run(generate(server.url(), shared, "--share", "1/2")));
             Thread.sleep(2_000);
-            int second = Main.run(generate(server.url(), shared, "--share", "2/2"));
+            // the second share in a process of its own, as on another machine
+            List<String> child = new java.util.ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName()));
+            child.addAll(List.of(generate(server.url(), shared, "--share", "2/2")));
+            Process process = new ProcessBuilder(child).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("the second generator's process ended").isTrue();
+            int second = process.exitValue();
             assertThat(first.get(60, TimeUnit.SECONDS)).isEqualTo(ExitCodes.OK);
             assertThat(second).isEqualTo(ExitCodes.OK);
             assertThat(Main.run(generate(server.url(), whole))).isEqualTo(ExitCodes.OK);
