@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A volume of its own for a private cluster: a sparse image file attached to a loop device, formatted ext4 and
@@ -216,24 +215,6 @@ public final class LoopVolume implements AutoCloseable {
     }
 
     private static String run(int timeoutSec, String... command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(timeoutSec, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish in " + timeoutSec + " s");
-            }
-            String text = new String(out, StandardCharsets.UTF_8).strip();
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed (exit " + p.exitValue() + "): "
-                        + text);
-            }
-            return text;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + command[0], e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + command[0], e);
-        }
+        return Commands.run(List.of(), List.of(command), null, timeoutSec);
     }
 }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -128,13 +127,14 @@ public final class PrivatePostgres implements AutoCloseable {
     private final EmbeddedPostgres embedded;
     private final Path dataDir;
     private final LoopVolume volume;
-    private boolean tls;
+    private final boolean tls;
     private boolean stopped;
 
     private PrivatePostgres(Path baseDir, Path binDir, int port, boolean asPostgresUser, int majorVersion,
-                            EmbeddedPostgres embedded, LoopVolume volume) {
+                            EmbeddedPostgres embedded, LoopVolume volume, boolean tls) {
         this.baseDir = baseDir;
         this.volume = volume;
+        this.tls = tls;
         this.dataDir = volume == null ? baseDir.resolve("data") : volume.mountPoint().resolve("data");
         this.binDir = binDir;
         this.port = port;
@@ -196,14 +196,12 @@ public final class PrivatePostgres implements AutoCloseable {
                 volume = LoopVolume.create(baseDir.resolve("volume.img"), baseDir.resolve("vol"),
                         options.volumeBytes());
             }
-            Path data = volume == null ? baseDir.resolve("data") : volume.mountPoint().resolve("data");
-            Path sock = baseDir.resolve("sock");
-            Path log = baseDir.resolve("log");
-            Files.createDirectories(sock);
-            Files.createDirectories(log);
             int port = LoopbackPorts.free();
-            var pg = new PrivatePostgres(baseDir, bin, port, root, major, null, volume);
-            pg.tls = options.tls();
+            var pg = new PrivatePostgres(baseDir, bin, port, root, major, null, volume, options.tls());
+            Path data = pg.dataDir();
+            Path sock = pg.socketDir();
+            Files.createDirectories(sock);
+            Files.createDirectories(pg.logFile().getParent());
             if (root) {
                 pg.exec(List.of("chown", "-R", "postgres:postgres", baseDir.toString()), false, 30);
                 pg.exec(List.of("chmod", "755", baseDir.toString()), false, 30);
@@ -282,7 +280,7 @@ public final class PrivatePostgres implements AutoCloseable {
                 rs.next();
                 major = rs.getInt(1);
             }
-            return new PrivatePostgres(baseDir, null, epg.getPort(), false, major, epg, null);
+            return new PrivatePostgres(baseDir, null, epg.getPort(), false, major, epg, null, false);
         } catch (IOException | java.sql.SQLException e) {
             throw new IllegalStateException("cannot start the embedded PostgreSQL binaries in " + baseDir + ": " + e, e);
         }
@@ -378,29 +376,8 @@ public final class PrivatePostgres implements AutoCloseable {
     }
 
     private String exec(List<String> command, boolean asOwner, int timeoutSec) {
-        List<String> full = new ArrayList<>();
-        if (asOwner && asPostgresUser) {
-            full.addAll(List.of("runuser", "-u", "postgres", "--"));
-        }
-        full.addAll(command);
-        try {
-            Process p = new ProcessBuilder(full).redirectErrorStream(true).directory(baseDir.toFile()).start();
-            byte[] out = p.getInputStream().readAllBytes();
-            if (!p.waitFor(timeoutSec, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish in " + timeoutSec + " s");
-            }
-            String text = new String(out, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                throw new IllegalStateException(command.get(0) + " failed (exit " + p.exitValue() + "): " + text.strip());
-            }
-            return text.strip();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + command.get(0), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while running " + command.get(0), e);
-        }
+        return Commands.run(asOwner && asPostgresUser ? List.of("runuser", "-u", "postgres", "--") : List.of(),
+                command, baseDir, timeoutSec);
     }
 
     public String host() {
