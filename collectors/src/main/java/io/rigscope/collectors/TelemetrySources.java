@@ -74,7 +74,8 @@ public final class TelemetrySources {
 
         /**
          * These sources with the disk canary writing in {@code dir}: the host's disk when the database has a volume
-         * of its own (the canary tells the host's stalls from the database's).
+         * of its own (the canary tells the host's stalls from the database's); null keeps it beside the data
+         * directory.
          */
         public Local withCanaryDir(Path dir) {
             return new Local(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, dir);

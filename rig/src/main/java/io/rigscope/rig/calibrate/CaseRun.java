@@ -127,8 +127,7 @@ public final class CaseRun {
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
                         new TelemetrySources.Local(owner, pg.logFile(), null, false, pg.dataDir(),
                                 List.of("usage_events", "api_keys"), null)
-                                .withCanaryDir(pg.volume().map(LoopVolume::hostDirectory)
-                                        .orElse(pg.dataDir().getParent())),
+                                .withCanaryDir(pg.volume().map(LoopVolume::hostDirectory).orElse(null)),
                         env.toMarkerData(), reportJson, reportMd, null, reportHtml, hlogDir);
                 try {
                     report = new SeriesSession(bootstrap, publisher, codec, console).run(plan, options, provoked)
