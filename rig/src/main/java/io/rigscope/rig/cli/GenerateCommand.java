@@ -136,10 +136,10 @@ public final class GenerateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--share: " + e.getMessage());
         }
-        if (src == null && part.n() > 1) {
-            src = "gen-" + part.k();
-        }
-        LoadPlan plan = (config != null ? LoadPlanFile.read(config, series, rep, src) : fromFlags()).withShare(part);
+        // a share's generator is gen-K unless named; alone, the plan file's or gen-1
+        String generator = src == null && part.n() > 1 ? "gen-" + part.k() : src;
+        LoadPlan plan = (config != null ? LoadPlanFile.read(config, series, rep, generator) : fromFlags(generator))
+                .withShare(part);
         PrintStream lines = json ? System.err : System.out;
         GeneratorOptions options = client.applyTo(GeneratorOptions.defaults()
                 .withListener(r -> lines.println(r.line())));
@@ -209,7 +209,7 @@ public final class GenerateCommand implements Callable<Integer> {
         return b.length() == 0 ? "" : b.append(')').toString();
     }
 
-    private LoadPlan fromFlags() {
+    private LoadPlan fromFlags(String generator) {
         if (url == null) {
             throw new UsageException("give --config FILE or at least --url URL and --rate N");
         }
@@ -249,7 +249,7 @@ public final class GenerateCommand implements Callable<Integer> {
                 scenarios.add(new Scenario("probe", "GET", URI.create(probeUrl), h, probeRate, closedLoop ? 1 : 16, t, null));
             }
             return new LoadPlan(series == null ? LoadPlanFile.defaultSeries() : series, rep == null ? 0 : rep,
-                    src == null ? "gen-1" : src, null, closedLoop ? LoopMode.CLOSED : LoopMode.OPEN, d, scenarios, null);
+                    generator == null ? "gen-1" : generator, null, closedLoop ? LoopMode.CLOSED : LoopMode.OPEN, d, scenarios, null);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
