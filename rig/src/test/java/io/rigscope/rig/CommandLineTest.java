@@ -97,6 +97,15 @@ class CommandLineTest {
     }
 
     @Test
+    void generateWithAShareThatIsNotKOfNExitsTwoNamingIt() {
+        RigscopeRun r = rigscope("generate", "--url", "http://127.0.0.1:1/", "--rate", "1", "--share", "3/2");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--share: share 3/2 is not one of 1/N to N/N");
+        assertThat(rigscope("generate", "--url", "http://127.0.0.1:1/", "--rate", "1", "--share", "half").err())
+                .contains("--share: share 'half' is not K/N");
+    }
+
+    @Test
     void benchGeneratorWithAPollIntervalOverOneMillisecondExitsTwo() {
         RigscopeRun r = rigscope("bench", "generator", "--poll-us", "2000");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);

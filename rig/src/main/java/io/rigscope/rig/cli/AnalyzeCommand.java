@@ -188,6 +188,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (parallel < 1) {
             throw new UsageException("--parallel must be at least 1, was " + parallel);
         }
+        if (group == null || group.isBlank()) {
+            throw new UsageException("--group is blank: name the consumer group the analyzers share");
+        }
         UnaryOperator<AnalyzerSettings> overrides = overrides();
         Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
         WireCodec codec = new WireCodec();

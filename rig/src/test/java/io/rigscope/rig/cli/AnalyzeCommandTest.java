@@ -86,6 +86,8 @@ class AnalyzeCommandTest {
         assertThat(Main.run("analyze", "--replay", "--bootstrap", "127.0.0.1:1")).isEqualTo(ExitCodes.USAGE);
         assertThat(Main.run("analyze", "--series", "cli-every", "--input", wire.toString(), "--quiet",
                 "--report-dir", dir.toString())).isEqualTo(ExitCodes.USAGE);
+        assertThat(Main.run("analyze", "--group", " ", "--bootstrap", "127.0.0.1:1")).isEqualTo(ExitCodes.USAGE);
+        assertThat(Main.run("analyze", "--parallel", "0", "--bootstrap", "127.0.0.1:1")).isEqualTo(ExitCodes.USAGE);
     }
 
     @Test
