@@ -2,7 +2,9 @@ package io.rigscope.generator;
 
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.model.codec.WireCodec;
+import java.util.Map;
 import java.util.Objects;
+import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -38,14 +40,30 @@ public final class Generator {
      * schedule early; requests in flight still end and are published.
      */
     public Mono<RunSummary> run(LoadPlan plan) {
+        return run(plan, Mono.never());
+    }
+
+    /**
+     * As {@link #run(LoadPlan)}, and when {@code stop} emits before the schedule's end, the schedule ends there:
+     * requests in flight still end and are published, the summary is emitted as usual and the end marker
+     * (REPEAT_END, ...) carries what {@code stop} emitted under {@code stopped} (docs/wire-format.md), so whoever
+     * reads the series knows why it is short. A stop after the schedule's end changes nothing.
+     *
+     * @param stop emits why the run must stop (e.g. {@code {"by": "abortOnFail", ...}}), or never
+     */
+    public Mono<RunSummary> run(LoadPlan plan, Mono<Map<String, Object>> stop) {
         Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(stop, "stop");
         return Mono.create(sink -> {
             GeneratorRun run = new GeneratorRun(plan, options, this.sink, codec);
+            Disposable stopping = stop.subscribe(run::stop);
             Thread thread = new Thread(() -> {
                 try {
                     sink.success(run.execute());
                 } catch (Throwable e) {
                     sink.error(e);
+                } finally {
+                    stopping.dispose();
                 }
             }, "rig-gen-run");
             sink.onCancel(run::stop);

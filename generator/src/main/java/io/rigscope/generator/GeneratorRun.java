@@ -34,6 +34,11 @@ final class GeneratorRun {
     private final MicroClock clock = new MicroClock();
     private final CompletionQueue state = new CompletionQueue(clock);
     private volatile Thread runThread;
+    /** Why the run was stopped before its schedule's end (the end marker's {@code stopped}), or null. */
+    private volatile Map<String, Object> stoppedBy;
+    private volatile boolean scheduleOver;
+    /** True when the schedule ended because of a stop, not its duration. */
+    private boolean endedByStop;
     private SampleBatcher batcher;
 
     GeneratorRun(LoadPlan plan, GeneratorOptions options, RecordSink sink, WireCodec codec) {
@@ -41,6 +46,18 @@ final class GeneratorRun {
         this.options = options;
         this.sink = sink;
         this.codec = codec;
+    }
+
+    /**
+     * Asks the run to stop starting requests, saying why: its end marker carries {@code reason} under
+     * {@code stopped}. Ignored once the schedule has ended, or when a stop came before.
+     */
+    void stop(Map<String, Object> reason) {
+        if (!scheduleOver && !state.stopping() && reason != null) {
+            stoppedBy = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(reason));
+            LOG.info("{}: stopping the schedule early: {}", plan.src(), reason);
+        }
+        stop();
     }
 
     /** Asks the run to stop starting requests; it then finishes as usual. */
@@ -102,6 +119,8 @@ final class GeneratorRun {
                 LockSupport.parkNanos(Math.min(endNanos - System.nanoTime(), 100_000_000L));
             }
             long scheduleEndNanos = Math.min(System.nanoTime(), endNanos);
+            scheduleOver = true;
+            endedByStop = state.stopping() && scheduleEndNanos - endNanos < 0;
             awaitQuiet(runs);
             if (busyPoll != null) {
                 busyPoll.close();
@@ -220,6 +239,10 @@ final class GeneratorRun {
         data.remove("records_published");
         data.remove("samples_published");
         data.remove("records_spooled");
+        Map<String, Object> stopped = stoppedBy;
+        if (stopped != null && endedByStop) {
+            data.put("stopped", new LinkedHashMap<>(stopped));
+        }
         outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), clock.nowUs(), end, plan.phase(), data));
     }
 

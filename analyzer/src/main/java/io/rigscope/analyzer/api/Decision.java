@@ -2,6 +2,7 @@ package io.rigscope.analyzer.api;
 
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.repeat.Abort;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.second.SecondHistogram;
 import io.rigscope.analyzer.second.SecondStats;
@@ -45,6 +46,8 @@ public sealed interface Decision {
             return Verdict.Kind.REPEAT;
         } else if (this instanceof CeilingFound) {
             return Verdict.Kind.CEILING;
+        } else if (this instanceof Stop) {
+            return Verdict.Kind.ABORT;
         }
         return Verdict.Kind.SERIES;
     }
@@ -99,6 +102,17 @@ public sealed interface Decision {
     record Repeat(String series, int rep, String scenario, long tsUs, RepeatSummary summary) implements Decision {
         public Repeat {
             Objects.requireNonNull(summary, "summary");
+        }
+    }
+
+    /**
+     * Live only: a threshold with k6's {@code abortOnFail} failed while the repeat ran
+     * ({@link io.rigscope.analyzer.repeat.AbortOnFail}); whoever runs the load stops the repeat and writes the
+     * stop into its REPEAT_END marker, where the repeat's judgement reads it. Decided at most once per repeat.
+     */
+    record Stop(String series, int rep, String scenario, long tsUs, Abort abort) implements Decision {
+        public Stop {
+            Objects.requireNonNull(abort, "abort");
         }
     }
 

@@ -63,6 +63,9 @@ public final class DecisionCodec {
         if (d instanceof Decision.CeilingFound c) {
             return view(c.ceiling());
         }
+        if (d instanceof Decision.Stop s) {
+            return view(s.abort());
+        }
         return view(((Decision.Series) d).report());
     }
 

@@ -6,6 +6,7 @@ import io.rigscope.analyzer.threshold.Aggregation;
 import io.rigscope.analyzer.threshold.Threshold;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -44,18 +45,38 @@ public final class ThresholdGate implements Gate {
 
     @Override
     public GateResult evaluate(RepeatFacts facts) {
-        List<ScenarioSeconds> target;
-        if (threshold.scenario() != null) {
-            ScenarioSeconds one = facts.scenarios().apply(threshold.scenario());
-            target = one == null ? List.of() : List.of(one);
-        } else if (allScenarios) {
-            target = facts.all();
-        } else {
-            target = facts.primary() == null ? List.of() : List.of(facts.primary());
-        }
-        double value = measure(target, facts.spanSec());
+        double value = value(facts.primary(), facts.scenarios(), facts.all(), facts.spanSec());
         return new GateResult(name(), threshold.holds(value), Double.isNaN(value) ? null : Gate.round(value, 4),
                 threshold.limit());
+    }
+
+    /**
+     * The threshold's value over the seconds given, measured as the gate measures it (the one home of that
+     * measure: {@link io.rigscope.analyzer.repeat.AbortOnFail} takes it while a repeat runs); NaN when nothing
+     * could be measured.
+     *
+     * @param primary the primary scenario's seconds, or null
+     * @param byName any scenario's seconds by name (null when absent)
+     * @param all every scenario's seconds
+     * @param spanSec the seconds a rate is taken over
+     */
+    public double value(ScenarioSeconds primary, Function<String, ScenarioSeconds> byName, List<ScenarioSeconds> all,
+                        long spanSec) {
+        List<ScenarioSeconds> target;
+        if (threshold.scenario() != null) {
+            ScenarioSeconds one = byName.apply(threshold.scenario());
+            target = one == null ? List.of() : List.of(one);
+        } else if (allScenarios) {
+            target = all;
+        } else {
+            target = primary == null ? List.of() : List.of(primary);
+        }
+        return measure(target, spanSec);
+    }
+
+    /** The threshold this gate judges. */
+    public Threshold threshold() {
+        return threshold;
     }
 
     private double measure(List<ScenarioSeconds> scenarios, long spanSec) {

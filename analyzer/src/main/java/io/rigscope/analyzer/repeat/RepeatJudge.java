@@ -19,6 +19,7 @@ import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.window.Window;
 import io.rigscope.analyzer.window.WindowRule;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -81,6 +82,10 @@ public final class RepeatJudge {
                         : new RepeatFacts.Claim(primary.claimedEvents(), primary.claimedQty()),
                 track.gain(), configErrors, List.copyOf(track.scenarios().values()));
         Map<String, GateResult> gates = GateSet.of(track.kind(), settings, track.k6Verdicts()).judge(facts);
+        Abort aborted = track.aborted();
+        if (aborted != null) {
+            gates = abortFails(gates, aborted);
+        }
         boolean pass = gates.values().stream().allMatch(GateResult::pass);
         Boolean reconciled = track.gain() == null ? null
                 : track.gain().rowsWritten() == facts.claim().events()
@@ -100,7 +105,23 @@ public final class RepeatJudge {
                 primary == null ? 0 : primary.serviceAtPercentileUs(99),
                 primary == null ? 0 : primary.responseAtPercentileUs(99), drift, spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
-                facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late);
+                facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted);
+    }
+
+    /**
+     * A repeat stopped by {@code abortOnFail} fails: the threshold that stopped it fails its gate, whatever the
+     * figure over the shortened repeat (which the gate keeps); a threshold no longer among the gates (the CONFIG
+     * changed) fails a gate {@code aborted} holding its name.
+     */
+    private static Map<String, GateResult> abortFails(Map<String, GateResult> gates, Abort aborted) {
+        Map<String, GateResult> out = new LinkedHashMap<>(gates);
+        GateResult g = out.get(aborted.threshold());
+        if (g != null) {
+            out.put(g.name(), new GateResult(g.name(), false, g.value(), g.limit()));
+        } else {
+            out.put("aborted", new GateResult("aborted", false, aborted.threshold(), null));
+        }
+        return out;
     }
 
     /**

@@ -46,9 +46,10 @@ import java.util.Map;
  *                second, k6 followed live; {@link SecondClosing})
  * @param lateSamples samples that came after the time watermark passed their second: in no figure; 0 when closed
  *                    by the ledger
+ * @param aborted why the repeat stopped before its schedule ended ({@link AbortOnFail}), or null when it ran it
  */
 @WireView
-@JsonPropertyOrder({"rep", "kind", "scenario", "pass", "samples", "dropped", "failed", "p50_ms", "p99_ms",
+@JsonPropertyOrder({"rep", "kind", "scenario", "pass", "aborted", "samples", "dropped", "failed", "p50_ms", "p99_ms",
     "response_p99_ms", "drift", "span_s", "freeze_seconds", "freeze_per_10min", "freeze_cadence_s", "freeze_gaps_s",
     "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed",
     "qty_claimed", "freeze_seconds_by_cause", "seconds_closed_by", "lateness_ms", "late_samples", "gates"})
@@ -64,7 +65,8 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             @JsonProperty("events_claimed") long eventsClaimed,
                             @JsonProperty("qty_claimed") long qtyClaimed,
                             @JsonProperty("gates") Map<String, GateResult> gates, List<Episode> episodes,
-                            SecondClosing closing, long lateSamples) {
+                            SecondClosing closing, long lateSamples,
+                            @JsonProperty("aborted") @JsonInclude(JsonInclude.Include.NON_NULL) Abort aborted) {
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);

@@ -50,6 +50,9 @@ public final class RepeatTrack {
     private SecondClosing.ByTime timeClosing;
     private String phase;
     private long scheduledMs;
+    private long startEpochUs;
+    private boolean abortDecided;
+    private Abort aborted;
     private int expectedGenerators;
     private boolean started;
     private boolean ended;
@@ -114,8 +117,12 @@ public final class RepeatTrack {
      * A REPEAT_START marker: its phase decides the kind.
      *
      * @param durationMs the scheduled duration it states ({@code duration_ms}), or 0
+     * @param scheduleStartUs when its schedule starts ({@code start_epoch_us}), epoch µs, or 0
      */
-    public void started(String markerPhase, long durationMs) {
+    public void started(String markerPhase, long durationMs, long scheduleStartUs) {
+        if (scheduleStartUs > 0 && (startEpochUs == 0 || scheduleStartUs < startEpochUs)) {
+            startEpochUs = scheduleStartUs;
+        }
         started = true;
         if (markerPhase != null && !markerPhase.isBlank()) {
             phase = markerPhase;
@@ -123,6 +130,30 @@ public final class RepeatTrack {
         if (durationMs > 0) {
             scheduledMs = durationMs;
         }
+    }
+
+    /** When the repeat's schedule starts (the earliest REPEAT_START's {@code start_epoch_us}), epoch µs; 0 when unknown. */
+    public long startEpochUs() {
+        return startEpochUs;
+    }
+
+    /** True once {@link AbortOnFail} decided to stop this repeat (live; it decides once). */
+    public boolean abortDecided() {
+        return abortDecided;
+    }
+
+    void markAbortDecided() {
+        abortDecided = true;
+    }
+
+    /** A REPEAT_END marker saying the repeat was stopped by {@code abortOnFail} (its {@code stopped} object). */
+    public void aborted(Abort stop) {
+        aborted = stop;
+    }
+
+    /** Why the repeat stopped early, from its REPEAT_END marker; null when it ran its schedule. */
+    public Abort aborted() {
+        return aborted;
     }
 
     /** The scheduled duration of the repeat from its REPEAT_START marker, ms; 0 when unknown. */

@@ -59,6 +59,10 @@ public final class ReportFiles {
                         + "closed once its stream was ").append(r.latenessMs()).append(" ms past its end); ")
                         .append(r.wireLateSamples()).append(" late sample(s), in no figure.\n");
             }
+            if (r.aborted() != null) {
+                md.append("\nRepeat ").append(r.rep()).append(": ").append(r.aborted().describe())
+                        .append("; that gate fails.\n");
+            }
         }
         md.append("\n## Gates\n\n| rep | gate | pass | value | limit |\n|---|---|---|---|---|\n");
         for (RepeatSummary r : report.repeats()) {

@@ -7,6 +7,8 @@ import io.rigscope.analyzer.ceiling.CeilingRule;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.FreezeRule;
+import io.rigscope.analyzer.repeat.Abort;
+import io.rigscope.analyzer.repeat.AbortOnFail;
 import io.rigscope.analyzer.repeat.RepeatJudge;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.k6.K6Verdict;
@@ -40,7 +42,8 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Decisions it emits (into the list passed in): {@link Decision.Second} and {@link Decision.Freeze} as each
  * second closes (and a provisional {@link Decision.Second} for a second still open when a later health record
- * arrives); {@link Decision.TailWindow}, {@link Decision.EpisodeFound} and {@link Decision.Repeat} when a repeat's
+ * arrives); live, a {@link Decision.Stop} when a threshold with {@code abortOnFail} fails ({@link AbortOnFail});
+ * {@link Decision.TailWindow}, {@link Decision.EpisodeFound} and {@link Decision.Repeat} when a repeat's
  * data is complete (REPEAT_END, every last ledger, no open second, and its reconciliation if one is required);
  * {@link Decision.Series} from {@link #finish}.
  *
@@ -300,7 +303,8 @@ public final class SeriesAnalysis {
             }
             case REPEAT_START -> {
                 RepeatTrack t = repeat(m.rep());
-                t.started(m.phase(), m.data().get("duration_ms") instanceof Number n ? n.longValue() : 0);
+                t.started(m.phase(), m.data().get("duration_ms") instanceof Number n ? n.longValue() : 0,
+                        m.data().get("start_epoch_us") instanceof Number s ? s.longValue() : 0);
                 if (m.data().get("generators") instanceof Number n && n.intValue() > 1) {
                     t.expectGenerators(n.intValue()); // generate --share K/N: wait for all N
                 }
@@ -322,6 +326,13 @@ public final class SeriesAnalysis {
                             .map(x -> K6Verdict.fromMap((Map<?, ?>) x)).toList());
                 } else {
                     t.ended();
+                }
+                if (m.data().get("stopped") instanceof Map<?, ?> stopped) {
+                    try {
+                        t.aborted(Abort.fromMap(stopped));
+                    } catch (IllegalArgumentException e) {
+                        configError(e.getMessage());
+                    }
                 }
                 if (t.closesByTime(m.src())) {
                     try {
@@ -405,6 +416,17 @@ public final class SeriesAnalysis {
     }
 
     private void emitSeconds(int rep, ScenarioSeconds seconds, List<SecondStats> closed, List<Decision> out) {
+        emitClosed(rep, seconds, closed, out);
+        if (judging == Judging.AS_DATA_COMPLETES && !closed.isEmpty()) {
+            RepeatTrack t = repeat(rep);
+            Abort stop = AbortOnFail.check(t, settings);
+            if (stop != null) {
+                out.add(new Decision.Stop(series, rep, null, tsOf(closed.get(closed.size() - 1).sec()), stop));
+            }
+        }
+    }
+
+    private void emitClosed(int rep, ScenarioSeconds seconds, List<SecondStats> closed, List<Decision> out) {
         String scenario = seconds.scenario();
         for (SecondStats s : closed) {
             closedSeconds++;

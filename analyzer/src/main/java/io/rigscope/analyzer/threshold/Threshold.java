@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.threshold;
 
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -10,17 +11,35 @@ import java.util.Objects;
  * @param aggregation what is aggregated
  * @param comparison the operator
  * @param limit the right-hand side, in the metric's unit (ms for durations)
+ * @param abortOnFail k6's {@code abortOnFail}: a live repeat stops when the threshold fails
+ *                    ({@link io.rigscope.analyzer.repeat.AbortOnFail})
+ * @param delayAbortEval k6's {@code delayAbortEval}: how long into the repeat's schedule before it is checked for
+ *                       {@code abortOnFail}; zero when not given
  */
 public record Threshold(Metric metric, String scenario, Aggregation aggregation, Comparison comparison,
-                        double limit) {
+                        double limit, boolean abortOnFail, Duration delayAbortEval) {
 
     public Threshold {
         Objects.requireNonNull(metric, "metric");
         Objects.requireNonNull(aggregation, "aggregation");
         Objects.requireNonNull(comparison, "comparison");
+        delayAbortEval = delayAbortEval == null ? Duration.ZERO : delayAbortEval;
         if (!metric.allows(aggregation.kind())) {
             throw new IllegalArgumentException(aggregation.text() + " is not allowed on " + metric.k6Name());
         }
+        if (delayAbortEval.isNegative()) {
+            throw new IllegalArgumentException("delayAbortEval is negative: " + delayAbortEval);
+        }
+    }
+
+    /** A threshold that never stops a repeat. */
+    public Threshold(Metric metric, String scenario, Aggregation aggregation, Comparison comparison, double limit) {
+        this(metric, scenario, aggregation, comparison, limit, false, Duration.ZERO);
+    }
+
+    /** This threshold with k6's {@code abortOnFail} set, checked from {@code delay} into the repeat. */
+    public Threshold abortingAfter(Duration delay) {
+        return new Threshold(metric, scenario, aggregation, comparison, limit, true, delay);
     }
 
     /** The gate name: {@code metric[{scenario:x}]: expression}, e.g. {@code http_req_duration: p(99)<500}. */

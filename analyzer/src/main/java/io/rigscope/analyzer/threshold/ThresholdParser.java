@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * Parses k6 thresholds. The input is k6's {@code thresholds} option: metric name (optionally with a
  * {@code {scenario:NAME}} tag filter) to a list of expressions, each a string or an object with a
- * {@code threshold} string (k6's {@code abortOnFail} form; other fields are ignored).
+ * {@code threshold} string and, optionally, k6's {@code abortOnFail} (a boolean) and {@code delayAbortEval} (a
+ * duration string, {@link K6Duration}); other fields are ignored.
  *
  * <p>An expression is {@code AGG OP NUMBER} with optional spaces: AGG is {@code avg}, {@code min},
  * {@code med}, {@code max}, {@code p(N)}, {@code rate} or {@code count}; OP is {@code <}, {@code <=},
@@ -33,10 +34,33 @@ public final class ThresholdParser {
                     throw new ThresholdSyntaxException("threshold on " + entry.getKey()
                             + " is not a string nor an object with a \"threshold\" string: " + e);
                 }
-                out.add(parse(entry.getKey(), s));
+                Threshold t = parse(entry.getKey(), s);
+                out.add(e instanceof Map<?, ?> object ? withAbort(t, entry.getKey(), s, object) : t);
             }
         }
         return out;
+    }
+
+    /** k6's {@code abortOnFail} and {@code delayAbortEval} of a threshold written as an object. */
+    private static Threshold withAbort(Threshold t, String metricKey, String expression, Map<?, ?> object) {
+        Object abort = object.get("abortOnFail");
+        Object delay = object.get("delayAbortEval");
+        String where = "threshold '" + expression + "' on " + metricKey;
+        if (abort != null && !(abort instanceof Boolean)) {
+            throw new ThresholdSyntaxException(where + ": abortOnFail must be true or false, not " + abort);
+        }
+        if (delay != null && !(delay instanceof String)) {
+            throw new ThresholdSyntaxException(where + ": delayAbortEval must be a duration string such as \"10s\", not "
+                    + delay);
+        }
+        if (!Boolean.TRUE.equals(abort)) {
+            return t; // k6 too reads delayAbortEval only with abortOnFail
+        }
+        try {
+            return t.abortingAfter(delay == null ? java.time.Duration.ZERO : K6Duration.parse((String) delay));
+        } catch (IllegalArgumentException e) {
+            throw new ThresholdSyntaxException(where + ": delayAbortEval " + e.getMessage());
+        }
     }
 
     /**

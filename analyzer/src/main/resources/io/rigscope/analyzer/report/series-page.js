@@ -53,6 +53,7 @@
     this.windowsByKey = {};
     this.episodes = {};       // rep:start -> {rep, body, provisional}
     this.repeats = {};        // rep -> REPEAT body
+    this.stops = {};          // rep -> ABORT body (abortOnFail stopped the repeat; live)
     this.ceiling = null;
     this.report = null;       // SERIES body
     this.telemetry = {canary: {}, vmstat: {}, waits: {}, os: {}, db: {}, health: {}};
@@ -161,6 +162,9 @@
         break;
       case 'CEILING':
         this.ceiling = b;
+        break;
+      case 'ABORT':
+        this.stops[v.rep] = b;
         break;
       case 'SERIES':
         this.report = b;
@@ -761,12 +765,22 @@
     return d;
   };
 
+  /** An abortOnFail stop in words (the REPEAT body's aborted, or an ABORT verdict's body). */
+  function abortText(a) {
+    return 'aborted ' + (a.at_ms / 1000) + ' s' + (a.scheduled_ms ? ' of its ' + (a.scheduled_ms / 1000) + ' s schedule' : '')
+      + ': ' + a.threshold + ' measured ' + fmt(a.value) + ' over ' + a.seconds_closed + ' closed second(s) (abortOnFail'
+      + (a.delay_ms ? ', delayAbortEval ' + (a.delay_ms / 1000) + ' s' : '') + ')';
+  }
+
   SeriesPage.prototype.renderGates = function () {
     var box = this.gateBox;
     var self = this;
     box.innerHTML = '';
     box.appendChild(el('h2', null, 'Repeats and gates'));
     var reps = Object.keys(this.repeats).map(Number).sort(function (a, b) { return a - b; });
+    Object.keys(this.stops).map(Number).filter(function (n) { return !self.repeats[n]; }).forEach(function (n) {
+      box.appendChild(el('p', {'class': 'rs-fail rs-aborted'}, 'rep ' + n + ' stopping: ' + abortText(self.stops[n])));
+    });
     if (!reps.length) {
       box.appendChild(el('p', null, 'No repeat judged yet.'));
       return;
@@ -779,6 +793,10 @@
       cap.appendChild(document.createTextNode(' rep ' + n + ' (' + r.kind + ', ' + r.scenario + '): ' + r.samples
         + ' samples, ' + r.dropped + ' dropped, ' + r.failed + ' failed, p50 ' + r.p50_ms + ' ms, p99 ' + r.p99_ms
         + ' ms, freeze-s ' + (r.freeze_seconds || []).length + ', worst 10-s p99 ' + fmt(r.worst_10s_p99_ms) + ' ms'));
+      if (r.aborted) {
+        t.appendChild(el('tr', {'class': 'rs-fail-row rs-aborted'})).appendChild(el('td', {colspan: '4'},
+          abortText(r.aborted)));
+      }
       var hr = t.appendChild(el('tr'));
       ['gate', 'result', 'value', 'limit'].forEach(function (h) { hr.appendChild(el('th', null, h)); });
       Object.keys(r.gates || {}).forEach(function (g) {

@@ -253,6 +253,107 @@ class SeriesAnalysisTest {
                 io.rigscope.analyzer.episode.Cause.LOCK_CONTENTION);
     }
 
+    /** A 30-s repeat whose requests stall 600 ms at 12.3 s, with a max<300 threshold that aborts after 5 s. */
+    private static final Plan ABORTING = Plan.of("core", 1, 30, 500)
+            .withRepeat(RepeatPlan.clean(1).withStalls(List.of(new Stall(12_300, 600))))
+            .withConfig(Map.of("thresholds", Map.of("http_req_duration", List.of("p(99)<900",
+                    Map.of("threshold", "max<300", "abortOnFail", true, "delayAbortEval", "5s")))));
+
+    @Test
+    void liveAThresholdWithAbortOnFailStopsTheRepeatOnceWhenItFailsAfterItsDelay() {
+        List<Decision> out = new ArrayList<>();
+        SeriesAnalysis analysis = analysis();
+        records(ABORTING).forEach(r -> analysis.accept(r, out));
+
+        List<Decision.Stop> stops = out.stream().filter(d -> d instanceof Decision.Stop)
+                .map(d -> (Decision.Stop) d).toList();
+        assertThat(stops).as("decided once, though every later second fails it too").hasSize(1);
+        Decision.Stop stop = stops.get(0);
+        assertThat(stop.rep()).isEqualTo(1);
+        assertThat(stop.abort().threshold()).isEqualTo("http_req_duration: max<300");
+        assertThat(stop.abort().value()).isGreaterThan(300);
+        assertThat(stop.abort().limit()).isEqualTo(300.0);
+        assertThat(stop.abort().delayMs()).isEqualTo(5_000);
+        // the stall's requests end 12.3 s + 0.6 s in: the first second that holds one closes 13 s in
+        assertThat(stop.abort().atMs()).isBetween(12_000L, 14_000L);
+        assertThat(stop.kind()).isEqualTo(io.rigscope.model.wire.Verdict.Kind.ABORT);
+        // it comes right after the second that failed it, before the repeat is judged
+        int at = out.indexOf(stop);
+        assertThat(out.subList(0, at)).noneMatch(d -> d instanceof Decision.Repeat);
+        Decision lastSecond = out.subList(0, at).stream().filter(d -> d instanceof Decision.Second)
+                .reduce((a, b) -> b).orElseThrow();
+        assertThat(stop.tsUs()).as("its time is the end of the second that failed it").isEqualTo(lastSecond.tsUs());
+        // the series here ran on (no runner stopped it) and its REPEAT_END says nothing: the repeat is judged as run
+        assertThat(((Decision.Repeat) out.stream().filter(d -> d instanceof Decision.Repeat).findFirst().orElseThrow())
+                .summary().aborted()).isNull();
+    }
+
+    @Test
+    void aThresholdWithAbortOnFailStopsNothingBeforeItsDelay() {
+        Plan plan = Plan.of("core", 1, 30, 500)
+                .withRepeat(RepeatPlan.clean(1).withStalls(List.of(new Stall(2_300, 600))))
+                .withConfig(Map.of("thresholds", Map.of("http_req_duration",
+                        List.of(Map.of("threshold", "max<300", "abortOnFail", true, "delayAbortEval", "20s")))));
+        List<Decision> out = new ArrayList<>();
+        SeriesAnalysis analysis = analysis();
+        records(plan).forEach(r -> analysis.accept(r, out));
+
+        Decision.Stop stop = (Decision.Stop) out.stream().filter(d -> d instanceof Decision.Stop).findFirst()
+                .orElseThrow();
+        assertThat(stop.abort().atMs()).as("the first check after 20 s, though the stall was at 2.3 s")
+                .isEqualTo(20_000L);
+    }
+
+    @Test
+    void aReplayDecidesNoStopAndReportsTheOneTheRepeatEndCarries() {
+        io.rigscope.analyzer.repeat.Abort abort = new io.rigscope.analyzer.repeat.Abort("http_req_duration: max<300",
+                612.5, 300, 13_000, 5_000, 30_000, 13);
+        List<WireRecord> records = records(ABORTING).stream()
+                .map(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END
+                        ? new Marker(m.run(), m.rep(), m.src(), m.ts(), m.kind(), m.phase(),
+                        Map.of("stopped", abort.toMap()))
+                        : r)
+                .toList();
+        SeriesAnalysis replay = new SeriesAnalysis("core", AnalyzerSettings.defaults(), UnaryOperator.identity(),
+                Attributor.none(), SeriesAnalysis.Judging.AT_FINISH);
+        List<Decision> out = new ArrayList<>();
+        records.forEach(r -> replay.accept(r, out));
+        SeriesReport report = replay.finish(out);
+
+        assertThat(out).noneMatch(d -> d instanceof Decision.Stop);
+        var repeat = report.repeats().get(0);
+        assertThat(repeat.aborted()).isEqualTo(abort);
+        assertThat(repeat.pass()).isFalse();
+        assertThat(repeat.gates().get("http_req_duration: max<300").pass()).isFalse();
+        assertThat(repeat.gates().get("http_req_duration: p(99)<900").pass()).isTrue();
+        assertThat(report.verdict()).isEqualTo(SeriesVerdict.FAIL);
+        assertThat(ReportFiles.markdown(report)).contains("Repeat 1: aborted 13 s into its 30 s schedule: "
+                + "`http_req_duration: max<300` measured 612.5 over the 13 second(s) closed by then (abortOnFail, "
+                + "delayAbortEval 5 s); that gate fails.");
+        assertThat(new String(ReportFiles.json(report))).contains("\"aborted\" : {\n      \"by\" : \"abortOnFail\"");
+
+        // the live analysis of the same records reports the same repeat, the stop included
+        SeriesAnalysis live = analysis();
+        List<Decision> liveOut = new ArrayList<>();
+        records.forEach(r -> live.accept(r, liveOut));
+        assertThat(new String(ReportFiles.json(live.finish(liveOut)))).isEqualTo(new String(ReportFiles.json(report)));
+    }
+
+    @Test
+    void aRepeatEndWithAStopItCannotReadFailsTheConfigGateNamingTheKey() {
+        List<WireRecord> records = records(ABORTING).stream()
+                .map(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END
+                        ? new Marker(m.run(), m.rep(), m.src(), m.ts(), m.kind(), m.phase(),
+                        Map.of("stopped", Map.of("by", "abortOnFail", "threshold", "x")))
+                        : r)
+                .toList();
+        var repeat = run(records).repeats().get(0);
+        assertThat(repeat.aborted()).isNull();
+        assertThat(repeat.gates().get("config").pass()).isFalse();
+        assertThat((String) repeat.gates().get("config").value())
+                .contains("REPEAT_END stopped.value is missing or not a number");
+    }
+
     private static SeriesReport run(List<WireRecord> records) {
         SeriesAnalysis analysis = analysis();
         List<Decision> out = new ArrayList<>();

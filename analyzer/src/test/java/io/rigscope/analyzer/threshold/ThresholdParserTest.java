@@ -43,6 +43,38 @@ class ThresholdParserTest {
     }
 
     @Test
+    void readsAbortOnFailAndDelayAbortEvalAsK6WritesThem() {
+        Map<String, Object> k6 = new LinkedHashMap<>();
+        k6.put("http_req_duration", List.of("p(95)<200",
+                Map.of("threshold", "p(99)<500", "abortOnFail", true, "delayAbortEval", "1m30s"),
+                Map.of("threshold", "max<900", "abortOnFail", true),
+                Map.of("threshold", "avg<100", "abortOnFail", false, "delayAbortEval", "10s")));
+
+        List<Threshold> all = ThresholdParser.parseAll(k6);
+
+        assertThat(all).extracting(Threshold::abortOnFail).containsExactly(false, true, true, false);
+        assertThat(all.get(1).delayAbortEval()).isEqualTo(java.time.Duration.ofSeconds(90));
+        assertThat(all.get(2).delayAbortEval()).isZero();
+        assertThat(all.get(1).name()).as("the gate's name is the expression as written").isEqualTo(
+                "http_req_duration: p(99)<500");
+    }
+
+    @Test
+    void rejectsAbortFieldsOfTheWrongTypeNamingTheThreshold() {
+        assertThatThrownBy(() -> ThresholdParser.parseAll(Map.of("http_req_duration",
+                List.of(Map.of("threshold", "p(99)<500", "abortOnFail", true, "delayAbortEval", "soon")))))
+                .isInstanceOf(ThresholdSyntaxException.class)
+                .hasMessage("threshold 'p(99)<500' on http_req_duration: delayAbortEval 'soon' is not a duration; "
+                        + "expected e.g. 30s, 10m, 1h30m, 500ms");
+        assertThatThrownBy(() -> ThresholdParser.parseAll(Map.of("http_req_duration",
+                List.of(Map.of("threshold", "p(99)<500", "abortOnFail", "yes")))))
+                .hasMessage("threshold 'p(99)<500' on http_req_duration: abortOnFail must be true or false, not yes");
+        assertThatThrownBy(() -> ThresholdParser.parseAll(Map.of("http_req_duration",
+                List.of(Map.of("threshold", "p(99)<500", "abortOnFail", true, "delayAbortEval", 10)))))
+                .hasMessageContaining("delayAbortEval must be a duration string such as \"10s\", not 10");
+    }
+
+    @Test
     void parsesTheCommandLineForm() {
         assertThat(ThresholdParser.parseFlag("http_req_duration{scenario:ingest}: p(99)<500").scenario())
                 .isEqualTo("ingest");

@@ -18,7 +18,7 @@ public record Verdict(String run, int rep, String src, long ts, Kind kind, Strin
 
     /** The closed set of decisions. */
     public enum Kind {
-        SECOND, WINDOW, FREEZE, EPISODE, REPEAT, CEILING, SERIES
+        SECOND, WINDOW, FREEZE, EPISODE, REPEAT, CEILING, SERIES, ABORT
     }
 
     public Verdict {

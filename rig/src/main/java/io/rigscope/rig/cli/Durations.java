@@ -1,13 +1,10 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.analyzer.threshold.K6Duration;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-/** Parses k6-style durations: {@code 500ms}, {@code 30s}, {@code 10m}, {@code 1h30m}, {@code 1h}. */
+/** Durations on the command line, as k6 writes them ({@link K6Duration}), with the flag named in the error. */
 public final class Durations {
-
-    private static final Pattern PART = Pattern.compile("(\\d+)(ms|s|m|h)");
 
     private Durations() {
     }
@@ -22,28 +19,13 @@ public final class Durations {
      * @throws UsageException naming the flag when the text is not a duration
      */
     public static Duration parse(String flag, String text) {
-        if (text == null || text.isBlank()) {
-            throw new UsageException(flag + " is empty; expected a duration like 30s, 10m, 1h30m");
+        if (text != null && text.strip().equals("0")) {
+            throw new UsageException(flag + " '0' is not a duration here; expected e.g. 30s, 10m, 1h30m, 500ms");
         }
-        Matcher m = PART.matcher(text.strip());
-        Duration total = Duration.ZERO;
-        int end = 0;
-        while (m.find()) {
-            if (m.start() != end) {
-                break;
-            }
-            long n = Long.parseLong(m.group(1));
-            total = total.plus(switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            });
-            end = m.end();
+        try {
+            return K6Duration.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(flag + " " + e.getMessage());
         }
-        if (end != text.strip().length() || end == 0) {
-            throw new UsageException(flag + " '" + text + "' is not a duration; expected e.g. 30s, 10m, 1h30m, 500ms");
-        }
-        return total;
     }
 }

@@ -27,6 +27,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import reactor.core.Disposable;
 
 /**
@@ -61,7 +62,17 @@ public final class LiveAnalysis implements AutoCloseable {
      */
     public static LiveAnalysis start(WireSource source, WirePublisher publisher, Analyzer analyzer,
                                      PrintStream console) {
+        return start(source, publisher, analyzer, console, stop -> { });
+    }
+
+    /**
+     * Starts following the series, telling {@code onStop} (on the analyzer's thread, after the decision is printed
+     * and published) when a threshold with {@code abortOnFail} calls for a repeat to stop.
+     */
+    public static LiveAnalysis start(WireSource source, WirePublisher publisher, Analyzer analyzer,
+                                     PrintStream console, Consumer<Decision.Stop> onStop) {
         Objects.requireNonNull(console, "console");
+        Objects.requireNonNull(onStop, "onStop");
         DeadLetterSink dlq = new DeadLetterSink(publisher);
         CompletableFuture<SeriesReport> result = new CompletableFuture<>();
         ReportMaterial kept = new ReportMaterial(analyzer.series(), true, true);
@@ -73,6 +84,9 @@ public final class LiveAnalysis implements AutoCloseable {
                     String line = line(decision, analyzer.defaults().probeScenario());
                     if (line != null) {
                         console.println(line);
+                    }
+                    if (decision instanceof Decision.Stop stop) {
+                        onStop.accept(stop);
                     }
                     if (decision instanceof Decision.Series s) {
                         result.complete(s.report());
@@ -127,6 +141,9 @@ public final class LiveAnalysis implements AutoCloseable {
         }
         if (decision instanceof Decision.Repeat r) {
             return repeatLine(r.summary());
+        }
+        if (decision instanceof Decision.Stop s) {
+            return "   ! rep " + s.rep() + " " + s.abort().describe() + ": stopping the repeat";
         }
         if (decision instanceof Decision.CeilingFound c) {
             Ceiling x = c.ceiling();

@@ -24,7 +24,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import reactor.core.publisher.Sinks;
 
 /**
  * Runs a {@link SeriesPlan}: the ladder rungs and the sustained repeats (each a repeat with its own number,
@@ -74,6 +77,11 @@ public final class SeriesRunner {
     private final PrintStream console;
     private final Clock clock;
     private RepeatListener listener = RepeatListener.NONE;
+    /** The repeat whose load runs now and the signal that stops it early, or null between repeats. */
+    private final AtomicReference<RunningRepeat> running = new AtomicReference<>();
+
+    private record RunningRepeat(int rep, Sinks.One<Map<String, Object>> stop, AtomicBoolean stopped) {
+    }
 
     /**
      * Told on the command thread as each repeat's load is handed to the generator and once it has ended (its
@@ -124,6 +132,22 @@ public final class SeriesRunner {
     public SeriesRunner onRepeat(RepeatListener l) {
         this.listener = Objects.requireNonNull(l, "listener");
         return this;
+    }
+
+    /**
+     * Stops repeat {@code rep}'s load now, when it is the one running (any thread): the analyzer's
+     * {@code abortOnFail} decision. The generator ends the schedule, lets requests in flight end and writes
+     * {@code reason} into the REPEAT_END marker ({@code stopped}); the series goes on with its next repeat.
+     *
+     * @return true when the repeat was running and this stop was the first
+     */
+    public boolean stopRepeat(int rep, Map<String, Object> reason) {
+        RunningRepeat r = running.get();
+        if (r != null && r.rep() == rep && r.stop().tryEmitValue(reason).isSuccess()) {
+            r.stopped().set(true);
+            return true;
+        }
+        return false;
     }
 
     /** Writes SERIES_START and the CONFIG marker. Call before anything reads the series' data. */
@@ -180,9 +204,20 @@ public final class SeriesRunner {
         LoadPlan load = new LoadPlan(plan.series(), rep, GENERATOR_SRC, phase, LoopMode.OPEN, duration,
                 scenarios(requestsPerSec, plan.load().maxInFlight(), LoopMode.OPEN), LoadPlan.Lifecycle.REPEAT);
         listener.started(rep, phase, duration);
-        RunSummary run = new Generator(sink, generatorOptions).run(load).block();
+        RunningRepeat stoppable = new RunningRepeat(rep, Sinks.one(), new AtomicBoolean());
+        running.set(stoppable);
+        RunSummary run;
+        try {
+            run = new Generator(sink, generatorOptions).run(load, stoppable.stop().asMono()).block();
+        } finally {
+            running.set(null);
+        }
         Objects.requireNonNull(run, "the generator ended without a summary");
         listener.ended(rep);
+        if (stoppable.stopped().get() && run.scheduleElapsed().compareTo(duration) < 0) {
+            console.printf("   repeat %d stopped after %s of its %s schedule (the analyzer's abortOnFail)%n", rep,
+                    human(run.scheduleElapsed()), human(duration));
+        }
         currentRep.set(0);
         Instant windowEnd = clock.instant().plusMillis(1);
         ScenarioSummary ingest = run.scenario("ingest");

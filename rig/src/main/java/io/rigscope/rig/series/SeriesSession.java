@@ -160,7 +160,8 @@ public final class SeriesSession {
                         .merged().publishOn(telemetryThread).doOnNext(waits::accept).subscribe(publisher::publish,
                                 e -> console.println("telemetry stopped: " + e.getMessage()));
         try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher,
-                Analyzer.forSeries(plan.series()), console)) {
+                Analyzer.forSeries(plan.series()), console,
+                stop -> runner.stopRepeat(stop.rep(), stop.abort().toMap()))) {
             SeriesRunner.Outcome outcome = runner.run();
             SeriesReport report = analysis.await(options.analyzerTimeout());
             publisher.flush();

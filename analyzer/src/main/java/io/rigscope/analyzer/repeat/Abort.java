@@ -1,0 +1,98 @@
+package io.rigscope.analyzer.repeat;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rigscope.analyzer.api.WireView;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A repeat stopped early because a threshold with k6's {@code abortOnFail} failed while it ran ({@link AbortOnFail}):
+ * what was measured when the analyzer decided it. The analyzer decides it live; the runner stops the generator,
+ * which writes these facts into the repeat's REPEAT_END marker ({@code stopped}), so a replay reads the same
+ * stop from the marker and reports what the live run reported.
+ *
+ * @param threshold the threshold's gate name, e.g. {@code http_req_duration: p(99)<500}
+ * @param value what it measured over the seconds closed by then, rounded to 4 decimals
+ * @param limit the expression's number
+ * @param atMs how far into the repeat's schedule the last of those seconds ended, ms
+ * @param delayMs its {@code delayAbortEval}, ms (0 when not given)
+ * @param scheduledMs the repeat's scheduled duration, ms (0 when unknown)
+ * @param secondsClosed the seconds of the repeat closed by then, every scenario counted once per second
+ */
+@WireView
+@JsonPropertyOrder({"by", "threshold", "value", "limit", "at_ms", "delay_ms", "scheduled_ms", "seconds_closed"})
+public record Abort(@JsonProperty("threshold") String threshold, @JsonProperty("value") double value,
+                    @JsonProperty("limit") double limit, @JsonProperty("at_ms") long atMs,
+                    @JsonProperty("delay_ms") long delayMs, @JsonProperty("scheduled_ms") long scheduledMs,
+                    @JsonProperty("seconds_closed") long secondsClosed) {
+
+    /** What stopped the repeat, as the marker and the report name it. */
+    public static final String BY = "abortOnFail";
+
+    public Abort {
+        Objects.requireNonNull(threshold, "threshold");
+    }
+
+    /** {@value #BY}: the only reason the analyzer stops a repeat. */
+    @JsonProperty("by")
+    public String by() {
+        return BY;
+    }
+
+    /** The REPEAT_END marker's {@code stopped} object: the same keys as the JSON view. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("by", BY);
+        m.put("threshold", threshold);
+        m.put("value", value);
+        m.put("limit", limit);
+        m.put("at_ms", atMs);
+        m.put("delay_ms", delayMs);
+        m.put("scheduled_ms", scheduledMs);
+        m.put("seconds_closed", secondsClosed);
+        return m;
+    }
+
+    /**
+     * Reads a REPEAT_END marker's {@code stopped} object.
+     *
+     * @throws IllegalArgumentException naming the key that is missing or of the wrong type
+     */
+    public static Abort fromMap(Map<?, ?> m) {
+        if (!BY.equals(m.get("by"))) {
+            throw new IllegalArgumentException("REPEAT_END stopped.by is " + m.get("by") + ", expected " + BY);
+        }
+        if (!(m.get("threshold") instanceof String threshold) || threshold.isBlank()) {
+            throw new IllegalArgumentException("REPEAT_END stopped.threshold is missing or not a string");
+        }
+        return new Abort(threshold, number(m, "value").doubleValue(), number(m, "limit").doubleValue(),
+                number(m, "at_ms").longValue(), number(m, "delay_ms").longValue(),
+                number(m, "scheduled_ms").longValue(), number(m, "seconds_closed").longValue());
+    }
+
+    private static Number number(Map<?, ?> m, String key) {
+        if (m.get(key) instanceof Number n) {
+            return n;
+        }
+        throw new IllegalArgumentException("REPEAT_END stopped." + key + " is missing or not a number: " + m.get(key));
+    }
+
+    /** One sentence: what failed, when, over what. */
+    public String describe() {
+        String into = scheduledMs > 0 ? seconds(atMs) + " into its " + seconds(scheduledMs) + " schedule"
+                : seconds(atMs) + " into its schedule";
+        return "aborted " + into + ": `" + threshold + "` measured " + number(value) + " over the " + secondsClosed
+                + " second(s) closed by then (abortOnFail" + (delayMs > 0 ? ", delayAbortEval " + seconds(delayMs) : "")
+                + ")";
+    }
+
+    private static String seconds(long ms) {
+        return ms % 1000 == 0 ? ms / 1000 + " s" : ms / 1000.0 + " s";
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
+    }
+}
