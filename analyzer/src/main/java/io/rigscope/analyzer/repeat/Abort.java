@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param atMs how far into the repeat's schedule the last of those seconds ended, ms
  * @param delayMs its {@code delayAbortEval}, ms (0 when not given)
  * @param scheduledMs the repeat's scheduled duration, ms (0 when unknown)
- * @param secondsClosed the seconds of the repeat closed by then, every scenario counted once per second
+ * @param secondsClosed the seconds of the repeat closed by then (a second closed in several scenarios counts once)
  */
 @WireView
 @JsonPropertyOrder({"by", "threshold", "value", "limit", "at_ms", "delay_ms", "scheduled_ms", "seconds_closed"})

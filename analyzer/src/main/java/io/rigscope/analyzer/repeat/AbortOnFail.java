@@ -22,6 +22,15 @@ public final class AbortOnFail {
     private AbortOnFail() {
     }
 
+    /** Seconds of the repeat closed so far, a second closed in several scenarios counted once. */
+    private static long distinctSeconds(RepeatTrack track) {
+        java.util.Set<Long> seconds = new java.util.HashSet<>();
+        for (ScenarioSeconds s : track.scenarios().values()) {
+            s.seconds().forEach(stats -> seconds.add(stats.sec()));
+        }
+        return seconds.size();
+    }
+
     /**
      * The stop this repeat's closed seconds call for, or null: none of its thresholds carries abortOnFail, it is
      * not a sustained repeat, its end arrived, a stop was already decided, it is too early for every such
@@ -64,7 +73,7 @@ public final class AbortOnFail {
             if (!Double.isNaN(value) && !t.holds(value)) {
                 track.markAbortDecided();
                 return new Abort(t.name(), Math.round(value * 10_000) / 10_000.0, t.limit(), atMs,
-                        t.delayAbortEval().toMillis(), track.scheduledMs(), closed);
+                        t.delayAbortEval().toMillis(), track.scheduledMs(), distinctSeconds(track));
             }
         }
         return null;

@@ -2,6 +2,8 @@ package io.rigscope.rig.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.rig.Main;
 import io.rigscope.sut.RunningSut;
@@ -55,6 +57,60 @@ class RunCommandTest {
                     .doesNotContain("database gained");
             assertThat(r.exit()).isIn(ExitCodes.OK, ExitCodes.GATES_FAILED);
             assertThat(Files.readString(report)).contains("UNRECONCILED");
+        }
+    }
+
+    /**
+     * k6's abortOnFail in rigscope's own run: a threshold that fails 3 s into each 30-s repeat stops it there (the
+     * generator's REPEAT_END says why), the series goes on with its next repeat, the report says which threshold
+     * stopped which repeat and when, and the recorded series replays to the same bytes.
+     */
+    @Test
+    void aThresholdWithAbortOnFailStopsItsRepeatAndTheReportSaysWhyLiveAndReplayed(@TempDir Path dir)
+            throws Exception {
+        try (RunningSut sut = db.start()) {
+            Path config = dir.resolve("series.yaml");
+            Files.writeString(config, "target: {url: '" + sut.baseUri() + "', api_key: rigscope-demo-key}\n"
+                    + "database: " + db.owner().libpq() + "\n"
+                    + "sustained: {rate: 50, repeats: 2, duration: 30s, cooldown: 0s}\n"
+                    + "load: {probe_rate: 0}\n"
+                    + "thresholds:\n"
+                    + "  http_reqs: [{threshold: 'count<40', abortOnFail: true, delayAbortEval: 3s}]\n"
+                    + "  http_req_failed: ['rate<0.5']\n");
+            String series = "abort-" + UUID.randomUUID();
+            Path report = dir.resolve("report.json");
+            Path md = dir.resolve("report.md");
+            Path wire = dir.resolve("wire.jsonl");
+            Result r = run("run", "--config", config.toString(), "--series", series, "--bootstrap", kafka.bootstrap(),
+                    "--report-json", report.toString(), "--report-md", md.toString(), "--out", wire.toString());
+
+            assertThat(r.exit()).as(r.out()).isEqualTo(ExitCodes.GATES_FAILED);
+            assertThat(r.out()).contains("! rep 1 aborted ", "! rep 2 aborted ", "`http_reqs: count<40` measured",
+                    ": stopping the repeat", "repeat 1 stopped after", "repeat 2 stopped after");
+            JsonNode json = new ObjectMapper().readTree(report.toFile());
+            assertThat(json.path("repeats")).hasSize(2);
+            for (JsonNode rep : json.path("repeats")) {
+                JsonNode aborted = rep.path("aborted");
+                assertThat(aborted.path("by").asText()).isEqualTo("abortOnFail");
+                assertThat(aborted.path("threshold").asText()).isEqualTo("http_reqs: count<40");
+                assertThat(aborted.path("value").asDouble()).isGreaterThanOrEqualTo(40);
+                assertThat(aborted.path("delay_ms").asLong()).isEqualTo(3_000);
+                assertThat(aborted.path("scheduled_ms").asLong()).isEqualTo(30_000);
+                assertThat(aborted.path("at_ms").asLong()).isBetween(3_000L, 15_000L);
+                assertThat(rep.path("pass").asBoolean()).isFalse();
+                assertThat(rep.path("gates").path("http_reqs: count<40").path("pass").asBoolean()).isFalse();
+                assertThat(rep.path("gates").path("http_req_failed: rate<0.5").path("pass").asBoolean()).isTrue();
+                assertThat(rep.path("samples").asLong()).as("stopped well before 30 s at 50 req/s")
+                        .isLessThan(50L * 20);
+            }
+            assertThat(Files.readString(md)).contains("Repeat 1: aborted ", "Repeat 2: aborted ", "that gate fails.");
+            assertThat(Files.readAllLines(wire)).filteredOn(l -> l.contains("\"REPEAT_END\""))
+                    .hasSize(2).allMatch(l -> l.contains("\"stopped\":{\"by\":\"abortOnFail\""));
+
+            Path replayed = dir.resolve("replayed.json");
+            assertThat(Main.run("analyze", "--series", series, "--input", wire.toString(), "--quiet",
+                    "--report-json", replayed.toString())).isEqualTo(ExitCodes.GATES_FAILED);
+            assertThat(Files.readString(replayed)).isEqualTo(Files.readString(report));
         }
     }
 
