@@ -23,7 +23,7 @@ public final class K6Duration {
      */
     public static Duration parse(String text) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("empty; expected a duration like 30s, 10m, 1h30m, 500ms");
+            throw new IllegalArgumentException("is empty; expected a duration like 30s, 10m, 1h30m, 500ms");
         }
         String s = text.strip();
         if (s.equals("0")) {

@@ -51,6 +51,21 @@ class SeriesFileTest {
     }
 
     @Test
+    void aBadThresholdIsRefusedBeforeAnyLoadNamingItAndWhatIsWrong() throws Exception {
+        assertThatThrownBy(() -> read("target: {url: 'http://x:1'}\nsustained: {rate: 5}\nthresholds:\n"
+                + "  http_req_duration: [{threshold: 'max<100', abortOnFail: true, delayAbortEval: soon}]\n"))
+                .isInstanceOf(io.rigscope.rig.cli.UsageException.class)
+                .hasMessageContaining("series.yaml: thresholds: threshold 'max<100' on http_req_duration: "
+                        + "delayAbortEval 'soon' is not a duration");
+        assertThatThrownBy(() -> read("target: {url: 'http://x:1'}\nsustained: {rate: 5}\nthresholds:\n"
+                + "  http_req_duration: ['p(99)<<5']\n"))
+                .hasMessageContaining("thresholds: threshold 'p(99)<<5' on http_req_duration: expected a number");
+        SeriesFile ok = read("target: {url: 'http://x:1'}\nsustained: {rate: 5}\nthresholds:\n"
+                + "  http_req_duration: [{threshold: 'max<100', abortOnFail: true, delayAbortEval: 10s}]\n");
+        assertThat(ok.plan().configData().get("thresholds")).isNotNull();
+    }
+
+    @Test
     void aSeriesWithoutSustainedRepeatsIsRefused() {
         assertThatThrownBy(() -> read("target: {url: 'http://x:1'}\n"))
                 .hasMessageContaining("sustained is missing");
