@@ -767,7 +767,7 @@
 
   /** An abortOnFail stop in words (the REPEAT body's aborted, or an ABORT verdict's body). */
   function abortText(a) {
-    return 'aborted ' + (a.at_ms / 1000) + ' s' + (a.scheduled_ms ? ' of its ' + (a.scheduled_ms / 1000) + ' s schedule' : '')
+    return 'aborted ' + (a.at_ms / 1000) + ' s into ' + (a.scheduled_ms ? 'its ' + (a.scheduled_ms / 1000) + ' s schedule' : 'its schedule')
       + ': ' + a.threshold + ' measured ' + fmt(a.value) + ' over ' + a.seconds_closed + ' closed second(s) (abortOnFail'
       + (a.delay_ms ? ', delayAbortEval ' + (a.delay_ms / 1000) + ' s' : '') + ')';
   }
