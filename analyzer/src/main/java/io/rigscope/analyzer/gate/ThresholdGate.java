@@ -40,7 +40,10 @@ public final class ThresholdGate implements Gate {
     public String rule() {
         return "k6 threshold " + threshold.name() + " holds over the repeat"
                 + (threshold.scenario() != null ? "" : allScenarios ? ", all scenarios together"
-                : ", primary scenario");
+                : ", primary scenario")
+                + (threshold.abortOnFail() ? "; abortOnFail" + (threshold.delayAbortEval().isZero() ? ""
+                : " from " + threshold.delayAbortEval().toMillis() + " ms") + " into the repeat: a failure stops it live"
+                : "");
     }
 
     @Override
