@@ -10,6 +10,7 @@ import io.rigscope.model.wire.Marker;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +55,7 @@ final class GeneratorRun {
      */
     void stop(Map<String, Object> reason) {
         if (!scheduleOver && !state.stopping() && reason != null) {
-            stoppedBy = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(reason));
+            stoppedBy = Collections.unmodifiableMap(new LinkedHashMap<>(reason));
             LOG.info("{}: stopping the schedule early: {}", plan.src(), reason);
         }
         stop();

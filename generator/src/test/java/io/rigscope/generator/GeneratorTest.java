@@ -142,6 +142,32 @@ class GeneratorTest {
     }
 
     @Test
+    void aStopEndsTheScheduleThereAndItsReasonRidesInTheRepeatEnd() {
+        try (TestServer server = new TestServer()) {
+            String series = series();
+            LoadPlan plan = new LoadPlan(series, 1, "gen-1", "sustained", LoopMode.OPEN, Duration.ofSeconds(20),
+                    List.of(ingest(server.url("/v1/usage-events"), 100, 1000, Duration.ofSeconds(5))),
+                    LoadPlan.Lifecycle.REPEAT);
+            Map<String, Object> reason = new java.util.LinkedHashMap<>();
+            reason.put("by", "abortOnFail");
+            reason.put("threshold", "http_reqs: count<40");
+            RunSummary summary = new Generator(RecordSink.of(publisher), GeneratorOptions.defaults().withSpoolDir(dir))
+                    .run(plan, reactor.core.publisher.Mono.delay(Duration.ofSeconds(2)).map(x -> reason))
+                    .block(Duration.ofMinutes(1));
+
+            assertThat(summary.scheduleElapsed()).isLessThan(Duration.ofSeconds(10));
+            ScenarioSummary in = summary.scenario("ingest");
+            assertThat(in.scheduled()).isBetween(100L, 1_000L);
+            assertThat(in.completed()).isEqualTo(in.sent());
+            assertThat(summary.recordsPublished()).isEqualTo(summary.recordsProduced());
+            Marker end = read(series).stream()
+                    .filter(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END).map(r -> (Marker) r)
+                    .findFirst().orElseThrow();
+            assertThat(end.data().get("stopped")).isEqualTo(reason);
+        }
+    }
+
+    @Test
     void aServerThatStallsTwoSecondsProducesDropsCountedExactlyAndLatenciesThatIncludeTheStall() {
         try (TestServer server = new TestServer()) {
             server.behaviour = TestServer.Behaviour.STALL_ONCE;
