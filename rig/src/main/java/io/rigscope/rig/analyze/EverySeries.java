@@ -10,6 +10,7 @@ import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.KafkaClients;
@@ -30,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -58,6 +60,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * <p>Not thread-safe: {@link #run} on one thread; {@link #stop} from any.
  */
 public final class EverySeries {
+
+    /** How long reading what rig.dlq already holds for a series may take. */
+    private static final Duration DLQ_READ_TIMEOUT = Duration.ofSeconds(60);
 
     /**
      * What to follow and how.
@@ -193,12 +198,11 @@ public final class EverySeries {
 
     private SeriesReport analyse(String series) {
         Analyzer analyzer = Analyzer.forSeries(series).withOverrides(spec.overrides());
-        Decision last = analyzer.live(AnalyzerInput.fromKafka(new WireSource(spec.clients(), codec), series, true,
-                        f -> {
-                            if (publisher != null) {
-                                publisher.publish(f.deadLetter());
-                            }
-                        }), p -> { })
+        WireSource source = new WireSource(spec.clients(), codec);
+        // a series another member began (before a rebalance) has dead-lettered some records already: not again
+        Consumer<Decoded.Failed> dlq = publisher == null ? f -> { }
+                : DeadLetterSink.once(publisher, source, series, DLQ_READ_TIMEOUT);
+        Decision last = analyzer.live(AnalyzerInput.fromKafka(source, series, true, dlq), p -> { })
                 .doOnNext(d -> {
                     if (spec.publish() && publisher != null) {
                         publisher.publish(DecisionCodec.toVerdict(d));

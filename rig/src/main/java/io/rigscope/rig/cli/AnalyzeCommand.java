@@ -16,11 +16,11 @@ import io.rigscope.analyzer.threshold.ThresholdParser;
 import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.rig.analyze.EverySeries;
-import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.series.LiveAnalysis;
+import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
@@ -38,7 +38,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -170,11 +169,17 @@ public final class AnalyzeCommand implements Callable<Integer> {
                      WirePublisher.Options.defaults().withClientId("rigscope-analyzer"))) {
             admin.ensureTopics();
             boolean doPublish = publish == null ? !replay : publish;
-            Consumer<Decoded.Failed> dlq = f -> publisher.publish(f.deadLetter());
-            Flux<List<WireRecord>> records = AnalyzerInput.fromKafka(new WireSource(endpoint.clients(), codec),
-                    series, !replay, dlq);
+            WireSource source = new WireSource(endpoint.clients(), codec);
+            // a series analysed before (live, or an earlier --replay) has its malformed records in rig.dlq already
+            DeadLetterSink dlq = DeadLetterSink.once(publisher, source, series, Duration.ofSeconds(60));
+            Flux<List<WireRecord>> records = AnalyzerInput.fromKafka(source, series, !replay, dlq);
             int code = run(records, !replay, overrides, doPublish ? publisher : null, stopAfter);
             publisher.flush();
+            if (dlq.count() > 0) {
+                System.err.println("analyze: " + dlq.count() + " malformed record(s) of " + series + " to rig.dlq"
+                        + (dlq.alreadySent() == 0 ? "" : ", " + dlq.alreadySent()
+                        + " of them there already from an earlier analysis (not sent again)"));
+            }
             return code;
         }
     }
