@@ -301,6 +301,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "    seconds closed by time, not by count (lateness %.0f ms): %d late "
                         + "sample(s), in no figure%n", r.latenessMs(), r.wireLateSamples());
             }
+            if (r.aborted() != null) {
+                System.out.println("    " + r.aborted().describe());
+            }
         }
         report.episodes().forEach(e -> System.out.println(LiveAnalysis.episodeLine(e)));
         if (report.ceiling() != null) {

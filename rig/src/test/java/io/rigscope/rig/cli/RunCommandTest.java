@@ -108,9 +108,11 @@ class RunCommandTest {
                     .hasSize(2).allMatch(l -> l.contains("\"stopped\":{\"by\":\"abortOnFail\""));
 
             Path replayed = dir.resolve("replayed.json");
-            assertThat(Main.run("analyze", "--series", series, "--input", wire.toString(), "--quiet",
-                    "--report-json", replayed.toString())).isEqualTo(ExitCodes.GATES_FAILED);
+            Result replay = run("analyze", "--series", series, "--input", wire.toString(), "--quiet",
+                    "--report-json", replayed.toString());
+            assertThat(replay.exit()).isEqualTo(ExitCodes.GATES_FAILED);
             assertThat(Files.readString(replayed)).isEqualTo(Files.readString(report));
+            assertThat(replay.out()).contains("    aborted ", "`http_reqs: count<40` measured");
         }
     }
 
