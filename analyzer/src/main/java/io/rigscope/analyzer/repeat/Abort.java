@@ -3,14 +3,14 @@ package io.rigscope.analyzer.repeat;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.analyzer.api.WireView;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * A repeat stopped early because a threshold with k6's {@code abortOnFail} failed while it ran ({@link AbortOnFail}):
  * what was measured when the analyzer decided it. The analyzer decides it live; the runner stops the generator,
- * which writes these facts into the repeat's REPEAT_END marker ({@code stopped}), so a replay reads the same
+ * which writes these facts (the ABORT verdict's body) into the repeat's REPEAT_END marker ({@code stopped}), so a
+ * replay reads the same
  * stop from the marker and reports what the live run reported.
  *
  * @param threshold the threshold's gate name, e.g. {@code http_req_duration: p(99)<500}
@@ -41,22 +41,9 @@ public record Abort(@JsonProperty("threshold") String threshold, @JsonProperty("
         return BY;
     }
 
-    /** The REPEAT_END marker's {@code stopped} object: the same keys as the JSON view. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("by", BY);
-        m.put("threshold", threshold);
-        m.put("value", value);
-        m.put("limit", limit);
-        m.put("at_ms", atMs);
-        m.put("delay_ms", delayMs);
-        m.put("scheduled_ms", scheduledMs);
-        m.put("seconds_closed", secondsClosed);
-        return m;
-    }
-
     /**
-     * Reads a REPEAT_END marker's {@code stopped} object.
+     * Reads a REPEAT_END marker's {@code stopped} object: this record's JSON view, as
+     * {@link io.rigscope.analyzer.api.DecisionCodec#body} writes it for the {@code ABORT} verdict.
      *
      * @throws IllegalArgumentException naming the key that is missing or of the wrong type
      */

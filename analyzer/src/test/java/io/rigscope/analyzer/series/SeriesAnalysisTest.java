@@ -311,7 +311,8 @@ class SeriesAnalysisTest {
         List<WireRecord> records = records(ABORTING).stream()
                 .map(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END
                         ? new Marker(m.run(), m.rep(), m.src(), m.ts(), m.kind(), m.phase(),
-                        Map.of("stopped", abort.toMap()))
+                        Map.of("stopped", io.rigscope.analyzer.api.DecisionCodec.body(
+                        new io.rigscope.analyzer.api.Decision.Stop(m.run(), m.rep(), null, m.ts(), abort))))
                         : r)
                 .toList();
         SeriesAnalysis replay = new SeriesAnalysis("core", AnalyzerSettings.defaults(), UnaryOperator.identity(),

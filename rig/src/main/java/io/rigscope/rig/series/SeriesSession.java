@@ -2,6 +2,7 @@ package io.rigscope.rig.series;
 
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.repeat.RepeatSummary;
@@ -161,7 +162,7 @@ public final class SeriesSession {
                                 e -> console.println("telemetry stopped: " + e.getMessage()));
         try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher,
                 Analyzer.forSeries(plan.series()), console,
-                stop -> runner.stopRepeat(stop.rep(), stop.abort().toMap()))) {
+                stop -> runner.stopRepeat(stop.rep(), DecisionCodec.body(stop)))) {
             SeriesRunner.Outcome outcome = runner.run();
             SeriesReport report = analysis.await(options.analyzerTimeout());
             publisher.flush();
