@@ -28,7 +28,7 @@ public final class K6JudgedGate implements Gate {
         return "k6 threshold " + verdict.key() + " holds over every point of the k6 run that the metric (and its tag "
                 + "filter) covers, all scenarios together, aggregated as k6 does"
                 + (verdict.abortOnFail() ? "; abortOnFail" + (verdict.delayAbortEval() == null ? ""
-                : " (delayAbortEval " + verdict.delayAbortEval() + ")") + ": k6 stopped the run when it failed" : "");
+                : " (delayAbortEval " + verdict.delayAbortEval() + ")") + ": k6 aborts the run when it fails while the run goes on" : "");
     }
 
     @Override

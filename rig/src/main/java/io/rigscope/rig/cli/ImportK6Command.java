@@ -164,7 +164,8 @@ public final class ImportK6Command implements Callable<Integer> {
             }
             if (v.abortOnFail()) {
                 b.append("; abortOnFail").append(v.delayAbortEval() == null ? "" : " after " + v.delayAbortEval())
-                        .append(v.pass() ? "" : ": k6 stopped the run on it");
+                        .append(v.pass() ? "" : ": k6 aborts a run when this fails while it runs (the file does not "
+                                + "say whether this one was)");
             }
             lines.add(b.toString());
         }

@@ -87,7 +87,8 @@ class ImportK6CommandTest {
                 .contains("import k6: threshold http_req_duration{scenario:default}: p(95)<5: pass (2 over 10 points); "
                         + "k6: pass")
                 .contains("import k6: threshold http_req_duration{scenario:default}: max<1: FAIL (2 over 10 points); "
-                        + "k6: pass  DISAGREE; abortOnFail after 10s: k6 stopped the run on it");
+                        + "k6: pass  DISAGREE; abortOnFail after 10s: k6 aborts a run when this fails while it runs "
+                        + "(the file does not say whether this one was)");
     }
 
     @Test
