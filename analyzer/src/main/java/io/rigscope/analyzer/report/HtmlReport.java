@@ -33,9 +33,13 @@ public final class HtmlReport {
 
     /**
      * Whether the report keeps a decision: every final one. Provisional seconds and episodes are decided again
-     * when final, so a report (written after the series) never needs them.
+     * when final, so a report (written after the series) never needs them; an abortOnFail stop is live only (its
+     * repeat's REPEAT body carries it as {@code aborted}), so a replay's page is the live run's.
      */
     public static boolean keeps(Decision d) {
+        if (d instanceof Decision.Stop) {
+            return false;
+        }
         if (d instanceof Decision.Second s) {
             return !s.provisional();
         }
