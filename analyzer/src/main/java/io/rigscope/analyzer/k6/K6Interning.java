@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * The intern tables of one {@link K6LineReader}: strings by content, tag sets by their interned pairs, and tag sets
- * by the bytes of their JSON object. Open addressing, bounded to {@link K6LineReader#MAX_INTERNED} entries each
+ * (and metric names) by the bytes they were read from. Open addressing, bounded to {@link K6LineReader#MAX_INTERNED} entries each
  * (past that, values are returned without being kept). Not thread-safe.
  */
 final class K6Interning {
@@ -114,10 +114,13 @@ final class K6Interning {
         }
     }
 
-    /** Tag sets by the bytes of their JSON object, open addressing; a bounded table. */
-    static final class RawTags {
+    /**
+     * Values by the bytes they were read from (a tags object's JSON, a metric name), open addressing; a bounded
+     * table. The hash samples at most 16 bytes; a candidate is confirmed by comparing the bytes in full.
+     */
+    static final class ByBytes<V> {
         private byte[][] keys = new byte[256][];
-        private K6Tags[] values = new K6Tags[256];
+        private Object[] values = new Object[256];
         private int[] hashes = new int[256];
         private int size;
 
@@ -130,19 +133,23 @@ final class K6Interning {
             return h + b[off + len - 1];
         }
 
-        K6Tags get(byte[] b, int off, int len) {
+        @SuppressWarnings("unchecked")
+        V get(byte[] b, int off, int len) {
+            if (len == 0) {
+                return null;
+            }
             int h = hash(b, off, len);
             int mask = keys.length - 1;
             for (int i = mix(h) & mask; keys[i] != null; i = (i + 1) & mask) {
                 if (hashes[i] == h && keys[i].length == len && Arrays.equals(keys[i], 0, len, b, off, off + len)) {
-                    return values[i];
+                    return (V) values[i];
                 }
             }
             return null;
         }
 
-        void put(byte[] b, int off, int len, K6Tags tags) {
-            if (size >= K6LineReader.MAX_INTERNED) {
+        void put(byte[] b, int off, int len, V value) {
+            if (size >= K6LineReader.MAX_INTERNED || len == 0) {
                 return;
             }
             int h = hash(b, off, len);
@@ -152,14 +159,14 @@ final class K6Interning {
                 i = (i + 1) & mask;
             }
             keys[i] = Arrays.copyOfRange(b, off, off + len);
-            values[i] = tags;
+            values[i] = value;
             hashes[i] = h;
             if (++size * 2 > keys.length) {
                 byte[][] oldKeys = keys;
-                K6Tags[] oldValues = values;
+                Object[] oldValues = values;
                 int[] oldHashes = hashes;
                 keys = new byte[oldKeys.length * 2][];
-                values = new K6Tags[keys.length];
+                values = new Object[keys.length];
                 hashes = new int[keys.length];
                 int m = keys.length - 1;
                 for (int k = 0; k < oldKeys.length; k++) {

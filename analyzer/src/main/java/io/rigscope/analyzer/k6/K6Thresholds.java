@@ -227,6 +227,8 @@ public final class K6Thresholds {
         private final String[] values;
         private final IdentityHashMap<K6Tags, Boolean> seen = new IdentityHashMap<>();
         private double[] raw = new double[1024];
+        /** raw[0, sortedCount) is sorted (the count when a percentile last sorted it). */
+        private int sortedCount;
         private long count;
         private double sum;
         private double min = Double.POSITIVE_INFINITY;
@@ -300,8 +302,11 @@ public final class K6Thresholds {
             if (n == 1) {
                 return raw[0];
             }
-            double[] sorted = Arrays.copyOf(raw, n);
-            Arrays.sort(sorted);
+            if (sortedCount != n) {
+                Arrays.sort(raw, 0, n); // in place, once per count: only percentiles read the values' order
+                sortedCount = n;
+            }
+            double[] sorted = raw;
             double i = pct / 100.0 * (n - 1);
             double lo = sorted[(int) Math.floor(i)];
             double hi = sorted[(int) Math.ceil(i)];

@@ -4,15 +4,32 @@ import java.time.DateTimeException;
 import java.time.LocalDate;
 
 /**
- * RFC 3339 timestamps ({@code 2024-03-05T12:00:00.000137+02:00}, {@code ...Z}) to epoch µs, read from the
- * parser's characters; the date's epoch day is cached.
+ * RFC 3339 timestamps ({@code 2024-03-05T12:00:00.000137+02:00}, {@code ...Z}) to epoch µs, read from the line's
+ * bytes (or the parser's characters, which must then be ASCII); the date's epoch day is cached. Not thread-safe.
  */
 final class RfcTime {
     static final long BAD = Long.MIN_VALUE;
     private int cachedYmd = -1;
     private long cachedEpochDay;
+    private byte[] ascii = new byte[40];
 
+    /** The parser's characters: copied to bytes (a non-ASCII character is not RFC 3339) and read as bytes. */
     long parseUs(char[] c, int off, int len) {
+        if (len > ascii.length) {
+            ascii = new byte[len];
+        }
+        for (int i = 0; i < len; i++) {
+            char ch = c[off + i];
+            if (ch > 0x7f) {
+                return BAD;
+            }
+            ascii[i] = (byte) ch;
+        }
+        return parseUs(ascii, 0, len);
+    }
+
+    /** {@code b[off, off + len)}, ASCII. */
+    long parseUs(byte[] c, int off, int len) {
         if (len < 20) {
             return BAD;
         }
@@ -22,7 +39,7 @@ final class RfcTime {
         int h = digits(c, off + 11, 2);
         int mi = digits(c, off + 14, 2);
         int s = digits(c, off + 17, 2);
-        char sep = c[off + 10];
+        byte sep = c[off + 10];
         if (y < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || s < 0 || c[off + 4] != '-' || c[off + 7] != '-'
                 || (sep != 'T' && sep != 't' && sep != ' ') || c[off + 13] != ':' || c[off + 16] != ':'
                 || h > 23 || mi > 59 || s > 60) {
@@ -54,7 +71,7 @@ final class RfcTime {
             return BAD;
         }
         int offsetSec;
-        char z = c[pos];
+        byte z = c[pos];
         if ((z == 'Z' || z == 'z') && pos + 1 == end) {
             offsetSec = 0;
         } else if ((z == '+' || z == '-') && pos + 6 == end && c[pos + 3] == ':') {
@@ -80,10 +97,10 @@ final class RfcTime {
         return sec * 1_000_000L + fracUs;
     }
 
-    private static int digits(char[] c, int off, int n) {
+    private static int digits(byte[] c, int off, int n) {
         int v = 0;
         for (int i = off; i < off + n; i++) {
-            char ch = c[i];
+            int ch = c[i];
             if (ch < '0' || ch > '9') {
                 return -1;
             }

@@ -269,4 +269,21 @@ class K6ThresholdsTest {
                 + String.format(Locale.ROOT, "{\"type\":\"Point\",\"data\":{\"time\":\"%s\",\"value\":1,\"tags\":%s},"
                 + "\"metric\":\"http_reqs\"}%n", time, tags);
     }
+
+    @Test
+    void aPercentileJudgedAgainAfterMorePointsCoversThemAll() {
+        K6Thresholds judge = new K6Thresholds(Map.of());
+        judge.declare("http_req_duration", List.of(new K6Line.ThresholdDecl("p(50)<100", false, null),
+                new K6Line.ThresholdDecl("max<1000", false, null)));
+        for (int v : new int[] {30, 10, 20}) {
+            judge.accept(new K6Line.Point("http_req_duration", START * 1_000_000L + v, v, K6Tags.EMPTY));
+        }
+        assertThat(judge.judge(null).get(0).value()).isEqualTo(20.0);
+        for (int v : new int[] {500, 1, 400, 300}) {
+            judge.accept(new K6Line.Point("http_req_duration", START * 1_000_000L + v, v, K6Tags.EMPTY));
+        }
+        // 1 10 20 30 300 400 500: the median is the 4th
+        assertThat(judge.judge(null).get(0).value()).isEqualTo(30.0);
+        assertThat(judge.judge(null).get(1).value()).isEqualTo(500.0);
+    }
 }
