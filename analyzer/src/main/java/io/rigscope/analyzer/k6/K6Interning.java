@@ -3,9 +3,10 @@ package io.rigscope.analyzer.k6;
 import java.util.Arrays;
 
 /**
- * The intern tables of one {@link K6LineReader}: strings by content, tag sets by their interned pairs, and tag sets
- * (and metric names) by the bytes they were read from. Open addressing, bounded to {@link K6LineReader#MAX_INTERNED} entries each
- * (past that, values are returned without being kept). Not thread-safe.
+ * The intern tables of one {@link K6LineReader}: strings by content, tag sets by their interned pairs, tag sets (and
+ * metric names) by the bytes they were read from, and the few of those read last. Open addressing, bounded to
+ * {@link K6LineReader#MAX_INTERNED} entries each (past that, values are returned without being kept). Not
+ * thread-safe.
  */
 final class K6Interning {
 
@@ -181,6 +182,51 @@ final class K6Interning {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The last {@value #SLOTS} values read from bytes, tried where they would start before the line is scanned for
+     * its end and looked up in a {@link ByBytes}: k6 writes a request's points one after another, with the same
+     * metric names and the same tags object.
+     */
+    static final class Recent<V> {
+        private static final int SLOTS = 4;
+        private final byte[][] keys = new byte[SLOTS][];
+        private final Object[] values = new Object[SLOTS];
+        private int newest = -1;
+        private V found;
+
+        /**
+         * The length of the most recent key equal to {@code b[off, off + length)} and followed by {@code follow}
+         * (before {@code end}), or -1; {@link #found()} is then its value.
+         */
+        @SuppressWarnings("unchecked")
+        int find(byte[] b, int off, int end, byte follow) {
+            for (int k = 0, slot = newest; k < SLOTS && slot >= 0; k++, slot = (slot + SLOTS - 1) % SLOTS) {
+                byte[] key = keys[slot];
+                if (key == null) {
+                    return -1;
+                }
+                int len = key.length;
+                if (off + len < end && b[off + len] == follow && Arrays.equals(key, 0, len, b, off, off + len)) {
+                    found = (V) values[slot];
+                    return len;
+                }
+            }
+            return -1;
+        }
+
+        /** The value of the key {@link #find} found last. */
+        V found() {
+            return found;
+        }
+
+        /** Keeps {@code b[off, off + len)} and its value as the newest, in place of the oldest. */
+        void remember(byte[] b, int off, int len, V value) {
+            newest = (newest + 1) % SLOTS;
+            keys[newest] = Arrays.copyOfRange(b, off, off + len);
+            values[newest] = value;
         }
     }
 }

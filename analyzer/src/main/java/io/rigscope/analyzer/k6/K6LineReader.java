@@ -382,17 +382,25 @@ public final class K6LineReader {
         if (!shape.match(b, start, end)) {
             return null;
         }
-        String metric = metricNames.get(b, shape.metricOff, shape.metricLen);
+        String metric = shape.metric;
         if (metric == null) {
-            metric = internAscii(b, shape.metricOff, shape.metricLen);
-            metricNames.put(b, shape.metricOff, shape.metricLen, metric);
-        }
-        K6Tags tags = rawTags.get(b, shape.tagsOff, shape.tagsLen);
-        if (tags == null) {
-            tags = unseenTags(b, shape.tagsOff, shape.tagsLen);
-            if (tags == null) {
-                return null;
+            metric = metricNames.get(b, shape.metricOff, shape.metricLen);
+            if (metric == null) {
+                metric = internAscii(b, shape.metricOff, shape.metricLen);
+                metricNames.put(b, shape.metricOff, shape.metricLen, metric);
             }
+            shape.recentMetrics.remember(b, shape.metricOff, shape.metricLen, metric);
+        }
+        K6Tags tags = shape.tags;
+        if (tags == null) {
+            tags = rawTags.get(b, shape.tagsOff, shape.tagsLen);
+            if (tags == null) {
+                tags = unseenTags(b, shape.tagsOff, shape.tagsLen);
+                if (tags == null) {
+                    return null;
+                }
+            }
+            shape.recentTags.remember(b, shape.tagsOff, shape.tagsLen, tags);
         }
         if (!wanted.test(metric) && !withThresholds.contains(metric)) {
             return SKIPPED_POINT;

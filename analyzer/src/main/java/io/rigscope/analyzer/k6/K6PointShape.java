@@ -20,6 +20,10 @@ import java.nio.charset.StandardCharsets;
  * rounds correctly (both operands exact), else {@link Double#parseDouble}, which rounds correctly too, as Jackson's
  * parser does.
  *
+ * <p>A metric name or tags object that one of the last few lines had ({@link K6Interning.Recent}, filled by the reader
+ * with what it made of them) is recognised by comparing bytes; then the line is not scanned for its end, which the
+ * tags object's closing braces and the line end after them show.
+ *
  * <p>One instance holds the last match's slices. Not thread-safe.
  */
 final class K6PointShape {
@@ -31,17 +35,23 @@ final class K6PointShape {
     private static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
         1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-    /** The metric name's bytes. */
+    /** Metric names and tags objects read last, and what the reader made of them. */
+    final K6Interning.Recent<String> recentMetrics = new K6Interning.Recent<>();
+    final K6Interning.Recent<K6Tags> recentTags = new K6Interning.Recent<>();
+
+    /** The metric name's bytes, and the name when it is one of {@link #recentMetrics} (else null). */
     int metricOff;
     int metricLen;
+    String metric;
     /** The time's bytes (between its quotes). */
     int timeOff;
     int timeLen;
     /** The value as Jackson reads it. */
     double value;
-    /** The tags object's bytes, from its '{' to its '}'. */
+    /** The tags object's bytes, from its '{' to its '}', and the tags when they are {@link #recentTags} (else null). */
     int tagsOff;
     int tagsLen;
+    K6Tags tags;
     /** Where the line's text ends (before {@code \r\n} or {@code \n}), and where the next line starts. */
     int lineEnd;
     int next;
@@ -57,11 +67,18 @@ final class K6PointShape {
             return false;
         }
         metricOff = p;
-        p = plainString(b, p, end);
-        if (p < 0 || p == metricOff) {
-            return false;
+        metricLen = recentMetrics.find(b, p, end, (byte) '"');
+        if (metricLen > 0) {
+            metric = recentMetrics.found();
+            p += metricLen;
+        } else {
+            metric = null;
+            p = plainString(b, p, end);
+            if (p < 0 || p == metricOff) {
+                return false;
+            }
+            metricLen = p - metricOff;
         }
-        metricLen = p - metricOff;
         p = expect(b, p, end, TYPE_DATA_TIME);
         if (p < 0) {
             return false;
@@ -85,6 +102,27 @@ final class K6PointShape {
             return false;
         }
         tagsOff = p;
+        tagsLen = recentTags.find(b, p, end, (byte) '}');
+        if (tagsLen > 0) {
+            // a whole JSON object read before: the line must end right after the braces of data and the line
+            tags = recentTags.found();
+            int close = p + tagsLen;
+            if (close + 1 < end && b[close + 1] == '}') {
+                int after = close + 2;
+                if (after == end || b[after] == '\n') {
+                    lineEnd = after;
+                    next = after + 1;
+                    return true;
+                }
+                if (b[after] == '\r' && (after + 1 == end || b[after + 1] == '\n')) {
+                    lineEnd = after;
+                    next = after + 2;
+                    return true;
+                }
+            }
+            return false;
+        }
+        tags = null;
         int nl = p;
         while (nl < end && b[nl] != '\n') {
             nl++;
