@@ -405,11 +405,7 @@ public final class K6LineReader {
         if (!wanted.test(metric) && !withThresholds.contains(metric)) {
             return SKIPPED_POINT;
         }
-        long us = times.parseUs(b, shape.timeOff, shape.timeLen);
-        if (us == RfcTime.BAD) {
-            return null;
-        }
-        return new K6Line.Point(metric, us, shape.value, tags);
+        return new K6Line.Point(metric, shape.timeUs, shape.value, tags);
     }
 
     private static final K6Line.Other SKIPPED_POINT = new K6Line.Other("Point");

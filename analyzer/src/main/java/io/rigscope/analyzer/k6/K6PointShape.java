@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * (returns false) whatever it does not recognise, and the parser decides.
  *
  * <p>What it refuses: other field orders or whitespace; a backslash, a control character or a non-ASCII byte in
- * the metric name or the time; a value that is not {@code -?digits[.digits]} (JSON's rules: no leading zero, at
+ * the metric name; a time that {@link RfcTime} does not read; a value that is not {@code -?digits[.digits]} (JSON's rules: no leading zero, at
  * least one digit after the point) or has more than 18 digits; a line that does not end {@code }}} after the tags
  * object. The tags object itself is only located here (from {@code "tags":} to the line's closing braces); the
  * reader confirms it is one JSON object.
@@ -43,9 +43,11 @@ final class K6PointShape {
     int metricOff;
     int metricLen;
     String metric;
-    /** The time's bytes (between its quotes). */
+    /** The time's bytes (between its quotes), and the time, epoch µs. */
     int timeOff;
     int timeLen;
+    long timeUs;
+    private final RfcTime times = new RfcTime();
     /** The value as Jackson reads it. */
     double value;
     /** The tags object's bytes, from its '{' to its '}', and the tags when they are {@link #recentTags} (else null). */
@@ -84,11 +86,15 @@ final class K6PointShape {
             return false;
         }
         timeOff = p;
-        p = plainString(b, p, end);
-        if (p < 0) {
+        timeLen = RfcTime.lengthAt(b, p, end);
+        if (timeLen < 0 || p + timeLen >= end || b[p + timeLen] != '"') {
             return false;
         }
-        timeLen = p - timeOff;
+        timeUs = times.parseUs(b, p, timeLen); // checks every byte of it: digits and separators
+        if (timeUs == RfcTime.BAD) {
+            return false;
+        }
+        p += timeLen;
         p = expect(b, p, end, VALUE);
         if (p < 0) {
             return false;

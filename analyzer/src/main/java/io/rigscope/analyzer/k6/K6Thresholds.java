@@ -227,8 +227,6 @@ public final class K6Thresholds {
         private final String[] values;
         private final IdentityHashMap<K6Tags, Boolean> seen = new IdentityHashMap<>();
         private double[] raw = new double[1024];
-        /** raw[0, sortedCount) is sorted (the count when a percentile last sorted it). */
-        private int sortedCount;
         private long count;
         private double sum;
         private double min = Double.POSITIVE_INFINITY;
@@ -296,20 +294,20 @@ public final class K6Thresholds {
             };
         }
 
-        /** k6's percentile: linear interpolation between the sorted values around rank pct/100 x (count - 1). */
+        /**
+         * k6's percentile: linear interpolation between the sorted values around rank pct/100 x (count - 1), read
+         * with {@link OrderStatistics} (the values reordered in place; only percentiles read their order).
+         */
         private double percentile(double pct) {
             int n = (int) count;
             if (n == 1) {
                 return raw[0];
             }
-            if (sortedCount != n) {
-                Arrays.sort(raw, 0, n); // in place, once per count: only percentiles read the values' order
-                sortedCount = n;
-            }
-            double[] sorted = raw;
             double i = pct / 100.0 * (n - 1);
-            double lo = sorted[(int) Math.floor(i)];
-            double hi = sorted[(int) Math.ceil(i)];
+            int below = (int) Math.floor(i);
+            int above = (int) Math.ceil(i);
+            double lo = OrderStatistics.select(raw, n, below);
+            double hi = above == below ? lo : OrderStatistics.min(raw, below + 1, n);
             return lo + (hi - lo) * (i - Math.floor(i));
         }
     }
