@@ -3,10 +3,14 @@ package io.rigscope.analyzer.k6;
 import java.util.Arrays;
 
 /**
- * The k-th smallest of a run's values without sorting them all: quickselect (median-of-three pivot) in place, in
- * {@link Double#compare}'s order, the order {@link Arrays#sort(double[])} gives; a range that stops shrinking fast
- * (an adversarial order) is sorted instead. {@link K6Thresholds} reads k6's percentiles with it: two neighbouring
- * order statistics per percentile, where a full sort of a 300,000-point trend cost more than reading it.
+ * The k-th smallest of a run's values without sorting them all: quickselect (median-of-three pivot, Hoare
+ * partition) in place; a range that stops shrinking fast (an adversarial order) is sorted instead. {@link K6Thresholds}
+ * reads k6's percentiles with it: two neighbouring order statistics per percentile, where a full sort of a
+ * 300,000-point trend cost more than reading the file's points.
+ *
+ * <p>Values are compared with {@code <}, which orders them as {@link Arrays#sort(double[])} does when there is no
+ * NaN and no -0.0 among them; the caller sorts those that have one ({@link K6Thresholds} knows from the points it
+ * kept).
  */
 final class OrderStatistics {
 
@@ -14,30 +18,32 @@ final class OrderStatistics {
     }
 
     /**
-     * The {@code k}-th smallest (from 0) of {@code a[0, n)}; {@code a[0, n)} is reordered so that every value before
-     * index {@code k} is not greater and every value after it not smaller.
+     * The {@code k}-th smallest (from 0) of the values in {@code a}, given that no value before {@code from} is
+     * greater than any of {@code a[from, to)} and none from {@code to} on is smaller (from 0 and to the array's
+     * used length when nothing is known). {@code a[from, to)} is reordered so that no value before index {@code k}
+     * is greater and none after it smaller.
      */
-    static double select(double[] a, int n, int k) {
-        if (k < 0 || k >= n) {
-            throw new IllegalArgumentException("k " + k + " is outside [0, " + n + ")");
+    static double select(double[] a, int from, int to, int k) {
+        if (k < from || k >= to) {
+            throw new IllegalArgumentException("k " + k + " is outside [" + from + ", " + to + ")");
         }
-        int lo = 0;
-        int hi = n - 1;
-        int budget = 2 * (32 - Integer.numberOfLeadingZeros(n)) + 8;
+        int lo = from;
+        int hi = to - 1;
+        int budget = 2 * (32 - Integer.numberOfLeadingZeros(to - from)) + 8;
         while (hi > lo) {
             if (--budget < 0) {
                 Arrays.sort(a, lo, hi + 1);
                 return a[k];
             }
             int mid = (lo + hi) >>> 1;
-            // median of three to a[lo], then Hoare partition around it
-            if (less(a[mid], a[lo])) {
+            // median of three to a[lo] (a[hi] then stops the left scan), then partition around it
+            if (a[mid] < a[lo]) {
                 swap(a, mid, lo);
             }
-            if (less(a[hi], a[lo])) {
+            if (a[hi] < a[lo]) {
                 swap(a, hi, lo);
             }
-            if (less(a[hi], a[mid])) {
+            if (a[hi] < a[mid]) {
                 swap(a, hi, mid);
             }
             swap(a, lo, mid);
@@ -47,10 +53,10 @@ final class OrderStatistics {
             while (true) {
                 do {
                     i++;
-                } while (i <= hi && less(a[i], pivot));
+                } while (a[i] < pivot);
                 do {
                     j--;
-                } while (less(pivot, a[j]));
+                } while (pivot < a[j]);
                 if (i >= j) {
                     break;
                 }
@@ -69,20 +75,15 @@ final class OrderStatistics {
         return a[k];
     }
 
-    /** The smallest of {@code a[from, to)} in {@link Double#compare}'s order. */
+    /** The smallest of {@code a[from, to)}. */
     static double min(double[] a, int from, int to) {
         double m = a[from];
         for (int i = from + 1; i < to; i++) {
-            if (less(a[i], m)) {
+            if (a[i] < m) {
                 m = a[i];
             }
         }
         return m;
-    }
-
-    private static boolean less(double x, double y) {
-        // Double.compare's order where < and > do not decide: -0.0 before 0.0, NaN last, as Arrays.sort orders them
-        return x < y || (!(x > y) && Double.compare(x, y) < 0);
     }
 
     private static void swap(double[] a, int i, int j) {
