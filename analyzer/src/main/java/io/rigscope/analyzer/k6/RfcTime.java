@@ -12,6 +12,8 @@ import java.util.Arrays;
 final class RfcTime {
     static final long BAD = Long.MIN_VALUE;
     private static final int MINUTE_BYTES = 17;
+    /** What a fraction of n digits (up to 6 read) is multiplied by to be µs. */
+    private static final long[] TO_MICROS = {0, 100_000, 10_000, 1_000, 100, 10, 1};
     private final byte[] minuteKey = new byte[MINUTE_BYTES];
     private boolean minuteKnown;
     private long minuteSec;
@@ -93,10 +95,7 @@ final class RfcTime {
             if (digitsRead == 0 || digitsRead > 9) {
                 return BAD;
             }
-            for (int k = Math.min(digitsRead, 6); k < 6; k++) {
-                frac *= 10;
-            }
-            fracUs = frac;
+            fracUs = frac * TO_MICROS[Math.min(digitsRead, 6)]; // a table, not a loop: no branch C2 saw rarely
         }
         if (pos >= end) {
             return BAD;
