@@ -14,14 +14,17 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Reads k6 {@code --out json} lines into {@link K6Line}s with Jackson's streaming parser: no tree per line, metric
- * names, tag keys, tag values and whole tag sets interned (a run has a few dozen of each), RFC 3339 times parsed
- * by hand.
+ * Reads k6 {@code --out json} lines into {@link K6Line}s: a point line in the shape k6 writes it
+ * ({@link K6PointShape}) from its bytes, any other line with Jackson's streaming parser (no tree per line); metric
+ * names, tag keys, tag values and whole tag sets interned (a run has a few dozen of each), RFC 3339 times parsed by
+ * hand ({@link RfcTime}). Both paths read a line alike; what the byte path does not recognise goes to the parser,
+ * which names what is wrong.
  *
  * <p>Two entry points: {@link #parse(String)} (one line, e.g. a line a live follower just read) and
- * {@link #read(InputStream, Handler)} (a whole stream). The stream is read in blocks of whole lines with one
- * parser per block; a block holding a line that cannot be read is read again line by line, so every good line
- * of it is kept and every bad line is named with its number and reason.
+ * {@link #read(InputStream, Handler)} (a whole stream). The stream is read in blocks of whole lines, line by line;
+ * from a line the parser refuses on its own, the rest of the block is read by one parser (an object may span
+ * lines) and, if that fails too, line by line again, so every good line of it is kept and every bad line is named
+ * with its number and reason.
  *
  * <p>Not thread-safe: one reader per thread (its intern tables are its own). The pools are bounded
  * ({@value #MAX_INTERNED} strings and tag sets); past that, new values are read without interning.
@@ -40,6 +43,8 @@ public final class K6LineReader {
             .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
             .build();
     private static final int BLOCK_BYTES = 1 << 20;
+    /** A point of a metric no rule reads, its data not kept. */
+    private static final K6Line.Other SKIPPED_POINT = new K6Line.Other("Point");
 
     private final java.util.function.Predicate<String> wanted;
     private final java.util.Set<String> withThresholds = new java.util.HashSet<>();
@@ -407,8 +412,6 @@ public final class K6LineReader {
         }
         return new K6Line.Point(metric, shape.timeUs, shape.value, tags);
     }
-
-    private static final K6Line.Other SKIPPED_POINT = new K6Line.Other("Point");
 
     private String internAscii(byte[] b, int off, int len) {
         if (asciiChars.length < len) {

@@ -10,19 +10,19 @@ import java.nio.charset.StandardCharsets;
  * (returns false) whatever it does not recognise, and the parser decides.
  *
  * <p>What it refuses: other field orders or whitespace; a backslash, a control character or a non-ASCII byte in
- * the metric name; a time that {@link RfcTime} does not read; a value that is not {@code -?digits[.digits]} (JSON's rules: no leading zero, at
- * least one digit after the point) or has more than 18 digits; a line that does not end {@code }}} after the tags
- * object. The tags object itself is only located here (from {@code "tags":} to the line's closing braces); the
- * reader confirms it is one JSON object.
+ * the metric name; a time that {@link RfcTime} does not read; a value that is not {@code -?digits[.digits]}
+ * (JSON's rules: no leading zero, at least one digit after the point) or has more than 18 digits; a line that does
+ * not end with the tags object's closing brace and two more. The tags object itself is only located here (from
+ * {@code "tags":} to the line's two closing braces); the reader confirms it is one JSON object.
  *
  * <p>The value is the double Jackson gives for the same text: integers through {@code long} (so {@code -0} is
  * {@code 0.0}); a decimal whose digits, point removed, are below 2^53 as {@code digits / 10^k}, which IEEE division
  * rounds correctly (both operands exact), else {@link Double#parseDouble}, which rounds correctly too, as Jackson's
  * parser does.
  *
- * <p>A metric name or tags object that one of the last few lines had ({@link K6Interning.Recent}, filled by the reader
- * with what it made of them) is recognised by comparing bytes; then the line is not scanned for its end, which the
- * tags object's closing braces and the line end after them show.
+ * <p>A metric name or tags object that one of the last few lines had ({@link K6Interning.Recent}, filled by the
+ * reader with what it made of them) is recognised by comparing bytes; then the line is not scanned for its end,
+ * which the tags object's closing braces and the line end after them show.
  *
  * <p>One instance holds the last match's slices. Not thread-safe.
  */
@@ -43,9 +43,7 @@ final class K6PointShape {
     int metricOff;
     int metricLen;
     String metric;
-    /** The time's bytes (between its quotes), and the time, epoch µs. */
-    int timeOff;
-    int timeLen;
+    /** The time, epoch µs. */
     long timeUs;
     private final RfcTime times = new RfcTime();
     /** The value as Jackson reads it. */
@@ -85,8 +83,7 @@ final class K6PointShape {
         if (p < 0) {
             return false;
         }
-        timeOff = p;
-        timeLen = RfcTime.lengthAt(b, p, end);
+        int timeLen = RfcTime.lengthAt(b, p, end);
         if (timeLen < 0 || p + timeLen >= end || b[p + timeLen] != '"') {
             return false;
         }
