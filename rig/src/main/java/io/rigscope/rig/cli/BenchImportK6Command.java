@@ -50,9 +50,9 @@ public final class BenchImportK6Command implements Callable<Integer> {
 
     @Option(names = "--shape", paramLabel = "k6|points", defaultValue = "k6",
             description = {"With --generate: 'k6' (default) writes the k6-shaped run above; 'points' writes a run "
-                + "where every line is a point the reader reads: 2 points per request (http_req_duration and http_reqs, "
-                + "k6's HTTPS tags: expected_response, group, method, name, proto, scenario, status, tls_version, "
-                + "url) plus their two Metric lines."})
+                + "where every line is a point the reader reads: 2 points per request (http_req_duration and "
+                + "http_reqs, k6's HTTPS tags: expected_response, group, method, name, proto, scenario, status, "
+                + "tls_version, url) plus their two Metric lines."})
     Shape shape;
 
     @Override
