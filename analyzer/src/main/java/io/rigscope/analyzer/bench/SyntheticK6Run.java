@@ -87,6 +87,59 @@ public final class SyntheticK6Run {
         return lines;
     }
 
+    /**
+     * Writes {@code requests} requests at 1,000 requests/s from 2024-03-05T12:00:00+02:00 where every line is a point
+     * the reader reads: per request an {@code http_reqs} and an {@code http_req_duration} point (the metric named
+     * first), each metric's Metric line before its first point (thresholds {@code p(95)<200} and
+     * {@code p(99.9)<500} on http_req_duration). Tags as k6 writes them for an HTTPS request, keys in order:
+     * expected_response, group, method, name, proto, scenario, status, tls_version, url. Times as k6 writes them
+     * (RFC 3339 with nanoseconds, trailing zeros dropped, +02:00), durations in ms to the nanosecond. Two scenarios:
+     * {@code ingest} (19 of 20 requests, POST 201) and {@code probe} (GET 200). Deterministic.
+     *
+     * @return the lines written ({@code 2 x requests + 2})
+     */
+    public static long writeRequestPoints(Path file, long requests) throws IOException {
+        Random random = new Random(42);
+        Set<String> declared = new HashSet<>();
+        long lines = 0;
+        long startNs = Instant.parse("2024-03-05T10:00:00Z").getEpochSecond() * 1_000_000_000L;
+        try (BufferedWriter w = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(file),
+                StandardCharsets.UTF_8), 1 << 16)) {
+            for (long i = 0; i < requests; i++) {
+                long endNs = startNs + i * 1_000_000L + random.nextInt(900_000);
+                boolean probe = i % 20 == 19;
+                long durationNs = (probe ? 3_000_000L : 1_500_000L) + random.nextInt(4_000_000)
+                        + (random.nextInt(1000) == 0 ? 200_000_000L : 0);
+                String path = probe ? "aggregate" : "events";
+                String tags = "{\"expected_response\":\"true\",\"group\":\"\",\"method\":\""
+                        + (probe ? "GET" : "POST") + "\",\"name\":\"https://127.0.0.1:8443/" + path
+                        + "\",\"proto\":\"HTTP/2.0\",\"scenario\":\"" + (probe ? "probe" : "ingest")
+                        + "\",\"status\":\"" + (probe ? "200" : "201")
+                        + "\",\"tls_version\":\"tls1.3\",\"url\":\"https://127.0.0.1:8443/" + path + "\"}";
+                String t = timeAsK6(endNs);
+                lines += point(w, declared, "http_req_duration", "trend", "\"p(95)<200\",\"p(99.9)<500\"", t,
+                        msAsK6(durationNs), tags);
+                lines += point(w, declared, "http_reqs", "counter", "", t, "1", tags);
+            }
+        }
+        return lines;
+    }
+
+    /** RFC 3339 with nanoseconds and the +02:00 offset, trailing zeros of the fraction dropped (Go's RFC3339Nano). */
+    private static String timeAsK6(long epochNs) {
+        String full = time(epochNs); // yyyy-MM-ddTHH:mm:ss.nnnnnnnnn+02:00
+        int dot = full.indexOf('.');
+        int zone = full.indexOf('+', dot);
+        String fraction = full.substring(dot + 1, zone).replaceAll("0+$", "");
+        return full.substring(0, dot) + (fraction.isEmpty() ? "" : "." + fraction) + full.substring(zone);
+    }
+
+    /** Nanoseconds as milliseconds, shortest decimal (k6 writes durations as float ms). */
+    private static String msAsK6(long ns) {
+        String fraction = String.format(Locale.ROOT, "%06d", ns % 1_000_000L).replaceAll("0+$", "");
+        return (ns / 1_000_000L) + (fraction.isEmpty() ? "" : "." + fraction);
+    }
+
     private static int point(BufferedWriter w, Set<String> declared, String metric, String type, String thresholds,
                              String time, String value, String tags) throws IOException {
         int n = 0;

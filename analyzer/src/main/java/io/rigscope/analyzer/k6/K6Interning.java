@@ -3,9 +3,10 @@ package io.rigscope.analyzer.k6;
 import java.util.Arrays;
 
 /**
- * The intern tables of one {@link K6LineReader}: strings by content, tag sets by their interned pairs, and tag sets
- * by the bytes of their JSON object. Open addressing, bounded to {@link K6LineReader#MAX_INTERNED} entries each
- * (past that, values are returned without being kept). Not thread-safe.
+ * The intern tables of one {@link K6LineReader}: strings by content, tag sets by their interned pairs, tag sets (and
+ * metric names) by the bytes they were read from, and the few of those read last. Open addressing, bounded to
+ * {@link K6LineReader#MAX_INTERNED} entries each (past that, values are returned without being kept). Not
+ * thread-safe.
  */
 final class K6Interning {
 
@@ -114,10 +115,13 @@ final class K6Interning {
         }
     }
 
-    /** Tag sets by the bytes of their JSON object, open addressing; a bounded table. */
-    static final class RawTags {
+    /**
+     * Values by the bytes they were read from (a tags object's JSON, a metric name), open addressing; a bounded
+     * table. The hash samples at most 16 bytes; a candidate is confirmed by comparing the bytes in full.
+     */
+    static final class ByBytes<V> {
         private byte[][] keys = new byte[256][];
-        private K6Tags[] values = new K6Tags[256];
+        private Object[] values = new Object[256];
         private int[] hashes = new int[256];
         private int size;
 
@@ -130,19 +134,23 @@ final class K6Interning {
             return h + b[off + len - 1];
         }
 
-        K6Tags get(byte[] b, int off, int len) {
+        @SuppressWarnings("unchecked")
+        V get(byte[] b, int off, int len) {
+            if (len == 0) {
+                return null;
+            }
             int h = hash(b, off, len);
             int mask = keys.length - 1;
             for (int i = mix(h) & mask; keys[i] != null; i = (i + 1) & mask) {
                 if (hashes[i] == h && keys[i].length == len && Arrays.equals(keys[i], 0, len, b, off, off + len)) {
-                    return values[i];
+                    return (V) values[i];
                 }
             }
             return null;
         }
 
-        void put(byte[] b, int off, int len, K6Tags tags) {
-            if (size >= K6LineReader.MAX_INTERNED) {
+        void put(byte[] b, int off, int len, V value) {
+            if (size >= K6LineReader.MAX_INTERNED || len == 0) {
                 return;
             }
             int h = hash(b, off, len);
@@ -152,14 +160,14 @@ final class K6Interning {
                 i = (i + 1) & mask;
             }
             keys[i] = Arrays.copyOfRange(b, off, off + len);
-            values[i] = tags;
+            values[i] = value;
             hashes[i] = h;
             if (++size * 2 > keys.length) {
                 byte[][] oldKeys = keys;
-                K6Tags[] oldValues = values;
+                Object[] oldValues = values;
                 int[] oldHashes = hashes;
                 keys = new byte[oldKeys.length * 2][];
-                values = new K6Tags[keys.length];
+                values = new Object[keys.length];
                 hashes = new int[keys.length];
                 int m = keys.length - 1;
                 for (int k = 0; k < oldKeys.length; k++) {
@@ -174,6 +182,51 @@ final class K6Interning {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The last {@value #SLOTS} values read from bytes, tried where they would start before the line is scanned for
+     * its end and looked up in a {@link ByBytes}: k6 writes a request's points one after another, with the same
+     * metric names and the same tags object.
+     */
+    static final class Recent<V> {
+        private static final int SLOTS = 4;
+        private final byte[][] keys = new byte[SLOTS][];
+        private final Object[] values = new Object[SLOTS];
+        private int newest = -1;
+        private V found;
+
+        /**
+         * The length of the most recent key equal to {@code b[off, off + length)} and followed by {@code follow}
+         * (before {@code end}), or -1; {@link #found()} is then its value.
+         */
+        @SuppressWarnings("unchecked")
+        int find(byte[] b, int off, int end, byte follow) {
+            for (int k = 0, slot = newest; k < SLOTS && slot >= 0; k++, slot = (slot + SLOTS - 1) % SLOTS) {
+                byte[] key = keys[slot];
+                if (key == null) {
+                    return -1;
+                }
+                int len = key.length;
+                if (off + len < end && b[off + len] == follow && Arrays.equals(key, 0, len, b, off, off + len)) {
+                    found = (V) values[slot];
+                    return len;
+                }
+            }
+            return -1;
+        }
+
+        /** The value of the key {@link #find} found last. */
+        V found() {
+            return found;
+        }
+
+        /** Keeps {@code b[off, off + len)} and its value as the newest, in place of the oldest. */
+        void remember(byte[] b, int off, int len, V value) {
+            newest = (newest + 1) % SLOTS;
+            keys[newest] = Arrays.copyOfRange(b, off, off + len);
+            values[newest] = value;
         }
     }
 }

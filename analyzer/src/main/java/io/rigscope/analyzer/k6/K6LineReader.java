@@ -14,14 +14,17 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Reads k6 {@code --out json} lines into {@link K6Line}s with Jackson's streaming parser: no tree per line, metric
- * names, tag keys, tag values and whole tag sets interned (a run has a few dozen of each), RFC 3339 times parsed
- * by hand.
+ * Reads k6 {@code --out json} lines into {@link K6Line}s: a point line in the shape k6 writes it
+ * ({@link K6PointShape}) from its bytes, any other line with Jackson's streaming parser (no tree per line); metric
+ * names, tag keys, tag values and whole tag sets interned (a run has a few dozen of each), RFC 3339 times parsed by
+ * hand ({@link RfcTime}). Both paths read a line alike; what the byte path does not recognise goes to the parser,
+ * which names what is wrong.
  *
  * <p>Two entry points: {@link #parse(String)} (one line, e.g. a line a live follower just read) and
- * {@link #read(InputStream, Handler)} (a whole stream). The stream is read in blocks of whole lines with one
- * parser per block; a block holding a line that cannot be read is read again line by line, so every good line
- * of it is kept and every bad line is named with its number and reason.
+ * {@link #read(InputStream, Handler)} (a whole stream). The stream is read in blocks of whole lines, line by line;
+ * from a line the parser refuses on its own, the rest of the block is read by one parser (an object may span
+ * lines) and, if that fails too, line by line again, so every good line of it is kept and every bad line is named
+ * with its number and reason.
  *
  * <p>Not thread-safe: one reader per thread (its intern tables are its own). The pools are bounded
  * ({@value #MAX_INTERNED} strings and tag sets); past that, new values are read without interning.
@@ -40,6 +43,8 @@ public final class K6LineReader {
             .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
             .build();
     private static final int BLOCK_BYTES = 1 << 20;
+    /** A point of a metric no rule reads, its data not kept. */
+    private static final K6Line.Other SKIPPED_POINT = new K6Line.Other("Point");
 
     private final java.util.function.Predicate<String> wanted;
     private final java.util.Set<String> withThresholds = new java.util.HashSet<>();
@@ -65,7 +70,10 @@ public final class K6LineReader {
     /** The bytes the current parser reads, and where its input starts in them. */
     private byte[] source;
     private int sourceOff;
-    private final K6Interning.RawTags rawTags = new K6Interning.RawTags();
+    private final K6Interning.ByBytes<K6Tags> rawTags = new K6Interning.ByBytes<>();
+    private final K6Interning.ByBytes<String> metricNames = new K6Interning.ByBytes<>();
+    private final K6PointShape shape = new K6PointShape();
+    private char[] asciiChars = new char[64];
     private final String[] tagValues = new String[64];
 
     /** A reader that reads every point in full. */
@@ -138,6 +146,15 @@ public final class K6LineReader {
 
     /** Reads one line held in {@code bytes[off, off + len)} (UTF-8, without its line end). */
     public K6Line parse(byte[] bytes, int off, int len) throws BadLineException {
+        K6Line line = pointOfShape(bytes, off, off + len);
+        if (line != null && shape.next > off + len) {
+            return line;
+        }
+        return parseWithParser(bytes, off, len);
+    }
+
+    /** {@link #parse(byte[], int, int)} with Jackson's parser only (never {@link K6PointShape}). */
+    K6Line parseWithParser(byte[] bytes, int off, int len) throws BadLineException {
         source = bytes;
         sourceOff = off;
         try (JsonParser p = FACTORY.createParser(bytes, off, len)) {
@@ -212,11 +229,57 @@ public final class K6LineReader {
     }
 
     /**
-     * One block of whole lines (the last one possibly unterminated at the stream's end): one parser for all of it;
-     * any trouble and it is read again line by line. Returns the line number of its last line.
+     * One block of whole lines (the last one possibly unterminated at the stream's end), line by line: a line in
+     * k6's point shape ({@link K6PointShape}) is read from its bytes, any other with Jackson's parser; from the first
+     * line the parser refuses on its own, the rest of the block is {@linkplain #streamed streamed}. Returns the line
+     * number of its last line.
      */
     private long block(byte[] buf, int off, int end, long lineNo, boolean unterminated, Handler handler,
                        boolean[] lastBad) throws IOException {
+        int start = off;
+        while (start < end) {
+            K6Line line = pointOfShape(buf, start, end);
+            if (line != null) {
+                lineNo++;
+                handler.line(line);
+                lastBad[0] = false;
+                start = shape.next;
+                continue;
+            }
+            int nl = start;
+            while (nl < end && buf[nl] != '\n') {
+                nl++;
+            }
+            int len = nl - start;
+            if (len > 0 && buf[start + len - 1] == '\r') {
+                len--;
+            }
+            if (!blank(buf, start, len)) {
+                try {
+                    line = parseWithParser(buf, start, len);
+                    handler.line(line);
+                    lastBad[0] = false;
+                } catch (BadLineException e) {
+                    if (opensObject(buf, start, len)) {
+                        // one parser over the rest, as a block was always read first: an object may span lines
+                        return streamed(buf, start, end, lineNo, unterminated, handler, lastBad);
+                    }
+                    lastBad[0] = true;
+                    handler.bad(lineNo + 1, e.getMessage());
+                }
+            }
+            lineNo++;
+            start = nl + 1;
+        }
+        return lineNo;
+    }
+
+    /**
+     * Whole lines (the last one possibly unterminated at the stream's end): one parser for all of them; any trouble
+     * and they are read again line by line. Returns the line number of the last line.
+     */
+    private long streamed(byte[] buf, int off, int end, long lineNo, boolean unterminated, Handler handler,
+                          boolean[] lastBad) throws IOException {
         if (end == off) {
             return lineNo;
         }
@@ -246,8 +309,8 @@ public final class K6LineReader {
             if (t == null) {
                 rows = p.currentLocation().getLineNr();
             }
-        } catch (JsonProcessingException | BadLineException e) {
-            rows = -1;
+        } catch (IOException | BadLineException e) {
+            rows = -1; // IOException: the parser took bytes that are not UTF-8 for another encoding (UTF-16/32)
         }
         if (rows > 0) {
             handOver(handler, lastBad);
@@ -293,6 +356,17 @@ public final class K6LineReader {
         pending.clear();
     }
 
+    /** True when the first byte that is not blank is '{'. */
+    private static boolean opensObject(byte[] buf, int off, int len) {
+        for (int i = off; i < off + len; i++) {
+            byte b = buf[i];
+            if (b != ' ' && b != '\t' && b != '\r') {
+                return b == '{';
+            }
+        }
+        return false;
+    }
+
     private static boolean blank(byte[] buf, int off, int len) {
         for (int i = off; i < off + len; i++) {
             byte b = buf[i];
@@ -301,6 +375,69 @@ public final class K6LineReader {
             }
         }
         return true;
+    }
+
+    /**
+     * The line starting at {@code start} read from its bytes when it has k6's point shape ({@link K6PointShape}),
+     * as {@link #object} would read it; null when it has not, or when something in it needs the parser (a tags
+     * object not seen before that is not exactly one JSON object, a time that does not parse): the parser then
+     * reads it and names what is wrong.
+     */
+    private K6Line pointOfShape(byte[] b, int start, int end) {
+        if (!shape.match(b, start, end)) {
+            return null;
+        }
+        String metric = shape.metric;
+        if (metric == null) {
+            metric = metricNames.get(b, shape.metricOff, shape.metricLen);
+            if (metric == null) {
+                metric = internAscii(b, shape.metricOff, shape.metricLen);
+                metricNames.put(b, shape.metricOff, shape.metricLen, metric);
+            }
+            shape.recentMetrics.remember(b, shape.metricOff, shape.metricLen, metric);
+        }
+        K6Tags tags = shape.tags;
+        if (tags == null) {
+            tags = rawTags.get(b, shape.tagsOff, shape.tagsLen);
+            if (tags == null) {
+                tags = unseenTags(b, shape.tagsOff, shape.tagsLen);
+                if (tags == null) {
+                    return null;
+                }
+            }
+            shape.recentTags.remember(b, shape.tagsOff, shape.tagsLen, tags);
+        }
+        if (!wanted.test(metric) && !withThresholds.contains(metric)) {
+            return SKIPPED_POINT;
+        }
+        return new K6Line.Point(metric, shape.timeUs, shape.value, tags);
+    }
+
+    private String internAscii(byte[] b, int off, int len) {
+        if (asciiChars.length < len) {
+            asciiChars = new char[len];
+        }
+        for (int i = 0; i < len; i++) {
+            asciiChars[i] = (char) b[off + i];
+        }
+        return strings.intern(asciiChars, 0, len);
+    }
+
+    /** A tags object's bytes not seen before: read when they are exactly one JSON object, else null. */
+    private K6Tags unseenTags(byte[] b, int off, int len) {
+        try (JsonParser q = FACTORY.createParser(b, off, len)) {
+            if (q.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            K6Tags read = tags(q);
+            if (q.nextToken() != null) {
+                return null;
+            }
+            rawTags.put(b, off, len, read);
+            return read;
+        } catch (IOException | BadLineException e) {
+            return null;
+        }
     }
 
     /** The rest of a k6 line after its START_OBJECT. */

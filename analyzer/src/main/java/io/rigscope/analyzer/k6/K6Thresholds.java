@@ -227,6 +227,16 @@ public final class K6Thresholds {
         private final String[] values;
         private final IdentityHashMap<K6Tags, Boolean> seen = new IdentityHashMap<>();
         private double[] raw = new double[1024];
+        /** No NaN and no -0.0 among the values: {@link OrderStatistics} may compare them with {@code <}. */
+        private boolean plainOrder = true;
+        /**
+         * The index the last percentile selected, with the count it was selected at: no value before it is greater,
+         * none after it smaller (a later percentile selects on one side of it only).
+         */
+        private int selectedAt = -1;
+        private long selectedAtCount = -1;
+        /** raw[0, sortedCount) is sorted (values without a plain order are sorted, as k6's are). */
+        private int sortedCount;
         private long count;
         private double sum;
         private double min = Double.POSITIVE_INFINITY;
@@ -267,6 +277,9 @@ public final class K6Thresholds {
             }
             raw[(int) count] = v;
             count++;
+            if (v != v || (v == 0 && Double.doubleToRawLongBits(v) != 0L)) {
+                plainOrder = false;
+            }
             sum += v;
             min = Math.min(min, v);
             max = Math.max(max, v);
@@ -294,17 +307,42 @@ public final class K6Thresholds {
             };
         }
 
-        /** k6's percentile: linear interpolation between the sorted values around rank pct/100 x (count - 1). */
+        /**
+         * k6's percentile: linear interpolation between the sorted values around rank pct/100 x (count - 1), read
+         * with {@link OrderStatistics} (the values reordered in place; only percentiles read their order).
+         */
         private double percentile(double pct) {
             int n = (int) count;
             if (n == 1) {
                 return raw[0];
             }
-            double[] sorted = Arrays.copyOf(raw, n);
-            Arrays.sort(sorted);
             double i = pct / 100.0 * (n - 1);
-            double lo = sorted[(int) Math.floor(i)];
-            double hi = sorted[(int) Math.ceil(i)];
+            int below = (int) Math.floor(i);
+            int above = (int) Math.ceil(i);
+            double lo;
+            double hi;
+            if (!plainOrder) {
+                if (sortedCount != n) {
+                    Arrays.sort(raw, 0, n);
+                    sortedCount = n;
+                }
+                lo = raw[below];
+                hi = raw[above];
+            } else {
+                int from = 0;
+                int to = n;
+                if (selectedAtCount == n) {
+                    if (selectedAt < below) {
+                        from = selectedAt + 1;
+                    } else {
+                        to = selectedAt + 1;
+                    }
+                }
+                lo = OrderStatistics.select(raw, from, to, below);
+                selectedAt = below;
+                selectedAtCount = n;
+                hi = above == below ? lo : OrderStatistics.min(raw, below + 1, n);
+            }
             return lo + (hi - lo) * (i - Math.floor(i));
         }
     }

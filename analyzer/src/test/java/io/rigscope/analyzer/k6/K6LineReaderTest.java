@@ -50,6 +50,97 @@ class K6LineReaderTest {
                 new K6Line.ThresholdDecl("rate>0.9", false, null), new K6Line.ThresholdDecl("rate>0.5", true, "5s"))));
     }
 
+    /**
+     * Lines in k6's point shape are read from their bytes ({@link K6PointShape}); each must read exactly as Jackson's
+     * parser reads it, value bits and all, or be refused with the parser's reason.
+     */
+    @Test
+    void aPointLineInK6sShapeReadsAsTheParserReadsIt() throws Exception {
+        String head = "{\"metric\":\"http_reqs\",\"type\":\"Point\",\"data\":{\"time\":\"2024-03-05T12:00:00.5Z\","
+                + "\"value\":";
+        String tags = ",\"tags\":{\"scenario\":\"ingest\",\"status\":\"201\"}}}";
+        List<String> lines = new ArrayList<>();
+        for (String value : List.of("0", "-0", "-0.0", "1", "4.25", "0.1", "123456789012345678", "1234567890123456789",
+                "9007199254740993.5", "0.30000000000000004", "2.892763", "-17.5", "1e3", "1.5E-2", "01", "1.", ".5",
+                "-", "true", "null", "\"3\"")) {
+            lines.add(head + value + tags);
+        }
+        lines.add(POINT);
+        lines.add(POINT + "\r");
+        lines.add(POINT + " ");
+        lines.add(POINT + "}");
+        lines.add(POINT.replace("}}}", "}}"));
+        lines.add(POINT.replace("{\"scenario\"", "{ \"scenario\""));
+        lines.add(POINT.replace("\"tags\":{\"scenario\":\"ingest\",\"status\":\"201\"}", "\"tags\":{}"));
+        lines.add(POINT.replace("\"tags\":{\"scenario\":\"ingest\",", "\"tags\":{\"nested\":{\"a\":\"}}\"},"));
+        lines.add(POINT.replace("\"tags\":{\"scenario\":\"ingest\",", "\"tags\":{\"scenario\":\"in\\u0067est\","));
+        lines.add(POINT.replace("ingest", "ingést"));
+        lines.add(POINT.replace("\"status\":\"201\"}", "\"status\":\"201\"},\"x\":{}"));
+        lines.add(POINT.replace("\"status\":\"201\"}", "\"status\":\"201\""));
+        lines.add(POINT.replace("http_req_duration", "http_req_dur\\u0061tion"));
+        lines.add(POINT.replace("http_req_duration", ""));
+        lines.add(POINT.replace("+02:00", "+2:00"));
+        lines.add(POINT.replace("12:00:00.000137854", "12:00:00"));
+        lines.add(POINT.replace("\"Point\"", "\"Metric\""));
+        K6LineReader bytes = new K6LineReader();
+        K6LineReader parser = new K6LineReader();
+        for (String line : lines) {
+            Object byBytes = readOrReason(() -> bytes.parse(line));
+            Object byParser = readOrReason(() -> {
+                byte[] b = line.getBytes(StandardCharsets.UTF_8);
+                return parser.parseWithParser(b, 0, b.length);
+            });
+            assertThat(byBytes).as(line).isEqualTo(byParser);
+            if (byBytes instanceof K6Line.Point p) {
+                assertThat(Double.doubleToRawLongBits(p.value())).as(line)
+                        .isEqualTo(Double.doubleToRawLongBits(((K6Line.Point) byParser).value()));
+            }
+        }
+        assertThat(readOrReason(() -> bytes.parse(head + "1e3" + tags))).isInstanceOf(K6Line.Point.class);
+        assertThat(readOrReason(() -> bytes.parse(head + "01" + tags))).isInstanceOf(String.class);
+    }
+
+    private interface Read {
+        K6Line read() throws K6LineReader.BadLineException;
+    }
+
+    private static Object readOrReason(Read read) {
+        try {
+            return read.read();
+        } catch (K6LineReader.BadLineException e) {
+            return e.getMessage();
+        }
+    }
+
+    @Test
+    void aStreamOfPointLinesAroundAnObjectSpanningLinesAndALineOfTwoObjectsReadsAsBefore() throws Exception {
+        String metric = "{\"type\":\"Metric\",\"data\":{\"name\":\"http_reqs\",\"type\":\"counter\"},"
+                + "\"metric\":\"http_reqs\"}";
+        // the stream was always read one parser per block: an object over two lines and two objects on a line read
+        String text = POINT + "\n" + metric.replace(",\"metric\"", ",\n\"metric\"") + "\n" + POINT + POINT + "\n"
+                + POINT + "\n";
+        List<K6Line> good = new ArrayList<>();
+        List<String> bad = new ArrayList<>();
+        K6LineReader.Summary summary = new K6LineReader().read(new ByteArrayInputStream(
+                text.getBytes(StandardCharsets.UTF_8)), new K6LineReader.Handler() {
+                    @Override
+                    public void line(K6Line line) {
+                        good.add(line);
+                    }
+
+                    @Override
+                    public void bad(long lineNo, String reason) {
+                        bad.add(lineNo + ": " + reason);
+                    }
+                });
+
+        assertThat(bad).isEmpty();
+        assertThat(good).hasSize(5);
+        assertThat(good.get(1)).isInstanceOf(K6Line.MetricDecl.class);
+        assertThat(good.get(4)).isEqualTo(good.get(0));
+        assertThat(summary.lines()).isEqualTo(5);
+    }
+
     @Test
     void badLinesAreRefusedWithTheirReason() {
         K6LineReader reader = new K6LineReader();

@@ -269,4 +269,51 @@ class K6ThresholdsTest {
                 + String.format(Locale.ROOT, "{\"type\":\"Point\",\"data\":{\"time\":\"%s\",\"value\":1,\"tags\":%s},"
                 + "\"metric\":\"http_reqs\"}%n", time, tags);
     }
+
+    @Test
+    void aPercentileJudgedAgainAfterMorePointsCoversThemAll() {
+        K6Thresholds judge = new K6Thresholds(Map.of());
+        judge.declare("http_req_duration", List.of(new K6Line.ThresholdDecl("p(50)<100", false, null),
+                new K6Line.ThresholdDecl("max<1000", false, null)));
+        for (int v : new int[] {30, 10, 20}) {
+            judge.accept(new K6Line.Point("http_req_duration", START * 1_000_000L + v, v, K6Tags.EMPTY));
+        }
+        assertThat(judge.judge(null).get(0).value()).isEqualTo(20.0);
+        for (int v : new int[] {500, 1, 400, 300}) {
+            judge.accept(new K6Line.Point("http_req_duration", START * 1_000_000L + v, v, K6Tags.EMPTY));
+        }
+        // 1 10 20 30 300 400 500: the median is the 4th
+        assertThat(judge.judge(null).get(0).value()).isEqualTo(30.0);
+        assertThat(judge.judge(null).get(1).value()).isEqualTo(500.0);
+    }
+
+    @Test
+    void percentilesReadInAnyOrderAreTheSortedValuesInterpolatedWithNegativeZeroBeforeZero() {
+        for (boolean negativeZero : new boolean[] {false, true}) {
+            K6Thresholds judge = new K6Thresholds(Map.of());
+            List<String> expressions = List.of("p(99.9)<1", "p(10)<1", "p(95)<1", "med<1", "p(0)<1", "p(100)<1",
+                    "p(99)<1");
+            judge.declare("queue_wait", expressions.stream().map(e -> new K6Line.ThresholdDecl(e, false, null))
+                    .toList());
+            judge.type("queue_wait", "trend");
+            java.util.Random random = new java.util.Random(3);
+            double[] values = new double[5_001];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = negativeZero && i % 7 == 0 ? (i % 2 == 0 ? -0.0 : 0.0) : random.nextInt(2000) / 10.0;
+                judge.accept(new K6Line.Point("queue_wait", START * 1_000_000L + i, values[i], K6Tags.EMPTY));
+            }
+            double[] sorted = values.clone();
+            Arrays.sort(sorted);
+            List<K6Verdict> verdicts = judge.judge(null);
+            for (int t = 0; t < expressions.size(); t++) {
+                String e = expressions.get(t);
+                double pct = e.startsWith("med") ? 50 : Double.parseDouble(e.substring(2, e.indexOf(')')));
+                double rank = pct / 100 * (sorted.length - 1);
+                double lo = sorted[(int) Math.floor(rank)];
+                double hi = sorted[(int) Math.ceil(rank)];
+                assertThat(verdicts.get(t).value()).as("%s negative zero %s", e, negativeZero)
+                        .isEqualTo(lo + (hi - lo) * (rank - Math.floor(rank)));
+            }
+        }
+    }
 }

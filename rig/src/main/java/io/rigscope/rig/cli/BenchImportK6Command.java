@@ -45,15 +45,29 @@ public final class BenchImportK6Command implements Callable<Integer> {
                 + "data_*, iteration_duration, iterations; vus each second; thresholds on three metrics)."})
     Long generate;
 
+    /** What {@code --generate} writes. */
+    enum Shape { k6, points }
+
+    @Option(names = "--shape", paramLabel = "k6|points", defaultValue = "k6",
+            description = {"With --generate: 'k6' (default) writes the k6-shaped run above; 'points' writes a run "
+                + "where every line is a point the reader reads: 2 points per request (http_req_duration and "
+                + "http_reqs, k6's HTTPS tags: expected_response, group, method, name, proto, scenario, status, "
+                + "tls_version, url) plus their two Metric lines."})
+    Shape shape;
+
     @Override
     public Integer call() throws Exception {
         if (generate != null) {
             if (generate < 1) {
                 throw new UsageException("--generate must be >= 1, was " + generate);
             }
-            long written = SyntheticK6Run.write(file, generate);
+            long written = shape == Shape.points ? SyntheticK6Run.writeRequestPoints(file, generate)
+                    : SyntheticK6Run.write(file, generate);
             System.err.printf(Locale.ROOT, "bench import-k6: wrote %s: %,d lines, %,d requests, %,d bytes%n", file,
                     written, generate, Files.size(file));
+        }
+        if (generate == null && shape != Shape.k6) {
+            throw new UsageException("--shape " + shape + " needs --generate REQUESTS (it says what to write)");
         }
         if (!Files.isRegularFile(file)) {
             throw new UsageException("FILE " + file + " is not a readable file");
