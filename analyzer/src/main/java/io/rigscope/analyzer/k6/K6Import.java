@@ -385,13 +385,17 @@ public final class K6Import {
             }
             started = true;
             long ts = Math.max(1, firstT1 - 2);
+            // keys in a fixed order (Map.of's differs from one JVM to the next): the same file, the same bytes
+            Map<String, Object> source = new LinkedHashMap<>();
+            source.put("source", "k6");
+            source.put("file", file.getFileName().toString());
             if (options.seriesMarkers()) {
                 out.accept(new Marker(options.series(), 0, "import-k6", ts, Marker.Kind.SERIES_START, "sustained",
-                        Map.of("source", "k6", "file", file.getFileName().toString())));
+                        source));
             }
             configMarker(ts);
             out.accept(new Marker(options.series(), options.rep(), "import-k6", ts + 1, Marker.Kind.REPEAT_START,
-                    "sustained", Map.of("source", "k6", "file", file.getFileName().toString())));
+                    "sustained", source));
         }
 
         /**

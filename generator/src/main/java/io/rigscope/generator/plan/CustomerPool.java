@@ -1,5 +1,6 @@
 package io.rigscope.generator.plan;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -62,7 +63,11 @@ public sealed interface CustomerPool {
 
         @Override
         public Map<String, Object> toMap() {
-            return Map.of("pattern", pattern, "from", from, "to", to);
+            Map<String, Object> m = new LinkedHashMap<>(); // a fixed key order: the CONFIG marker's bytes are stable
+            m.put("pattern", pattern);
+            m.put("from", from);
+            m.put("to", to);
+            return m;
         }
     }
 
