@@ -4,7 +4,9 @@ import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.ThresholdGate;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.threshold.Threshold;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The {@code abortOnFail} rule: while a sustained repeat runs, each threshold that carries k6's {@code abortOnFail}
@@ -20,15 +22,6 @@ import java.util.List;
 public final class AbortOnFail {
 
     private AbortOnFail() {
-    }
-
-    /** Seconds of the repeat closed so far, a second closed in several scenarios counted once. */
-    private static long distinctSeconds(RepeatTrack track) {
-        java.util.Set<Long> seconds = new java.util.HashSet<>();
-        for (ScenarioSeconds s : track.scenarios().values()) {
-            s.seconds().forEach(stats -> seconds.add(stats.sec()));
-        }
-        return seconds.size();
     }
 
     /**
@@ -77,5 +70,14 @@ public final class AbortOnFail {
             }
         }
         return null;
+    }
+
+    /** Seconds of the repeat closed so far, a second closed in several scenarios counted once. */
+    private static long distinctSeconds(RepeatTrack track) {
+        Set<Long> seconds = new HashSet<>();
+        for (ScenarioSeconds s : track.scenarios().values()) {
+            s.seconds().forEach(stats -> seconds.add(stats.sec()));
+        }
+        return seconds.size();
     }
 }
