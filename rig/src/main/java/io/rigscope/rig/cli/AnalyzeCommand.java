@@ -1,5 +1,9 @@
 package io.rigscope.rig.cli;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.api.DecisionCodec;
@@ -15,15 +19,16 @@ import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.analyzer.threshold.ThresholdParser;
 import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
-import io.rigscope.rig.analyze.EverySeries;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.rig.analyze.EverySeries;
+import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,6 +115,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = {"A k6 threshold replacing the CONFIG marker's, e.g. 'http_req_duration: p(99)<500' or "
                 + "'http_req_failed: rate<0.01'. Repeatable."})
     List<String> thresholds = new ArrayList<>();
+
+    @Option(names = "--thresholds", paramLabel = "FILE",
+            description = {"k6 thresholds replacing the CONFIG marker's: a k6 options file (JSON or YAML with a "
+                + "'thresholds' object, as k6 inspect prints) or the thresholds object itself, abortOnFail and "
+                + "delayAbortEval included (live, a failing one publishes an ABORT verdict that stops `generate`'s "
+                + "repeat). --threshold flags are added to them."})
+    Path thresholdsFile;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",
             description = "Override an analyzer setting (docs/gates.md), e.g. --set drift_bound=2. Repeatable.")
@@ -202,7 +214,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (reportDir != null) {
             try {
                 Files.createDirectories(reportDir);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new UsageException("--report-dir " + reportDir + " cannot be created: " + e.getMessage());
             }
         }
@@ -313,8 +325,35 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
     }
 
+    /** The thresholds of {@code --thresholds FILE}, in the file's order; empty without the flag. */
+    private List<Threshold> thresholdsFromFile() {
+        if (thresholdsFile == null) {
+            return List.of();
+        }
+        JsonNode root;
+        try {
+            root = new ObjectMapper(new YAMLFactory())
+                    .readTree(Files.readString(thresholdsFile));
+        } catch (IOException e) {
+            throw new UsageException("--thresholds " + thresholdsFile + ": cannot be read: " + e.getMessage());
+        }
+        JsonNode object = root != null && root.has("thresholds") ? root.get("thresholds")
+                : root;
+        if (object == null || !object.isObject() || object.isEmpty()) {
+            throw new UsageException("--thresholds " + thresholdsFile + ": expected k6's thresholds object (metric -> "
+                    + "[expressions]), alone or under 'thresholds'");
+        }
+        Map<String, Object> map = new ObjectMapper().convertValue(object,
+                new TypeReference<LinkedHashMap<String, Object>>() { });
+        try {
+            return ThresholdParser.parseAll(map);
+        } catch (ThresholdSyntaxException e) {
+            throw new UsageException("--thresholds " + thresholdsFile + ": " + e.getMessage());
+        }
+    }
+
     private UnaryOperator<AnalyzerSettings> overrides() {
-        List<Threshold> parsed = new ArrayList<>();
+        List<Threshold> parsed = new ArrayList<>(thresholdsFromFile());
         for (String t : thresholds) {
             try {
                 parsed.add(ThresholdParser.parseFlag(t));

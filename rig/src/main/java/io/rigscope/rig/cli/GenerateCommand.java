@@ -13,8 +13,11 @@ import io.rigscope.generator.plan.Scenario;
 import io.rigscope.generator.schedule.Share;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Verdict;
 import io.rigscope.rig.generate.LoadPlanFile;
 import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.PrintStream;
 import java.net.URI;
@@ -25,10 +28,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import reactor.core.publisher.Mono;
 
 /** {@code rigscope generate}: offers load from a plan file or flags and publishes samples, ledger, health, markers. */
 @Command(name = "generate", header = "Offer HTTP load (open loop by default) and publish samples, ledger, health, markers.",
@@ -157,7 +162,8 @@ public final class GenerateCommand implements Callable<Integer> {
                 System.err.printf("generate: series %s rep %d src %s, %s, %d scenario(s), %s%s%n", plan.series(),
                         plan.rep(), plan.src(), plan.mode().label(), plan.scenarios().size(), plan.duration(),
                         part.n() > 1 ? ", share " + part + " of the schedule" : "");
-                RunSummary summary = new Generator(RecordSink.of(publisher), options).run(plan)
+                RunSummary summary = new Generator(RecordSink.of(publisher), options)
+                        .run(plan, abortVerdict(endpoint, codec, plan))
                         .block(plan.duration().plusMinutes(10));
                 publisher.flush();
                 if (publisher.failed() > 0) {
@@ -175,6 +181,27 @@ public final class GenerateCommand implements Callable<Integer> {
                 return ExitCodes.OK;
             }
         }
+    }
+
+    /**
+     * A repeat's load stops on the analyzer's ABORT verdict for it (a threshold with abortOnFail failed, judged by an
+     * {@code analyze} following the series: docs/gates.md): read from {@code rig.verdicts} from now on while the run
+     * lasts. A standalone series (rep 0) has no repeat to stop.
+     */
+    private static Mono<Map<String, Object>> abortVerdict(KafkaEndpoint endpoint, WireCodec codec, LoadPlan plan) {
+        if (plan.rep() == 0) {
+            return Mono.never();
+        }
+        return new WireSource(endpoint.clients(), codec)
+                .records(new WireSource.Spec(Set.of(Topic.VERDICTS), plan.series(), false, true), f -> { })
+                .filter(r -> r instanceof Verdict v && v.kind() == Verdict.Kind.ABORT && v.rep() == plan.rep())
+                .next()
+                .map(r -> {
+                    Map<String, Object> body = ((Verdict) r).body();
+                    System.err.printf("generate: repeat %d stopped by the analyzer's abortOnFail: %s measured %s "
+                            + "(limit %s)%n", plan.rep(), body.get("threshold"), body.get("value"), body.get("limit"));
+                    return body;
+                });
     }
 
     private static void printSummary(RunSummary s, long acked) {
