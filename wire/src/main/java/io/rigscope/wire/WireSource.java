@@ -43,13 +43,21 @@ public final class WireSource {
      * @param series only records keyed by this series id, or null for all
      * @param fromBeginning start at the earliest offset (else at the end: only new records)
      * @param follow keep reading new records; false stops at the end offsets taken when reading started
+     * @param sinceMs with {@code fromBeginning} false and above 0: start at the first record the broker
+     *                timestamped at or after this epoch ms (the end where none is), so a reader that starts late
+     *                misses nothing published since then
      */
-    public record Spec(Set<Topic> topics, String series, boolean fromBeginning, boolean follow) {
+    public record Spec(Set<Topic> topics, String series, boolean fromBeginning, boolean follow, long sinceMs) {
         public Spec {
             topics = Set.copyOf(Objects.requireNonNull(topics, "topics"));
             if (topics.isEmpty()) {
                 throw new IllegalArgumentException("no topics to read");
             }
+        }
+
+        /** From the beginning or from the end. */
+        public Spec(Set<Topic> topics, String series, boolean fromBeginning, boolean follow) {
+            this(topics, series, fromBeginning, follow, 0);
         }
     }
 
@@ -173,6 +181,15 @@ public final class WireSource {
                 consumer.seekToBeginning(partitions);
             } else {
                 consumer.seekToEnd(partitions);
+                if (spec.sinceMs() > 0) {
+                    Map<TopicPartition, Long> times = new java.util.HashMap<>();
+                    partitions.forEach(tp -> times.put(tp, spec.sinceMs()));
+                    consumer.offsetsForTimes(times, Duration.ofSeconds(30)).forEach((tp, found) -> {
+                        if (found != null) {
+                            consumer.seek(tp, found.offset());
+                        }
+                    });
+                }
             }
             if (!spec.follow()) {
                 endOffsets = consumer.endOffsets(partitions, Duration.ofSeconds(30));

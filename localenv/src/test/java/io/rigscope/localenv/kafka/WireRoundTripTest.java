@@ -70,6 +70,33 @@ class WireRoundTripTest {
     }
 
     @Test
+    void aReaderFromATimeGetsWhatWasPublishedSinceThenAndAReaderFromTheEndDoesNot() {
+        String series = "since-test";
+        long before = System.currentTimeMillis();
+        var verdict = new io.rigscope.model.wire.Verdict(series, 1, "analyzer", 1_000_000L,
+                io.rigscope.model.wire.Verdict.Kind.ABORT, null, java.util.Map.of("threshold", "x"));
+        try (var publisher = new WirePublisher(kafka.bootstrap(), codec, WirePublisher.Options.defaults())) {
+            publisher.publish(verdict);
+            publisher.flush();
+        }
+        // both start after the record was published; neither follows, so each stops at the end
+        List<WireRecord> since = new WireSource(kafka.bootstrap(), codec)
+                .records(new WireSource.Spec(EnumSet.of(Topic.VERDICTS), series, false, false, before - 1_000),
+                        failed -> { })
+                .collectList().block(Duration.ofSeconds(60));
+        List<WireRecord> fromEnd = new WireSource(kafka.bootstrap(), codec)
+                .records(new WireSource.Spec(EnumSet.of(Topic.VERDICTS), series, false, false), failed -> { })
+                .collectList().block(Duration.ofSeconds(60));
+        assertThat(since).containsExactly(verdict);
+        assertThat(fromEnd).isEmpty();
+        List<WireRecord> later = new WireSource(kafka.bootstrap(), codec)
+                .records(new WireSource.Spec(EnumSet.of(Topic.VERDICTS), series, false, false,
+                        System.currentTimeMillis() + 60_000), failed -> { })
+                .collectList().block(Duration.ofSeconds(60));
+        assertThat(later).as("no record at or after that time: the end").isEmpty();
+    }
+
+    @Test
     void aMalformedRecordLandsInTheDeadLetterTopicWithItsReasonAndTheStreamGoesOn() {
         String series = "dlq-test";
         try (var publisher = new WirePublisher(kafka.bootstrap(), codec, WirePublisher.Options.defaults())) {

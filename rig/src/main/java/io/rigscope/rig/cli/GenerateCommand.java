@@ -185,16 +185,23 @@ public final class GenerateCommand implements Callable<Integer> {
 
     /**
      * A repeat's load stops on the analyzer's ABORT verdict for it (a threshold with abortOnFail failed, judged by an
-     * {@code analyze} following the series: docs/gates.md): read from {@code rig.verdicts} from now on while the run
-     * lasts. A standalone series (rep 0) has no repeat to stop.
+     * {@code analyze} following the series: docs/gates.md): read from {@code rig.verdicts} while the run lasts,
+     * every ABORT of the series and repeat decided since the command started. A standalone series (rep 0) has no
+     * repeat to stop.
      */
     private static Mono<Map<String, Object>> abortVerdict(KafkaEndpoint endpoint, WireCodec codec, LoadPlan plan) {
         if (plan.rep() == 0) {
             return Mono.never();
         }
+        // From a minute before now by the broker's clock (its host's may be behind this one's), so that a consumer
+        // that takes its time to start misses nothing; an older run's stop of the same series and repeat is left by
+        // its event time, which this run's clock sets (a verdict's ts is the end of one of this run's seconds).
+        long nowUs = System.currentTimeMillis() * 1_000L;
         return new WireSource(endpoint.clients(), codec)
-                .records(new WireSource.Spec(Set.of(Topic.VERDICTS), plan.series(), false, true), f -> { })
-                .filter(r -> r instanceof Verdict v && v.kind() == Verdict.Kind.ABORT && v.rep() == plan.rep())
+                .records(new WireSource.Spec(Set.of(Topic.VERDICTS), plan.series(), false, true,
+                        nowUs / 1_000L - 60_000L), f -> { })
+                .filter(r -> r instanceof Verdict v && v.kind() == Verdict.Kind.ABORT && v.rep() == plan.rep()
+                        && v.ts() >= nowUs)
                 .next()
                 .map(r -> {
                     Map<String, Object> body = ((Verdict) r).body();
