@@ -3,6 +3,7 @@ package io.rigscope.analyzer.repeat;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.analyzer.api.WireView;
+import io.rigscope.analyzer.threshold.Threshold;
 import java.util.Map;
 import java.util.Objects;
 
@@ -70,16 +71,13 @@ public record Abort(@JsonProperty("threshold") String threshold, @JsonProperty("
     public String describe() {
         String into = scheduledMs > 0 ? seconds(atMs) + " into its " + seconds(scheduledMs) + " schedule"
                 : seconds(atMs) + " into its schedule";
-        return "aborted " + into + ": `" + threshold + "` measured " + number(value) + " over the " + secondsClosed
-                + " second(s) closed by then (abortOnFail" + (delayMs > 0 ? ", delayAbortEval " + seconds(delayMs) : "")
-                + ")";
+        return "aborted " + into + ": `" + threshold + "` measured " + Threshold.number(value) + " over the "
+                + secondsClosed + " second(s) closed by then (abortOnFail"
+                + (delayMs > 0 ? ", delayAbortEval " + seconds(delayMs) : "") + ")";
     }
 
     private static String seconds(long ms) {
         return ms % 1000 == 0 ? ms / 1000 + " s" : ms / 1000.0 + " s";
     }
 
-    private static String number(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
-    }
 }

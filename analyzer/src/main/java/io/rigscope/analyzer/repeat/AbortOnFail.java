@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.repeat;
 
 import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.gate.Gate;
 import io.rigscope.analyzer.gate.ThresholdGate;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.threshold.Threshold;
@@ -65,7 +66,7 @@ public final class AbortOnFail {
                     .value(primary, name -> track.scenarios().get(name), all, spanSec);
             if (!Double.isNaN(value) && !t.holds(value)) {
                 track.markAbortDecided();
-                return new Abort(t.name(), Math.round(value * 10_000) / 10_000.0, t.limit(), atMs,
+                return new Abort(t.name(), Gate.round(value, 4), t.limit(), atMs,
                         t.delayAbortEval().toMillis(), track.scheduledMs(), distinctSeconds(track));
             }
         }

@@ -57,7 +57,8 @@ public record Threshold(Metric metric, String scenario, Aggregation aggregation,
         return !Double.isNaN(value) && comparison.holds(value, limit);
     }
 
-    static String number(double v) {
+    /** A threshold's number as k6 writes it: {@code 500}, not {@code 500.0}; {@code 0.01} as it is. */
+    public static String number(double v) {
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
     }
 }

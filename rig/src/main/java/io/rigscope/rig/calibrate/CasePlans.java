@@ -4,8 +4,8 @@ import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.sut.SutContract;
 import java.net.URI;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
