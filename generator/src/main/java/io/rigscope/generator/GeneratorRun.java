@@ -35,9 +35,8 @@ final class GeneratorRun {
     private final MicroClock clock = new MicroClock();
     private final CompletionQueue state = new CompletionQueue(clock);
     private volatile Thread runThread;
-    /** Why the run was stopped before its schedule's end (the end marker's {@code stopped}), or null. */
+    /** Why the run was asked to stop (the end marker's {@code stopped} when that ended the schedule), or null. */
     private volatile Map<String, Object> stoppedBy;
-    private volatile boolean scheduleOver;
     /** True when the schedule ended because of a stop, not its duration. */
     private boolean endedByStop;
     private SampleBatcher batcher;
@@ -50,13 +49,12 @@ final class GeneratorRun {
     }
 
     /**
-     * Asks the run to stop starting requests, saying why: its end marker carries {@code reason} under
-     * {@code stopped}. Ignored once the schedule has ended, or when a stop came before.
+     * Asks the run to stop starting requests, saying why: when that ends the schedule before its duration, the end
+     * marker carries {@code reason} under {@code stopped}. The first stop's reason is kept.
      */
     void stop(Map<String, Object> reason) {
-        if (!scheduleOver && !state.stopping() && reason != null) {
+        if (!state.stopping() && reason != null) {
             stoppedBy = Collections.unmodifiableMap(new LinkedHashMap<>(reason));
-            LOG.info("{}: stopping the schedule early: {}", plan.src(), reason);
         }
         stop();
     }
@@ -120,8 +118,10 @@ final class GeneratorRun {
                 LockSupport.parkNanos(Math.min(endNanos - System.nanoTime(), 100_000_000L));
             }
             long scheduleEndNanos = Math.min(System.nanoTime(), endNanos);
-            scheduleOver = true;
             endedByStop = state.stopping() && scheduleEndNanos - endNanos < 0;
+            if (endedByStop && stoppedBy != null) {
+                LOG.info("{}: the schedule stopped early: {}", plan.src(), stoppedBy);
+            }
             awaitQuiet(runs);
             if (busyPoll != null) {
                 busyPoll.close();
