@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
 import io.rigscope.rig.cli.Durations;
 import io.rigscope.rig.cli.UsageException;
 import io.rigscope.sut.SutContract;
@@ -224,9 +225,10 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             try {
                 // what the analyzer will read from the CONFIG marker: a bad key or threshold is exit 2 before any load
                 AnalyzerSettings.defaults().withConfig(analyzer);
+            } catch (ThresholdSyntaxException e) {
+                throw fail("thresholds:", e.getMessage());
             } catch (IllegalArgumentException e) {
-                throw fail(th != null && e.getMessage().contains("threshold") ? "thresholds:" : "analyzer:",
-                        e.getMessage());
+                throw fail("analyzer:", e.getMessage());
             }
             String pglog = text(root, "pglog", "", null);
             SeriesPlan plan = build("series", () -> new SeriesPlan(series, url == null ? UNSTARTED : URI.create(url),
