@@ -47,6 +47,21 @@ public final class K6Options {
     }
 
     /**
+     * Where a k6 options document keeps its thresholds: {@code thresholds} at its top level, or under
+     * {@code options} (as {@code k6 inspect} prints them); null when neither is an object.
+     */
+    public static JsonNode thresholdsObject(JsonNode root) {
+        if (root == null) {
+            return null;
+        }
+        JsonNode t = root.path("thresholds");
+        if (t.isMissingNode()) {
+            t = root.path("options").path("thresholds");
+        }
+        return t.isObject() ? t : null;
+    }
+
+    /**
      * The file's thresholds: metric key as written -> its thresholds, in order.
      *
      * @throws IOException when it cannot be read
@@ -59,11 +74,8 @@ public final class K6Options {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalArgumentException("--options " + file + " is not JSON: " + e.getOriginalMessage());
         }
-        JsonNode t = root == null ? null : root.path("thresholds");
-        if (t != null && t.isMissingNode()) {
-            t = root.path("options").path("thresholds");
-        }
-        if (t == null || !t.isObject()) {
+        JsonNode t = thresholdsObject(root);
+        if (t == null) {
             throw new IllegalArgumentException("--options " + file + " has no \"thresholds\" object (expected k6's "
                     + "options JSON, e.g. {\"thresholds\": {\"http_req_duration\": [\"p(95)<200\"]}})");
         }

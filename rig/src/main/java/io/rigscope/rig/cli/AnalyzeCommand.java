@@ -10,6 +10,7 @@ import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.config.AnalyzerSetting;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.k6.K6Options;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.report.ReportMaterial;
@@ -332,16 +333,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         JsonNode root;
         try {
-            root = new ObjectMapper(new YAMLFactory())
-                    .readTree(Files.readString(thresholdsFile));
+            root = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(thresholdsFile));
         } catch (IOException e) {
             throw new UsageException("--thresholds " + thresholdsFile + ": cannot be read: " + e.getMessage());
         }
-        JsonNode object = root != null && root.has("thresholds") ? root.get("thresholds")
-                : root;
+        // a k6 options document (K6Options: what `import k6 --options` reads), or the thresholds object alone
+        JsonNode options = K6Options.thresholdsObject(root);
+        JsonNode object = options != null ? options : root;
         if (object == null || !object.isObject() || object.isEmpty()) {
             throw new UsageException("--thresholds " + thresholdsFile + ": expected k6's thresholds object (metric -> "
-                    + "[expressions]), alone or under 'thresholds'");
+                    + "[expressions]), alone, under 'thresholds' or under 'options.thresholds'");
         }
         Map<String, Object> map = new ObjectMapper().convertValue(object,
                 new TypeReference<LinkedHashMap<String, Object>>() { });
