@@ -28,6 +28,8 @@ public final class SyntheticK6Run {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSSSSXXX",
             Locale.ROOT);
     private static final ZoneOffset ZONE = ZoneOffset.ofHours(2);
+    /** Every synthetic run starts here: 2024-03-05T12:00:00+02:00. */
+    private static final long START_NS = Instant.parse("2024-03-05T10:00:00Z").getEpochSecond() * 1_000_000_000L;
     private static final String[] PHASES = {"http_req_blocked", "http_req_connecting", "http_req_tls_handshaking",
         "http_req_sending", "http_req_waiting", "http_req_receiving"};
 
@@ -43,9 +45,8 @@ public final class SyntheticK6Run {
         Random random = new Random(42);
         Set<String> declared = new HashSet<>();
         long lines = 0;
-        long startNs = Instant.parse("2024-03-05T10:00:00Z").getEpochSecond() * 1_000_000_000L;
-        try (BufferedWriter w = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(file),
-                StandardCharsets.UTF_8), 1 << 16)) {
+        long startNs = START_NS;
+        try (BufferedWriter w = writer(file)) {
             long lastSec = -1;
             for (long i = 0; i < requests; i++) {
                 long endNs = startNs + i * 1_000_000L + random.nextInt(900_000);
@@ -102,9 +103,8 @@ public final class SyntheticK6Run {
         Random random = new Random(42);
         Set<String> declared = new HashSet<>();
         long lines = 0;
-        long startNs = Instant.parse("2024-03-05T10:00:00Z").getEpochSecond() * 1_000_000_000L;
-        try (BufferedWriter w = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(file),
-                StandardCharsets.UTF_8), 1 << 16)) {
+        long startNs = START_NS;
+        try (BufferedWriter w = writer(file)) {
             for (long i = 0; i < requests; i++) {
                 long endNs = startNs + i * 1_000_000L + random.nextInt(900_000);
                 boolean probe = i % 20 == 19;
@@ -161,5 +161,9 @@ public final class SyntheticK6Run {
 
     private static String num(double v) {
         return String.format(Locale.ROOT, "%.6f", v);
+    }
+
+    private static BufferedWriter writer(Path file) throws IOException {
+        return new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(file), StandardCharsets.UTF_8), 1 << 16);
     }
 }
