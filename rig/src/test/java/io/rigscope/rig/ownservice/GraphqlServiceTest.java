@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.pg.PgUrl;
 import java.net.URI;
@@ -12,8 +13,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,6 +36,7 @@ class GraphqlServiceTest {
     private static final String TOKEN = "ledger-test-token";
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
     private static final ObjectMapper JSON = JsonMapper.builder().build();
+    private static final ObjectMapper JSON_OF_YAML = new YAMLMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(REQUEST_TIMEOUT).build();
 
     private static GraphqlServiceProcess atomic;
@@ -167,6 +173,92 @@ class GraphqlServiceTest {
         assertThat(Files.readString(open.logFile())).contains("listening on http://127.0.0.1:");
         assertThat(pg.psql("open_ledger", "SELECT pg_get_constraintdef(oid) FROM pg_constraint "
                 + "WHERE conrelid = 'ledger_entries'::regclass AND contype = 'c'")).isEqualTo("CHECK ((amount <= 1000))");
+    }
+
+    @Test
+    void theSeriesFilesIngestBodyIsABatchTheServiceStoresWhole() throws Exception {
+        JsonNode ingest = scenario(seriesFile("/ownservice/graphql-series.yaml"), "ingest");
+        HttpResponse<String> res = send(ingest, eventsOf(ingest.get("body"), "file-ok", 7));
+        assertPassesItsCheck(ingest, res);
+        assertThat(rows("atomic_ledger", "file-ok")).isEqualTo(ingest.get("body").get("batch").asInt() + "|70");
+    }
+
+    @Test
+    void theSeriesFilesProbeBodyIsAQueryTheServiceAnswers() throws Exception {
+        JsonNode probe = scenario(seriesFile("/ownservice/graphql-series.yaml"), "probe");
+        HttpResponse<String> res = send(probe, probe.get("body").get("envelope").asText());
+        assertPassesItsCheck(probe, res);
+        assertThat(JSON.readTree(res.body()).get("data").get("total").get("count").isNumber()).isTrue();
+    }
+
+    @Test
+    void anAmountOverTheCheckInTheConstraintFileFailsItsRequestsCheck() throws Exception {
+        JsonNode ingest = scenario(seriesFile("/ownservice/graphql-series-constraint.yaml"), "ingest");
+        assertThat(ingest.get("body").get("quantity").get("max").asInt()).isGreaterThan(1000);
+        HttpResponse<String> res = send(ingest, eventsOf(ingest.get("body"), "file-over", 1001));
+        assertThat(res.statusCode()).isEqualTo(200);   // GraphQL: the status passes, the body check must not
+        assertThat(res.body()).contains(ingest.get("check").get("body_not_contains").asText());
+        assertThat(rows("atomic_ledger", "file-over")).isEqualTo("0|0");
+    }
+
+    @Test
+    void theUsersExampleSendsWhatTheTestsSeriesFileSends() throws Exception {
+        JsonNode example = JSON_OF_YAML.readTree(Files.readString(Path.of("..", "examples", "own-service-graphql.yaml")));
+        JsonNode tests = seriesFile("/ownservice/graphql-series.yaml");
+        for (String name : new String[] {"ingest", "probe"}) {
+            for (String key : new String[] {"method", "url", "headers", "body", "check"}) {
+                assertThat(scenario(example, name).get(key)).as(name + "." + key).isEqualTo(scenario(tests, name).get(key));
+            }
+        }
+        assertThat(example.get("reconciliation_sql")).isEqualTo(tests.get("reconciliation_sql"));
+    }
+
+    /** A series file as the YAML reader gives it, the placeholders the test fills left as they are. */
+    private static JsonNode seriesFile(String resource) throws Exception {
+        try (var in = GraphqlServiceTest.class.getResourceAsStream(resource)) {
+            assertThat(in).as(resource).isNotNull();
+            return JSON_OF_YAML.readTree(in);
+        }
+    }
+
+    private static JsonNode scenario(JsonNode file, String name) {
+        for (JsonNode s : file.get("scenarios")) {
+            if (s.get("name").asText().equals(name)) {
+                return s;
+            }
+        }
+        throw new AssertionError("no scenario " + name + " in " + file);
+    }
+
+    /**
+     * The envelope with {@code batch} events, its placeholders filled as a generator would: each event of one
+     * account, of one amount, and with a fresh ref.
+     */
+    private static String eventsOf(JsonNode body, String account, int amount) {
+        List<String> events = new ArrayList<>();
+        for (int i = 0; i < body.get("batch").asInt(); i++) {
+            events.add(body.get("event").asText().replace("${index}", Integer.toString(i))
+                    .replace("${customer_id}", account).replace("${quantity}", Integer.toString(amount))
+                    .replace("${uuid}", UUID.randomUUID().toString()));
+        }
+        return body.get("envelope").asText().replace("${events}", String.join(body.get("separator").asText(), events));
+    }
+
+    /** Sends a scenario's request to the atomic service, its headers as the file has them, the token filled in. */
+    private static HttpResponse<String> send(JsonNode scenario, String body) throws Exception {
+        HttpRequest.Builder req = HttpRequest.newBuilder(atomic.baseUri().resolve(scenario.get("url").asText()))
+                .timeout(REQUEST_TIMEOUT)
+                .method(scenario.get("method").asText(), HttpRequest.BodyPublishers.ofString(body));
+        scenario.get("headers").fields().forEachRemaining(h ->
+                req.header(h.getKey(), h.getValue().asText().replace("${env:LEDGER_TOKEN}", TOKEN)));
+        return HTTP.send(req.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static void assertPassesItsCheck(JsonNode scenario, HttpResponse<String> res) {
+        List<Integer> statuses = new ArrayList<>();
+        scenario.get("check").get("status").forEach(n -> statuses.add(n.asInt()));
+        assertThat(statuses).as(res.body()).contains(res.statusCode());
+        assertThat(res.body()).doesNotContain(scenario.get("check").get("body_not_contains").asText());
     }
 
     private static String batchWithOneTooLarge(String account) {
