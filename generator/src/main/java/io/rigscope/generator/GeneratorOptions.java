@@ -3,6 +3,7 @@ package io.rigscope.generator;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * How the generator runs (not what it offers: that is the {@code LoadPlan}).
@@ -36,9 +37,23 @@ import java.util.Objects;
  * @param drainGrace after the schedule ends, how long past the longest request timeout to wait for requests
  *                   still in flight
  * @param listener receives each final second (the console line)
+ * @param seriesCounter the counter body templates' {@code ${seq}} take their values from: one for every run made
+ *                      with these options (and with options derived from them by the {@code with...} methods), so
+ *                      that {@code ${seq}} is unique and increasing over every scenario and repeat of a series
+ *                      that one generator offers. Give a fresh counter per series ({@link #withSeriesCounter});
+ *                      null: a fresh one. Generators in other processes ({@code --share K/N}) count on their own:
+ *                      their values overlap, so make a key unique with {@code ${idempotency_key}} there.
+ * @param checkBodyCapBytes a scenario whose response check reads the body keeps at most this many bytes of each
+ *                          response body (default {@link #DEFAULT_CHECK_BODY_CAP_BYTES}, 64 KiB); a longer body
+ *                          is truncated, and a check on a truncated body says so (docs/generator.md "Response
+ *                          checks"). A scenario without such a check never copies a body. >= 1
  */
 public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, long pollNanos, Duration preconnect, Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
-                               Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
+                               Duration batchMaxAge, Duration drainGrace, ProgressListener listener, AtomicLong seriesCounter,
+                               int checkBodyCapBytes) {
+
+    /** The default {@link #checkBodyCapBytes()}: 64 KiB. */
+    public static final int DEFAULT_CHECK_BODY_CAP_BYTES = 64 * 1024;
 
     public GeneratorOptions {
         if (ioThreads < 1) {
@@ -68,56 +83,83 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
         Objects.requireNonNull(batchMaxAge, "batchMaxAge");
         Objects.requireNonNull(drainGrace, "drainGrace");
         listener = listener == null ? ProgressListener.none() : listener;
+        seriesCounter = seriesCounter == null ? new AtomicLong() : seriesCounter;
+        if (checkBodyCapBytes < 1) {
+            throw new IllegalArgumentException("checkBodyCapBytes must be >= 1, was " + checkBodyCapBytes);
+        }
+    }
+
+    /** Options with a fresh series counter and the default body cap of response checks. */
+    public GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, long pollNanos, Duration preconnect,
+                            Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
+                            Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
+        this(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
+                batchMaxSamples, batchMaxAge, drainGrace, listener, null, DEFAULT_CHECK_BODY_CAP_BYTES);
     }
 
     /** Defaults: one event loop per core, a 50 µs least wake gap, idle connections kept, 4,096 records in memory, batches of 500 samples or 50 ms. */
     public static GeneratorOptions defaults() {
         return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 0, Duration.ofMillis(20), Duration.ZERO, 4096, null, 500,
-                Duration.ofMillis(50), Duration.ofSeconds(5), null);
+                Duration.ofMillis(50), Duration.ofSeconds(5), null, null, DEFAULT_CHECK_BODY_CAP_BYTES);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
-                drainGrace, l);
+                drainGrace, l, seriesCounter, checkBodyCapBytes);
     }
 
     public GeneratorOptions withMinWakeGapNanos(long n) {
         return new GeneratorOptions(ioThreads, n, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener);
+                listener, seriesCounter, checkBodyCapBytes);
     }
 
     public GeneratorOptions withBusyPoll(boolean b) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, b, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
-                drainGrace, listener);
+                drainGrace, listener, seriesCounter, checkBodyCapBytes);
     }
 
     public GeneratorOptions withPollNanos(long n) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, n, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes);
     }
 
     public GeneratorOptions withPreconnect(Duration d) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, d, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples,
-                batchMaxAge, drainGrace, listener);
+                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes);
     }
 
     public GeneratorOptions withIdleTimeout(Duration d) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, d, outboxCapacity, spoolDir, batchMaxSamples,
-                batchMaxAge, drainGrace, listener);
+                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes);
     }
 
     public GeneratorOptions withIoThreads(int n) {
         return new GeneratorOptions(n, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener);
+                listener, seriesCounter, checkBodyCapBytes);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener);
+                listener, seriesCounter, checkBodyCapBytes);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener);
+                listener, seriesCounter, checkBodyCapBytes);
+    }
+
+    /**
+     * These options with {@code counter} as the series counter of {@code ${seq}} (see {@link #seriesCounter()}):
+     * give each series a fresh one, and its repeats the same. Returns new options; null: a fresh counter.
+     */
+    public GeneratorOptions withSeriesCounter(AtomicLong counter) {
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
+                batchMaxSamples, batchMaxAge, drainGrace, listener, counter, checkBodyCapBytes);
+    }
+
+    /** These options with response checks keeping at most {@code bytes} of a body (see {@link #checkBodyCapBytes()}). */
+    public GeneratorOptions withCheckBodyCapBytes(int bytes) {
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, bytes);
     }
 }

@@ -8,6 +8,7 @@ import io.rigscope.generator.body.RequestBody;
 import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.http.HttpConnection;
 import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Sample;
 import java.net.InetSocketAddress;
@@ -256,7 +257,7 @@ final class Lane implements HttpConnection.Listener {
 
     /** A new connection of this lane, with its slot attached; not yet connecting. */
     private HttpConnection newConnection() {
-        HttpConnection c = new HttpConnection(this, MAX_HEAD_BYTES);
+        HttpConnection c = new HttpConnection(this, MAX_HEAD_BYTES, run.checkBodyCapBytes);
         c.attach(new Slot());
         connections.add(c);
         return c;
@@ -294,7 +295,19 @@ final class Lane implements HttpConnection.Listener {
 
     @Override
     public void onResponse(HttpConnection c, int status, long bodyBytes, boolean keepAlive) {
-        end(c, status, null);
+        ResponseCheck check = run.check;
+        if (check == null) {
+            end(c, status, ErrorKind.ofStatus(status), null);
+        } else {
+            String failure = check.failure(status, c.keptBody(), c.keptBodyBytes(), c.bodyTruncated());
+            if (failure == null) {
+                end(c, status, ErrorKind.NONE, null);
+            } else {
+                // a status >= 400 the check does not accept stays 4xx/5xx; any other failure is the check's
+                ErrorKind kind = status >= 400 && !check.accepts(status) ? ErrorKind.ofStatus(status) : ErrorKind.CHECK;
+                end(c, status, kind, new CheckFailedException(failure));
+            }
+        }
         release(c, keepAlive);
         nextWorker();
     }
@@ -303,7 +316,7 @@ final class Lane implements HttpConnection.Listener {
     public void onFailure(HttpConnection c, Throwable cause) {
         boolean ended = slot(c).body != null;
         if (ended) {
-            end(c, 0, cause);
+            end(c, 0, ErrorKinds.of(cause), cause);
         } else if (!c.wasOpened()) {
             lastConnectFailure = cause;
             preconnectEnded(false);
@@ -337,8 +350,8 @@ final class Lane implements HttpConnection.Listener {
         }
     }
 
-    /** Ends the request on {@code c}: stamps t2, queues its sample, frees its slot. */
-    private void end(HttpConnection c, int status, Throwable error) {
+    /** Ends the request on {@code c}: stamps t2, queues its sample (of {@code kind}), frees its slot. */
+    private void end(HttpConnection c, int status, ErrorKind kind, Throwable error) {
         Slot slot = slot(c);
         RequestBody body = slot.body;
         slot.body = null;
@@ -348,7 +361,6 @@ final class Lane implements HttpConnection.Listener {
         long t0Us = clock.epochUs(slot.t0Nanos);
         long t2Us = clock.epochUs(t2);
         long t1Us = slot.t1Nanos == 0 ? t2Us : Math.min(Math.max(clock.epochUs(slot.t1Nanos), t0Us), t2Us);
-        ErrorKind kind = error == null ? ErrorKind.ofStatus(status) : ErrorKinds.of(error);
         run.collect(new Sample(run.scenario.name(), t0Us, t1Us, t2Us, status, kind, body.batch(), body.quantity(),
                 body.bytes().length), error);
         inFlight = inFlight - 1;
@@ -370,7 +382,7 @@ final class Lane implements HttpConnection.Listener {
                 continue;
             }
             if (now - slot.handedNanos >= timeoutNanos) {
-                end(c, 0, new TimeoutException("no response within " + run.scenario.timeout()));
+                end(c, 0, ErrorKind.TIMEOUT, new TimeoutException("no response within " + run.scenario.timeout()));
                 c.close();
                 connections.remove(i);
                 idle.remove(c);
@@ -431,5 +443,12 @@ final class Lane implements HttpConnection.Listener {
         long t0Nanos;
         long handedNanos;
         long t1Nanos;
+    }
+
+    /** Why a response failed its scenario's check: the debug log's reason (no stack trace). */
+    static final class CheckFailedException extends Exception {
+        CheckFailedException(String reason) {
+            super("response check: " + reason, null, false, false);
+        }
     }
 }

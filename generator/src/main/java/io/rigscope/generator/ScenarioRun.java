@@ -6,6 +6,7 @@ import io.rigscope.generator.body.BodyRenderer;
 import io.rigscope.generator.body.RequestBody;
 import io.rigscope.generator.http.RequestEncoder;
 import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.generator.schedule.ArrivalSchedule;
 import io.rigscope.generator.schedule.Share;
@@ -46,6 +47,10 @@ final class ScenarioRun {
     final long minWakeGapNanos;
     /** Open loop: a lane whose next request is due within this long lets its loop sleep and poll (0: never). */
     final long pollNanos;
+    /** The scenario's response check, or null: the status decides. */
+    final ResponseCheck check;
+    /** How many bytes of a response body a connection keeps for the check; 0: none (bodies only counted). */
+    final int checkBodyCapBytes;
     /** Idle keep-alive connections are closed after this long; 0: never. */
     final long idleTimeoutNanos;
     private final double preconnectSeconds;
@@ -72,8 +77,11 @@ final class ScenarioRun {
         this.clock = run.clock;
         this.schedule = share.of(ArrivalSchedule.constantRate(scenario.requestsPerSec()));
         this.renderer = scenario.body() == null ? null
-                : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".");
-        this.encoder = new RequestEncoder(scenario.method(), scenario.url(), scenario.headers(),
+                : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".", options.seriesCounter());
+        this.check = scenario.check();
+        this.checkBodyCapBytes = scenario.check() != null && scenario.check().needsBody() ? options.checkBodyCapBytes() : 0;
+        // the headers with their ${env:NAME} resolved: only the request carries the values
+        this.encoder = new RequestEncoder(scenario.method(), scenario.url(), scenario.sendHeaders(),
                 scenario.body() == null ? null : "application/json");
         // Resolved once, here: a lookup on an event loop would block it.
         int port = scenario.url().getPort() == -1 ? 80 : scenario.url().getPort();

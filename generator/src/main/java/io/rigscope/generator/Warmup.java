@@ -35,6 +35,7 @@ final class Warmup {
                         .get("/probe", (req, res) -> res.sendString(Mono.just("{}"))))
                 .bindNow(Duration.ofSeconds(10));
         CompletionQueue discard = new CompletionQueue(new MicroClock());
+        options = options.withSeriesCounter(new java.util.concurrent.atomic.AtomicLong()); // not the series' ${seq}
         String base = "http://127.0.0.1:" + server.port();
         List<ScenarioRun> runs = List.of(
                 new ScenarioRun(new Scenario("warmup-post", "POST", URI.create(base + "/ingest"), Map.of(), 8_000, 64,

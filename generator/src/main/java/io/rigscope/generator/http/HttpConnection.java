@@ -21,7 +21,10 @@ import java.util.Objects;
 /**
  * One keep-alive HTTP/1.1 connection that carries one request at a time (no pipelining). Responses are framed by
  * Netty's {@link HttpResponseDecoder}, which this handler puts in front of itself (told when a request is HEAD);
- * bodies are counted, never kept. Every method runs on the channel's event loop; nothing here blocks.
+ * bodies are counted, and copied only when the owner asked to keep them ({@code keepBodyBytes} > 0, for a
+ * response check): then the first {@code keepBodyBytes} of each body are copied into one array the connection
+ * reuses (grown as needed, never beyond that cap), readable while {@link Listener#onResponse} runs. Every piece
+ * the decoder hands over is released here. Every method runs on the channel's event loop; nothing here blocks.
  *
  * <p>A connection is owned by a {@link Listener} that decides what to send and when; the connection tells it
  * how each request ended: a complete response ({@link Listener#onResponse}), or a failure
@@ -64,6 +67,11 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
 
     private final Decoder decoder;
     private final Listener listener;
+    private final int keepBodyBytes;
+    /** The kept body of the response in flight (reused; null until a body is kept). */
+    private byte[] kept;
+    private int keptBytes;
+    private boolean truncated;
     private Channel channel;
     private boolean open;
     private boolean opened;
@@ -78,11 +86,45 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
     private long bodyBytes;
     private boolean keepAlive;
 
-    /** @param maxHeadBytes the largest response head (status line, headers) accepted */
+    /** A connection that counts response bodies and keeps none. */
     public HttpConnection(Listener listener, int maxHeadBytes) {
+        this(listener, maxHeadBytes, 0);
+    }
+
+    /**
+     * @param maxHeadBytes  the largest response head (status line, headers) accepted
+     * @param keepBodyBytes how many bytes of each response body to keep for {@link #keptBody()}; 0: none (the
+     *                      body is only counted)
+     */
+    public HttpConnection(Listener listener, int maxHeadBytes, int keepBodyBytes) {
+        if (keepBodyBytes < 0) {
+            throw new IllegalArgumentException("keepBodyBytes must be >= 0, was " + keepBodyBytes);
+        }
         this.listener = Objects.requireNonNull(listener, "listener");
         this.decoder = new Decoder(maxHeadBytes);
+        this.keepBodyBytes = keepBodyBytes;
     }
+
+    /**
+     * The kept body of the response being reported: its first {@link #keptBodyBytes()} bytes are the body's (an
+     * empty array when none is kept). Only valid inside {@link Listener#onResponse}; the array is reused for the
+     * next response.
+     */
+    public byte[] keptBody() {
+        return kept == null ? EMPTY : kept;
+    }
+
+    /** How many bytes of {@link #keptBody()} hold the body. */
+    public int keptBodyBytes() {
+        return keptBytes;
+    }
+
+    /** True when the body was longer than what was kept (only when bodies are kept). */
+    public boolean bodyTruncated() {
+        return truncated;
+    }
+
+    private static final byte[] EMPTY = new byte[0];
 
     /** The owner's attachment, or null. */
     public Object attachment() {
@@ -128,6 +170,8 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
         started = false;
         interim = false;
         bodyBytes = 0;
+        keptBytes = 0;
+        truncated = false;
         channel.writeAndFlush(request, channel.voidPromise());
     }
 
@@ -192,12 +236,18 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
                 keepAlive = status != 101 && HttpUtil.isKeepAlive(response);
             }
             if (msg instanceof HttpContent content) {
-                bodyBytes += content.content().readableBytes();
+                ByteBuf piece = content.content();
+                bodyBytes += piece.readableBytes();
+                if (keepBodyBytes > 0 && !interim) {
+                    keep(piece);
+                }
             }
             if (msg instanceof LastHttpContent) {
                 if (interim) {
                     interim = false;
                     bodyBytes = 0;
+                    keptBytes = 0;
+                    truncated = false;
                     return;
                 }
                 busy = false;
@@ -213,6 +263,25 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
         } finally {
             ReferenceCountUtil.release(msg);
         }
+    }
+
+    /** Copies what fits under the cap of {@code piece} (not consumed: the caller releases it). */
+    private void keep(ByteBuf piece) {
+        int n = piece.readableBytes();
+        int take = Math.min(n, keepBodyBytes - keptBytes);
+        if (take < n) {
+            truncated = true;
+        }
+        if (take <= 0) {
+            return;
+        }
+        int need = keptBytes + take;
+        if (kept == null || kept.length < need) {
+            int grown = kept == null ? 1024 : kept.length * 2;
+            kept = java.util.Arrays.copyOf(kept == null ? EMPTY : kept, Math.min(keepBodyBytes, Math.max(grown, need)));
+        }
+        piece.getBytes(piece.readerIndex(), kept, keptBytes, take);
+        keptBytes = need;
     }
 
     @Override

@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One stream of requests with its own rate, cap and body. Samples carry the scenario's name, so two
@@ -15,17 +17,23 @@ import java.util.Set;
  * @param name unique within the plan; letters, digits, {@code -_.}
  * @param method HTTP method, upper case
  * @param url absolute http URL
- * @param headers extra request headers (e.g. {@code Authorization: Bearer KEY}); may be empty
+ * @param headers extra request headers (e.g. {@code Authorization: Bearer KEY}), as written: a value may hold
+ *                {@code ${env:NAME}} (e.g. {@code Bearer ${env:API_TOKEN}}), resolved in {@link #sendHeaders()}
+ *                and nowhere else, so that a secret kept in the environment never reaches a record, a log or a
+ *                report (and {@code Authorization} is masked in {@link #toMap()} all the same); may be empty
  * @param requestsPerSec open loop: the arrival rate; ignored in closed loop
  * @param maxInFlight open loop: the concurrency cap (k6 maxVUs) and the connection pool size; closed loop:
  *                    the number of workers
  * @param timeout a request still unanswered after this long ends as a {@code timeout} error
  * @param body the body template, or null for a request without a body (a GET probe)
+ * @param check what a response must be to pass, or null: the status decides (2xx and 3xx pass, 4xx and 5xx fail
+ *              as {@code 4xx}/{@code 5xx})
  */
 public record Scenario(String name, String method, URI url, Map<String, String> headers, double requestsPerSec,
-                       int maxInFlight, Duration timeout, BodyTemplate body) {
+                       int maxInFlight, Duration timeout, BodyTemplate body, ResponseCheck check) {
 
     private static final Set<String> METHODS = Set.of("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD");
+    private static final Pattern ENV = Pattern.compile("\\$\\{env:([A-Za-z_][A-Za-z0-9_]*)}");
 
     public Scenario {
         if (name == null || !name.matches("[A-Za-z0-9_.-]+")) {
@@ -40,6 +48,7 @@ public record Scenario(String name, String method, URI url, Map<String, String> 
             throw new IllegalArgumentException("scenario " + name + ": url '" + url + "' is not an absolute http:// URL");
         }
         headers = Map.copyOf(headers == null ? Map.of() : headers);
+        resolve(name, headers); // an unset variable fails here, when the config is read
         if (!(requestsPerSec > 0) || Double.isInfinite(requestsPerSec)) {
             throw new IllegalArgumentException("scenario " + name + ": rate must be > 0 requests/s, was " + requestsPerSec);
         }
@@ -50,6 +59,44 @@ public record Scenario(String name, String method, URI url, Map<String, String> 
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("scenario " + name + ": timeout must be > 0, was " + timeout);
         }
+    }
+
+    /** A scenario whose status decides (no response check). */
+    public Scenario(String name, String method, URI url, Map<String, String> headers, double requestsPerSec,
+                    int maxInFlight, Duration timeout, BodyTemplate body) {
+        this(name, method, url, headers, requestsPerSec, maxInFlight, timeout, body, null);
+    }
+
+    /**
+     * The headers as sent: {@link #headers()} with every {@code ${env:NAME}} replaced by the variable's value (the
+     * values were checked when the scenario was built; a JVM's environment does not change). Never log these.
+     */
+    public Map<String, String> sendHeaders() {
+        return resolve(name, headers);
+    }
+
+    private static Map<String, String> resolve(String scenario, Map<String, String> headers) {
+        Map<String, String> out = new LinkedHashMap<>();
+        headers.forEach((header, value) -> {
+            Matcher m = ENV.matcher(value);
+            StringBuilder b = new StringBuilder();
+            while (m.find()) {
+                String variable = m.group(1);
+                String v = System.getenv(variable);
+                if (v == null) {
+                    throw new IllegalArgumentException("scenario " + scenario + ": header " + header + ": ${env:"
+                            + variable + "}: environment variable " + variable + " is not set");
+                }
+                if (v.indexOf('\r') >= 0 || v.indexOf('\n') >= 0) {
+                    throw new IllegalArgumentException("scenario " + scenario + ": header " + header + ": ${env:"
+                            + variable + "}: environment variable " + variable + " holds a line break");
+                }
+                m.appendReplacement(b, Matcher.quoteReplacement(v));
+            }
+            m.appendTail(b);
+            out.put(header, b.toString());
+        });
+        return Map.copyOf(out);
     }
 
     /** Requests per second for a rate given in events per second: {@code eventsPerSec / batch}. */
@@ -65,7 +112,10 @@ public record Scenario(String name, String method, URI url, Map<String, String> 
         return body == null ? 0 : body.batch();
     }
 
-    /** The scenario as plain config data (for the CONFIG marker). Header values are masked. */
+    /**
+     * The scenario as plain config data (for the CONFIG marker). Headers as written (an {@code ${env:NAME}} stays
+     * a template), {@code Authorization}'s value masked.
+     */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", name);
@@ -79,6 +129,7 @@ public record Scenario(String name, String method, URI url, Map<String, String> 
         m.put("max_in_flight", maxInFlight);
         m.put("timeout_ms", timeout.toMillis());
         m.put("body", body == null ? null : body.toMap());
+        m.put("check", check == null ? null : check.toMap());
         return m;
     }
 }

@@ -3,7 +3,10 @@ package io.rigscope.model.wire;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** Why a request failed, or {@link #NONE}. The wire form is the lower-case {@link #code()}. */
+/**
+ * Why a request failed, or {@link #NONE}. The wire form is the lower-case {@link #code()}. The compact sample
+ * form carries the ordinal, so constants may only be appended.
+ */
 public enum ErrorKind {
     NONE("none"),
     TIMEOUT("timeout"),
@@ -11,7 +14,13 @@ public enum ErrorKind {
     RESET("reset"),
     HTTP_4XX("4xx"),
     HTTP_5XX("5xx"),
-    OTHER("other");
+    OTHER("other"),
+    /**
+     * A response arrived but failed the scenario's response check (a status outside the check's list below 400,
+     * or a body check): it counts as failed, like every kind but {@link #NONE}. The sample keeps the status as
+     * received.
+     */
+    CHECK("check");
 
     private final String code;
 

@@ -32,6 +32,24 @@ class CompactSamplesTest {
     }
 
     @Test
+    void aFailedCheckSurvivesEveryFormWithItsStatusAndOrdinalsStayAsTheyWere() {
+        SampleBatch checked = new SampleBatch("s-1", 0, "gen-1", 1_700_000_001_000_000L, List.of(
+                new Sample("ingest", 1_700_000_000_100_000L, 1_700_000_000_100_500L, 1_700_000_000_102_500L, 200,
+                        ErrorKind.CHECK, 1, 1, 90)));
+
+        for (WireCodec.Format format : WireCodec.Format.values()) {
+            assertThat(codec.decode(Topic.SAMPLES, "s-1", codec.encode(checked, format), "test"))
+                    .as(format.name()).isEqualTo(new Decoded.Ok(checked));
+        }
+        assertThat(ErrorKind.CHECK.code()).isEqualTo("check");
+        assertThat(ErrorKind.ofCode("check")).isEqualTo(ErrorKind.CHECK);
+        // the compact form carries the ordinal: the older kinds keep theirs
+        assertThat(ErrorKind.OTHER.ordinal()).isEqualTo(6);
+        assertThat(ErrorKind.CHECK.ordinal()).isEqualTo(7);
+        assertThat(checked.samples().get(0).failed()).isTrue();
+    }
+
+    @Test
     void aTruncatedCompactBatchIsADeadLetterNeverAnException() {
         byte[] bytes = codec.encode(batch, WireCodec.Format.COMPACT);
 
