@@ -55,9 +55,11 @@ public final class TelemetrySources {
      * @param tables tables the DB sampler reports
      * @param interval sampling interval of vmstat, os, waits and db (whole seconds for vmstat and waits);
      *                 null is 1 s
+     * @param canaryDir where the disk canary writes; null is beside the data directory
+     * @param measureDisk false when the database's disk is not on this host: no os, no canary
      */
     public record Local(PgUrl pgUrl, Path pgLogFile, String logLinePrefix, boolean logFromStart, Path dataDir,
-                        List<String> tables, Duration interval, Path canaryDir) {
+                        List<String> tables, Duration interval, Path canaryDir, boolean measureDisk) {
         public Local {
             tables = tables == null ? List.of() : List.copyOf(tables);
             dataDir = dataDir == null ? Path.of("").toAbsolutePath() : dataDir.toAbsolutePath();
@@ -66,10 +68,16 @@ public final class TelemetrySources {
                     : dataDir.getParent() == null ? dataDir : dataDir.getParent();
         }
 
+        /** Every local source, the disk view and canary on {@code dataDir}'s filesystem. */
+        public Local(PgUrl pgUrl, Path pgLogFile, String logLinePrefix, boolean logFromStart, Path dataDir,
+                     List<String> tables, Duration interval, Path canaryDir) {
+            this(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, canaryDir, true);
+        }
+
         /** The canary beside the data directory (in its parent). */
         public Local(PgUrl pgUrl, Path pgLogFile, String logLinePrefix, boolean logFromStart, Path dataDir,
                      List<String> tables, Duration interval) {
-            this(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, null);
+            this(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, null, true);
         }
 
         /**
@@ -78,7 +86,15 @@ public final class TelemetrySources {
          * directory.
          */
         public Local withCanaryDir(Path dir) {
-            return new Local(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, dir);
+            return new Local(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, dir, measureDisk);
+        }
+
+        /**
+         * These sources without the disk view ({@code os}) and the canary: the database's disk is not on this host
+         * (a remote server, RDS), and this host's disk says nothing of it.
+         */
+        public Local withoutLocalDisk() {
+            return new Local(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, canaryDir, false);
         }
     }
 
@@ -94,8 +110,9 @@ public final class TelemetrySources {
     }
 
     /**
-     * The local collectors whose sources are configured: vmstat, os and canary always; waits and db with a
-     * {@code pgUrl}; pglog with a {@code pgLogFile}.
+     * The local collectors whose sources are configured: vmstat always; os and canary unless the database's disk
+     * is not on this host ({@link Local#withoutLocalDisk}); waits and db with a {@code pgUrl}; pglog with a
+     * {@code pgLogFile}.
      */
     public static CollectorSet local(Local config, CollectorContext ctx) {
         Objects.requireNonNull(config, "config");
@@ -103,8 +120,10 @@ public final class TelemetrySources {
         Map<String, Flux<WireRecord>> out = new LinkedHashMap<>();
         Duration wholeSeconds = Duration.ofSeconds(Math.max(1, config.interval().toSeconds()));
         out.put("vmstat", new VmstatCollector(new VmstatCollector.Config(null, wholeSeconds), ctx).records());
-        out.put("os", new OsMetricsCollector(new OsMetricsCollector.Config(config.dataDir(), config.interval(), null),
-                ctx).records());
+        if (config.measureDisk()) {
+            out.put("os", new OsMetricsCollector(new OsMetricsCollector.Config(config.dataDir(), config.interval(),
+                    null), ctx).records());
+        }
         if (config.pgUrl() != null) {
             out.put("waits", new WaitsCollector(new WaitsCollector.Config(config.pgUrl(), wholeSeconds), ctx).records());
             out.put("db", new DbSampler(new DbSampler.Config(config.pgUrl(), config.tables(), config.interval()), ctx)
@@ -116,7 +135,9 @@ public final class TelemetrySources {
             out.put("pglog", new PgLogCollector(new PgLogCollector.Config(config.pgLogFile(), prefix,
                     config.logFromStart(), null), ctx).events());
         }
-        out.put("canary", new DiskCanary(DiskCanary.Config.in(config.canaryDir()), ctx).records());
+        if (config.measureDisk()) {
+            out.put("canary", new DiskCanary(DiskCanary.Config.in(config.canaryDir()), ctx).records());
+        }
         return new CollectorSet(out);
     }
 

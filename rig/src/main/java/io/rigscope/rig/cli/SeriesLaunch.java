@@ -7,6 +7,7 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.method.BringUpChecks;
 import io.rigscope.rig.method.EnvironmentFacts;
+import io.rigscope.rig.method.ServiceWriteThrough;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;
@@ -16,6 +17,7 @@ import io.rigscope.wire.WirePublisher;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -46,6 +48,7 @@ final class SeriesLaunch {
         PgUrl database = target == null ? null : target.url();
         SeriesPlan plan = file.plan();
         SutProcess sut = null;
+        SeriesSession session = new SeriesSession(bootstrap, publisher, codec, console);
         try {
             if (file.startSut()) {
                 Path log = SutProcess.newLogFile();
@@ -62,6 +65,18 @@ final class SeriesLaunch {
                     return Optional.empty();
                 }
             }
+            plan.describeRequests().forEach(line -> console.println("series: " + line));
+            if (!file.startSut() && plan.requests() != null) {
+                if (database == null || plan.reconciliationSql() == null) {
+                    console.println("bring-up: write-through not checked (no database or no reconciliation_sql to "
+                            + "find the rows with)");
+                } else if (!SeriesSession.bringUp(List.of(new ServiceWriteThrough(
+                        plan.requests().ingestScenario(plan.target()), database, plan.reconciliationSql(),
+                        session.seriesCounter()).run()),
+                        console)) {
+                    return Optional.empty();
+                }
+            }
             if (plan.reconciliationSql() == null) {
                 console.println("reconciliation: the series file gives no reconciliation_sql for a service rigscope "
                         + "did not start: every repeat will be UNRECONCILED (not an error; add reconciliation_sql "
@@ -71,14 +86,24 @@ final class SeriesLaunch {
                         + "be UNRECONCILED");
             }
             Optional<PrivatePostgres> cluster = target == null ? Optional.empty() : target.cluster();
-            Path dataDir = cluster.map(PrivatePostgres::dataDir).orElse(Path.of("").toAbsolutePath());
+            Path pgData = cluster.map(PrivatePostgres::dataDir).orElse(file.pgData());
+            if (pgData != null && !java.nio.file.Files.isDirectory(pgData)) {
+                throw new UsageException("pgdata " + pgData + " is not a directory on this host (leave pgdata out "
+                        + "for a database on another host: then no local disk is measured)");
+            }
+            Path dataDir = pgData != null ? pgData : Path.of("").toAbsolutePath();
             Map<String, Object> environment = database == null ? Map.of()
                     : EnvironmentFacts.collect(database, dataDir, file.costPerHour()).toMarkerData();
             console.printf("series %s: %s%n", plan.series(), plan.describe());
             Path pgLog = file.pgLog() != null ? file.pgLog() : cluster.map(PrivatePostgres::logFile).orElse(null);
-            TelemetrySources.Local telemetry = new TelemetrySources.Local(database, pgLog, null, false,
-                    cluster.map(PrivatePostgres::dataDir).orElse(null), file.effectiveWatchTables(), null);
-            SeriesSession.Result result = new SeriesSession(bootstrap, publisher, codec, console).run(plan,
+            TelemetrySources.Local telemetry = new TelemetrySources.Local(database, pgLog, file.pgLogPrefix(), false,
+                    pgData, file.effectiveWatchTables(), null);
+            if (pgData == null) {
+                telemetry = telemetry.withoutLocalDisk();
+                console.println("disk: no pgdata for this database: its disk is not measured (no os, no canary; give "
+                        + "pgdata when the database runs on this host)");
+            }
+            SeriesSession.Result result = session.run(plan,
                     new SeriesSession.Options(database, file.effectiveTenant(), telemetry, environment,
                             output.reportJson, output.reportMd, null, output.reportHtml).withHlog(output.hlog));
             publisher.flush();

@@ -25,7 +25,8 @@ import java.util.stream.Stream;
 /**
  * The database's own ceiling for the SUT's row shape: pgbench, closed loop, running a custom script that
  * inserts {@link Spec#batch} rows into {@code usage_events} per transaction (the same columns, indexes,
- * constraints and {@code ON CONFLICT} clause the SUT's multi-row insert uses) into the same database.
+ * constraints and {@code ON CONFLICT} clause the SUT's multi-row insert uses) into the same database; for a
+ * service rigscope did not write, the series file's own row ({@link InsertTemplate}).
  * {@code rows/s = tps × batch}.
  *
  * <p>The rows stay in the table (keys {@code denominator-<nonce>-<uuid>}), as the SUT's rows do; run it after
@@ -44,12 +45,17 @@ public final class Denominator {
      * @param clients concurrent pgbench clients
      * @param tenant the tenant whose id the rows carry
      * @param pgbench the pgbench binary, or null to find it (PATH, then /usr/lib/postgresql/N/bin)
+     * @param script the user's row as a pgbench script ({@link InsertTemplate#script}), or null for the reference
+     *               SUT's row shape (then {@code tenant} is required)
      */
-    public record Spec(PgUrl pg, int batch, Duration duration, int clients, String tenant, Path pgbench) {
+    public record Spec(PgUrl pg, int batch, Duration duration, int clients, String tenant, Path pgbench,
+                       String script) {
         public Spec {
             Objects.requireNonNull(pg, "pg");
             Objects.requireNonNull(duration, "duration");
-            Objects.requireNonNull(tenant, "tenant");
+            if (script == null) {
+                Objects.requireNonNull(tenant, "tenant");
+            }
             if (batch < 1 || batch > 10_000) {
                 throw new IllegalArgumentException("--batch must be 1..10000, got " + batch);
             }
@@ -59,6 +65,11 @@ public final class Denominator {
             if (clients < 1 || clients > 1000) {
                 throw new IllegalArgumentException("--clients must be 1..1000, got " + clients);
             }
+        }
+
+        /** The reference SUT's row shape. */
+        public Spec(PgUrl pg, int batch, Duration duration, int clients, String tenant, Path pgbench) {
+            this(pg, batch, duration, clients, tenant, pgbench, null);
         }
 
         public static Spec of(PgUrl pg, int batch, Duration duration) {
@@ -111,8 +122,9 @@ public final class Denominator {
         Path bin = spec.pgbench() != null ? spec.pgbench() : findPgbench().orElseThrow(() -> new IllegalStateException(
                 "pgbench not found on PATH or under /usr/lib/postgresql/<major>/bin; install postgresql-contrib "
                         + "(Debian: apt-get install postgresql-contrib) or pass its path"));
-        long tenantId = Provisioning.tenantId(spec.pg().connectionFactory("rigscope-denominator"), spec.tenant());
-        String script = script(tenantId, spec.batch(), Long.toString(System.currentTimeMillis(), 36));
+        String script = spec.script() != null ? spec.script()
+                : script(Provisioning.tenantId(spec.pg().connectionFactory("rigscope-denominator"), spec.tenant()),
+                        spec.batch(), Long.toString(System.currentTimeMillis(), 36));
         Path file;
         try {
             file = Files.createTempFile("rigscope-denominator-", ".sql");

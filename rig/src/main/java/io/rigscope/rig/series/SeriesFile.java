@@ -1,29 +1,27 @@
 package io.rigscope.rig.series;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
 import io.rigscope.rig.cli.Durations;
 import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.plan.PlanYaml;
+import io.rigscope.rig.plan.ScenarioSpec;
 import io.rigscope.sut.SutContract;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * A series config file ({@code rigscope run --config series.yaml}). Every key is checked: an unknown key, a
- * wrong type or an impossible value is a {@link UsageException} naming the file and the key. docs/protocol.md
- * shows a complete file.
+ * A series config file ({@code rigscope run --config series.yaml}), bound by {@link PlanYaml}. Every key is
+ * checked: an unknown key, a wrong type or an impossible value is a {@link UsageException} naming the file and
+ * the key. Its {@code scenarios} are {@link ScenarioSpec}s, the keys of a {@code generate --config} plan's
+ * scenarios. docs/protocol.md shows a complete file; docs/own-service.md one for a service rigscope did not write.
  *
  * @param plan the series to run (its target is the SUT's URL, or a placeholder until {@code startSut}; its API key
  *             and reconciliation SQL as the file gives them, null when it does not)
@@ -38,23 +36,49 @@ import java.util.Set;
  * @param sutAppPassword the password set on the SUT's app role, or null (trust auth)
  * @param pgLog the Postgres log file the log collector reads, or null
  * @param costPerHour the setup's price per hour (any currency; printed beside the figures), or null
+ * @param pgLogPrefix the server's {@code log_line_prefix} for reading {@code pgLog}, or null (the default prefix)
+ * @param pgData the database's data directory ({@code pgdata}: the disk view and the canary measure its
+ *               filesystem), or null: for a database rigscope did not start, then no local disk is measured
  */
 public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String tenant, List<String> watchTables,
-                         String sutTouch, String sutInsert, String sutAppPassword, Path pgLog, Double costPerHour) {
+                         String sutTouch, String sutInsert, String sutAppPassword, Path pgLog, Double costPerHour,
+                         String pgLogPrefix, Path pgData) {
 
     public SeriesFile {
         watchTables = watchTables == null ? null : List.copyOf(watchTables);
     }
 
-    private static final Set<String> TOP = Set.of("series", "target", "database", "sut", "load", "ladder",
-            "sustained", "ceiling", "denominator", "thresholds", "analyzer", "reconciliation_sql", "watch_tables",
-            "pglog", "cost_per_hour");
-    /** Untyped YAML values as the wire's maps hold them: whole numbers as Long, others as Double. */
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .configure(com.fasterxml.jackson.databind.DeserializationFeature.USE_LONG_FOR_INTS, true);
-
     /** Placeholder target while the reference SUT is not started yet. */
     public static final URI UNSTARTED = URI.create("http://127.0.0.1:1");
+
+    /** The file's keys, bound by {@link PlanYaml} (snake_case; an unknown key is refused naming its path). */
+    private record Top(String series, Target target, String database, Sut sut, Load load, List<ScenarioSpec> scenarios,
+                       Ladder ladder, Sustained sustained, Ceiling ceiling, Denominator denominator,
+                       JsonNode thresholds, JsonNode analyzer, String reconciliationSql, JsonNode watchTables,
+                       String pglog, String pglogPrefix, String pgdata, Double costPerHour) {
+    }
+
+    private record Target(String url, String apiKey, String tenant) {
+    }
+
+    private record Sut(String touch, String insert, String appPassword) {
+    }
+
+    private record Load(Integer batch, String meter, Integer customers, Integer maxInFlight, String timeout,
+                        Double probeRate) {
+    }
+
+    private record Ladder(List<Double> rates, Integer repeats, String duration) {
+    }
+
+    private record Sustained(Double rate, Integer repeats, String duration, String cooldown) {
+    }
+
+    private record Ceiling(Integer workers, String duration) {
+    }
+
+    private record Denominator(Integer clients, String duration, String insert) {
+    }
 
     /**
      * Reads and validates a config file.
@@ -63,13 +87,8 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
      * @param defaultSeries used when neither the file nor the command line names one
      */
     public static SeriesFile read(Path path, String seriesOverride, String defaultSeries) {
-        String text;
-        try {
-            text = Files.readString(path);
-        } catch (IOException e) {
-            throw new UsageException(path + ": cannot read: " + e.getMessage().lines().findFirst().orElse(""));
-        }
-        return read(path.toString(), text, seriesOverride, defaultSeries);
+        return new Reader(path.toString(), path.toAbsolutePath().getParent())
+                .series(PlanYaml.readFile(path), seriesOverride, defaultSeries);
     }
 
     /**
@@ -78,28 +97,20 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
      * @param source the file's name in messages
      */
     public static SeriesFile read(String source, String yaml, String seriesOverride, String defaultSeries) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(yaml);
-        } catch (IOException e) {
-            throw new UsageException(source + ": cannot read: " + e.getMessage().lines().findFirst().orElse(""));
-        }
-        if (root == null || !root.isObject()) {
-            throw new UsageException(source + ": expected a YAML mapping at the top");
-        }
-        return new Reader(source).series(root, seriesOverride, defaultSeries);
+        return new Reader(source, Path.of("").toAbsolutePath()).series(PlanYaml.readText(source, yaml), seriesOverride,
+                defaultSeries);
     }
 
     /** This file with the reference SUT's app-role password replaced ({@code demo --app-password}). */
     public SeriesFile withAppPassword(String password) {
         return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, password, pgLog,
-                costPerHour);
+                costPerHour, pgLogPrefix, pgData);
     }
 
     /** This file with {@code database} replaced (by {@code --pg}). */
     public SeriesFile withDatabase(String url) {
         return new SeriesFile(plan, url, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
-                costPerHour);
+                costPerHour, pgLogPrefix, pgData);
     }
 
     /**
@@ -110,7 +121,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
         SeriesPlan p = plan;
         return new SeriesPlan(p.series(), target, p.apiKey() != null ? p.apiKey() : SutContract.API_KEY, p.load(),
                 p.ladder(), p.sustained(), p.ceiling(), p.denominator(), p.analyzer(),
-                p.reconciliationSql() != null ? p.reconciliationSql() : SutContract.RECONCILIATION_SQL);
+                p.reconciliationSql() != null ? p.reconciliationSql() : SutContract.RECONCILIATION_SQL, p.requests());
     }
 
     /** The API key: the file's, else the reference SUT's when rigscope starts it, else null (no header). */
@@ -128,99 +139,63 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
         return watchTables != null ? watchTables : startSut ? SutContract.WATCHED_TABLES : List.of();
     }
 
-    private record Reader(String file) {
+    private record Reader(String file, Path dir) {
 
         SeriesFile series(JsonNode root, String seriesOverride, String defaultSeries) {
-            known(root, TOP, "");
-            String series = seriesOverride != null ? seriesOverride : text(root, "series", "", defaultSeries);
-            JsonNode target = object(root, "target", "");
-            String url = target == null ? null : text(target, "url", "target.", null);
-            if (target != null) {
-                known(target, Set.of("url", "api_key", "tenant"), "target.");
-            }
-            String apiKey = target == null ? null : text(target, "api_key", "target.", null);
-            String tenant = target == null ? null : text(target, "tenant", "target.", null);
-            String database = text(root, "database", "", null);
-            List<String> watchTables = null;
-            JsonNode wt = root.get("watch_tables");
-            if (wt != null && !wt.isNull()) {
-                if (!wt.isArray()) {
-                    throw fail("watch_tables", "must be a list of table names, e.g. [usage_events, api_keys]");
-                }
-                List<String> names = new ArrayList<>();
-                wt.forEach(t -> {
-                    if (!t.isTextual() || t.asText().isBlank()) {
-                        throw fail("watch_tables", "holds '" + t.asText() + "', not a table name");
-                    }
-                    names.add(t.asText());
-                });
-                watchTables = names;
-            }
-            JsonNode sut = object(root, "sut", "");
-            if (sut != null) {
-                known(sut, Set.of("touch", "insert", "app_password"), "sut.");
-            }
-            String touch = sut == null ? "per-minute" : oneOf(sut, "touch", "sut.", "per-minute",
+            Top top = PlanYaml.bind(root, Top.class, file, "");
+            String series = seriesOverride != null ? seriesOverride : top.series() != null ? top.series() : defaultSeries;
+            Target target = top.target();
+            String url = target == null ? null : nonBlank(target.url(), "target.url");
+            URI targetUri = url == null ? null : targetUrl(url);
+            String apiKey = target == null ? null : nonBlank(target.apiKey(), "target.api_key");
+            String tenant = target == null ? null : nonBlank(target.tenant(), "target.tenant");
+            String database = nonBlank(top.database(), "database");
+            List<String> watchTables = watchTables(top.watchTables());
+            Sut sut = top.sut();
+            String touch = oneOf(sut == null ? null : sut.touch(), "sut.touch", "per-minute",
                     Set.of("per-minute", "every-request"));
-            String insert = sut == null ? "multi-row" : oneOf(sut, "insert", "sut.", "multi-row",
+            String insert = oneOf(sut == null ? null : sut.insert(), "sut.insert", "multi-row",
                     Set.of("multi-row", "per-event"));
 
-            JsonNode l = object(root, "load", "");
-            SeriesPlan.Load load = l == null ? new SeriesPlan.Load(10, "api_calls", "cust-%d", 1000, 64,
-                    Duration.ofSeconds(5), 5) : load(l);
-            SeriesPlan.Ladder ladder = null;
-            JsonNode ld = object(root, "ladder", "");
-            if (ld != null) {
-                known(ld, Set.of("rates", "repeats", "duration"), "ladder.");
-                JsonNode rates = ld.get("rates");
-                if (rates == null || !rates.isArray() || rates.isEmpty()) {
-                    throw fail("ladder.rates", "must be a list of request rates per second, e.g. [50, 100, 200]");
-                }
-                List<Double> list = new ArrayList<>();
-                rates.forEach(r -> {
-                    if (!r.isNumber() || r.asDouble() <= 0) {
-                        throw fail("ladder.rates", "holds '" + r.asText() + "', not a rate > 0");
-                    }
-                    list.add(r.asDouble());
-                });
-                ladder = build("ladder", () -> new SeriesPlan.Ladder(list, (int) integer(ld, "repeats", "ladder.", 2),
-                        duration(ld, "duration", "ladder.", Duration.ofSeconds(90))));
+            SeriesPlan.Requests requests = top.scenarios() == null ? null : requests(top.scenarios(), targetUri);
+            if (requests != null && top.load() != null) {
+                throw fail("load", "cannot be given with scenarios: the scenarios say what a request is (batch, "
+                        + "max_in_flight and timeout are the ingest scenario's keys; a probe is a scenario of its own)");
             }
-            JsonNode su = object(root, "sustained", "");
+            SeriesPlan.Load load = requests != null ? requests.load() : load(top.load());
+            SeriesPlan.Ladder ladder = ladder(top.ladder());
+            Sustained su = top.sustained();
             if (su == null) {
                 throw fail("sustained", "is missing: a series needs its sustained repeats (rate, repeats, duration)");
             }
-            known(su, Set.of("rate", "repeats", "duration", "cooldown"), "sustained.");
-            if (!su.has("rate")) {
+            if (su.rate() == null) {
                 throw fail("sustained.rate", "is missing (requests per second)");
             }
-            SeriesPlan.Sustained sustained = build("sustained", () -> new SeriesPlan.Sustained(
-                    number(su, "rate", "sustained.", 0), (int) integer(su, "repeats", "sustained.", 5),
-                    duration(su, "duration", "sustained.", Duration.ofMinutes(10)),
-                    duration(su, "cooldown", "sustained.", Duration.ofSeconds(30))));
-            SeriesPlan.Ceiling ceiling = null;
-            JsonNode c = object(root, "ceiling", "");
-            if (c != null) {
-                known(c, Set.of("workers", "duration"), "ceiling.");
-                ceiling = build("ceiling", () -> new SeriesPlan.Ceiling((int) integer(c, "workers", "ceiling.", 8),
-                        duration(c, "duration", "ceiling.", Duration.ofSeconds(30))));
-            }
-            SeriesPlan.DenominatorSpec denominator = null;
-            JsonNode d = object(root, "denominator", "");
-            if (d != null) {
-                known(d, Set.of("clients", "duration"), "denominator.");
-                denominator = build("denominator", () -> new SeriesPlan.DenominatorSpec(
-                        (int) integer(d, "clients", "denominator.", 8),
-                        duration(d, "duration", "denominator.", Duration.ofSeconds(30))));
+            SeriesPlan.Sustained sustained = build("sustained", () -> new SeriesPlan.Sustained(su.rate(),
+                    su.repeats() == null ? 5 : su.repeats(), duration(su.duration(), "sustained.duration",
+                    Duration.ofMinutes(10)), duration(su.cooldown(), "sustained.cooldown", Duration.ofSeconds(30))));
+            Ceiling c = top.ceiling();
+            SeriesPlan.Ceiling ceiling = c == null ? null : build("ceiling", () -> new SeriesPlan.Ceiling(
+                    c.workers() == null ? 8 : c.workers(), duration(c.duration(), "ceiling.duration",
+                    Duration.ofSeconds(30))));
+            Denominator d = top.denominator();
+            SeriesPlan.DenominatorSpec denominator = d == null ? null : build("denominator",
+                    () -> new SeriesPlan.DenominatorSpec(d.clients() == null ? 8 : d.clients(),
+                            duration(d.duration(), "denominator.duration", Duration.ofSeconds(30)),
+                            nonBlank(d.insert(), "denominator.insert")));
+            if (denominator != null && denominator.insert() != null) {
+                io.rigscope.rig.method.InsertTemplate.check(denominator.insert(), file + ": denominator.insert");
             }
             Map<String, Object> analyzer = new LinkedHashMap<>();
-            JsonNode a = object(root, "analyzer", "");
-            if (a != null) {
-                analyzer.putAll(plain(a));
+            if (top.analyzer() != null && !top.analyzer().isNull()) {
+                analyzer.putAll(mapping(top.analyzer(), "analyzer"));
             }
-            JsonNode th = object(root, "thresholds", "");
-            if (th != null) {
-                analyzer.put("thresholds", plain(th));
+            if (top.thresholds() != null && !top.thresholds().isNull()) {
+                analyzer.put("thresholds", mapping(top.thresholds(), "thresholds"));
+            }
+            if (requests != null && !analyzer.containsKey("scenario")) {
+                // the claims are the ingest scenario's, whatever other scenarios send more requests
+                analyzer.put("scenario", SeriesPlan.INGEST);
             }
             try {
                 // what the analyzer will read from the CONFIG marker: a bad key or threshold is exit 2 before any load
@@ -230,26 +205,111 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             } catch (IllegalArgumentException e) {
                 throw fail("analyzer:", e.getMessage());
             }
-            String pglog = text(root, "pglog", "", null);
-            SeriesPlan plan = build("series", () -> new SeriesPlan(series, url == null ? UNSTARTED : URI.create(url),
-                    apiKey, load, null, sustained, null, null, analyzer, text(root, "reconciliation_sql", "", null)));
-            plan = new SeriesPlan(plan.series(), plan.target(), apiKey, load, ladder, sustained, ceiling, denominator,
-                    analyzer, plan.reconciliationSql());
-            String appPassword = sut == null ? null : text(sut, "app_password", "sut.", null);
-            Double cost = root.has("cost_per_hour") ? number(root, "cost_per_hour", "", 0) : null;
-            if (cost != null && cost < 0) {
+            String reconciliationSql = nonBlank(top.reconciliationSql(), "reconciliation_sql");
+            SeriesPlan plan = build("series", () -> new SeriesPlan(series, targetUri == null ? UNSTARTED : targetUri,
+                    apiKey, load, ladder, sustained, ceiling, denominator, analyzer, reconciliationSql, requests));
+            if (top.costPerHour() != null && top.costPerHour() < 0) {
                 throw fail("cost_per_hour", "must be >= 0");
             }
-            return new SeriesFile(plan, database, url == null, tenant, watchTables, touch, insert, appPassword,
-                    pglog == null ? null : Path.of(pglog), cost);
+            String pglog = nonBlank(top.pglog(), "pglog");
+            String pgdata = nonBlank(top.pgdata(), "pgdata");
+            return new SeriesFile(plan, database, url == null, tenant, watchTables, touch, insert,
+                    sut == null ? null : nonBlank(sut.appPassword(), "sut.app_password"),
+                    pglog == null ? null : Path.of(pglog), top.costPerHour(),
+                    nonBlank(top.pglogPrefix(), "pglog_prefix"), pgdata == null ? null : dir.resolve(pgdata));
         }
 
-        private SeriesPlan.Load load(JsonNode l) {
-            known(l, Set.of("batch", "meter", "customers", "max_in_flight", "timeout", "probe_rate"), "load.");
-            return build("load", () -> new SeriesPlan.Load((int) integer(l, "batch", "load.", 10),
-                    text(l, "meter", "load.", "api_calls"), "cust-%d", (int) integer(l, "customers", "load.", 1000),
-                    (int) integer(l, "max_in_flight", "load.", 64), duration(l, "timeout", "load.", Duration.ofSeconds(5)),
-                    number(l, "probe_rate", "load.", 5)));
+        private URI targetUrl(String url) {
+            URI u;
+            try {
+                u = new URI(url.strip());
+            } catch (java.net.URISyntaxException e) {
+                throw fail("target.url", "'" + url + "' is not a URL (" + e.getReason()
+                        + "); expected e.g. http://127.0.0.1:8080");
+            }
+            if (!"http".equals(u.getScheme()) || u.getHost() == null) {
+                throw fail("target.url", "'" + url + "' is not an absolute http:// URL with a host; expected e.g. "
+                        + "http://127.0.0.1:8080");
+            }
+            return u;
+        }
+
+        /**
+         * The scenarios: one named {@code ingest} (it carries the claims and takes its rate from the steps), the
+         * others with rates of their own. Each is built once here, against the target, so a bad key is exit 2 now.
+         */
+        private SeriesPlan.Requests requests(List<ScenarioSpec> specs, URI base) {
+            if (specs.isEmpty()) {
+                throw fail("scenarios", "is empty: give at least the ingest scenario");
+            }
+            int ingest = -1;
+            for (int i = 0; i < specs.size(); i++) {
+                if (specs.get(i) == null) {
+                    throw fail("scenarios[" + i + "]", "is empty: a scenario is a mapping");
+                }
+                if (SeriesPlan.INGEST.equals(specs.get(i).name())) {
+                    ingest = i;
+                }
+            }
+            if (ingest < 0) {
+                throw fail("scenarios", "has no scenario named ingest: the one that writes, whose events are claimed "
+                        + "and whose rate the ladder, sustained and ceiling steps set (names: "
+                        + specs.stream().map(ScenarioSpec::name).toList() + ")");
+            }
+            if (specs.get(ingest).rate() != null) {
+                throw fail("scenarios[" + ingest + "].rate", "is set by the steps for ingest (ladder.rates, "
+                        + "sustained.rate): leave it out");
+            }
+            if (specs.get(ingest).body() == null) {
+                throw fail("scenarios[" + ingest + "].body", "is missing: the ingest scenario's body says how many "
+                        + "events a request carries (batch) and what they are");
+            }
+            SeriesPlan.Requests requests = new SeriesPlan.Requests(file, dir, specs, ingest);
+            requests.scenarios(base == null ? UNSTARTED : base, 1, null, true); // every scenario built once: errors now
+            return requests;
+        }
+
+        private SeriesPlan.Load load(Load l) {
+            if (l == null) {
+                return new SeriesPlan.Load(10, "api_calls", "cust-%d", 1000, 64, Duration.ofSeconds(5), 5);
+            }
+            return build("load", () -> new SeriesPlan.Load(l.batch() == null ? 10 : l.batch(),
+                    l.meter() == null ? "api_calls" : l.meter(), "cust-%d", l.customers() == null ? 1000 : l.customers(),
+                    l.maxInFlight() == null ? 64 : l.maxInFlight(), duration(l.timeout(), "load.timeout",
+                    Duration.ofSeconds(5)), l.probeRate() == null ? 5 : l.probeRate()));
+        }
+
+        private SeriesPlan.Ladder ladder(Ladder ld) {
+            if (ld == null) {
+                return null;
+            }
+            if (ld.rates() == null || ld.rates().isEmpty()) {
+                throw fail("ladder.rates", "must be a list of request rates per second, e.g. [50, 100, 200]");
+            }
+            for (Double r : ld.rates()) {
+                if (r == null || !(r > 0)) {
+                    throw fail("ladder.rates", "holds '" + r + "', not a rate > 0");
+                }
+            }
+            return build("ladder", () -> new SeriesPlan.Ladder(ld.rates(), ld.repeats() == null ? 2 : ld.repeats(),
+                    duration(ld.duration(), "ladder.duration", Duration.ofSeconds(90))));
+        }
+
+        private List<String> watchTables(JsonNode wt) {
+            if (wt == null || wt.isNull()) {
+                return null;
+            }
+            if (!wt.isArray()) {
+                throw fail("watch_tables", "must be a list of table names, e.g. [usage_events, api_keys]");
+            }
+            List<String> names = new ArrayList<>();
+            wt.forEach(t -> {
+                if (!t.isTextual() || t.asText().isBlank()) {
+                    throw fail("watch_tables", "holds '" + t.asText() + "', not a table name");
+                }
+                names.add(t.asText());
+            });
+            return names;
         }
 
         private <T> T build(String at, java.util.function.Supplier<T> make) {
@@ -260,82 +320,40 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             }
         }
 
-        private void known(JsonNode node, Set<String> keys, String at) {
-            for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-                String k = it.next();
-                if (!keys.contains(k)) {
-                    throw fail(at + k, "is not a known key here; known: " + String.join(", ", new java.util.TreeSet<>(keys)));
-                }
-            }
-        }
-
-        private JsonNode object(JsonNode node, String key, String at) {
-            JsonNode v = node.get(key);
-            if (v == null || v.isNull()) {
-                return null;
-            }
-            if (!v.isObject()) {
-                throw fail(at + key, "must be a mapping");
+        private String nonBlank(String v, String key) {
+            if (v != null && v.isBlank()) {
+                throw fail(key, "must be a non-empty string");
             }
             return v;
         }
 
-        private String text(JsonNode node, String key, String at, String fallback) {
-            JsonNode v = node.get(key);
-            if (v == null || v.isNull()) {
+        private String oneOf(String v, String key, String fallback, Set<String> allowed) {
+            if (v == null) {
                 return fallback;
             }
-            if (!v.isValueNode() || v.asText().isBlank()) {
-                throw fail(at + key, "must be a non-empty string");
-            }
-            return v.asText();
-        }
-
-        private String oneOf(JsonNode node, String key, String at, String fallback, Set<String> allowed) {
-            String v = text(node, key, at, fallback);
             if (!allowed.contains(v)) {
-                throw fail(at + key, "'" + v + "' is not one of " + new java.util.TreeSet<>(allowed));
+                throw fail(key, "'" + v + "' is not one of " + new java.util.TreeSet<>(allowed));
             }
             return v;
         }
 
-        private double number(JsonNode node, String key, String at, double fallback) {
-            JsonNode v = node.get(key);
-            if (v == null || v.isNull()) {
-                return fallback;
-            }
-            if (!v.isNumber()) {
-                throw fail(at + key, "must be a number, was '" + v.asText() + "'");
-            }
-            return v.asDouble();
-        }
-
-        private long integer(JsonNode node, String key, String at, long fallback) {
-            JsonNode v = node.get(key);
-            if (v == null || v.isNull()) {
-                return fallback;
-            }
-            if (!v.canConvertToLong() || !v.isIntegralNumber()) {
-                throw fail(at + key, "must be a whole number, was '" + v.asText() + "'");
-            }
-            return v.asLong();
-        }
-
-        private Duration duration(JsonNode node, String key, String at, Duration fallback) {
-            JsonNode v = node.get(key);
-            if (v == null || v.isNull()) {
+        private Duration duration(String v, String key, Duration fallback) {
+            if (v == null) {
                 return fallback;
             }
             try {
-                return Durations.parse(at + key, v.asText());
+                return Durations.parse(key, v);
             } catch (UsageException e) {
                 throw new UsageException(file + ": " + e.getMessage());
             }
         }
 
         @SuppressWarnings("unchecked")
-        private Map<String, Object> plain(JsonNode node) {
-            return YAML.convertValue(node, LinkedHashMap.class);
+        private Map<String, Object> mapping(JsonNode node, String key) {
+            if (!node.isObject()) {
+                throw fail(key, "must be a mapping");
+            }
+            return (Map<String, Object>) PlanYaml.plain(node);
         }
 
         private UsageException fail(String key, String problem) {

@@ -1,7 +1,10 @@
 package io.rigscope.rig.series;
 
+import io.rigscope.generator.plan.Scenario;
+import io.rigscope.rig.plan.ScenarioSpec;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,10 +25,14 @@ import java.util.Objects;
  * @param analyzer analyzer settings and k6 thresholds, published in the series' CONFIG marker
  *                 (keys as in docs/gates.md, e.g. {@code thresholds: {service_ms: ["p(99)<500"]}})
  * @param reconciliationSql the reconciliation SQL, or null for none (the series is then UNRECONCILED)
+ * @param requests the scenarios of a series file's {@code scenarios}, or null for the reference SUT's request
  */
 public record SeriesPlan(String series, URI target, String apiKey, Load load, Ladder ladder, Sustained sustained,
                          Ceiling ceiling, DenominatorSpec denominator, Map<String, Object> analyzer,
-                         String reconciliationSql) {
+                         String reconciliationSql, Requests requests) {
+
+    /** The scenario that writes: its events are claimed, and the steps set its rate. */
+    public static final String INGEST = "ingest";
 
     public SeriesPlan {
         Objects.requireNonNull(series, "series");
@@ -33,6 +40,75 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
         Objects.requireNonNull(load, "load");
         Objects.requireNonNull(sustained, "sustained");
         analyzer = analyzer == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(analyzer));
+    }
+
+    /** A plan sending the reference SUT's request ({@code requests} null). */
+    public SeriesPlan(String series, URI target, String apiKey, Load load, Ladder ladder, Sustained sustained,
+                      Ceiling ceiling, DenominatorSpec denominator, Map<String, Object> analyzer,
+                      String reconciliationSql) {
+        this(series, target, apiKey, load, ladder, sustained, ceiling, denominator, analyzer, reconciliationSql, null);
+    }
+
+    /**
+     * The requests a series file's {@code scenarios} describe, for a service rigscope did not write: built into the
+     * generator's scenarios per step, the ingest one at the step's rate.
+     *
+     * @param file the series file's name (in messages)
+     * @param dir where relative file names in the scenarios resolve
+     * @param specs the scenarios as written
+     * @param ingest the index of the one named {@link #INGEST}
+     */
+    public record Requests(String file, java.nio.file.Path dir, List<ScenarioSpec> specs, int ingest) {
+        public Requests {
+            specs = List.copyOf(specs);
+            if (ingest < 0 || ingest >= specs.size()) {
+                throw new IllegalArgumentException("no ingest scenario");
+            }
+        }
+
+        /**
+         * The scenarios for one step, ingest first.
+         *
+         * @param base what relative URLs resolve against (the target)
+         * @param ingestRate the ingest rate, requests per second
+         * @param ingestCap the ingest cap (the ceiling's workers), or null for the scenario's own
+         * @param open false in closed loop: only ingest runs
+         */
+        public List<Scenario> scenarios(URI base, double ingestRate, Integer ingestCap, boolean open) {
+            List<Scenario> out = new ArrayList<>();
+            out.add(specs.get(ingest).toScenario(placement(ingest, base, ingestRate, ingestCap)));
+            for (int i = 0; i < specs.size(); i++) {
+                if (i != ingest) {
+                    Scenario other = specs.get(i).toScenario(placement(i, base, null, null));
+                    if (open) {
+                        out.add(other);
+                    }
+                }
+            }
+            return out;
+        }
+
+        private ScenarioSpec.Placement placement(int i, URI base, Double rate, Integer cap) {
+            return new ScenarioSpec.Placement(file, "scenarios[" + i + "]", base, dir, rate, cap, i != ingest);
+        }
+
+        /** The ingest scenario as built against {@code base} (rate 1: a stand-in). */
+        public Scenario ingestScenario(URI base) {
+            return scenarios(base, 1, null, false).get(0);
+        }
+
+        /** What one ingest request is, in the terms the rest of the series reads (batch, cap, timeout, probe rate). */
+        Load load() {
+            Scenario in = ingestScenario(SeriesFile.UNSTARTED);
+            double probe = 0;
+            for (Scenario s : scenarios(SeriesFile.UNSTARTED, 1, null, true)) {
+                if (!s.name().equals(INGEST)) {
+                    probe += s.requestsPerSec();
+                }
+            }
+            return new Load(Math.max(1, in.batch()), in.body() == null ? "api_calls" : in.body().meter(), "cust-%d", 1,
+                    in.maxInFlight(), in.timeout(), probe);
+        }
     }
 
     /**
@@ -126,13 +202,21 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
      *
      * @param clients pgbench clients
      * @param duration how long
+     * @param insert the user's row: an INSERT of one row with {@code ${customer_id}}, {@code ${quantity}} ...
+     *               ({@code InsertTemplate}), run as one multi-row statement per batch; null for the reference
+     *               SUT's row shape
      */
-    public record DenominatorSpec(int clients, Duration duration) {
+    public record DenominatorSpec(int clients, Duration duration, String insert) {
         public DenominatorSpec {
             if (clients < 1) {
                 throw new IllegalArgumentException("denominator clients must be >= 1, was " + clients);
             }
             positive(duration, "denominator duration");
+        }
+
+        /** The reference SUT's row shape. */
+        public DenominatorSpec(int clients, Duration duration) {
+            this(clients, duration, null);
         }
     }
 
@@ -147,6 +231,13 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
         Map<String, Object> m = new LinkedHashMap<>(analyzer);
         Map<String, Object> plan = new LinkedHashMap<>();
         plan.put("target", target.toString());
+        if (requests != null) {
+            List<Object> list = new ArrayList<>();
+            for (Scenario sc : requests.scenarios(target, sustained.requestsPerSec(), null, true)) {
+                list.add(sc.toMap());
+            }
+            plan.put("scenarios", list);
+        }
         plan.put("batch", (long) load.batch());
         plan.put("meter", load.meter());
         plan.put("max_in_flight", (long) load.maxInFlight());
@@ -162,8 +253,13 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
             plan.put("ceiling", Map.of("workers", (long) ceiling.workers(), "duration_ms", ceiling.duration().toMillis()));
         }
         if (denominator != null) {
-            plan.put("denominator", Map.of("clients", (long) denominator.clients(), "duration_ms",
-                    denominator.duration().toMillis()));
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("clients", (long) denominator.clients());
+            d.put("duration_ms", denominator.duration().toMillis());
+            if (denominator.insert() != null) {
+                d.put("insert", denominator.insert());
+            }
+            plan.put("denominator", d);
         }
         m.put("series_plan", plan);
         return m;
@@ -179,8 +275,41 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
         }
         s.append("sustained ").append(plan.sustained().repeats()).append(" x ")
                 .append(plan.sustained().duration().toSeconds()).append(" s at ")
-                .append((long) plan.sustained().requestsPerSec()).append(" req/s, batch ").append(plan.load().batch())
-                .append(", probe ").append((long) plan.load().probePerSec()).append(" req/s");
+                .append((long) plan.sustained().requestsPerSec()).append(" req/s, batch ").append(plan.load().batch());
+        if (requests == null) {
+            s.append(", probe ").append((long) plan.load().probePerSec()).append(" req/s");
+        }
         return s.toString();
+    }
+
+    /** The target and, for a series file's scenarios, each scenario's method, URL and rate: one line each. */
+    public List<String> describeRequests() {
+        List<String> lines = new ArrayList<>();
+        lines.add("target " + target);
+        if (requests != null) {
+            for (Scenario sc : requests.scenarios(target, sustained.requestsPerSec(), null, true)) {
+                lines.add("scenario " + sc.name() + ": " + sc.method() + " " + sc.url()
+                        + (sc.name().equals(INGEST) ? " at the steps' rate, batch " + sc.batch()
+                                : " at " + trim(sc.requestsPerSec()) + " req/s")
+                        + ", max in flight " + sc.maxInFlight() + ", timeout " + sc.timeout().toMillis() + " ms"
+                        + (sc.check() == null ? ", no check (a 2xx status passes)" : ", check " + checkLine(sc.check().toMap())));
+            }
+        }
+        return lines;
+    }
+
+    /** The check's keys that are set: {@code status [200], body_not_contains "errors"}. */
+    private static String checkLine(Map<String, Object> check) {
+        List<String> parts = new ArrayList<>();
+        check.forEach((k, v) -> {
+            if (v != null && !(v instanceof java.util.Collection<?> c && c.isEmpty())) {
+                parts.add(k + " " + (v instanceof String text ? "'" + text + "'" : v));
+            }
+        });
+        return String.join(", ", parts);
+    }
+
+    private static String trim(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 }

@@ -256,7 +256,7 @@ public final class SeriesRunner {
             return null;
         }
         if (denominatorSpec == null) {
-            console.println("== denominator: skipped (no database URL, or no tenant for pgbench's rows)");
+            console.println("== denominator: skipped (no database URL, or neither denominator.insert nor a tenant for pgbench's rows)");
             return null;
         }
         if (denominatorSpec.pgbench() == null && Denominator.findPgbench().isEmpty()) {
@@ -278,8 +278,15 @@ public final class SeriesRunner {
         return result;
     }
 
-    /** The ingest scenario and, in open loop with a probe rate, the read probe. */
+    /**
+     * The ingest scenario first and, in open loop, the others: a series file's scenarios when it has them, else
+     * the reference SUT's ingest request and its read probe.
+     */
     List<Scenario> scenarios(double requestsPerSec, int maxInFlight, LoopMode mode) {
+        if (plan.requests() != null) {
+            return plan.requests().scenarios(plan.target(), requestsPerSec,
+                    mode == LoopMode.CLOSED ? Integer.valueOf(maxInFlight) : null, mode == LoopMode.OPEN);
+        }
         SeriesPlan.Load l = plan.load();
         Map<String, String> auth = plan.apiKey() == null ? Map.of() : Map.of("Authorization", "Bearer " + plan.apiKey());
         Map<String, String> headers = new LinkedHashMap<>(auth);

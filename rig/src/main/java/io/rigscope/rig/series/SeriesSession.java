@@ -110,6 +110,8 @@ public final class SeriesSession {
     private final WirePublisher publisher;
     private final WireCodec codec;
     private final PrintStream console;
+    /** The series' {@code ${seq}}: one counter for the bring-up's request and every repeat's. */
+    private final java.util.concurrent.atomic.AtomicLong seriesCounter = new java.util.concurrent.atomic.AtomicLong();
 
     public SeriesSession(KafkaClients bootstrap, WirePublisher publisher, WireCodec codec, PrintStream console) {
         this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
@@ -124,13 +126,22 @@ public final class SeriesSession {
      * @return true when every check passed; false (said on the console) means no load may be offered
      */
     public static boolean bringUp(BringUpChecks.Spec spec, PrintStream console) {
-        List<Finding> findings = new BringUpChecks(spec).run();
+        return bringUp(new BringUpChecks(spec).run(), console);
+    }
+
+    /** Prints findings already made, one a line; true when every one passed. */
+    public static boolean bringUp(List<Finding> findings, PrintStream console) {
         findings.forEach(f -> console.println("bring-up: " + f));
         if (!Finding.allPassed(findings)) {
             console.println("bring-up checks failed: no load offered");
             return false;
         }
         return true;
+    }
+
+    /** The counter body templates' {@code ${seq}} draw from in this series (the bring-up shares it). */
+    public java.util.concurrent.atomic.AtomicLong seriesCounter() {
+        return seriesCounter;
     }
 
     /** Runs the series and returns once the analyzer has decided it. */
@@ -143,10 +154,8 @@ public final class SeriesSession {
         AtomicInteger currentRep = new AtomicInteger();
         PgUrl db = options.database();
         // the per-second console line is the analyzer's (LiveAnalysis), not the generator's
-        GeneratorOptions genOptions = GeneratorOptions.defaults();
-        Denominator.Spec denominator = plan.denominator() == null || db == null || options.tenant() == null ? null
-                : new Denominator.Spec(db, plan.load().batch(), plan.denominator().duration(),
-                        plan.denominator().clients(), options.tenant(), null);
+        GeneratorOptions genOptions = GeneratorOptions.defaults().withSeriesCounter(seriesCounter);
+        Denominator.Spec denominator = denominator(plan, db, options.tenant());
         SeriesRunner runner = new SeriesRunner(plan, RecordSink.of(publisher), genOptions,
                 db == null || plan.reconciliationSql() == null ? null : new Reconciliation(db, plan.reconciliationSql()),
                 denominator, currentRep, console)
@@ -179,6 +188,30 @@ public final class SeriesSession {
             collecting.dispose();
             telemetryThread.dispose();
         }
+    }
+
+    /**
+     * How pgbench measures the database alone: the file's own row ({@code denominator.insert}) at the ingest
+     * batch, else the reference SUT's row for the tenant; null when there is no denominator, no database, or
+     * neither a row nor a tenant.
+     */
+    static Denominator.Spec denominator(SeriesPlan plan, PgUrl db, String tenant) {
+        SeriesPlan.DenominatorSpec d = plan.denominator();
+        if (d == null || db == null) {
+            return null;
+        }
+        if (d.insert() != null) {
+            var ingest = plan.requests() != null ? plan.requests().ingestScenario(plan.target()).body() : null;
+            var customers = ingest != null ? ingest.customers()
+                    : new io.rigscope.generator.plan.CustomerPool.Ranged(plan.load().customerFormat(), 1,
+                            plan.load().customers());
+            String script = io.rigscope.rig.method.InsertTemplate.check(d.insert(), "denominator.insert")
+                    .script(plan.load().batch(), customers, ingest == null ? 1 : ingest.quantityMin(),
+                            ingest == null ? 100 : ingest.quantityMax());
+            return new Denominator.Spec(db, plan.load().batch(), d.duration(), d.clients(), tenant, null, script);
+        }
+        return tenant == null ? null
+                : new Denominator.Spec(db, plan.load().batch(), d.duration(), d.clients(), tenant, null);
     }
 
     /** The series' closing lines: every figure is the report's (the analyzer's). */

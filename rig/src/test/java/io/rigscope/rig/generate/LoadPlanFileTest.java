@@ -79,8 +79,8 @@ class LoadPlanFileTest {
                     rat: 3
                 """);
         assertThatThrownBy(() -> LoadPlanFile.read(unknown, null, null, null))
-                .hasMessageContaining("scenarios[0].rat: unknown key");
+                .hasMessageContaining("scenarios[0].rat is not a known key here; known: body, check, headers");
         Path noDuration = write("scenarios: [{name: a, url: 'http://h/x', rate: 1}]");
-        assertThatThrownBy(() -> LoadPlanFile.read(noDuration, null, null, null)).hasMessageContaining("duration: is required");
+        assertThatThrownBy(() -> LoadPlanFile.read(noDuration, null, null, null)).hasMessageContaining("duration is required");
     }
 }

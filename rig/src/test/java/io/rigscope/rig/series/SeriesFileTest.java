@@ -117,4 +117,89 @@ class SeriesFileTest {
             }
         }
     }
+
+    private static final String OWN = """
+            target: {url: 'http://svc:8080'}
+            database: postgresql://u@db/x
+            scenarios:
+              - name: ingest
+                method: POST
+                url: /graphql
+                headers: {Content-Type: application/json}
+                max_in_flight: 32
+                timeout: 3s
+                body:
+                  batch: 4
+                  customers: {pattern: "acct-%d", from: 1, to: 9}
+                  quantity: {min: 1, max: 5}
+                  envelope: '{"query":"mutation { ${events} }"}'
+                  event: 'e${index}: add(a: \\"${customer_id}\\", q: ${quantity}) { id }'
+                  separator: " "
+                check: {status: [200], body_not_contains: '"errors"'}
+              - name: probe
+                url: http://svc:8080/health
+                rate: 2
+            sustained: {rate: 5}
+            denominator: {clients: 2, duration: 5s, insert: "INSERT INTO t (a, q) VALUES ('${customer_id}', ${quantity})"}
+            reconciliation_sql: select 1 as rows_written, 2 as qty_sum_gained
+            pgdata: /var/lib/postgresql/15/main
+            pglog_prefix: '%m [%p] '
+            """;
+
+    @Test
+    void scenariosDescribeTheUsersRequestsWithThePlanFilesKeys() throws Exception {
+        SeriesFile file = read(OWN);
+        SeriesPlan plan = file.plan();
+        assertThat(file.startSut()).isFalse();
+        assertThat(plan.load().batch()).isEqualTo(4);
+        assertThat(plan.load().maxInFlight()).isEqualTo(32);
+        assertThat(plan.load().probePerSec()).isEqualTo(2.0);
+        var scenarios = plan.requests().scenarios(plan.target(), 7, null, true);
+        assertThat(scenarios).extracting(s -> s.name()).containsExactly("ingest", "probe");
+        assertThat(scenarios.get(0).url().toString()).isEqualTo("http://svc:8080/graphql");
+        assertThat(scenarios.get(0).requestsPerSec()).isEqualTo(7.0);
+        assertThat(scenarios.get(0).check()).isNotNull();
+        assertThat(scenarios.get(1).method()).isEqualTo("GET");
+        assertThat(scenarios.get(1).requestsPerSec()).isEqualTo(2.0);
+        assertThat(plan.requests().scenarios(plan.target(), 1, 8, false)).hasSize(1)
+                .allSatisfy(s -> assertThat(s.maxInFlight()).isEqualTo(8));
+        assertThat(plan.analyzer()).containsEntry("scenario", "ingest");
+        assertThat(plan.denominator().insert()).contains("INSERT INTO t");
+        assertThat(file.pgData()).isEqualTo(Path.of("/var/lib/postgresql/15/main"));
+        assertThat(file.pgLogPrefix()).isEqualTo("%m [%p] ");
+        assertThat(plan.describeRequests()).first().isEqualTo("target http://svc:8080");
+        assertThat(String.join("\n", plan.describeRequests())).contains("scenario ingest: POST http://svc:8080/graphql");
+    }
+
+    @Test
+    void aScenarioKeyThatIsNotKnownIsNamedByItsPath() {
+        assertThatThrownBy(() -> read(OWN.replace("separator:", "seperator:")))
+                .isInstanceOf(io.rigscope.rig.cli.UsageException.class)
+                .hasMessageContaining("series.yaml: scenarios[0].body.seperator is not a known key here; known: ")
+                .hasMessageContaining("separator");
+        assertThatThrownBy(() -> read(OWN.replace("max_in_flight: 32", "max_in_flight: many")))
+                .hasMessageContaining("series.yaml: scenarios[0].max_in_flight must be a whole number");
+        assertThatThrownBy(() -> read(OWN.replace("${quantity})\"", "${qty})\"")))
+                .hasMessageContaining("denominator.insert: unknown placeholder ${qty}");
+    }
+
+    @Test
+    void theSeriesNeedsAnIngestScenarioWithABodyAndNoRateOfItsOwn() {
+        assertThatThrownBy(() -> read(OWN.replace("name: ingest", "name: write")))
+                .hasMessageContaining("scenarios has no scenario named ingest");
+        assertThatThrownBy(() -> read(OWN.replace("max_in_flight: 32", "max_in_flight: 32\n    rate: 9")))
+                .hasMessageContaining("scenarios[0].rate is set by the steps for ingest");
+        assertThatThrownBy(() -> read(OWN.replace("    rate: 2\n", "")))
+                .hasMessageContaining("scenarios[1].rate is required");
+        assertThatThrownBy(() -> read(OWN + "load: {batch: 3}\n"))
+                .hasMessageContaining("load cannot be given with scenarios");
+    }
+
+    @Test
+    void aTargetUrlWithoutASchemeIsNamedByItsKey() {
+        assertThatThrownBy(() -> read("target: {url: 'localhost:8080'}\nsustained: {rate: 5}\n"))
+                .hasMessageContaining("series.yaml: target.url 'localhost:8080' is not an absolute http:// URL");
+        assertThatThrownBy(() -> read(OWN.replace("url: /graphql", "url: graphql")))
+                .hasMessageContaining("scenarios[0].url 'graphql' is neither an absolute http:// URL nor a path");
+    }
 }
