@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -52,11 +54,41 @@ public final class ServiceWriteThrough {
         this.clock = Clock.systemUTC();
     }
 
-    /** Sends one request and looks for its rows. */
+    /**
+     * Sends one request and looks for its rows. A request whose answer fails its check is tried again with newly
+     * drawn values, up to {@link #ATTEMPTS} requests (drawn values may be ones the service refuses, as a series
+     * provoking refusals draws them on purpose); each refusal is named in the finding.
+     */
     public Finding run() {
         if (ingest.body() == null) {
             return Finding.fail("write-through", "the ingest scenario has no body: nothing to write");
         }
+        List<String> refused = new ArrayList<>();
+        for (int attempt = 1; ; attempt++) {
+            Attempt a = attempt();
+            if (a.refusal() == null) {
+                if (refused.isEmpty() || !a.finding().ok()) {
+                    return a.finding();
+                }
+                return Finding.pass("write-through", a.finding().detail() + " (request " + attempt + " of "
+                        + ATTEMPTS + "; before it: " + String.join("; ", refused) + ")");
+            }
+            refused.add(a.refusal());
+            if (attempt == ATTEMPTS) {
+                return Finding.fail("write-through", ATTEMPTS + " requests, each failing its check: "
+                        + String.join("; ", refused));
+            }
+        }
+    }
+
+    /** Requests the bring-up may send when answers fail their check. */
+    public static final int ATTEMPTS = 5;
+
+    /** One request's finding, or the reason its answer failed the check (then the finding is null). */
+    private record Attempt(Finding finding, String refusal) {
+    }
+
+    private Attempt attempt() {
         RequestBody body = new BodyRenderer(ingest.body(), "bringup-" + Long.toString(System.currentTimeMillis(), 36)
                 + "-", seriesCounter).render(0);
         Instant start = clock.instant().minusMillis(1);
@@ -73,20 +105,20 @@ public final class ServiceWriteThrough {
             res = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
                     .send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (ConnectException e) {
-            return Finding.fail("write-through", "connection refused by " + ingest.url()
+            return failed("connection refused by " + ingest.url()
                     + ": is the service running there?");
         } catch (IOException e) {
-            return Finding.fail("write-through", "cannot " + ingest.method() + " " + ingest.url() + ": "
+            return failed("cannot " + ingest.method() + " " + ingest.url() + ": "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Finding.fail("write-through", "interrupted while sending the bring-up request");
+            return failed("interrupted while sending the bring-up request");
         }
         String answered = ingest.method() + " " + ingest.url() + " answered " + res.statusCode();
         String failure = ingest.check() != null ? ingest.check().failure(res.statusCode(), res.body(), false)
                 : res.statusCode() / 100 == 2 ? null : "status " + res.statusCode() + " is not 2xx";
         if (failure != null) {
-            return Finding.fail("write-through", answered + ", which fails its check (" + failure + "): "
+            return new Attempt(null, answered + ", which fails its check (" + failure + "): "
                     + abbreviate(new String(res.body(), StandardCharsets.UTF_8)));
         }
         Reconciliation reconciliation = new Reconciliation(database, reconciliationSql);
@@ -95,10 +127,11 @@ public final class ServiceWriteThrough {
         while (true) {
             Instant end = clock.instant().plusMillis(1);
             try {
-                gain = reconciliation.count("bring-up", 1, "rig", end.toEpochMilli() * 1000, "bring-up", // counted, never published
+                // counted here, never published: the bring-up is no repeat
+                gain = reconciliation.count("bring-up", 1, "rig", end.toEpochMilli() * 1000, "bring-up",
                         new Reconciliation.Window(start, end));
             } catch (RuntimeException e) {
-                return Finding.fail("write-through", "the reconciliation_sql failed: " + e.getMessage());
+                return failed("the reconciliation_sql failed: " + e.getMessage());
             }
             if (gain.rowsWritten() >= body.batch() || clock.instant().isAfter(deadline)) {
                 break;
@@ -107,17 +140,25 @@ public final class ServiceWriteThrough {
         }
         String posted = "posted " + body.batch() + " event(s) (Σ quantity " + body.quantity() + "), " + answered;
         if (gain.rowsWritten() == 0) {
-            return Finding.fail("write-through", posted + ", and reconciliation_sql found 0 rows in the request's "
+            return failed(posted + ", and reconciliation_sql found 0 rows in the request's "
                     + "window within " + SETTLE.toSeconds() + " s: the service stored nothing, or the SQL does not "
                     + "count what it stores");
         }
         if (gain.rowsWritten() != body.batch() || gain.qtySumGained() != body.quantity()) {
-            return Finding.fail("write-through", posted + ", and reconciliation_sql found " + gain.rowsWritten()
+            return failed(posted + ", and reconciliation_sql found " + gain.rowsWritten()
                     + " rows, Σ quantity " + gain.qtySumGained() + " (something else writes to the table, or the SQL "
                     + "counts other rows)");
         }
-        return Finding.pass("write-through", posted + ", reconciliation_sql found " + gain.rowsWritten()
+        return passed(posted + ", reconciliation_sql found " + gain.rowsWritten()
                 + " rows, Σ quantity " + gain.qtySumGained());
+    }
+
+    private static Attempt failed(String detail) {
+        return new Attempt(Finding.fail("write-through", detail), null);
+    }
+
+    private static Attempt passed(String detail) {
+        return new Attempt(Finding.pass("write-through", detail), null);
     }
 
     private static void sleep() {

@@ -61,12 +61,12 @@ class OwnServiceEndToEndTest {
                 if (rep.get("kind").asText().equals("sustained")) {
                     assertThat(rep.get("events_claimed").asLong()).isGreaterThan(0);
                     claimedInSustained += rep.get("events_claimed").asLong();
-                    assertThat(rep.get("gates").get("reconciliation_rows").get("passed").asBoolean()).isTrue();
+                    assertThat(rep.get("gates").get("reconciliation_rows").get("pass").asBoolean()).isTrue();
                 }
             }
             assertThat(claimedInSustained).isGreaterThan(1000);
             // the token came from the environment and never reached a wire record
-            assertThat(Files.readString(wire)).doesNotContain(TOKEN).contains("${env:LEDGER_TOKEN}");
+            assertThat(Files.readString(wire)).doesNotContain(TOKEN).contains("\"Authorization\":\"***\"");
         }
     }
 
@@ -88,9 +88,11 @@ class OwnServiceEndToEndTest {
                 if (rep.get("kind").asText().equals("ceiling")) {
                     continue;
                 }
-                JsonNode failed = rep.get("gates").get("failed");
-                assertThat(failed.get("passed").asBoolean()).isFalse();
-                assertThat(failed.get("value").asLong()).isGreaterThan(0);
+                if (rep.get("kind").asText().equals("sustained")) {
+                    JsonNode failed = rep.get("gates").get("failed");
+                    assertThat(failed.get("pass").asBoolean()).as(rep.toString()).isFalse();
+                    assertThat(failed.get("value").asLong()).isGreaterThan(0);
+                }
                 JsonNode rows = rep.get("gates").get("reconciliation_rows");
                 assertThat(rows.get("value").asLong()).as(rep.toString()).isEqualTo(rows.get("limit").asLong());
                 claimed += rep.get("events_claimed").asLong();
