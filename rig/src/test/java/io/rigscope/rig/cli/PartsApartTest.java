@@ -9,6 +9,7 @@ import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.testing.SutOnPostgres;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -62,6 +63,44 @@ class PartsApartTest {
             assertThat(r.path("repeats").get(0).path("gates").path("reconciliation_rows").path("value").asLong())
                     .isEqualTo(1500);
         }
+    }
+
+    @Test
+    void aRepeatCountedAfterwardsReconcilesByTheRescanManifestBesideItsWireFile() throws Exception {
+        try (RunningSut sut = db.start()) {
+            String series = "counted-later-" + UUID.randomUUID();
+            Path evidence = Files.createDirectories(dir.resolve("evidence"));
+            long[] before = stored();
+            RigscopeRun generated = rigscope("generate", "--series", series, "--rep", "1", "--url",
+                    sut.baseUri().resolve("/v1/usage-events").toString(), "--api-key", "rigscope-demo-key",
+                    "--rate", "50", "--duration", "2s", "--bootstrap", kafka.bootstrap(),
+                    "--out", evidence.resolve("wire.jsonl").toString());
+            assertThat(generated.exit()).as(generated.err()).isEqualTo(ExitCodes.OK);
+            long[] after = stored();
+            long gained = after[0] - before[0];
+            Files.writeString(evidence.resolve("manifest.json"), "{\"repeats\": [{\"rep\": 1, \"start\": "
+                    + "\"2026-01-01T00:00:00Z\", \"end\": \"2026-01-01T00:00:02Z\", \"database_gained\": "
+                    + "{\"rows_written\": " + gained + ", \"qty_sum_gained\": " + (after[1] - before[1]) + "}}]}");
+
+            Path report = dir.resolve("rescan.json");
+            RigscopeRun rescanned = rigscope("rescan", evidence.toString(), "--series", series + "-rescan",
+                    "--bootstrap", kafka.bootstrap(), "--report-json", report.toString(), "--quiet");
+
+            assertThat(rescanned.exit()).as(rescanned.out() + rescanned.err()).isIn(ExitCodes.OK,
+                    ExitCodes.GATES_FAILED);
+            assertThat(rescanned.out() + rescanned.err()).contains("repeat 1: database_gained from the manifest ("
+                    + gained + " rows");
+            assertThat(gained).isEqualTo(1000);
+            assertThat(new ObjectMapper().readTree(report.toFile()).path("reconciliation").asText())
+                    .isEqualTo("reconciled");
+        }
+    }
+
+    /** The events table's rows and Σ quantity now. */
+    private static long[] stored() {
+        String[] row = db.psql("SELECT count(*) || '|' || coalesce(sum(quantity), 0) FROM "
+                + SutContract.EVENTS_TABLE).strip().split("\\|");
+        return new long[] {Long.parseLong(row[0]), Long.parseLong(row[1])};
     }
 
     @Test
