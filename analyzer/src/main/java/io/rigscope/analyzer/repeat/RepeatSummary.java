@@ -36,9 +36,11 @@ import java.util.Map;
  * @param medianBucketP99Us the median 10-s bucket p99
  * @param worstBucketP99Us the worst 10-s bucket p99, or -1 with no buckets
  * @param probeP99Us the probe's p99 service time, or -1 without probe samples
- * @param reconciled true when a reconciliation arrived and matched, false when it mismatched, null when none arrived
+ * @param reconciled true when a reconciliation arrived and both reconciliation gates held, false when one failed (a
+ *                   mismatch, or 0 events claimed for 0 rows gained), null when none arrived
  * @param provisionalSeconds seconds closed at the end of input, not by the ledger watermark
- * @param eventsClaimed events in the primary scenario's 2xx answers (what reconciliation compares)
+ * @param eventsClaimed events in the primary scenario's 2xx answers that passed their checks (what reconciliation
+ *                      compares)
  * @param qtyClaimed Σ quantity sent in those answers
  * @param gates every gate, in order
  * @param episodes tail episodes, in time order

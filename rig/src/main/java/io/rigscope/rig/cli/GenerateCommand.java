@@ -168,6 +168,9 @@ public final class GenerateCommand implements Callable<Integer> {
             throw new UsageException((last ? "--last" : "--reconciliation-sql") + " is for a repeat: give --rep N "
                     + "(N >= 1)");
         }
+        if (pgUrl != null && reconciliationSql == null) {
+            throw new UsageException("--pg is the database --reconciliation-sql counts in: give the SQL too");
+        }
         RepeatReconciliation reconciliation = RepeatReconciliation.of("--pg", pgUrl, "--reconciliation-sql",
                 reconciliationSql);
         PrintStream lines = json ? System.err : System.out;
