@@ -132,7 +132,7 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--last",
             description = {"With --rep N: N is the series' last repeat. After its end markers (and its "
                 + "RECONCILIATION), publish SERIES_END (repeats N), so that an analyze following the series live "
-                + "finishes by itself."})
+                + "finishes by itself (with --share, the analyzer still waits for every share's last ledger)."})
     boolean last;
 
     @Option(names = "--pg", paramLabel = "URL",
@@ -167,6 +167,12 @@ public final class GenerateCommand implements Callable<Integer> {
         if ((last || reconciliationSql != null) && plan.rep() == 0) {
             throw new UsageException((last ? "--last" : "--reconciliation-sql") + " is for a repeat: give --rep N "
                     + "(N >= 1)");
+        }
+        if (reconciliationSql != null && part.n() > 1) {
+            // each share would count the whole database over its own window: one count, not N, belongs to a repeat
+            throw new UsageException("--reconciliation-sql with --share " + part + ": the generators of a shared "
+                    + "schedule cannot each count the database; count once after they all ended (rescan's manifest "
+                    + "database_gained, docs/rescan.md)");
         }
         if (pgUrl != null && reconciliationSql == null) {
             throw new UsageException("--pg is the database --reconciliation-sql counts in: give the SQL too");
