@@ -6,6 +6,7 @@ import io.rigscope.generator.outbox.Outbox;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Marker;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -91,8 +92,9 @@ final class GeneratorRun {
                 int wanted = r.lanes.stream().mapToInt(r::preconnectPerLane).sum();
                 int opened = r.preconnect();
                 if (opened < wanted) {
+                    // one line: the failure's kind and message, never its stack trace (a closed port is common)
                     LOG.warn("{}: opened {} of {} keep-alive connection(s) to {} before the schedule: {}",
-                            r.scenario.name(), opened, wanted, r.scenario.url(), r.connectFailure());
+                            r.scenario.name(), opened, wanted, r.scenario.url(), oneLine(r.connectFailure()));
                 }
             }
             if (options.busyPoll()) {
@@ -254,5 +256,20 @@ final class GeneratorRun {
             case PHASE -> Marker.Kind.PHASE_START;
             case NONE -> null;
         };
+    }
+
+    /** A connection failure in one line: {@code connection refused}, else its deepest cause's message. */
+    private static String oneLine(Throwable failure) {
+        if (failure == null) {
+            return "no connection failure recorded";
+        }
+        if (ErrorKinds.of(failure) == ErrorKind.REFUSED) {
+            return "connection refused";
+        }
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
     }
 }

@@ -12,14 +12,14 @@ import io.rigscope.analyzer.api.WireView;
  *
  * <p>Rule: {@code requests_per_s} = requests of the primary scenario that did not fail / the run's scheduled
  * duration (its REPEAT_START marker's {@code duration_ms}; without one, from the first intended start to the
- * last end); {@code events_per_s} = events in 2xx answers / the same duration; {@code ratio} =
- * {@code events_per_s / denominator_rows_per_s}.
+ * last end); {@code events_per_s} = events in 2xx answers that passed their checks / the same duration;
+ * {@code ratio} = {@code events_per_s / denominator_rows_per_s}.
  *
  * @param rep the repeat number the ceiling ran as
  * @param scenario the primary scenario
  * @param durationSec the duration the rates are taken over, seconds
  * @param requestsPerSec delivered requests per second
- * @param eventsPerSec events in 2xx answers per second
+ * @param eventsPerSec events in 2xx answers that passed their checks, per second
  * @param failed failed requests
  * @param denominatorRowsPerSec the database alone (pgbench, same insert and batch), rows/s, or null
  */

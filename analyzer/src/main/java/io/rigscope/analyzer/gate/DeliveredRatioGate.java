@@ -26,6 +26,8 @@ public final class DeliveredRatioGate implements Gate {
     @Override
     public GateResult evaluate(RepeatFacts facts) {
         Double ratio = facts.scheduled() == 0 ? null : Gate.round((double) facts.delivered() / facts.scheduled(), 4);
-        return new GateResult(name(), ratio != null && ratio >= minRatio, ratio, minRatio);
+        boolean pass = ratio != null && ratio >= minRatio;
+        return new GateResult(name(), pass, ratio, minRatio, !pass && facts.unreachable() ? facts.unreachableSentence()
+                : null);
     }
 }

@@ -3,7 +3,10 @@ package io.rigscope.analyzer.gate;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.model.wire.DatabaseGain;
+import io.rigscope.model.wire.ErrorKind;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -21,26 +24,53 @@ import java.util.function.Function;
  * @param spanSec seconds from the primary scenario's first closed second to its last, inclusive
  * @param drift p99 of the last third / p99 of the first third, or null when it cannot be measured
  * @param probeP99Us the probe scenario's p99 service time, or -1 without probe samples
- * @param claim what the primary scenario's samples claim was stored (2xx answers)
+ * @param claim what the primary scenario's samples claim was stored (2xx answers that passed their checks)
  * @param gained what the database gained, or null when no RECONCILIATION marker arrived
  * @param configErrors problems with the series' CONFIG, each a sentence
  * @param all every scenario's seconds (probe included), for thresholds without a scenario filter: k6 judges every
  *            point of a metric, all scenarios together
+ * @param target the URL(s) the repeat's load was sent to, as the CONFIG markers name them (the scenarios' {@code url},
+ *               else the series plan's {@code target}); null when no marker names one
  */
 public record RepeatFacts(RepeatTrack.Kind kind, ScenarioSeconds primary, Function<String, ScenarioSeconds> scenarios,
                           long samples, long scheduled, long delivered, long dropped, long failed, long spanSec,
                           Double drift, long probeP99Us, Claim claim, DatabaseGain gained, List<String> configErrors,
-                          List<ScenarioSeconds> all) {
+                          List<ScenarioSeconds> all, String target) {
 
     public RepeatFacts {
         configErrors = List.copyOf(configErrors);
         all = List.copyOf(all);
     }
 
+    /** Requests of every scenario (probe included). */
+    public long requests() {
+        return all.stream().mapToLong(ScenarioSeconds::count).sum();
+    }
+
+    /** Failed requests of every scenario by error kind, in {@link ErrorKind} order, only kinds seen. */
+    public Map<ErrorKind, Long> errorsByKind() {
+        Map<ErrorKind, Long> out = new EnumMap<>(ErrorKind.class);
+        all.forEach(s -> s.errorsByKind().forEach((k, n) -> out.merge(k, n, Long::sum)));
+        return out;
+    }
+
+    /** True when the repeat sent requests and every one of them was refused: nothing listens at the target. */
+    public boolean unreachable() {
+        long requests = requests();
+        return requests > 0 && errorsByKind().getOrDefault(ErrorKind.REFUSED, 0L) == requests;
+    }
+
+    /** {@code target unreachable: every request was refused (URL ...)}: the sentence of an unreachable target. */
+    public String unreachableSentence() {
+        return "target unreachable: every request was refused (URL "
+                + (target == null ? "unknown: no CONFIG marker names it" : target) + ")";
+    }
+
     /**
-     * What the load claims the database stored: the events in requests answered 2xx and their Σ quantity.
+     * What the load claims the database stored: the events in requests answered 2xx that passed their checks,
+     * and their Σ quantity.
      *
-     * @param events Σ batch size of the 2xx requests
+     * @param events Σ batch size of the 2xx requests that did not fail
      * @param qtySum Σ quantity sent in them
      */
     public record Claim(long events, long qtySum) {

@@ -18,10 +18,13 @@ import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.window.Window;
 import io.rigscope.analyzer.window.WindowRule;
+import io.rigscope.model.wire.ErrorKind;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Judges a repeat: takes its figures once ({@link RepeatFacts}), lists its freeze-seconds and cadence, its
@@ -36,9 +39,12 @@ public final class RepeatJudge {
     /**
      * @param telemetry what the telemetry streams delivered, for attribution
      * @param configErrors problems with the series' CONFIG (each fails the {@code config} gate)
+     * @param targetOf the URL a scenario's load went to, from the CONFIG markers (null when none names it); called
+     *                 with null when the repeat has no primary scenario
      */
     public static RepeatSummary judge(RepeatTrack track, AnalyzerSettings settings, Attributor attributor,
-                                      TelemetryIndex telemetry, List<String> configErrors) {
+                                      TelemetryIndex telemetry, List<String> configErrors,
+                                      Function<String, String> targetOf) {
         String primaryName = primaryScenario(track, settings);
         ScenarioSeconds primary = primaryName == null ? null : track.scenarios().get(primaryName);
         ScenarioSeconds probe = track.scenarios().get(settings.probeScenario());
@@ -80,16 +86,16 @@ public final class RepeatJudge {
                 dropped, failed, spanSec, drift, probeP99,
                 primary == null ? new RepeatFacts.Claim(0, 0)
                         : new RepeatFacts.Claim(primary.claimedEvents(), primary.claimedQty()),
-                track.gain(), configErrors, List.copyOf(track.scenarios().values()));
+                track.gain(), configErrors, List.copyOf(track.scenarios().values()), targetOf.apply(primaryName));
         Map<String, GateResult> gates = GateSet.of(track.kind(), settings, track.k6Verdicts()).judge(facts);
         Abort aborted = track.aborted();
         if (aborted != null) {
             gates = abortFails(gates, aborted);
         }
         boolean pass = gates.values().stream().allMatch(GateResult::pass);
+        // the reconciliation gates' own judgement (0 events claimed for 0 rows gained reconciles nothing)
         Boolean reconciled = track.gain() == null ? null
-                : track.gain().rowsWritten() == facts.claim().events()
-                        && track.gain().qtySumGained() == facts.claim().qtySum();
+                : gates.values().stream().filter(g -> g.name().startsWith("reconciliation_")).allMatch(GateResult::pass);
 
         List<Episode> episodes = new ArrayList<>();
         Cadence cadence = Cadence.of(freezeSeconds);
@@ -105,7 +111,8 @@ public final class RepeatJudge {
                 primary == null ? 0 : primary.serviceAtPercentileUs(99),
                 primary == null ? 0 : primary.responseAtPercentileUs(99), drift, spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
-                facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted);
+                facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted,
+                errors(primary));
     }
 
     /**
@@ -117,10 +124,23 @@ public final class RepeatJudge {
         Map<String, GateResult> out = new LinkedHashMap<>(gates);
         GateResult g = out.get(aborted.threshold());
         if (g != null) {
-            out.put(g.name(), new GateResult(g.name(), false, g.value(), g.limit()));
+            out.put(g.name(), new GateResult(g.name(), false, g.value(), g.limit(), g.reason()));
         } else {
             out.put("aborted", new GateResult("aborted", false, aborted.threshold(), null));
         }
+        return out;
+    }
+
+    /** The scenario's failed requests by error kind code, most first (ties in {@link ErrorKind} order). */
+    private static Map<String, Long> errors(ScenarioSeconds primary) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (primary == null) {
+            return out;
+        }
+        primary.errorsByKind().entrySet().stream()
+                .sorted(Comparator.comparingLong((Map.Entry<ErrorKind, Long> e) -> e.getValue()).reversed()
+                        .thenComparing(Map.Entry::getKey))
+                .forEach(e -> out.put(e.getKey().code(), e.getValue()));
         return out;
     }
 

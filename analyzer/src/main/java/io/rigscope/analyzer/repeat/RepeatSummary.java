@@ -36,9 +36,11 @@ import java.util.Map;
  * @param medianBucketP99Us the median 10-s bucket p99
  * @param worstBucketP99Us the worst 10-s bucket p99, or -1 with no buckets
  * @param probeP99Us the probe's p99 service time, or -1 without probe samples
- * @param reconciled true when a reconciliation arrived and matched, false when it mismatched, null when none arrived
+ * @param reconciled true when a reconciliation arrived and both reconciliation gates held, false when one failed (a
+ *                   mismatch, or 0 events claimed for 0 rows gained), null when none arrived
  * @param provisionalSeconds seconds closed at the end of input, not by the ledger watermark
- * @param eventsClaimed events in the primary scenario's 2xx answers (what reconciliation compares)
+ * @param eventsClaimed events in the primary scenario's 2xx answers that passed their checks (what reconciliation
+ *                      compares)
  * @param qtyClaimed Σ quantity sent in those answers
  * @param gates every gate, in order
  * @param episodes tail episodes, in time order
@@ -47,9 +49,11 @@ import java.util.Map;
  * @param lateSamples samples that came after the time watermark passed their second: in no figure; 0 when closed
  *                    by the ledger
  * @param aborted why the repeat stopped before its schedule ended ({@link AbortOnFail}), or null when it ran it
+ * @param errors the primary scenario's failed requests by error kind code ({@code {"refused": 42}}), most first (ties
+ *               in {@code ErrorKind} order); empty when none failed
  */
 @WireView
-@JsonPropertyOrder({"rep", "kind", "scenario", "pass", "aborted", "samples", "dropped", "failed", "p50_ms", "p99_ms",
+@JsonPropertyOrder({"rep", "kind", "scenario", "pass", "aborted", "samples", "dropped", "failed", "errors", "p50_ms", "p99_ms",
     "response_p99_ms", "drift", "span_s", "freeze_seconds", "freeze_per_10min", "freeze_cadence_s", "freeze_gaps_s",
     "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed",
     "qty_claimed", "freeze_seconds_by_cause", "seconds_closed_by", "lateness_ms", "late_samples", "gates"})
@@ -66,7 +70,9 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             @JsonProperty("qty_claimed") long qtyClaimed,
                             @JsonProperty("gates") Map<String, GateResult> gates, List<Episode> episodes,
                             SecondClosing closing, long lateSamples,
-                            @JsonProperty("aborted") @JsonInclude(JsonInclude.Include.NON_NULL) Abort aborted) {
+                            @JsonProperty("aborted") @JsonInclude(JsonInclude.Include.NON_NULL) Abort aborted,
+                            @JsonProperty("errors") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+                            Map<String, Long> errors) {
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);
@@ -74,6 +80,12 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
         gates = Collections.unmodifiableMap(new LinkedHashMap<>(gates));
         episodes = List.copyOf(episodes);
         closing = closing == null ? new SecondClosing.ByLedger() : closing;
+        errors = errors == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(errors));
+    }
+
+    /** The primary scenario's failed requests, every kind. */
+    public long primaryFailed() {
+        return errors.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** {@code ledger} or {@code time}: how the repeat's seconds closed (time: no count per second existed). */

@@ -63,6 +63,12 @@ public final class ReportFiles {
                 md.append("\nRepeat ").append(r.rep()).append(": ").append(r.aborted().describe())
                         .append("; that gate fails.\n");
             }
+            for (GateResult g : r.failedGates()) {
+                if (g.reason() != null) {
+                    md.append("\nRepeat ").append(r.rep()).append(", `").append(g.name()).append("`: ")
+                            .append(g.reason()).append(".\n");
+                }
+            }
         }
         md.append("\n## Gates\n\n| rep | gate | pass | value | limit |\n|---|---|---|---|---|\n");
         for (RepeatSummary r : report.repeats()) {

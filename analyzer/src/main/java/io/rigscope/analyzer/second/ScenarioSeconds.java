@@ -1,11 +1,13 @@
 package io.rigscope.analyzer.second;
 
 import io.rigscope.analyzer.freeze.FreezeRule;
+import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -55,6 +57,7 @@ public final class ScenarioSeconds {
     private long lastT2Us = Long.MIN_VALUE;
     private long claimedEvents;
     private long claimedQty;
+    private final EnumMap<ErrorKind, Long> errorsByKind = new EnumMap<>(ErrorKind.class);
     /** Second -> {scheduled, sent, dropped, completed}, summed over generators (each ledger second once). */
     private final TreeMap<Long, long[]> ledgerBySec = new TreeMap<>();
 
@@ -118,14 +121,10 @@ public final class ScenarioSeconds {
         count++;
         if (s.failed()) {
             o.failed++;
-            failed++;
         }
+        account(s);
         firstT0Us = Math.min(firstT0Us, s.t0());
         lastT2Us = Math.max(lastT2Us, s.t2());
-        if (s.status() >= 200 && s.status() < 300) {
-            claimedEvents += s.batch();
-            claimedQty += s.qty();
-        }
         if (serviceUs > slowUs) {
             o.slowCount++;
         }
@@ -144,10 +143,19 @@ public final class ScenarioSeconds {
     /** A time-closed source's sample for a second its watermark passed: counted, kept out of every second. */
     private void recordLate(Sample s) {
         late++;
+        account(s);
+    }
+
+    /**
+     * The repeat's totals of one sample, late or not: its failure by kind, and its claim. A request claims its
+     * events only when it was answered 2xx and did not fail: a 200 whose check failed claims nothing (the service
+     * may have stored none of it, or part of it; reconciliation then shows what it stored).
+     */
+    private void account(Sample s) {
         if (s.failed()) {
             failed++;
-        }
-        if (s.status() >= 200 && s.status() < 300) {
+            errorsByKind.merge(s.err(), 1L, Long::sum);
+        } else if (s.status() >= 200 && s.status() < 300) {
             claimedEvents += s.batch();
             claimedQty += s.qty();
         }
@@ -504,12 +512,20 @@ public final class ScenarioSeconds {
         return lastT2Us;
     }
 
-    /** Events in requests answered 2xx (Σ batch size): what the load claims the database stored. */
+    /**
+     * Events in requests answered 2xx that passed their checks (Σ batch size of the 2xx samples that did not fail):
+     * what the load claims the database stored.
+     */
     public long claimedEvents() {
         return claimedEvents;
     }
 
-    /** Σ quantity sent in requests answered 2xx. */
+    /** Failed requests by error kind, in {@link ErrorKind} order, only kinds seen (late samples included). */
+    public Map<ErrorKind, Long> errorsByKind() {
+        return java.util.Collections.unmodifiableMap(new EnumMap<>(errorsByKind));
+    }
+
+    /** Σ quantity sent in requests answered 2xx that passed their checks. */
     public long claimedQty() {
         return claimedQty;
     }

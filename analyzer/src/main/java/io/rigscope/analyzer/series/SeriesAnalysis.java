@@ -58,6 +58,10 @@ public final class SeriesAnalysis {
     private final AnalyzerSettings defaults;
     /** The defaults folded with every CONFIG marker so far (before the command line's overrides). */
     private AnalyzerSettings configured;
+    /** Scenario -> the URL its load went to, from the CONFIG markers' {@code scenarios} (the last one wins). */
+    private final Map<String, String> scenarioUrls = new TreeMap<>();
+    /** The series plan's {@code target} from a CONFIG marker's {@code series_plan}, or null. */
+    private String planTarget;
     /** The last ENVIRONMENT marker's data, or null. */
     private Map<String, Object> environment;
     /** The denominator phase's rows/s (pgbench), or null. */
@@ -211,7 +215,7 @@ public final class SeriesAnalysis {
         List<RepeatSummary> summaries = new ArrayList<>();
         for (RepeatTrack t : repeats.values()) {
             if (t.kind() != RepeatTrack.Kind.CEILING) {
-                summaries.add(RepeatJudge.judge(t, settings, attributor, telemetry, configErrors));
+                summaries.add(RepeatJudge.judge(t, settings, attributor, telemetry, configErrors, this::targetOf));
             }
         }
         // the figures' hardware and settings travel with them (from the ENVIRONMENT marker: replay-safe)
@@ -291,6 +295,7 @@ public final class SeriesAnalysis {
     private void onMarker(Marker m, List<Decision> out) {
         switch (m.kind()) {
             case CONFIG -> {
+                targets(m.data());
                 try {
                     // Markers fold: a generator's CONFIG (its load plan) must not wipe the series' thresholds.
                     AnalyzerSettings next = configured.withConfig(m.data());
@@ -370,6 +375,35 @@ public final class SeriesAnalysis {
         }
     }
 
+    /** Remembers the URLs a CONFIG marker names: its scenarios' (a load plan), its series plan's target. */
+    private void targets(Map<String, Object> data) {
+        if (data.get("scenarios") instanceof List<?> list) {
+            for (Object o : list) {
+                if (o instanceof Map<?, ?> sc && sc.get("name") instanceof String name
+                        && sc.get("url") instanceof String url) {
+                    scenarioUrls.put(name, url);
+                }
+            }
+        }
+        if (data.get("series_plan") instanceof Map<?, ?> plan && plan.get("target") instanceof String target) {
+            planTarget = target;
+        }
+    }
+
+    /**
+     * The URL the scenario's load went to: its own, else the series plan's target, else every scenario's URL
+     * (comma-separated); null when no CONFIG marker named one. What is on the wire, never asked of a generator.
+     */
+    private String targetOf(String scenario) {
+        if (scenario != null && scenarioUrls.containsKey(scenario)) {
+            return scenarioUrls.get(scenario);
+        }
+        if (planTarget != null) {
+            return planTarget;
+        }
+        return scenarioUrls.isEmpty() ? null : String.join(", ", new java.util.LinkedHashSet<>(scenarioUrls.values()));
+    }
+
     /** Records a problem with the series' markers once; each fails the {@code config} gate of every repeat. */
     private void configError(String error) {
         if (!configErrors.contains(error)) {
@@ -402,7 +436,7 @@ public final class SeriesAnalysis {
             t.markJudged();
             return;
         }
-        RepeatSummary r = RepeatJudge.judge(t, settings, attributor, telemetry, configErrors);
+        RepeatSummary r = RepeatJudge.judge(t, settings, attributor, telemetry, configErrors, this::targetOf);
         long endUs = tsOf(lastSecond(t));
         for (Window w : r.windows()) {
             out.add(new Decision.TailWindow(series, t.rep(), r.scenario(), tsOf(w.endSec() - 1), w));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.analyzer.api.WireView;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.gate.ReconciliationGate;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import java.util.ArrayList;
@@ -76,9 +77,9 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
         List<String> problems = new ArrayList<>();
         for (RepeatSummary r : repeats) {
             if (r.reconciled() == null && reconciliationRequired) {
-                problems.add("rep " + r.rep() + ": no reconciliation");
+                problems.add("repeat " + r.rep() + ": no reconciliation");
             } else if (Boolean.FALSE.equals(r.reconciled())) {
-                problems.add("rep " + r.rep() + ": " + describe(r));
+                problems.add("repeat " + r.rep() + ": " + describe(r));
             }
         }
         SeriesVerdict verdict = !problems.isEmpty() ? SeriesVerdict.UNRECONCILED
@@ -99,18 +100,68 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
                 worst < 0 ? null : worst / 1000.0, reconciliation, repeats, samplesOutsideRepeats, null, null);
     }
 
+    /**
+     * Why a repeat did not reconcile: each failed reconciliation gate's reason (once: 0 vs 0 gives both gates the
+     * same one), then its figures, e.g. {@code the database gained 12 rows beyond the 240 events claimed
+     * (rows_written 252 != events_claimed 240)}.
+     */
     private static String describe(RepeatSummary r) {
-        StringBuilder b = new StringBuilder();
         var rows = r.gates().get("reconciliation_rows");
         var qty = r.gates().get("reconciliation_qty");
+        List<String> reasons = new ArrayList<>();
+        List<String> figures = new ArrayList<>();
         if (rows != null && !rows.pass()) {
-            b.append("rows_written ").append(rows.value()).append(" != events_claimed ").append(rows.limit());
+            if (rows.reason() != null) {
+                reasons.add(rows.reason());
+            }
+            figures.add("rows_written " + rows.value() + " != events_claimed " + rows.limit());
         }
         if (qty != null && !qty.pass()) {
-            b.append(b.length() == 0 ? "" : ", ").append("qty_sum_gained ").append(qty.value())
-                    .append(" != qty_sum_sent ").append(qty.limit());
+            if (qty.reason() != null && !reasons.contains(qty.reason())) {
+                reasons.add(qty.reason());
+            }
+            figures.add("qty_sum_gained " + qty.value() + " != qty_sum_sent " + qty.limit());
         }
-        return b.toString();
+        if (reasons.contains(ReconciliationGate.NOTHING)) {
+            return ReconciliationGate.NOTHING + " (0 events claimed, 0 rows gained)";
+        }
+        String f = String.join(", ", figures);
+        return reasons.isEmpty() ? f : String.join(", ", reasons) + " (" + f + ")";
+    }
+
+    /**
+     * Why nothing of the load got through, when every primary-scenario request of the judged repeats failed: the
+     * unreachable target's sentence when every one was refused, else the most common error kind and its count;
+     * null when any request succeeded (or none was sent).
+     */
+    public String everyRequestFailed() {
+        List<RepeatSummary> judged = repeats.stream().filter(r -> r.kind() == RepeatTrack.Kind.SUSTAINED).toList();
+        if (judged.isEmpty()) {
+            judged = repeats;
+        }
+        long samples = judged.stream().mapToLong(RepeatSummary::samples).sum();
+        long failed = judged.stream().mapToLong(RepeatSummary::primaryFailed).sum();
+        if (samples == 0 || failed < samples) {
+            return null;
+        }
+        for (RepeatSummary r : judged) {
+            var gate = r.gates().get("failed");
+            if (gate == null) {
+                gate = r.gates().get("delivered_ratio");
+            }
+            if (gate != null && gate.reason() != null && gate.reason().startsWith("target unreachable")) {
+                return gate.reason() + ", " + samples + " of " + samples + " " + scenarioName() + " requests";
+            }
+        }
+        Map<String, Long> byKind = new LinkedHashMap<>();
+        judged.forEach(r -> r.errors().forEach((k, n) -> byKind.merge(k, n, Long::sum)));
+        var top = byKind.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
+        return "every " + scenarioName() + " request failed, most often " + top.getKey() + " (" + top.getValue()
+                + " of " + samples + ")";
+    }
+
+    private String scenarioName() {
+        return scenario == null ? "load" : scenario;
     }
 
     private static Double medianMs(List<Long> sortedUs) {
@@ -151,12 +202,20 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
         return b.toString();
     }
 
-    /** One line: {@code 4/5 passed, p99 22.6 ms (21.9-24.0), p50 3.1 ms}, or why there are no figures. */
+    /**
+     * One line: {@code 4/5 passed, p99 22.6 ms (21.9-24.0), p50 3.1 ms}, or why there are no figures
+     * ({@code UNRECONCILED: repeat 1: nothing was written, ...}); when every request of the load failed, why
+     * ({@link #everyRequestFailed()}).
+     */
     public String headline() {
+        String why = everyRequestFailed();
         if (verdict == SeriesVerdict.UNRECONCILED) {
-            return "UNRECONCILED: " + reconciliation;
+            return "UNRECONCILED: " + reconciliation + (why == null ? "" : "; " + why);
         }
         String head = passed + "/" + total + " passed";
+        if (why != null) {
+            return head + ": " + why;
+        }
         if (p99Ms == null) {
             return head;
         }

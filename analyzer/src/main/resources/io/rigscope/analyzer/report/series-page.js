@@ -806,6 +806,11 @@
         tr.appendChild(el('td', null, gr.pass ? 'pass' : 'FAIL'));
         tr.appendChild(el('td', null, fmt(gr.value)));
         tr.appendChild(el('td', null, fmt(gr.limit)));
+        if (gr.reason) {
+          // why it failed, when the figures alone do not say it (GateResult.reason)
+          t.appendChild(el('tr', {'class': 'rs-fail-row rs-reason'})).appendChild(el('td', {colspan: '4'},
+            g + ': ' + gr.reason));
+        }
       });
     });
   };

@@ -38,7 +38,8 @@ class GateSetTest {
                 .judge(facts(RepeatTrack.Kind.SUSTAINED, new RepeatFacts.Claim(100, 500), gain));
 
         assertThat(gates.get("reconciliation_rows")).isEqualTo(new GateResult("reconciliation_rows", true, 100L, 100L));
-        assertThat(gates.get("reconciliation_qty")).isEqualTo(new GateResult("reconciliation_qty", false, 499L, 500L));
+        assertThat(gates.get("reconciliation_qty")).isEqualTo(new GateResult("reconciliation_qty", false, 499L, 500L,
+                "the database gained Σ quantity 1 short of the 500 claimed"));
     }
 
     @Test
@@ -85,7 +86,7 @@ class GateSetTest {
     }
 
     private static RepeatFacts facts(RepeatTrack.Kind kind, RepeatFacts.Claim claim, DatabaseGain gain) {
-        return new RepeatFacts(kind, null, name -> null, 2000, 1000, 990, 0, 0, 20, 1.1, -1, claim, gain, List.of(), List.of());
+        return new RepeatFacts(kind, null, name -> null, 2000, 1000, 990, 0, 0, 20, 1.1, -1, claim, gain, List.of(), List.of(), null);
     }
 
     private static Sample sample(int status, ErrorKind err, int batch, long qty) {

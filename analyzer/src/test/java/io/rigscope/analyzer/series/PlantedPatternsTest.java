@@ -154,7 +154,7 @@ class PlantedPatternsTest {
 
         assertThat(report).containsEntry("verdict", "UNRECONCILED").containsEntry("p99_ms", null)
                 .containsEntry("p50_ms", null).containsEntry("worst_10s_p99_ms", null);
-        assertThat((String) report.get("reconciliation")).contains("rep 2").contains("rows_written");
+        assertThat((String) report.get("reconciliation")).contains("repeat 2").contains("rows_written");
     }
 
     @Test

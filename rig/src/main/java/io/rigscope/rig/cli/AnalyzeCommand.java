@@ -136,7 +136,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Stop following after this long and judge what arrived, e.g. 30m.")
     String timeout;
 
-    @Option(names = "--quiet", description = "No live progress line.")
+    @Option(names = "--quiet",
+            description = "No live lines: following live, analyze otherwise prints what `run` prints as the "
+                + "analyzer decides it (one line per closed second of the load, freeze-seconds, tail windows, "
+                + "provisional and final episodes, each judged repeat); on --replay/--input, no progress line.")
     boolean quiet;
 
     @Mixin
@@ -259,7 +262,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
             t.setDaemon(true);
             return t;
         });
-        if (!quiet) {
+        // following live, the decisions' own lines (as `run` prints them) take the progress line's place
+        boolean lines = live && !quiet;
+        String probe = overrides.apply(AnalyzerSettings.defaults()).probeScenario();
+        if (!quiet && !lines) {
             console.scheduleAtFixedRate(() -> {
                 Progress p = progress.get();
                 if (p != null) {
@@ -279,6 +285,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
                             publisher.publish(DecisionCodec.toVerdict(d));
                         }
                         kept.decision(d);
+                        if (lines) {
+                            String line = LiveAnalysis.line(d, probe);
+                            if (line != null) {
+                                System.out.println(line);
+                            }
+                        }
                     })
                     .blockLast();
         } finally {

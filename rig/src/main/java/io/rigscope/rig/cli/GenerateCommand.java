@@ -14,6 +14,7 @@ import io.rigscope.generator.schedule.Share;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.Verdict;
 import io.rigscope.rig.generate.LoadPlanFile;
 import io.rigscope.wire.WirePublisher;
@@ -23,6 +24,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -127,6 +129,23 @@ public final class GenerateCommand implements Callable<Integer> {
     @Mixin
     ClientTuning client = new ClientTuning();
 
+    @Option(names = "--last",
+            description = {"With --rep N: N is the series' last repeat. After its end markers (and its "
+                + "RECONCILIATION), publish SERIES_END (repeats N), so that an analyze following the series live "
+                + "finishes by itself (with --share, the analyzer still waits for every share's last ledger)."})
+    boolean last;
+
+    @Option(names = "--pg", paramLabel = "URL",
+            description = "With --reconciliation-sql: the database the service stores into, " + PgTarget.URL_FORM + ".")
+    String pgUrl;
+
+    @Option(names = "--reconciliation-sql", paramLabel = "SQL|@FILE",
+            description = {"With --rep N and --pg: when the repeat ends, count what the database gained over its "
+                + "window with this SQL (one row: rows_written, qty_sum_gained; parameters :window_start, "
+                + ":window_end, :run, :rep; as the series file's reconciliation_sql) and publish it as the "
+                + "repeat's RECONCILIATION marker, which the analyzer compares with its claims (docs/gates.md)."})
+    String reconciliationSql;
+
     @Option(names = "--out", paramLabel = "FILE", description = "Also write every record to this JSONL wire file.")
     Path out;
 
@@ -145,6 +164,21 @@ public final class GenerateCommand implements Callable<Integer> {
         String generator = src == null && part.n() > 1 ? "gen-" + part.k() : src;
         LoadPlan plan = (config != null ? LoadPlanFile.read(config, series, rep, generator) : fromFlags(generator))
                 .withShare(part);
+        if ((last || reconciliationSql != null) && plan.rep() == 0) {
+            throw new UsageException((last ? "--last" : "--reconciliation-sql") + " is for a repeat: give --rep N "
+                    + "(N >= 1)");
+        }
+        if (reconciliationSql != null && part.n() > 1) {
+            // each share would count the whole database over its own window: one count, not N, belongs to a repeat
+            throw new UsageException("--reconciliation-sql with --share " + part + ": the generators of a shared "
+                    + "schedule cannot each count the database; count once after they all ended (rescan's manifest "
+                    + "database_gained, docs/rescan.md)");
+        }
+        if (pgUrl != null && reconciliationSql == null) {
+            throw new UsageException("--pg is the database --reconciliation-sql counts in: give the SQL too");
+        }
+        RepeatReconciliation reconciliation = RepeatReconciliation.of("--pg", pgUrl, "--reconciliation-sql",
+                reconciliationSql);
         PrintStream lines = json ? System.err : System.out;
         GeneratorOptions options = client.applyTo(GeneratorOptions.defaults()
                 .withListener(r -> lines.println(r.line())));
@@ -162,9 +196,27 @@ public final class GenerateCommand implements Callable<Integer> {
                 System.err.printf("generate: series %s rep %d src %s, %s, %d scenario(s), %s%s%n", plan.series(),
                         plan.rep(), plan.src(), plan.mode().label(), plan.scenarios().size(), plan.duration(),
                         part.n() > 1 ? ", share " + part + " of the schedule" : "");
-                RunSummary summary = new Generator(RecordSink.of(publisher), options)
+                Map<String, String> urls = new LinkedHashMap<>();
+                plan.scenarios().forEach(sc -> urls.put(sc.name(), sc.url().toString()));
+                Instant windowStart = Instant.now();
+                RunSummary summary = new Generator(new FailureLines(RecordSink.of(publisher), urls, System.err),
+                        options)
                         .run(plan, abortVerdict(endpoint, codec, plan))
                         .block(plan.duration().plusMinutes(10));
+                Instant windowEnd = Instant.now().plusMillis(1);
+                publisher.flush();
+                if (reconciliation != null) {
+                    reconciliation.publish(plan.series(), plan.rep(), plan.src(), plan.phase(), windowStart,
+                            windowEnd, publisher::publish, System.err);
+                }
+                if (last) {
+                    // after the repeat's own end markers and its count (same key, so the same partition, in order)
+                    publisher.publish(new Marker(plan.series(), 0, plan.src(), Math.max(1,
+                            System.currentTimeMillis() * 1_000L), Marker.Kind.SERIES_END, null,
+                            Map.of("repeats", (long) plan.rep())));
+                    System.err.printf("generate: published SERIES_END of %s (repeats %d)%n", plan.series(),
+                            plan.rep());
+                }
                 publisher.flush();
                 if (publisher.failed() > 0) {
                     throw new IllegalStateException(publisher.failed() + " record(s) failed to publish: "
@@ -229,7 +281,7 @@ public final class GenerateCommand implements Callable<Integer> {
 
     /**
      * Where the figures the generator does not keep come from: the analyzer, from the published samples. The run
-     * has ended, so {@code --replay} (a live analysis would wait for a SERIES_END a repeat never publishes). The
+     * has ended, so {@code --replay} (a live analysis waits for SERIES_END, which only {@code --last} publishes). The
      * analyzer judges repeats only: a rep-0 run's samples are outside every repeat, so it has no figures for them.
      */
     private static String figuresPointer(RunSummary s) {

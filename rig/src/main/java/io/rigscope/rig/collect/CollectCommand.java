@@ -115,7 +115,7 @@ public final class CollectCommand implements Callable<Integer> {
         }
         Duration stopAfter = duration == null ? null : Durations.parse("--duration", duration);
         if (name.equals("k6")) {
-            return new CollectK6(k6, kafka, series, stopAfter, out, noKafka).call();
+            return new CollectK6(k6, kafka, series, stopAfter, out, noKafka, pgUrl).call();
         }
         Duration every = interval == null ? null : Durations.parse("--interval", interval);
         if (every != null && every.isZero()) {

@@ -1,8 +1,13 @@
 package io.rigscope.rig.collect;
 
+import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.Sample;
+import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.cli.Durations;
 import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.KafkaOptions;
+import io.rigscope.rig.cli.RepeatReconciliation;
 import io.rigscope.rig.cli.UsageException;
 import io.rigscope.rig.k6.FollowedFile;
 import io.rigscope.rig.k6.K6Follow;
@@ -12,6 +17,9 @@ import io.rigscope.wire.kafka.TopicAdmin;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,14 +38,17 @@ final class CollectK6 {
     private final Duration duration;
     private final Path out;
     private final boolean noKafka;
+    private final String pgUrl;
 
-    CollectK6(K6FollowOptions k6, KafkaOptions kafka, String series, Duration duration, Path out, boolean noKafka) {
+    CollectK6(K6FollowOptions k6, KafkaOptions kafka, String series, Duration duration, Path out, boolean noKafka,
+              String pgUrl) {
         this.k6 = k6;
         this.kafka = kafka;
         this.series = series;
         this.duration = duration;
         this.out = out;
         this.noKafka = noKafka;
+        this.pgUrl = pgUrl;
     }
 
     int call() throws Exception {
@@ -55,6 +66,12 @@ final class CollectK6 {
         if (k6.topic != null && noKafka) {
             throw new UsageException("--topic reads Kafka: it cannot go with --no-kafka");
         }
+        if (k6.reconciliationSql != null && k6.noReconciliation) {
+            throw new UsageException("--reconciliation-sql counts what the database gained; --no-reconciliation says "
+                    + "nothing will: give one of them");
+        }
+        RepeatReconciliation reconciliation = RepeatReconciliation.of("--pg", pgUrl, "--reconciliation-sql",
+                k6.reconciliationSql);
         Duration lateness = Durations.parseOrZero("--lateness", k6.lateness);
         Duration idle = k6.stopAfterIdle == null ? null : Durations.parse("--stop-after-idle", k6.stopAfterIdle);
         if (idle != null && idle.isZero()) {
@@ -90,7 +107,9 @@ final class CollectK6 {
                 System.err.println("collect k6: series " + series + ", seconds closed by time (lateness "
                         + lateness.toMillis() + " ms)" + (idle == null ? ", Ctrl-C to stop" : ", ending after "
                         + idle.toMillis() + " ms idle"));
-                result = new K6Follow(options, output::write, notes).run(source, stop::get,
+                Consumer<WireRecord> write = reconciliation == null ? output::write
+                        : new CountAtRepeatEnd(series, reconciliation, output::write);
+                result = new K6Follow(options, write, notes).run(source, stop::get,
                         r -> System.out.println(line(r)));
             } catch (K6Topic.WrongFormat e) {
                 throw new UsageException(e.getMessage());
@@ -105,6 +124,47 @@ final class CollectK6 {
             } catch (IllegalStateException | IllegalArgumentException shuttingDownOrNotAdded) {
                 // Ctrl-C: the hook is running (or it was never added)
             }
+        }
+    }
+
+    /**
+     * Hands every record on and, right after a repeat's REPEAT_END (before the SERIES_END that follows it), counts what
+     * the database gained over the repeat's window and hands on its RECONCILIATION marker. The window runs from the
+     * earliest send of the repeat's samples (or its REPEAT_START) to 1 ms past its REPEAT_END, on k6's clock.
+     */
+    private static final class CountAtRepeatEnd implements Consumer<WireRecord> {
+
+        private final String series;
+        private final RepeatReconciliation reconciliation;
+        private final Consumer<WireRecord> next;
+        private final Map<Integer, Long> firstUsByRep = new HashMap<>();
+
+        CountAtRepeatEnd(String series, RepeatReconciliation reconciliation, Consumer<WireRecord> next) {
+            this.series = series;
+            this.reconciliation = reconciliation;
+            this.next = next;
+        }
+
+        @Override
+        public void accept(WireRecord r) {
+            next.accept(r);
+            if (r.rep() == 0) {
+                return;
+            }
+            if (r instanceof SampleBatch b) {
+                long first = b.samples().stream().mapToLong(Sample::t1).min().orElse(Long.MAX_VALUE);
+                firstUsByRep.merge(r.rep(), first, Math::min);
+            } else if (r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_START) {
+                firstUsByRep.merge(r.rep(), m.ts(), Math::min);
+            } else if (r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END) {
+                long startUs = firstUsByRep.getOrDefault(m.rep(), m.ts());
+                reconciliation.publish(series, m.rep(), m.src(), m.phase(), micros(startUs),
+                        micros(m.ts()).plusMillis(1), next, System.err);
+            }
+        }
+
+        private static Instant micros(long epochUs) {
+            return Instant.ofEpochSecond(Math.floorDiv(epochUs, 1_000_000L), Math.floorMod(epochUs, 1_000_000L) * 1_000L);
         }
     }
 

@@ -32,6 +32,12 @@ public final class K6FollowOptions {
             description = "k6: rename k6 scenarios, e.g. --scenario-map read=probe,default=ingest.")
     Map<String, String> scenarioMap = new LinkedHashMap<>();
 
+    @Option(names = "--reconciliation-sql", paramLabel = "SQL|@FILE",
+            description = {"k6, with --pg: when a k6 repeat ends, count what the database gained over its window "
+                + "with this SQL (one row: rows_written, qty_sum_gained; parameters :window_start, :window_end, :run, "
+                + ":rep) and publish it as the repeat's RECONCILIATION marker, before the series' end."})
+    String reconciliationSql;
+
     @Option(names = "--no-reconciliation",
             description = "k6: tell the analyzer not to require a RECONCILIATION marker (k6 holds no database count).")
     boolean noReconciliation;

@@ -14,7 +14,7 @@ import java.util.Objects;
 
 /**
  * After a repeat: what the database gained, by configured SQL. The analyzer compares it with what the samples
- * claim (events in 2xx answers and their Σ quantity), once; this class only counts.
+ * claim (events in 2xx answers that passed their checks, and their Σ quantity), once; this class only counts.
  *
  * <p>The SQL returns one row with two columns, {@code rows_written} and {@code qty_sum_gained}, and may use
  * the parameters {@code :window_start} and {@code :window_end} (timestamptz), {@code :run} (text) and

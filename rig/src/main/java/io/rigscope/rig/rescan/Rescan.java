@@ -181,7 +181,10 @@ public final class Rescan {
             boolean ownMarkers = wire.repeatMarkers();
             if (ownMarkers && !k6.isEmpty()) {
                 notes.add("a wire file carries the series' own repeats: the k6 files are not imported beside it");
-            } else if (!ownMarkers) {
+            }
+            if (ownMarkers) {
+                gainsBesideWire(series, manifest, wire, counted, notes);
+            } else {
                 boolean reconciliationRequired = manifest.reconciliationRequired();
                 K6Files.Imported imported = k6.publish(series, scenarioMap, reconciliationRequired, counted);
                 notes.addAll(imported.problems());
@@ -221,6 +224,32 @@ public final class Rescan {
         }
         Path name = dir.toAbsolutePath().normalize().getFileName();
         return name == null ? "rescan" : name.toString();
+    }
+
+    /**
+     * A wire file with its own repeats: the manifest's {@code database_gained} counts for each of them that carries
+     * no RECONCILIATION of its own (a series whose parts ran apart, counted afterwards), published just after the
+     * repeat's REPEAT_END; a repeat that has its own keeps it.
+     */
+    private static void gainsBesideWire(String series, Manifest manifest, WireFile wire, Consumer<WireRecord> out,
+                                        List<String> notes) {
+        for (Manifest.Repeat r : manifest.repeats()) {
+            if (r.gained() == null) {
+                continue;
+            }
+            if (!wire.repeats().contains(r.rep())) {
+                notes.add("repeat " + r.rep() + ": the manifest's database_gained names a repeat the wire file does "
+                        + "not carry: not published");
+            } else if (wire.reconciled(r.rep())) {
+                notes.add("repeat " + r.rep() + ": the wire file carries its own RECONCILIATION; the manifest's "
+                        + "database_gained is not published over it");
+            } else {
+                out.accept(new DatabaseGain(series, r.rep(), "rescan", wire.repeatEndUs(r.rep()) + 1, r.kind(),
+                        r.gained().rowsWritten(), r.gained().qtySumGained()).toMarker());
+                notes.add("repeat " + r.rep() + ": database_gained from the manifest (" + r.gained().rowsWritten()
+                        + " rows, Σ quantity " + r.gained().qtySumGained() + ")");
+            }
+        }
     }
 
     /** The series' markers: start, CONFIG, environment, the manifest's repeats and gains, end. */

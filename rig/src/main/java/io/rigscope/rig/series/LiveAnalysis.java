@@ -119,8 +119,13 @@ public final class LiveAnalysis implements AutoCloseable {
         }
     }
 
-    /** The console line for a decision, or null for the ones not printed (provisional seconds, the probe's). */
-    static String line(Decision decision, String probeScenario) {
+    /**
+     * The console line for a decision, or null for the ones not printed (provisional seconds, the probe's): what
+     * {@code run} prints and what {@code analyze} prints while it follows a series live.
+     *
+     * @param probeScenario the read probe's scenario name, whose seconds and freeze-seconds are not printed
+     */
+    public static String line(Decision decision, String probeScenario) {
         if (decision instanceof Decision.Second d) {
             return d.provisional() || probeScenario.equals(d.scenario()) ? null : secondLine(d.scenario(), d.second());
         }
