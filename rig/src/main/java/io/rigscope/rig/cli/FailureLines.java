@@ -19,7 +19,7 @@ import java.util.Objects;
  *
  * <p>Called on the generator's one drain thread (as every sink), so it needs no lock.
  */
-final class FailureLines implements RecordSink {
+public final class FailureLines implements RecordSink {
 
     private final RecordSink next;
     private final Map<String, String> urls;
@@ -31,7 +31,7 @@ final class FailureLines implements RecordSink {
      * @param urls scenario -> the URL its load goes to
      * @param console where the lines go
      */
-    FailureLines(RecordSink next, Map<String, String> urls, PrintStream console) {
+    public FailureLines(RecordSink next, Map<String, String> urls, PrintStream console) {
         this.next = Objects.requireNonNull(next, "next");
         this.urls = Map.copyOf(urls);
         this.console = Objects.requireNonNull(console, "console");
@@ -75,6 +75,8 @@ final class FailureLines implements RecordSink {
             what = "requests to " + url + " timed out";
         } else if (kind == ErrorKind.RESET) {
             what = "connection reset by " + url;
+        } else if (kind == ErrorKind.CHECK) {
+            what = url + " answered " + s.status() + ", which failed the scenario's check";
         } else if (httpKind(kind)) {
             what = url + " answered " + s.status();
         } else {

@@ -283,6 +283,11 @@ public final class SeriesRunner {
      * the reference SUT's ingest request and its read probe.
      */
     List<Scenario> scenarios(double requestsPerSec, int maxInFlight, LoopMode mode) {
+        return scenariosOf(plan, requestsPerSec, maxInFlight, mode);
+    }
+
+    /** {@link #scenarios} of {@code plan}. */
+    static List<Scenario> scenariosOf(SeriesPlan plan, double requestsPerSec, int maxInFlight, LoopMode mode) {
         if (plan.requests() != null) {
             return plan.requests().scenarios(plan.target(), requestsPerSec,
                     mode == LoopMode.CLOSED ? Integer.valueOf(maxInFlight) : null, mode == LoopMode.OPEN);

@@ -156,7 +156,12 @@ public final class SeriesSession {
         // the per-second console line is the analyzer's (LiveAnalysis), not the generator's
         GeneratorOptions genOptions = GeneratorOptions.defaults().withSeriesCounter(seriesCounter);
         Denominator.Spec denominator = denominator(plan, db, options.tenant());
-        SeriesRunner runner = new SeriesRunner(plan, RecordSink.of(publisher), genOptions,
+        Map<String, String> urls = new java.util.LinkedHashMap<>();
+        SeriesRunner.scenariosOf(plan, 1, plan.load().maxInFlight(), io.rigscope.generator.plan.LoopMode.OPEN)
+                .forEach(sc -> urls.put(sc.name(), sc.url().toString()));
+        // one console line per distinct failure of the load (refused, timed out, failed its check), never a trace
+        RecordSink sink = new io.rigscope.rig.cli.FailureLines(RecordSink.of(publisher), urls, console);
+        SeriesRunner runner = new SeriesRunner(plan, sink, genOptions,
                 db == null || plan.reconciliationSql() == null ? null : new Reconciliation(db, plan.reconciliationSql()),
                 denominator, currentRep, console)
                 .onRepeat(repeats);

@@ -201,18 +201,6 @@ class GraphqlServiceTest {
         assertThat(rows("atomic_ledger", "file-over")).isEqualTo("0|0");
     }
 
-    @Test
-    void theUsersExampleSendsWhatTheTestsSeriesFileSends() throws Exception {
-        JsonNode example = JSON_OF_YAML.readTree(Files.readString(Path.of("..", "examples", "own-service-graphql.yaml")));
-        JsonNode tests = seriesFile("/ownservice/graphql-series.yaml");
-        for (String name : new String[] {"ingest", "probe"}) {
-            for (String key : new String[] {"method", "url", "headers", "body", "check"}) {
-                assertThat(scenario(example, name).get(key)).as(name + "." + key).isEqualTo(scenario(tests, name).get(key));
-            }
-        }
-        assertThat(example.get("reconciliation_sql")).isEqualTo(tests.get("reconciliation_sql"));
-    }
-
     /** A series file as the YAML reader gives it, the placeholders the test fills left as they are. */
     private static JsonNode seriesFile(String resource) throws Exception {
         try (var in = GraphqlServiceTest.class.getResourceAsStream(resource)) {

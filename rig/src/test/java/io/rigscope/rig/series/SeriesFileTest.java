@@ -202,4 +202,19 @@ class SeriesFileTest {
         assertThatThrownBy(() -> read(OWN.replace("url: /graphql", "url: graphql")))
                 .hasMessageContaining("scenarios[0].url 'graphql' is neither an absolute http:// URL nor a path");
     }
+
+    @Test
+    void everyExampleFileReads() throws Exception {
+        // the examples' tokens come from the environment (rig/pom.xml sets test values for them)
+        try (var files = Files.list(Path.of("..", "examples"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+                SeriesFile file = SeriesFile.read(f, null, "x");
+                assertThat(file.plan().sustained()).as(f.toString()).isNotNull();
+                if (!file.startSut()) {
+                    assertThat(file.plan().requests()).as(f.toString()).isNotNull();
+                    assertThat(file.plan().reconciliationSql()).as(f.toString()).isNotNull();
+                }
+            }
+        }
+    }
 }
