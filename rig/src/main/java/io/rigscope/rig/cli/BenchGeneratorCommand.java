@@ -44,7 +44,7 @@ import picocli.CommandLine.Option;
             + "(wrk's own CPU / its requests) and cpu_per_request_vs_wrk. --target URL offers the load to a "
             + "server elsewhere (e.g. 'rigscope bench server' in another process) instead.",
             "--check KIND measures the cost of a response check: the measured run is made without and with it "
-            + "(--check-pairs times, alternating) and the figures of both and their ratios (with / without) are printed."})
+            + "(--check-pairs times, alternating) and the figures of both and their ratios (with / without, the median over the pairs) are printed."})
 public final class BenchGeneratorCommand implements Callable<Integer> {
 
     @Mixin
@@ -246,8 +246,8 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --check}'s figures: the check, every pair's runs (without, with) and the ratios with / without of
-     * the pairs' means: CPU per request (all, user), send lag p99, service p50 and p99.
+     * {@code --check}'s figures: the check, every pair's runs (without, with) and the ratios with / without (the
+     * median over the pairs): CPU per request (all, user), send lag p99, service p50 and p99.
      */
     private Map<String, Object> checkFigures(ResponseCheck responseCheck, List<BenchResult[]> pairs) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -283,14 +283,15 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         return m;
     }
 
+    /** The median over the pairs of {@code figure} with / without: one noisy run moves it less than a ratio of sums. */
     private static Double ratio(List<BenchResult[]> pairs, java.util.function.ToDoubleFunction<BenchResult> figure) {
-        double without = 0;
-        double with = 0;
-        for (BenchResult[] pair : pairs) {
-            without += figure.applyAsDouble(pair[0]);
-            with += figure.applyAsDouble(pair[1]);
+        double[] ratios = new double[pairs.size()];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = figure.applyAsDouble(pairs.get(i)[1]) / figure.applyAsDouble(pairs.get(i)[0]);
         }
-        return round3(with / without);
+        java.util.Arrays.sort(ratios);
+        int n = ratios.length;
+        return round3(n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2);
     }
 
     private static Double round3(double v) {
