@@ -97,7 +97,10 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
                 batchMaxSamples, batchMaxAge, drainGrace, listener, null, DEFAULT_CHECK_BODY_CAP_BYTES);
     }
 
-    /** Defaults: one event loop per core, a 50 µs least wake gap, idle connections kept, 4,096 records in memory, batches of 500 samples or 50 ms. */
+    /**
+     * Defaults: one event loop per core, a 50 µs least wake gap, idle connections kept, 4,096 records in memory,
+     * batches of 500 samples or 50 ms, a fresh series counter, response checks keeping 64 KiB of a body.
+     */
     public static GeneratorOptions defaults() {
         return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 0, Duration.ofMillis(20), Duration.ZERO, 4096, null, 500,
                 Duration.ofMillis(50), Duration.ofSeconds(5), null, null, DEFAULT_CHECK_BODY_CAP_BYTES);

@@ -120,6 +120,30 @@ class CommandLineTest {
     }
 
     @Test
+    void benchGeneratorWithAnUnknownCheckOrAJsonCheckOnOkExitsTwo() {
+        RigscopeRun r = rigscope("bench", "generator", "--check", "nope");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--check 'nope' is not body_not_contains, body_contains, json or status");
+        assertThat(rigscope("bench", "generator", "--check", "json").err())
+                .contains("--check json needs a JSON answer: --response-bytes 9 or more");
+    }
+
+    @Test
+    void benchGeneratorWithACheckRunsWithoutAndWithItAndPrintsBothAndTheirRatios() throws Exception {
+        RigscopeRun r = rigscope("bench", "generator", "--rate", "500", "--duration", "1s", "--warmup", "0s",
+                "--max-in-flight", "64", "--check", "json", "--response-bytes", "100", "--json");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode check = new ObjectMapper().readTree(r.out()).get("check");
+        assertThat(check.get("kind").asText()).isEqualTo("json");
+        assertThat(check.get("response_bytes").asInt()).isEqualTo(100);
+        assertThat(check.get("pairs")).hasSize(1);
+        JsonNode with = check.get("pairs").get(0).get("with");
+        assertThat(with.get("failed").asLong()).as("every {\"ok\":...} answer passes $.ok exists").isZero();
+        assertThat(check.get("pairs").get(0).get("without").get("failed").asLong()).isZero();
+        assertThat(check.get("ratio_with_over_without").get("cpu_us_per_request").isNumber()).as(r.out()).isTrue();
+    }
+
+    @Test
     void benchServerWithAPortOutOfRangeExitsTwo() {
         RigscopeRun r = rigscope("bench", "server", "--port", "70000");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);

@@ -13,14 +13,17 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * The generator benchmark's target: a minimal Reactor Netty keep-alive HTTP server that answers every request
- * {@code 200 ok} (2 bytes, with Content-Length) after reading its body. Its event-loop threads are named
+ * {@code 200 ok} (2 bytes, with Content-Length) after reading its body, or with a JSON body of a given size
+ * ({@code {"ok":"xx...x"}}, for benches of response checks). Its event-loop threads are named
  * {@code rig-bench-srv-*} so their CPU can be told apart from the generator's. {@code rigscope bench server}
  * runs one on its own, for a generator in another process or on another machine.
  */
 public final class BenchServer implements AutoCloseable {
 
-    private static final ByteBuf OK = Unpooled.unreleasableBuffer(
-            Unpooled.directBuffer(2).writeBytes("ok".getBytes(StandardCharsets.US_ASCII)));
+    /** The smallest JSON body the server can answer with: {@code {"ok":""}}. */
+    public static final int MIN_JSON_BYTES = 9;
+
+    private final ByteBuf body;
 
     private final LoopResources loops;
     private final DisposableServer server;
@@ -33,12 +36,28 @@ public final class BenchServer implements AutoCloseable {
 
     /** Starts the server on {@code host:port} ({@code 0}: a free port), with {@code threads} event loops. */
     public BenchServer(String host, int port, int threads) {
+        this(host, port, threads, 2);
+    }
+
+    /**
+     * Starts the server on {@code host:port} ({@code 0}: a free port), with {@code threads} event loops, answering
+     * {@code responseBytes} of body: 2 is {@code ok}; from {@link #MIN_JSON_BYTES} up, {@code {"ok":"xx...x"}}.
+     */
+    public BenchServer(String host, int port, int threads, int responseBytes) {
+        if (responseBytes != 2 && responseBytes < MIN_JSON_BYTES) {
+            throw new IllegalArgumentException("response bytes must be 2 (ok) or >= " + MIN_JSON_BYTES + " (JSON), was "
+                    + responseBytes);
+        }
+        String text = responseBytes == 2 ? "ok" : "{\"ok\":\"" + "x".repeat(responseBytes - MIN_JSON_BYTES) + "\"}";
+        this.body = Unpooled.unreleasableBuffer(
+                Unpooled.directBuffer(responseBytes).writeBytes(text.getBytes(StandardCharsets.US_ASCII)));
+        String length = Integer.toString(responseBytes);
         this.loops = LoopResources.create("rig-bench-srv", 1, threads, true);
         this.server = HttpServer.create().host(host).port(port).runOn(loops)
                 .handle((req, res) -> {
                     served.increment();
-                    return req.receive().then(res.header(HttpHeaderNames.CONTENT_LENGTH, "2")
-                            .send(Mono.just(OK.duplicate())).then());
+                    return req.receive().then(res.header(HttpHeaderNames.CONTENT_LENGTH, length)
+                            .send(Mono.just(body.duplicate())).then());
                 })
                 .bindNow(Duration.ofSeconds(10));
     }

@@ -8,6 +8,7 @@ import io.rigscope.generator.ScenarioSummary;
 import io.rigscope.generator.SecondReport;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
@@ -70,8 +71,16 @@ public final class GeneratorBench {
 
     /** Runs {@code rate} requests/s for {@code duration}; blocks until done. */
     public BenchResult run(double rate, Duration duration) {
+        return run(rate, duration, null);
+    }
+
+    /**
+     * Runs {@code rate} requests/s for {@code duration} with every response checked by {@code check} (null: none,
+     * the status decides); blocks until done. A response that fails the check counts in {@link BenchResult#failed()}.
+     */
+    public BenchResult run(double rate, Duration duration, ResponseCheck check) {
         Scenario scenario = new Scenario("bench", "GET", target, Map.of(), rate, maxInFlight,
-                Duration.ofSeconds(10), null);
+                Duration.ofSeconds(10), null, check);
         LoadPlan plan = new LoadPlan("bench-" + System.currentTimeMillis(), 0, "gen-bench", "bench", LoopMode.OPEN,
                 duration, List.of(scenario), LoadPlan.Lifecycle.NONE);
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();

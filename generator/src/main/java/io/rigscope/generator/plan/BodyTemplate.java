@@ -20,7 +20,7 @@ import java.util.Objects;
  * (the counter the renderer is given); {@code ${idempotency_key}} is unique per event and run. The time
  * placeholders are the request's render time (one clock read per request); {@code ${uuid}} and
  * {@code ${random:A..B}} are drawn per occurrence; {@code ${env:NAME}} is read once, here (an unset variable is
- * an error). {@code $${} is a literal {@code ${}. Any other {@code ${...}} is an error.
+ * an error). <code>$${</code> is a literal <code>${</code>. Any other {@code ${...}} is an error.
  *
  * <p>Escaping: bodies are JSON, so every substituted text value (customer ids, the meter, env values, uuids,
  * times, keys, property names and values) is JSON-string-escaped ({@code "}, {@code \} and control characters)

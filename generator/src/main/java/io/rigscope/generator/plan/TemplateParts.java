@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * {@code ${...}} is a known placeholder allowed where it stands, {@code ${random:A..B}} has {@code A <= B}, every
  * {@code ${env:NAME}} is set (its value is read here, once). {@link BodyTemplate} parses its texts when it is
  * built, so a bad template fails when the config is read; the renderer parses again when it is made and walks the
- * parts for every request. {@code $${} is a literal {@code ${}. Immutable and thread-safe.
+ * parts for every request. <code>$${</code> is a literal <code>${</code>. Immutable and thread-safe.
  *
  * @param where {@code body envelope} or {@code body event}, the name every error message starts with
  * @param parts the literal texts and placeholders in order (adjacent texts merged)
@@ -25,7 +25,7 @@ public record TemplateParts(String where, List<Part> parts) {
     /** Where a placeholder may stand. */
     private enum Scope { ENVELOPE, EVENT, BOTH }
 
-    /** The placeholders, by the name written between {@code ${} and {@code }}. */
+    /** The placeholders, by the name written between <code>${</code> and <code>}</code>. */
     public enum Kind {
         /** Envelope only, at most once: the rendered events joined by the separator. */
         EVENTS("events", Scope.ENVELOPE),

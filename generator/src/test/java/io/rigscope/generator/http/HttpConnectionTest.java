@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class HttpConnectionTest {
 
     /** What the connection told its owner, in order. */
-    private static final class Recorder implements HttpConnection.Listener {
+    private static class Recorder implements HttpConnection.Listener {
         final List<String> events = new ArrayList<>();
         Throwable failure;
 
@@ -165,5 +165,57 @@ class HttpConnectionTest {
         receive("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
         channel.close();
         assertThat(events()).containsExactly("response 200 2 keep-alive", "closed");
+    }
+
+    /** What a connection keeping bodies showed its owner in each {@code onResponse}. */
+    private static final class BodyRecorder extends Recorder {
+        final List<String> bodies = new ArrayList<>();
+
+        @Override
+        public void onResponse(HttpConnection connection, int status, long bodyBytes, boolean keepAlive) {
+            super.onResponse(connection, status, bodyBytes, keepAlive);
+            bodies.add(new String(connection.keptBody(), 0, connection.keptBodyBytes(), StandardCharsets.ISO_8859_1)
+                    + (connection.bodyTruncated() ? " (truncated)" : ""));
+        }
+    }
+
+    @Test
+    void aConnectionAskedToKeepBodiesKeepsEachUpToItsCapAndSaysWhenItCutOne() {
+        BodyRecorder bodies = new BodyRecorder();
+        HttpConnection keeping = new HttpConnection(bodies, 1024, 8);
+        EmbeddedChannel ch = new EmbeddedChannel(keeping);
+        String[] responses = {
+            "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n4\r\ndefg\r\n0\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n0123456789AB",
+            "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Length: 3\r\n\r\nnah",
+            "HTTP/1.1 204 No Content\r\n\r\n",
+        };
+        for (String response : responses) {
+            keeping.send(Unpooled.copiedBuffer("GET / HTTP/1.1\r\n\r\n", StandardCharsets.US_ASCII), false);
+            ((ByteBuf) ch.readOutbound()).release();
+            ByteBuf in = Unpooled.copiedBuffer(response, StandardCharsets.ISO_8859_1);
+            ch.writeInbound(in);
+            assertThat(in.refCnt()).as("the bytes read are released").isZero();
+        }
+        assertThat(bodies.bodies).containsExactly("hello", "abcdefg", "01234567 (truncated)", "nah", "");
+        assertThat(bodies.events.subList(1, bodies.events.size())).containsExactly("response 200 5 keep-alive",
+                "response 200 7 keep-alive", "response 200 12 keep-alive", "response 404 3 keep-alive",
+                "response 204 0 keep-alive");
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void aConnectionNotAskedToKeepBodiesKeepsNone() {
+        BodyRecorder bodies = new BodyRecorder();
+        HttpConnection counting = new HttpConnection(bodies, 1024);
+        EmbeddedChannel ch = new EmbeddedChannel(counting);
+        counting.send(Unpooled.copiedBuffer("GET / HTTP/1.1\r\n\r\n", StandardCharsets.US_ASCII), false);
+        ((ByteBuf) ch.readOutbound()).release();
+        ch.writeInbound(Unpooled.copiedBuffer("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", StandardCharsets.US_ASCII));
+        assertThat(bodies.bodies).containsExactly("");
+        assertThat(counting.keptBody()).isEmpty();
+        assertThat(bodies.events).contains("response 200 5 keep-alive");
+        ch.finishAndReleaseAll();
     }
 }

@@ -7,6 +7,7 @@ import io.rigscope.generator.bench.BenchResult;
 import io.rigscope.generator.bench.BenchServer;
 import io.rigscope.generator.bench.GeneratorBench;
 import io.rigscope.generator.bench.Wrk;
+import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.SampleBatch;
@@ -41,7 +42,9 @@ import picocli.CommandLine.Option;
             "--vs-wrk also runs wrk (closed loop) against the same server and searches the highest open-loop "
             + "rate that holds (0 drops, 0 failures, offered within --tolerance); it prints wrk_cpu_us_per_request "
             + "(wrk's own CPU / its requests) and cpu_per_request_vs_wrk. --target URL offers the load to a "
-            + "server elsewhere (e.g. 'rigscope bench server' in another process) instead."})
+            + "server elsewhere (e.g. 'rigscope bench server' in another process) instead.",
+            "--check KIND measures the cost of a response check: the measured run is made without and with it "
+            + "(--check-pairs times, alternating) and the figures of both and their ratios (with / without, the median over the pairs) are printed."})
 public final class BenchGeneratorCommand implements Callable<Integer> {
 
     @Mixin
@@ -100,6 +103,18 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--wrk-connections", defaultValue = "64", description = "--vs-wrk: wrk -c (default ${DEFAULT-VALUE}).")
     int wrkConnections;
 
+    @Option(names = "--check", paramLabel = "KIND", description = {"Also measure with a response check on every response: "
+        + "body_not_contains ('errors'), body_contains ('ok'), json ($.ok exists; needs --response-bytes >= 9) or status ([200]). "
+        + "The measured run is made without and with it, and the ratios are printed."})
+    String check;
+
+    @Option(names = "--check-pairs", defaultValue = "1", description = "--check: how many without/with pairs of measured runs (default ${DEFAULT-VALUE}).")
+    int checkPairs;
+
+    @Option(names = "--response-bytes", defaultValue = "2", description = "Body size of the bench server's answers: 2 is 'ok', 9 or more "
+        + "a JSON object {\"ok\":\"xx..\"} (default ${DEFAULT-VALUE}; ignored with --target).")
+    int responseBytes;
+
     @Option(names = "--tolerance", defaultValue = "0.005", description = "Offered-rate tolerance for 'holds' (default ${DEFAULT-VALUE} = 0.5 %%).")
     double tolerance;
 
@@ -117,6 +132,16 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         if (minWakeGapUs < 0) {
             throw new UsageException("--min-wake-gap-us must be >= 0, was " + minWakeGapUs);
         }
+        ResponseCheck responseCheck = check == null ? null : benchCheck(check);
+        if ("json".equals(check) && target == null && responseBytes < BenchServer.MIN_JSON_BYTES) {
+            throw new UsageException("--check json needs a JSON answer: --response-bytes " + BenchServer.MIN_JSON_BYTES + " or more");
+        }
+        if (checkPairs < 1) {
+            throw new UsageException("--check-pairs must be >= 1, was " + checkPairs);
+        }
+        if (responseBytes != 2 && responseBytes < BenchServer.MIN_JSON_BYTES) {
+            throw new UsageException("--response-bytes must be 2 or >= " + BenchServer.MIN_JSON_BYTES + ", was " + responseBytes);
+        }
         GeneratorOptions options = client.applyTo(GeneratorOptions.defaults().withIoThreads(ioThreads)
                         .withMinWakeGapNanos(minWakeGapUs * 1000))
                 .withListener(r -> System.err.println(r.line()));
@@ -126,7 +151,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         }
         Map<String, Object> out = new LinkedHashMap<>();
         URI external = target == null ? null : targetUri(target);
-        try (BenchServer server = external == null ? new BenchServer(serverThreads) : null;
+        try (BenchServer server = external == null ? new BenchServer("127.0.0.1", 0, serverThreads, responseBytes) : null;
              Publishing publishing = new Publishing()) {
             GeneratorBench bench = server != null ? new GeneratorBench(server, publishing.sink(), options, maxInFlight)
                     : new GeneratorBench(external, null, publishing.sink(), options, maxInFlight);
@@ -134,8 +159,11 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             if (!warm.isZero()) {
                 Duration each = warm.dividedBy(warmupRuns);
                 for (int i = 1; i <= warmupRuns; i++) {
-                    System.err.printf("bench: warm-up %d/%d, %s at %.0f req/s (not measured)%n", i, warmupRuns, each, rate);
-                    bench.run(rate, each);
+                    // with --check, every other warm-up run checks, so both paths are compiled before measuring
+                    ResponseCheck warmCheck = responseCheck != null && i % 2 == 0 ? responseCheck : null;
+                    System.err.printf("bench: warm-up %d/%d, %s at %.0f req/s%s (not measured)%n", i, warmupRuns, each, rate,
+                            warmCheck == null ? "" : " with --check " + check);
+                    bench.run(rate, each, warmCheck);
                 }
             }
             publishing.records.set(0);
@@ -144,6 +172,14 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             publishing.worstLoopLagUs.set(0);
             System.err.printf("bench: measuring %s at %.0f req/s against %s%n", measured, rate, url);
             BenchResult main = bench.run(rate, measured);
+            List<BenchResult[]> pairs = new ArrayList<>();
+            if (responseCheck != null) {
+                for (int p = 0; p < checkPairs; p++) {
+                    BenchResult without = p == 0 ? main : bench.run(rate, measured);
+                    System.err.printf("bench: measuring %s at %.0f req/s with --check %s%n", measured, rate, check);
+                    pairs.add(new BenchResult[] {without, bench.run(rate, measured, responseCheck)});
+                }
+            }
             out.putAll(main.toMap());
             out.put("holds", main.held(tolerance));
             out.put("duration_s", measured.toSeconds());
@@ -167,6 +203,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             }
             out.put("cores", Runtime.getRuntime().availableProcessors());
             out.put("load_avg_1m", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            if (responseCheck != null) {
+                out.put("check", checkFigures(responseCheck, pairs));
+            }
             if (vsWrk) {
                 out.put("wrk", wrk.map(Object::toString).orElse("not installed"));
             }
@@ -193,6 +232,70 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-24s %s%n", k, v));
         }
         return ExitCodes.OK;
+    }
+
+    /** The response check {@code --check KIND} names. */
+    static ResponseCheck benchCheck(String kind) {
+        return switch (kind) {
+            case "body_not_contains" -> new ResponseCheck(null, null, "errors", null);
+            case "body_contains" -> new ResponseCheck(null, "ok", null, null);
+            case "json" -> new ResponseCheck(null, null, null, new ResponseCheck.JsonCheck("$.ok", true, null));
+            case "status" -> new ResponseCheck(List.of(200), null, null, null);
+            default -> throw new UsageException("--check '" + kind + "' is not body_not_contains, body_contains, json or status");
+        };
+    }
+
+    /**
+     * {@code --check}'s figures: the check, every pair's runs (without, with) and the ratios with / without (the
+     * median over the pairs): CPU per request (all, user), send lag p99, service p50 and p99.
+     */
+    private Map<String, Object> checkFigures(ResponseCheck responseCheck, List<BenchResult[]> pairs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", check);
+        m.put("check", responseCheck.toMap());
+        m.put("response_bytes", target == null ? responseBytes : null);
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (BenchResult[] pair : pairs) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("without", pairFigures(pair[0]));
+            p.put("with", pairFigures(pair[1]));
+            runs.add(p);
+        }
+        m.put("pairs", runs);
+        Map<String, Object> ratios = new LinkedHashMap<>();
+        ratios.put("cpu_us_per_request", ratio(pairs, BenchResult::cpuUsPerRequest));
+        ratios.put("user_cpu_us_per_request", ratio(pairs, BenchResult::userUsPerRequest));
+        ratios.put("lag_p99_ms", ratio(pairs, BenchResult::lagP99Ms));
+        ratios.put("service_p50_ms", ratio(pairs, BenchResult::serviceP50Ms));
+        ratios.put("service_p99_ms", ratio(pairs, BenchResult::serviceP99Ms));
+        m.put("ratio_with_over_without", ratios);
+        return m;
+    }
+
+    private Map<String, Object> pairFigures(BenchResult r) {
+        Map<String, Object> all = r.toMap();
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String key : List.of("offered_rate", "dropped", "failed", "lag_p50_ms", "lag_p99_ms", "service_p50_ms",
+                "service_p99_ms", "cpu_pct", "cpu_us_per_request", "user_cpu_us_per_request")) {
+            m.put(key, all.get(key));
+        }
+        m.put("holds", r.held(tolerance));
+        return m;
+    }
+
+    /** The median over the pairs of {@code figure} with / without: one noisy run moves it less than a ratio of sums. */
+    private static Double ratio(List<BenchResult[]> pairs, java.util.function.ToDoubleFunction<BenchResult> figure) {
+        double[] ratios = new double[pairs.size()];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = figure.applyAsDouble(pairs.get(i)[1]) / figure.applyAsDouble(pairs.get(i)[0]);
+        }
+        java.util.Arrays.sort(ratios);
+        int n = ratios.length;
+        return round3(n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2);
+    }
+
+    private static Double round3(double v) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? null : Math.round(v * 1000) / 1000.0;
     }
 
     /** {@code --target}: an http:// URL with a host. */
