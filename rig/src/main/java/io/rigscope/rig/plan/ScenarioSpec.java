@@ -264,7 +264,7 @@ public record ScenarioSpec(String name, String method, String url, Map<String, S
             if (j.path() == null) {
                 throw fail(p, at + "json.path", "is required (e.g. \"$.data.id\")");
             }
-            Object equals = j.equals() == null ? null : PlanYaml.plain(j.equals());
+            Object equals = j.equals(); // a Jackson node: NullNode is "equals null", absent is no equals
             try {
                 json = new ResponseCheck.JsonCheck(j.path(), j.exists(), equals);
             } catch (IllegalArgumentException e) {

@@ -83,4 +83,35 @@ class LoadPlanFileTest {
         Path noDuration = write("scenarios: [{name: a, url: 'http://h/x', rate: 1}]");
         assertThatThrownBy(() -> LoadPlanFile.read(noDuration, null, null, null)).hasMessageContaining("duration is required");
     }
+
+    @Test
+    void aScenarioReadsItsCheckAndACsvCustomerPoolBesideThePlan() throws Exception {
+        Files.writeString(dir.resolve("ids.csv"), "id,name\nacct-7,\"Seven, Inc.\"\nacct-9,Nine\n");
+        LoadPlan plan = LoadPlanFile.read(write("""
+                duration: 10s
+                scenarios:
+                  - name: ingest
+                    url: http://127.0.0.1:8080/graphql
+                    rate: 10
+                    body: {batch: 2, customers: {file: ids.csv, column: id}, envelope: '{"q":[${events}]}',
+                           event: '{"i":${index},"c":"${customer_id}"}'}
+                    check: {status: [200, 201], body_not_contains: '"errors"', json: {path: "$.data.n", equals: null}}
+                """), null, null, null);
+        var ingest = plan.scenarios().get(0);
+        assertThat(ingest.body().customers().toMap()).containsEntry("column", "id").containsEntry("count", 2);
+        assertThat(ingest.check().status()).containsExactly(200, 201);
+        assertThat(ingest.check().failure(200, "{\"data\":{\"n\":null}}".getBytes(), false)).isNull();
+        assertThat(ingest.check().failure(200, "{\"data\":{\"n\":3}}".getBytes(), false)).isNotNull();
+        assertThat(ingest.check().failure(200, "{\"errors\":[]}".getBytes(), false)).isNotNull();
+        assertThatThrownBy(() -> LoadPlanFile.read(write("""
+                duration: 10s
+                scenarios:
+                  - {name: ingest, url: 'http://h/x', rate: 1, body: {customers: {file: ids.csv, column: nope}}}
+                """), null, null, null)).hasMessageContaining("scenarios[0].body.customers").hasMessageContaining("nope");
+        assertThatThrownBy(() -> LoadPlanFile.read(write("""
+                duration: 10s
+                scenarios:
+                  - {name: ingest, url: 'http://h/x', rate: 1, body: {event: '${nope}'}}
+                """), null, null, null)).hasMessageContaining("scenarios[0].body").hasMessageContaining("${nope}");
+    }
 }
