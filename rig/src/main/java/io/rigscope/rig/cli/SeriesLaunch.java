@@ -87,6 +87,13 @@ final class SeriesLaunch {
             }
             Optional<PrivatePostgres> cluster = target == null ? Optional.empty() : target.cluster();
             Path pgData = cluster.map(PrivatePostgres::dataDir).orElse(file.pgData());
+            if (pgData == null && database != null) {
+                pgData = localDataDirectory(database).orElse(null);
+                if (pgData != null) {
+                    console.println("disk: the database is on this host, its data directory " + pgData
+                            + " (the server's data_directory): the disk view and canary measure its filesystem");
+                }
+            }
             if (pgData != null && !java.nio.file.Files.isDirectory(pgData)) {
                 throw new UsageException("pgdata " + pgData + " is not a directory on this host (leave pgdata out "
                         + "for a database on another host: then no local disk is measured)");
@@ -100,8 +107,8 @@ final class SeriesLaunch {
                     pgData, file.effectiveWatchTables(), null);
             if (pgData == null) {
                 telemetry = telemetry.withoutLocalDisk();
-                console.println("disk: no pgdata for this database: its disk is not measured (no os, no canary; give "
-                        + "pgdata when the database runs on this host)");
+                console.println("disk: no pgdata, and the database's data directory is not on this host (or not "
+                        + "readable): its disk is not measured (no os, no canary; give pgdata when it runs here)");
             }
             SeriesSession.Result result = session.run(plan,
                     new SeriesSession.Options(database, file.effectiveTenant(), telemetry, environment,
@@ -119,6 +126,29 @@ final class SeriesLaunch {
             if (sut != null) {
                 sut.close();
             }
+        }
+    }
+
+    /**
+     * The data directory of a database on this host: the server's {@code data_directory} (a superuser's or
+     * {@code pg_read_all_settings}'s to read) when the URL's host is a loopback address and the path is a directory
+     * here; empty otherwise, and for any error (the disk is then not measured, and the run says so).
+     */
+    static Optional<Path> localDataDirectory(PgUrl database) {
+        String host = database.host();
+        boolean loopback = host.startsWith("/") || host.equals("localhost") || host.startsWith("127.")
+                || host.equals("::1") || host.equals("[::1]");
+        if (!loopback) {
+            return Optional.empty();
+        }
+        try {
+            List<String> dirs = io.rigscope.sut.db.Sql.blockList(database.connectionFactory("rigscope-pgdata"),
+                    Duration.ofSeconds(10), "SELECT current_setting('data_directory') AS d",
+                    r -> r.get("d", String.class));
+            Path dir = dirs.isEmpty() || dirs.get(0) == null ? null : Path.of(dirs.get(0));
+            return dir != null && java.nio.file.Files.isDirectory(dir) ? Optional.of(dir) : Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty();
         }
     }
 }

@@ -60,6 +60,21 @@ class RunCommandTest {
         }
     }
 
+    @Test
+    void aSeriesIdThatAlreadyHasRecordsIsRefusedBeforeAnyLoad(@TempDir Path dir) throws Exception {
+        try (RunningSut other = db.start()) {
+            Path config = dir.resolve("series.yaml");
+            Files.writeString(config, "target: {url: '" + other.baseUri() + "', api_key: rigscope-demo-key}\n"
+                    + "sustained: {rate: 20, repeats: 1, duration: 1s, cooldown: 0s}\n"
+                    + "load: {probe_rate: 0}\n");
+            String id = "twice-" + UUID.randomUUID();
+            Result first = run("run", "--config", config.toString(), "--series", id, "--bootstrap", kafka.bootstrap());
+            assertThat(first.exit()).isIn(ExitCodes.OK, ExitCodes.GATES_FAILED);
+            Result second = run("run", "--config", config.toString(), "--series", id, "--bootstrap", kafka.bootstrap());
+            assertThat(second.exit()).isEqualTo(ExitCodes.USAGE);
+        }
+    }
+
     /**
      * k6's abortOnFail in rigscope's own run: a threshold that fails 3 s into each 30-s repeat stops it there (the
      * generator's REPEAT_END says why), the series goes on with its next repeat, the report says which threshold

@@ -96,7 +96,9 @@ class DashboardDuringALiveRunTest {
         Files.writeString(config, "target: {url: 'http://127.0.0.1:" + server.port() + "/v1/usage-events', "
                 + "api_key: k}\n"
                 + "sustained: {rate: 50, repeats: 1, duration: 20s, cooldown: 0s}\n"
-                + "load: {probe_rate: 0}\n");
+                + "load: {probe_rate: 0}\n"
+                // the disk view and canary measure the database's disk only where the file says it is
+                + "pgdata: '" + dir + "'\n");
         CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> Main.run("run", "--config",
                 config.toString(), "--series", series, "--bootstrap", kafka.bootstrap(),
                 "--dashboard=127.0.0.1:" + port));
