@@ -58,7 +58,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                        String pglog, String pglogPrefix, String pgdata, Double costPerHour) {
     }
 
-    private record Target(String url, String apiKey, String tenant) {
+    private record Target(String url, String apiKey, String tenant, String idleTimeout) {
     }
 
     private record Sut(String touch, String insert, String appPassword) {
@@ -162,7 +162,9 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                 throw fail("load", "cannot be given with scenarios: the scenarios say what a request is (batch, "
                         + "max_in_flight and timeout are the ingest scenario's keys; a probe is a scenario of its own)");
             }
-            SeriesPlan.Load load = requests != null ? requests.load() : load(top.load());
+            SeriesPlan.Load asWritten = requests != null ? requests.load() : load(top.load());
+            SeriesPlan.Load load = target == null || target.idleTimeout() == null ? asWritten
+                    : asWritten.withIdleTimeout(duration(target.idleTimeout(), "target.idle_timeout", null));
             SeriesPlan.Ladder ladder = ladder(top.ladder());
             Sustained su = top.sustained();
             if (su == null) {

@@ -121,10 +121,25 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
      * @param maxInFlight the ingest scenario's concurrency cap (k6's maxVUs)
      * @param timeout the request timeout
      * @param probePerSec read-probe requests per second (GET aggregate), 0 for no probe
+     * @param idleTimeout the generator closes a keep-alive connection idle this long (zero: never), so that the
+     *                    server's own keep-alive timeout (Node's 5 s) never closes one just as a request goes out
      */
     public record Load(int batch, String meter, String customerFormat, int customers, int maxInFlight,
-                       Duration timeout, double probePerSec) {
+                       Duration timeout, double probePerSec, Duration idleTimeout) {
+
+        /** Keep-alive connections kept however long they idle. */
+        public Load(int batch, String meter, String customerFormat, int customers, int maxInFlight, Duration timeout,
+                    double probePerSec) {
+            this(batch, meter, customerFormat, customers, maxInFlight, timeout, probePerSec, Duration.ZERO);
+        }
+
+        /** This load with {@code idle} as the generator's idle timeout ({@code target.idle_timeout}). */
+        public Load withIdleTimeout(Duration idle) {
+            return new Load(batch, meter, customerFormat, customers, maxInFlight, timeout, probePerSec, idle);
+        }
+
         public Load {
+            idleTimeout = idleTimeout == null ? Duration.ZERO : idleTimeout;
             if (batch < 1) {
                 throw new IllegalArgumentException("batch must be >= 1, was " + batch);
             }
@@ -243,6 +258,9 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
         plan.put("max_in_flight", (long) load.maxInFlight());
         plan.put("timeout_ms", load.timeout().toMillis());
         plan.put("probe_per_s", load.probePerSec());
+        if (!load.idleTimeout().isZero()) {
+            plan.put("idle_timeout_ms", load.idleTimeout().toMillis());
+        }
         if (ladder != null) {
             plan.put("ladder", Map.of("requests_per_s", ladder.requestsPerSec(), "repeats_per_rung",
                     (long) ladder.repeatsPerRung(), "step_ms", ladder.stepDuration().toMillis()));

@@ -154,7 +154,8 @@ public final class SeriesSession {
         AtomicInteger currentRep = new AtomicInteger();
         PgUrl db = options.database();
         // the per-second console line is the analyzer's (LiveAnalysis), not the generator's
-        GeneratorOptions genOptions = GeneratorOptions.defaults().withSeriesCounter(seriesCounter);
+        GeneratorOptions genOptions = GeneratorOptions.defaults().withSeriesCounter(seriesCounter)
+                .withIdleTimeout(plan.load().idleTimeout());
         Denominator.Spec denominator = denominator(plan, db, options.tenant());
         Map<String, String> urls = new java.util.LinkedHashMap<>();
         SeriesRunner.scenariosOf(plan, 1, plan.load().maxInFlight(), io.rigscope.generator.plan.LoopMode.OPEN)
