@@ -154,6 +154,18 @@ class ProvokedCausesTest {
         assertThat(provoked.windows()).isEmpty();
     }
 
+    @Test
+    void explore() throws IOException {
+        String[][] cases = {{"wal-pool", "cal-wal-pool-20261130-193420"}, {"vacuum-storm", "cal-vacuum-storm-20261130-193946"},
+            {"vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418"}, {"hot-row", "cal-hot-row-20261130-193347"},
+            {"generator-pause", "cal-generator-pause-20261130-194447"}, {"clean", "cal-clean-20261130-193235"}};
+        for (String[] c : cases) {
+            for (Episode e : replay(c[0], c[1], Set.of(Topic.HEALTH, Topic.CANARY)).episodes()) {
+                System.out.println("XX " + c[0] + " rep" + e.rep() + " " + e.startSec() + "+" + (e.endSec() - e.startSec()) + " fs=" + e.freezeSeconds() + " " + e.cause().code() + " " + e.confidence().code() + " 2nd=" + e.secondary() + " :: " + e.evidenceLine());
+            }
+        }
+    }
+
     private static Episode dominant(SeriesReport report) {
         return dominant(report.episodes());
     }
