@@ -5,7 +5,6 @@ import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.Waits;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -16,31 +15,29 @@ import java.util.Set;
  * <ol>
  *   <li>the disk canary ({@code rig.canary}) over the episode (its stalls are {@link HostIoRule}'s);</li>
  *   <li>the device view ({@code rig.os}, from Enhanced Monitoring or /proc) at 1-s resolution: for every second
- *       {@code s} of the episode a record stamped in {@code [s, s + 2)}; in every such second in which Postgres had
- *       writes (WAL bytes in a {@code rig.db} sample, or sessions on a write wait in {@code rig.waits}, stamped in
- *       the same window) the device completed writes (write IO/s above 0, all devices), and in every second in
- *       which sessions waited on {@code IO:DataFileRead} it completed reads; and Postgres wrote or read in at
- *       least one of them.</li>
+ *       {@code s} of the episode a record stamped in {@code [s, s + 2)}; for every record stamped in
+ *       {@code [start, end + 1)}, in second {@code q}, when Postgres had writes then (WAL bytes in a {@code rig.db}
+ *       sample, or sessions on a sync wait ({@link #SYNCS}) in {@code rig.waits}, stamped in {@code [q - 1, q + 1)})
+ *       the device completed writes (write IO/s above 0, all devices); and Postgres wrote at the time of at least
+ *       one of them.</li>
  * </ol>
- * A host stall is the device completing nothing while Postgres has IO waiting: that fails the control. A device
- * idle while Postgres did no IO proves nothing about the disk: not met. A stall shorter than the device view's
+ * A host stall is the device completing nothing while Postgres has writes waiting: that fails the control. A
+ * device idle while Postgres wrote nothing proves nothing about the disk: not met. Reads are not looked at: a
+ * read wait may be served by the page cache. A stall shorter than the device view's
  * second can hide inside it; only the canary sees those. Pure.
  */
 final class DiskControl {
 
-    /** Wait events of a backend whose write is waiting on the device (or on one in progress). */
-    static final Set<String> WRITES = writes();
+    /**
+     * Wait events that a device must complete writes to end: a sync of WAL or data files, a segment being
+     * zero-filled and synced, or the lock a committer holds while it flushes WAL. A plain {@code write()}
+     * ({@code IO:WALWrite}, {@code IO:DataFileWrite}) or a read may be served by the OS page cache without the
+     * device, so those prove nothing either way.
+     */
+    static final Set<String> SYNCS = Set.of("IO:WALSync", "IO:WALInitSync", "IO:DataFileSync", "IO:DataFileFlush",
+            "LWLock:WALWrite");
 
     private DiskControl() {
-    }
-
-    private static Set<String> writes() {
-        Set<String> s = new HashSet<>(WaitProfile.WAL);
-        s.addAll(WaitProfile.WAL_INIT);
-        s.addAll(WaitProfile.DATA_SYNC);
-        s.addAll(Set.of("IO:DataFileWrite", "IO:DataFileExtend", "IO:WALBootstrapWrite", "IO:WALBootstrapSync",
-                "IO:BufFileWrite"));
-        return Set.copyOf(s);
     }
 
     static Control check(EpisodeScene scene) {
@@ -60,60 +57,56 @@ final class DiskControl {
                     + "1 s (joined within ±" + t.toleranceSec(TelemetryStream.OS) + " s), a host IO stall cannot be "
                     + "ruled out"));
         }
+        for (long s = start; s < end; s++) {
+            if (t.records(TelemetryStream.OS, s, s + 2, OsMetrics.class).isEmpty()) {
+                return Control.notMet(new Evidence("rig.canary", noCanary + "; the device view (rig.os) has no record "
+                        + "for second " + s + " of it, a host IO stall cannot be ruled out"));
+            }
+        }
         int withIo = 0;
         double lowestWriteIops = Double.MAX_VALUE;
         long lowestTs = start * 1_000_000L;
         boolean walFromSampler = false;
         boolean fromWaits = false;
-        for (long s = start; s < end; s++) {
-            List<OsMetrics> os = t.records(TelemetryStream.OS, s, s + 2, OsMetrics.class);
-            if (os.isEmpty()) {
-                return Control.notMet(new Evidence("rig.canary", noCanary + "; the device view (rig.os) has no record "
-                        + "for second " + s + " of it, a host IO stall cannot be ruled out"));
-            }
+        for (OsMetrics os : t.records(TelemetryStream.OS, start, end + 1, OsMetrics.class)) {
+            // the record describes the second up to its stamp; Postgres's side of it is what the sampler and the
+            // waits stamped in the second before it and in its own
+            long q = Math.floorDiv(os.ts(), 1_000_000L);
             double writeIops = 0;
-            double readIops = 0;
-            for (OsMetrics.DiskIO d : os.get(0).diskIO()) {
+            for (OsMetrics.DiskIO d : os.diskIO()) {
                 writeIops += d.writeIOsPS();
-                readIops += d.readIOsPS();
             }
             boolean walWritten = false;
-            for (DbSample d : t.records(TelemetryStream.DB, s, s + 2, DbSample.class)) {
+            for (DbSample d : t.records(TelemetryStream.DB, q - 1, q + 1, DbSample.class)) {
                 walWritten |= d.wal() != null && d.wal().bytes() > 0;
             }
-            WaitProfile waits = new WaitProfile(t.records(TelemetryStream.WAITS, s, s + 2, Waits.class));
-            boolean writesWaiting = waits.sessions(WRITES) > 0;
-            boolean readsWaiting = waits.sessions(WaitProfile.DATA_READ) > 0;
+            WaitProfile waits = new WaitProfile(t.records(TelemetryStream.WAITS, q - 1, q + 1, Waits.class));
+            boolean writesWaiting = waits.sessions(SYNCS) > 0;
             if ((walWritten || writesWaiting) && writeIops <= 0) {
-                return Control.notMet(Evidence.measured("rig.os", os.get(0).ts(), "device_write_iops", 0, "IO/s",
-                        "control failed: the device completed no writes in second " + s + " while Postgres had writes "
-                                + (walWritten ? "(WAL bytes in rig.db)" : "waiting (" + waits.describe(WRITES) + ")")
-                                + ": a host IO stall"));
+                return Control.notMet(Evidence.measured("rig.os", os.ts(), "device_write_iops", 0, "IO/s",
+                        "control failed: the device completed no writes in the second to " + q + " while Postgres had "
+                                + "writes " + (walWritten ? "(WAL bytes in rig.db)" : "waiting ("
+                                + waits.describe(SYNCS) + ")") + ": a host IO stall"));
             }
-            if (readsWaiting && readIops <= 0) {
-                return Control.notMet(Evidence.measured("rig.os", os.get(0).ts(), "device_read_iops", 0, "IO/s",
-                        "control failed: the device completed no reads in second " + s + " while sessions waited on "
-                                + "IO:DataFileRead: a host IO stall"));
-            }
-            if (walWritten || writesWaiting || readsWaiting) {
+            if (walWritten || writesWaiting) {
                 withIo++;
                 walFromSampler |= walWritten;
-                fromWaits |= writesWaiting || readsWaiting;
-                if (writeIops + readIops < lowestWriteIops) {
-                    lowestWriteIops = writeIops + readIops;
-                    lowestTs = os.get(0).ts();
+                fromWaits |= writesWaiting;
+                if (writeIops < lowestWriteIops) {
+                    lowestWriteIops = writeIops;
+                    lowestTs = os.ts();
                 }
             }
         }
         if (withIo == 0) {
-            return Control.notMet(new Evidence("rig.canary", noCanary + "; Postgres did no IO over it (no WAL bytes in "
-                    + "rig.db, no session on an IO wait in rig.waits): the device view cannot show the disk working"));
+            return Control.notMet(new Evidence("rig.canary", noCanary + "; Postgres wrote nothing over it (no WAL bytes in "
+                    + "rig.db, no session on a sync wait in rig.waits): the device view cannot show the disk working"));
         }
-        String postgres = walFromSampler && fromWaits ? "WAL bytes in rig.db, IO waits in rig.waits"
-                : walFromSampler ? "WAL bytes in rig.db" : "IO waits in rig.waits";
-        return Control.bySubstitute(Evidence.measured("rig.os", lowestTs, "device_iops_lowest",
-                WaitProfile.round(lowestWriteIops), "IO/s", "disk control by the device view (rig.os): in each of the "
-                        + withIo + " second(s) of the episode with Postgres doing IO (" + postgres + ") the device "
-                        + "completed IO, at least " + WaitProfile.round(lowestWriteIops) + " IO/s"));
+        String postgres = walFromSampler && fromWaits ? "WAL bytes in rig.db, sync waits in rig.waits"
+                : walFromSampler ? "WAL bytes in rig.db" : "sync waits in rig.waits";
+        return Control.bySubstitute(Evidence.measured("rig.os", lowestTs, "device_write_iops_lowest",
+                WaitProfile.round(lowestWriteIops), "IO/s", "disk control by the device view (rig.os): in each of its "
+                        + withIo + " record(s) over the episode with Postgres writing (" + postgres + ") the device "
+                        + "completed writes, at least " + WaitProfile.round(lowestWriteIops) + " write IO/s"));
     }
 }

@@ -166,7 +166,7 @@ class ProvokedCausesTest {
                 .allSatisfy(e -> {
                     assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
                     assertThat(e.evidence()).anyMatch(ev -> "sessions_lowest".equals(ev.what()));
-                    assertThat(e.evidence()).anyMatch(ev -> "device_iops_lowest".equals(ev.what()));
+                    assertThat(e.evidence()).anyMatch(ev -> "device_write_iops_lowest".equals(ev.what()));
                 });
         // the third refill: a second with no session active in it, and no whole sampler interval inside its slow
         // second, so the load cannot be shown to have kept arriving
@@ -183,7 +183,9 @@ class ProvokedCausesTest {
             assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
             assertThat(e.evidence()).anyMatch(ev -> ev.fact().contains("158706 full-page images"));
             assertThat(e.evidence()).anyMatch(ev -> "sessions_lowest".equals(ev.what()));
-            assertThat(e.evidence()).anyMatch(ev -> "device_iops_lowest".equals(ev.what()));
+            assertThat(e.evidence()).anyMatch(ev -> ev.fact().equals("disk control by the device view (rig.os): in "
+                    + "each of its 2 record(s) over the episode with Postgres writing (WAL bytes in rig.db, sync waits "
+                    + "in rig.waits) the device completed writes, at least 874.01 write IO/s"));
             assertThat(e.missing()).contains("rig.health", "rig.canary");
         });
         neverAWrongCauseAttributed(report, Cause.VACUUM_STORM);
@@ -195,7 +197,7 @@ class ProvokedCausesTest {
         Episode e = dominant(report);
         assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
         assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
-        assertThat(e.evidence()).anyMatch(ev -> "device_iops_lowest".equals(ev.what()));
+        assertThat(e.evidence()).anyMatch(ev -> "device_write_iops_lowest".equals(ev.what()));
         assertThat(e.evidence()).anyMatch(ev -> ev.fact().startsWith("control missing: no generator health over the "
                 + "episode; active sessions"));
         neverAWrongCauseAttributed(report, Cause.VACUUM_STORM);
