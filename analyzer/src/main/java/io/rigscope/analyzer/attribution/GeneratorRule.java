@@ -53,10 +53,10 @@ public final class GeneratorRule implements CauseRule {
                 what = "loop_lag_ms";
             }
         }
-        if (what == null) {
+        if (scene.health().subMap(scene.startSec() - 1, true, scene.endSec(), true).isEmpty()) {
             return starvedHost(scene);
         }
-        if (worstMs < limitMs) {
+        if (what == null || worstMs < limitMs) {
             return Optional.empty();
         }
         String kind = what.equals("jvm_pause_ms") ? "JVM pause" : "event-loop lag";
