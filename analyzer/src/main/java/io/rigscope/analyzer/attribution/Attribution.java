@@ -4,7 +4,6 @@ import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -17,15 +16,21 @@ import java.util.Set;
  * cause (and a secondary when a second one fits) with the evidence, or says plainly that none fits. Controls,
  * checked before blame:
  * <ol>
- *   <li>the generator's health, for every cause: a generator stall makes the generator the cause; no health
- *       record over the episode caps every server cause at {@code most_likely};</li>
- *   <li>the disk canary, for every IO cause ({@code vacuum_storm}, {@code wal_pool}, {@code storage},
- *       {@code cache_ram}): no canary over the episode caps them at {@code most_likely}; a canary stall with no
- *       Postgres cause attributed is {@code host_io};</li>
+ *   <li>the instrument, for every server cause ({@link InstrumentControl}): a generator stall makes the generator
+ *       the cause; the control is met by the generator's health, or by server-side evidence that load kept arriving
+ *       (active sessions, commits), or by the generator host's vmstat; not met, it caps every server cause at
+ *       {@code most_likely};</li>
+ *   <li>the disk, for every IO cause ({@code vacuum_storm}, {@code wal_pool}, {@code storage}, {@code cache_ram};
+ *       {@link DiskControl}): met by the disk canary or by the device view completing IO in step with Postgres's;
+ *       not met, it caps them at {@code most_likely}; a canary stall with no Postgres cause attributed is
+ *       {@code host_io};</li>
  *   <li>no vacuum, for the WAL pool (inside {@link WalPoolRule}).</li>
  * </ol>
- * Ranking: surer first; among equals, in this order: generator, vacuum_storm, wal_pool, lock_contention,
- * storage, cache_ram, host_io. A confident wrong answer is the worst outcome: when in doubt, it says less.
+ * A substitute that met a control is named in the finding's evidence. Ranking: a finding from a 60-s aggregate
+ * ({@link Finding#coarse()}) after every other; then surer first; among equals, in this order: generator,
+ * vacuum_storm, wal_pool, lock_contention, storage, cache_ram, host_io; then by mechanism: storage right after a
+ * vacuum storm whose vacuum wrote a burst of WAL over the episode. A confident wrong answer is the worst outcome:
+ * when in doubt, it says less.
  * Pure and deterministic: the same scene gives the same answer.
  */
 public final class Attribution {
@@ -60,21 +65,21 @@ public final class Attribution {
         for (CauseRule rule : rules) {
             rule.examine(scene).ifPresent(findings::add);
         }
-        boolean healthCovered = !scene.health().subMap(e.startSec() - 1, true, e.endSec(), true).isEmpty();
-        boolean canaryCovered = scene.covered(TelemetryStream.CANARY);
         boolean generatorStalled = findings.stream().anyMatch(f -> f.cause() == Cause.GENERATOR);
         boolean serverAttributed = findings.stream().anyMatch(f -> f.cause() != Cause.GENERATOR
                 && f.cause() != Cause.HOST_IO && f.confidence() == Confidence.ATTRIBUTED);
+        Control instrument = null;
+        Control disk = null;
         List<Finding> controlled = new ArrayList<>();
         for (Finding f : findings) {
             Finding c = f;
-            if (c.cause() != Cause.GENERATOR && !healthCovered) {
-                c = c.capped(Confidence.MOST_LIKELY, new Evidence("rig.health", "control missing: no generator "
-                        + "health over the episode, the instrument cannot be ruled out"));
+            if (c.cause() != Cause.GENERATOR) {
+                instrument = instrument == null ? InstrumentControl.check(scene) : instrument;
+                c = apply(c, instrument);
             }
-            if (IO_CAUSES.contains(c.cause()) && !canaryCovered) {
-                c = c.capped(Confidence.MOST_LIKELY, new Evidence("rig.canary", "control missing: no disk canary "
-                        + "over the episode, a host IO stall cannot be ruled out"));
+            if (IO_CAUSES.contains(c.cause())) {
+                disk = disk == null ? DiskControl.check(scene) : disk;
+                c = apply(c, disk);
             }
             if (c.cause() == Cause.HOST_IO && serverAttributed) {
                 c = c.capped(Confidence.MOST_LIKELY, new Evidence("rig.canary", "the canary stalled while a "
@@ -82,8 +87,9 @@ public final class Attribution {
             }
             controlled.add(c);
         }
-        controlled.sort(Comparator.comparing(Finding::confidence)
+        controlled.sort(Comparator.comparing(Finding::coarse).thenComparing(Finding::confidence)
                 .thenComparing(f -> PRIORITY.indexOf(f.cause())));
+        byMechanism(scene, controlled);
         if (controlled.isEmpty()) {
             List<Evidence> why = new ArrayList<>();
             why.add(new Evidence("attribution", "no rule's fingerprint fits (" + String.join(", ",
@@ -100,5 +106,37 @@ public final class Attribution {
         }
         return e.attributed(primary.cause(), primary.confidence(), evidence, missing)
                 .withSecondary(secondary.map(Finding::cause).orElse(null));
+    }
+
+    /** The finding under a control: capped when the control is not met, the substitute named when one met it. */
+    private static Finding apply(Finding f, Control control) {
+        if (!control.met()) {
+            return f.capped(Confidence.MOST_LIKELY, control.fact());
+        }
+        return control.substitute() ? f.noted(control.fact()) : f;
+    }
+
+    /**
+     * Ranking by mechanism, not symptom: when a vacuum that wrote a burst of WAL overlaps the episode
+     * ({@link Vacuums#walBurst()}) and both {@code vacuum_storm} and {@code storage} fit, the disk at its ceiling
+     * is the vacuum's mechanism: storage moves to just after the vacuum storm, whatever their confidences.
+     */
+    private static void byMechanism(EpisodeScene scene, List<Finding> ranked) {
+        int vacuum = indexOf(ranked, Cause.VACUUM_STORM);
+        int storage = indexOf(ranked, Cause.STORAGE);
+        if (vacuum < 0 || storage < 0 || !new Vacuums(scene).walBurst()) {
+            return;
+        }
+        Finding s = ranked.remove(storage);
+        ranked.add(indexOf(ranked, Cause.VACUUM_STORM) + 1, s);
+    }
+
+    private static int indexOf(List<Finding> ranked, Cause cause) {
+        for (int i = 0; i < ranked.size(); i++) {
+            if (ranked.get(i).cause() == cause) {
+                return i;
+            }
+        }
+        return -1;
     }
 }

@@ -16,7 +16,8 @@ import java.util.Optional;
  * sessions on {@code IO:DataFileRead} around the episode ({@code rig.waits}).
  * <ul>
  *   <li>attributed: with the host reading from disk at the time (rig.os read IOPS or vmstat blocks in);</li>
- *   <li>most likely: the waits alone, without either host stream.</li>
+ *   <li>most likely: the waits alone, without either host stream (vmstat of a host named in
+ *       {@code attribution_generator_hosts} is the load generator's, not the database's, and is not read).</li>
  * </ul>
  */
 public final class CacheRamRule implements CauseRule {
@@ -54,7 +55,13 @@ public final class CacheRamRule implements CauseRule {
             }
         }
         long blocksIn = 0;
+        boolean dbHostVmstat = false;
         for (Vmstat v : scene.around(TelemetryStream.VMSTAT, Vmstat.class)) {
+            int at = v.src().indexOf('@');
+            if (at >= 0 && scene.settings().generatorHosts().contains(v.src().substring(at + 1))) {
+                continue;   // the load generator's host: its disk says nothing of the database's reads
+            }
+            dbHostVmstat = true;
             blocksIn = Math.max(blocksIn, v.bi());
         }
         if (readIops > 0) {
@@ -65,7 +72,7 @@ public final class CacheRamRule implements CauseRule {
             evidence.add(new Evidence("rig.vmstat", "blocks in " + blocksIn + "/s, " + scene.within(TelemetryStream.VMSTAT)));
         }
         boolean reading = readIops > 0 || blocksIn > 0;
-        boolean blind = !scene.covered(TelemetryStream.OS) && !scene.covered(TelemetryStream.VMSTAT);
+        boolean blind = !scene.covered(TelemetryStream.OS) && !dbHostVmstat;
         if (reading) {
             return Optional.of(new Finding(Cause.CACHE_RAM, Confidence.ATTRIBUTED, evidence, List.of()));
         }

@@ -5,8 +5,9 @@ import java.util.Optional;
 
 /**
  * One cause's fingerprint as a rule (docs/attribution.md names each class beside its rule). A rule looks at an
- * {@link EpisodeScene} and returns a {@link Finding} when the fingerprint fits; the controls (generator health,
- * disk canary, no vacuum for the WAL pool) are applied afterwards by {@link Attribution}. Pure and deterministic.
+ * {@link EpisodeScene} and returns a {@link Finding} when the fingerprint fits; the controls (the instrument,
+ * the disk, each met by its own stream or a substitute; no vacuum for the WAL pool) are applied afterwards by
+ * {@link Attribution}. Pure and deterministic.
  */
 public interface CauseRule {
 

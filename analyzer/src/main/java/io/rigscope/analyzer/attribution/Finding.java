@@ -15,8 +15,16 @@ import java.util.Objects;
  *     when the fingerprint fits but a defining stream is missing or ambiguous
  * @param evidence the facts, in order
  * @param lacking defining streams that had no record over the episode
+ * @param coarse true when its defining measure is a 60-s aggregate (a CloudWatch datapoint) that cannot place itself
+ *     in the episode's seconds: such a finding never outranks one from per-second or per-event evidence
  */
-public record Finding(Cause cause, Confidence confidence, List<Evidence> evidence, List<String> lacking) {
+public record Finding(Cause cause, Confidence confidence, List<Evidence> evidence, List<String> lacking,
+                      boolean coarse) {
+
+    /** A finding from per-second or per-event evidence. */
+    public Finding(Cause cause, Confidence confidence, List<Evidence> evidence, List<String> lacking) {
+        this(cause, confidence, evidence, lacking, false);
+    }
 
     public Finding {
         Objects.requireNonNull(cause, "cause");
@@ -32,6 +40,13 @@ public record Finding(Cause cause, Confidence confidence, List<Evidence> evidenc
         }
         List<Evidence> more = new java.util.ArrayList<>(evidence);
         more.add(why);
-        return new Finding(cause, cap, more, lacking);
+        return new Finding(cause, cap, more, lacking, coarse);
+    }
+
+    /** This finding with one more fact (e.g. the control a substitute met), its confidence unchanged. */
+    public Finding noted(Evidence fact) {
+        List<Evidence> more = new java.util.ArrayList<>(evidence);
+        more.add(fact);
+        return new Finding(cause, confidence, more, lacking, coarse);
     }
 }

@@ -3,6 +3,8 @@ package io.rigscope.analyzer.attribution;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.model.wire.Vmstat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,7 +15,9 @@ import java.util.Optional;
  * ({@code rig.health}). It covers the episode, and is attributed, when it is at least
  * {@code attribution_cover_share} of the episode's worst request: a stalled loop stamps its replies late by
  * about its stall, so a 130 ms pause cannot explain a 1.7 s request; a shorter stall is reported as most likely
- * (it also disturbed the instrument). Defining: rig.health.
+ * (it also disturbed the instrument). Defining: rig.health. Without any health record over the episode, the
+ * generator host's vmstat ({@code attribution_generator_hosts}) with CPU idle below
+ * {@code attribution_generator_idle_pct} or any steal makes it most likely (a starved generator).
  */
 public final class GeneratorRule implements CauseRule {
 
@@ -49,6 +53,9 @@ public final class GeneratorRule implements CauseRule {
                 what = "loop_lag_ms";
             }
         }
+        if (scene.health().subMap(scene.startSec() - 1, true, scene.endSec(), true).isEmpty()) {
+            return starvedHost(scene);
+        }
         if (what == null || worstMs < limitMs) {
             return Optional.empty();
         }
@@ -60,5 +67,38 @@ public final class GeneratorRule implements CauseRule {
                         + " " + WaitProfile.round(worstMs) + " ms in second " + worstSec + " (>= " + limitMs + " ms), "
                         + (covers ? "covering" : "short of") + " the episode's worst request " + episodeWorstMs
                         + " ms: the instrument stalled")), List.of()));
+    }
+
+    /**
+     * Without the generator's health: its host's vmstat ({@code attribution_generator_hosts}) within its tolerance
+     * of the episode with CPU idle below {@code attribution_generator_idle_pct} or any steal: a starved generator
+     * (k6 and other generators that publish no health) stamps its requests late. Most likely: a busy CPU does not
+     * prove a stall.
+     */
+    private static Optional<Finding> starvedHost(EpisodeScene scene) {
+        List<String> hosts = scene.settings().generatorHosts();
+        if (hosts.isEmpty()) {
+            return Optional.empty();
+        }
+        Vmstat worst = null;
+        for (Vmstat v : scene.around(TelemetryStream.VMSTAT, Vmstat.class)) {
+            int at = v.src().indexOf('@');
+            if (at < 0 || !hosts.contains(v.src().substring(at + 1))) {
+                continue;
+            }
+            boolean starved = v.id() < scene.settings().generatorIdlePct() || v.st() > 0;
+            if (starved && (worst == null || v.id() - v.st() < worst.id() - worst.st())) {
+                worst = v;
+            }
+        }
+        if (worst == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new Finding(Cause.GENERATOR, Confidence.MOST_LIKELY, List.of(Evidence.measured(
+                "rig.vmstat", worst.ts(), "generator_host_idle_pct", worst.id(), "%", "the generator host "
+                        + worst.src() + " had CPU idle " + worst.id() + " % (us " + worst.us() + ", sy " + worst.sy()
+                        + ", steal " + worst.st() + " %, run queue " + worst.r() + "), "
+                        + scene.within(TelemetryStream.VMSTAT) + ": the instrument may have been starved")),
+                List.of("rig.health")));
     }
 }

@@ -19,7 +19,10 @@ import java.util.Optional;
  * <ul>
  *   <li>attributed: that, with Postgres writing data files at the time: {@code IO:DataFileSync} or
  *       {@code IO:DataFileFlush} among the active sessions, or a checkpoint completing around it;</li>
- *   <li>most likely: the queue and request time alone.</li>
+ *   <li>most likely: the queue and request time alone; or the queue from CloudWatch {@code DiskQueueDepth}, read
+ *       only when no {@code rig.os} record covers the episode: a 60-s average cannot place itself in the
+ *       episode's seconds, so that finding is at most most likely and {@link Finding#coarse() coarse} (it never
+ *       outranks per-second or per-event evidence).</li>
  * </ul>
  */
 public final class StorageRule implements CauseRule {
@@ -52,15 +55,19 @@ public final class StorageRule implements CauseRule {
             }
         }
         boolean fromCloudWatch = false;
-        for (CloudWatchPoint p : scene.around(TelemetryStream.CLOUDWATCH, CloudWatchPoint.class)) {
+        int cloudWatchPeriodSec = 0;
+        boolean osCovered = scene.covered(TelemetryStream.OS);
+        // a 60-s CloudWatch average never overrides the per-second device view: only without rig.os is it read
+        for (CloudWatchPoint p : osCovered ? List.<CloudWatchPoint>of()
+                : scene.around(TelemetryStream.CLOUDWATCH, CloudWatchPoint.class)) {
             if ("DiskQueueDepth".equals(p.metric()) && p.value() > queue) {
                 queue = p.value();
                 queueTs = p.ts();
                 device = "CloudWatch DiskQueueDepth";
                 fromCloudWatch = true;
+                cloudWatchPeriodSec = p.periodSec();
             }
         }
-        boolean osCovered = scene.covered(TelemetryStream.OS);
         boolean awaitHigh = await >= scene.settings().awaitMs() || fromCloudWatch && !osCovered;
         if (queue < scene.settings().queueDepth() || !awaitHigh) {
             return Optional.empty();
@@ -82,6 +89,11 @@ public final class StorageRule implements CauseRule {
                 evidence.add(Evidence.measured("rig.pglog", e.ts(), "checkpoint_sync_s",
                         e.metrics().getOrDefault("sync_s", 0.0), "s", "checkpoint complete: " + e.message()));
             }
+        }
+        if (fromCloudWatch) {
+            evidence.add(new Evidence("rig.cloudwatch", "a " + cloudWatchPeriodSec + "-s CloudWatch average cannot place the queue "
+                    + "in the episode's seconds: at most most likely, ranked below per-second and per-event evidence"));
+            return Optional.of(new Finding(Cause.STORAGE, Confidence.MOST_LIKELY, evidence, List.of("rig.os"), true));
         }
         return Optional.of(new Finding(Cause.STORAGE, syncing ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY,
                 evidence, List.of()));

@@ -21,8 +21,10 @@ import java.util.Optional;
  *       defining evidence: without a {@code rig.os} record over the episode the finding is at most most likely,
  *       {@code rig.os} missing. Its values corroborate and are reported; they are not thresholds (on EBS-like
  *       volumes the request size collapses and the queue grows; on a local disk the size does not collapse);</li>
- *   <li>most likely: the vacuum and the WAL waits without {@code rig.os}; the vacuum with the p50 lifted but no
- *       {@code rig.waits} over the episode; or WAL waits with the p50 lifted while neither the log nor the sampler
+ *   <li>most likely: the vacuum and the WAL waits without {@code rig.os}; the vacuum with the p50 lifted, or
+ *       with a burst of WAL ({@link Vacuums#walBurst()}), but no {@code rig.waits} over the episode; the vacuum's
+ *       burst with the waits not on WAL while the disk is at its ceiling ({@link StorageRule} fits: storage is the
+ *       vacuum's mechanism, ranked as its secondary by {@link Attribution}); or WAL waits with the p50 lifted while neither the log nor the sampler
  *       covered the episode (a vacuum could not be seen).</li>
  * </ul>
  */
@@ -63,9 +65,17 @@ public final class VacuumStormRule implements CauseRule {
                     ? new Finding(Cause.VACUUM_STORM, Confidence.ATTRIBUTED, evidence, List.of())
                     : new Finding(Cause.VACUUM_STORM, Confidence.MOST_LIKELY, evidence, List.of("rig.os")));
         }
-        if (vacuums.seen() && !waitsCovered && scene.p50Lifted()) {
+        if (vacuums.seen() && !waitsCovered && (scene.p50Lifted() || vacuums.walBurst())) {
             return Optional.of(new Finding(Cause.VACUUM_STORM, Confidence.MOST_LIKELY, evidence,
                     List.of("rig.waits")));
+        }
+        if (vacuums.walBurst()) {
+            Optional<Finding> storage = new StorageRule().examine(scene);
+            if (storage.isPresent()) {
+                evidence.add(new Evidence("attribution", "the disk at its ceiling is the vacuum's WAL burst: storage is "
+                        + "its mechanism (" + storage.get().evidence().get(0).text() + ")"));
+                return Optional.of(new Finding(Cause.VACUUM_STORM, Confidence.MOST_LIKELY, evidence, List.of()));
+            }
         }
         if (vacuums.blind() && walWaits && scene.p50Lifted()) {
             return Optional.of(new Finding(Cause.VACUUM_STORM, Confidence.MOST_LIKELY, evidence,

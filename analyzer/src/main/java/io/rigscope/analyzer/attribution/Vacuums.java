@@ -21,6 +21,8 @@ final class Vacuums {
     final boolean samplerCovered;
     double fpi;
     double walBytes;
+    /** A logged completion with a burst, or a progress row beside a sampler interval with a burst. */
+    boolean walBurst;
 
     Vacuums(EpisodeScene scene) {
         logCovered = scene.covered(TelemetryStream.PGLOG);
@@ -38,6 +40,7 @@ final class Vacuums {
             double b = e.metrics().getOrDefault("wal_bytes", 0.0);
             boolean burst = b >= scene.settings().vacuumWalBytes() || f >= 1_000;
             if (startUs <= to && e.ts() >= from && burst) {
+                walBurst = true;
                 fpi += f;
                 walBytes += b;
                 evidence.add(Evidence.measured("rig.pglog", e.ts(), "wal_fpi", f, "pages", "autovacuum of "
@@ -68,6 +71,8 @@ final class Vacuums {
                             + scene.within(TelemetryStream.DB)));
         }
         if (burst != null && !evidence.isEmpty()) {
+            walBurst |= lastProgress != null && (burst.wal().fpi() >= 1_000
+                    || burst.wal().bytes() >= scene.settings().vacuumWalBytes());
             fpi = Math.max(fpi, burst.wal().fpi());
             evidence.add(Evidence.measured("rig.db", burst.ts(), "wal_fpi", burst.wal().fpi(), "pages",
                     burst.wal().fpi() + " full-page images and " + Math.round(burst.wal().bytes() / 1_048_576.0)
@@ -79,6 +84,15 @@ final class Vacuums {
     /** True when a vacuum was seen around the episode. */
     boolean seen() {
         return !evidence.isEmpty();
+    }
+
+    /**
+     * True when the vacuum seen wrote a burst of WAL over the episode: a logged completion (always a burst, see the
+     * class comment), or a progress row with a sampler interval of at least 1,000 full-page images or
+     * {@code attribution_vacuum_wal_mb} of WAL beside it.
+     */
+    boolean walBurst() {
+        return walBurst;
     }
 
     /** True when neither the log nor the sampler covered the episode: a vacuum could not have been seen. */

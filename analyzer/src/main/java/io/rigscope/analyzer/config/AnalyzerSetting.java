@@ -57,7 +57,13 @@ public enum AnalyzerSetting {
     ATTRIBUTION_AWAIT_MS("attribution_await_ms", "ms", "20",
             "storage: average disk request time (rig.os await) at or above this."),
     ATTRIBUTION_GRACE_S("attribution_grace_s", "s", "5",
-            "Live: a repeat's causes are decided once every stream has reached its end plus its tolerance plus this.");
+            "Live: a repeat's causes are decided once every stream has reached its end plus its tolerance plus this."),
+    ATTRIBUTION_COMMIT_SHARE("attribution_commit_share", "fraction", "0.25",
+            "Instrument control from rig.db: commits per second in every 1-s sampler interval of an episode at least this share of their rate in the 10 s before it."),
+    ATTRIBUTION_GENERATOR_HOSTS("attribution_generator_hosts", "names", "",
+            "Instrument control from vmstat: the hosts the load generator ran on, comma-separated, as its vmstat src names them (vmstat@HOST); empty: none known."),
+    ATTRIBUTION_GENERATOR_IDLE_PCT("attribution_generator_idle_pct", "%", "10",
+            "Instrument control from the generator host's vmstat: CPU idle at least this, and steal 0, on every line over an episode.");
 
     private final String key;
     private final String unit;

@@ -128,7 +128,12 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                         dbl(values, AnalyzerSetting.ATTRIBUTION_P50_LIFT, attribution.p50Lift()),
                         dbl(values, AnalyzerSetting.ATTRIBUTION_QUEUE_DEPTH, attribution.queueDepth()),
                         dbl(values, AnalyzerSetting.ATTRIBUTION_AWAIT_MS, attribution.awaitMs()),
-                        (int) lng(values, AnalyzerSetting.ATTRIBUTION_GRACE_S, attribution.graceSec())));
+                        (int) lng(values, AnalyzerSetting.ATTRIBUTION_GRACE_S, attribution.graceSec()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_COMMIT_SHARE, attribution.commitShare()),
+                        values.containsKey(AnalyzerSetting.ATTRIBUTION_GENERATOR_HOSTS)
+                                ? AttributionSettings.hosts(str(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_HOSTS, ""))
+                                : attribution.generatorHosts(),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_IDLE_PCT, attribution.generatorIdlePct())));
     }
 
     /** These settings with other thresholds. */

@@ -1,5 +1,8 @@
 package io.rigscope.analyzer.config;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The thresholds of the attribution rules (docs/attribution.md), each an {@link AnalyzerSetting}
  * ({@code attribution_*}).
@@ -15,9 +18,14 @@ package io.rigscope.analyzer.config;
  * @param queueDepth {@link AnalyzerSetting#ATTRIBUTION_QUEUE_DEPTH}
  * @param awaitMs {@link AnalyzerSetting#ATTRIBUTION_AWAIT_MS}
  * @param graceSec {@link AnalyzerSetting#ATTRIBUTION_GRACE_S}
+ * @param commitShare {@link AnalyzerSetting#ATTRIBUTION_COMMIT_SHARE}
+ * @param generatorHosts {@link AnalyzerSetting#ATTRIBUTION_GENERATOR_HOSTS}, each a host as vmstat's
+ *     {@code vmstat@HOST} names it; empty when none is known
+ * @param generatorIdlePct {@link AnalyzerSetting#ATTRIBUTION_GENERATOR_IDLE_PCT}, percent
  */
 public record AttributionSettings(long generatorPauseUs, double coverShare, long vacuumWalBytes, long canaryStallUs, double lockShare, double walWaitShare,
-                                  double readShare, double p50Lift, double queueDepth, double awaitMs, int graceSec) {
+                                  double readShare, double p50Lift, double queueDepth, double awaitMs, int graceSec,
+                                  double commitShare, List<String> generatorHosts, double generatorIdlePct) {
 
     public AttributionSettings {
         fraction(lockShare, AnalyzerSetting.ATTRIBUTION_LOCK_SHARE);
@@ -34,11 +42,35 @@ public record AttributionSettings(long generatorPauseUs, double coverShare, long
             throw new IllegalArgumentException("config key " + AnalyzerSetting.ATTRIBUTION_GRACE_S.key()
                     + " must be >= 0, was " + graceSec);
         }
+        fraction(commitShare, AnalyzerSetting.ATTRIBUTION_COMMIT_SHARE);
+        generatorHosts = List.copyOf(generatorHosts);
+        if (!(generatorIdlePct >= 0 && generatorIdlePct <= 100)) {
+            throw new IllegalArgumentException("config key " + AnalyzerSetting.ATTRIBUTION_GENERATOR_IDLE_PCT.key()
+                    + " must be within [0, 100], was " + generatorIdlePct);
+        }
     }
 
     /** The defaults of {@link AnalyzerSetting}. */
     public static AttributionSettings defaults() {
-        return new AttributionSettings(100_000, 0.5, 16L << 20, 100_000, 0.5, 0.3, 0.3, 3.0, 32, 20, 5);
+        return new AttributionSettings(100_000, 0.5, 16L << 20, 100_000, 0.5, 0.3, 0.3, 3.0, 32, 20, 5, 0.25, List.of(),
+                10);
+    }
+
+    /** These settings with the generator's hosts (as {@code vmstat@HOST} names them). */
+    public AttributionSettings withGeneratorHosts(List<String> hosts) {
+        return new AttributionSettings(generatorPauseUs, coverShare, vacuumWalBytes, canaryStallUs, lockShare,
+                walWaitShare, readShare, p50Lift, queueDepth, awaitMs, graceSec, commitShare, hosts, generatorIdlePct);
+    }
+
+    /** A comma-separated list of hosts, blanks dropped: {@code "app-1, load-2"} -> [app-1, load-2]. */
+    public static List<String> hosts(String commaSeparated) {
+        List<String> out = new ArrayList<>();
+        for (String h : commaSeparated.split(",")) {
+            if (!h.isBlank()) {
+                out.add(h.strip());
+            }
+        }
+        return out;
     }
 
     private static void fraction(double v, AnalyzerSetting s) {

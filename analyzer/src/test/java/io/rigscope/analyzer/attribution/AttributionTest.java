@@ -16,6 +16,7 @@ import io.rigscope.model.wire.CloudWatchPoint;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.PgLogEvent;
+import io.rigscope.model.wire.Vmstat;
 import io.rigscope.model.wire.Waits;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ class AttributionTest {
     private static final long REPEAT_P50_US = 2_000;
 
     private final List<WireRecord> telemetry = new ArrayList<>();
+    private AttributionSettings settings = AttributionSettings.defaults();
     private final NavigableMap<Long, double[]> health = new TreeMap<>();
     private boolean p50Lifted;
     private Cadence cadence = Cadence.of(List.of());
@@ -251,9 +253,10 @@ class AttributionTest {
     }
 
     @Test
-    void withoutTheGeneratorsHealthAServerCauseIsOnlyMostLikely() {
+    void withoutTheGeneratorsHealthOrAnyLoadBeforeTheEpisodeAServerCauseIsOnlyMostLikely() {
         canaryClean();
-        piWaits(Map.of("Lock:transactionid", 52.0, "CPU", 3.0));
+        // the waits start with the episode: nothing to compare the sessions with, so they cannot stand in for it
+        piWaitsFrom(START - 1, Map.of("Lock:transactionid", 52.0, "CPU", 3.0));
 
         Episode e = attribute();
         assertThat(e.cause()).isEqualTo(Cause.LOCK_CONTENTION);
@@ -288,6 +291,226 @@ class AttributionTest {
         assertThat(e.secondary()).isEqualTo(Cause.HOST_IO);
     }
 
+    // ---- the controls, met by what the platform has ----
+
+    @Test
+    void sessionsPilingUpAboveTheirLevelBeforeStandInForTheGeneratorsHealth() {
+        canaryClean();
+        piWaitsFrom(START - 12, Map.of("CPU", 2.0));
+        piWaitsFrom(START - 1, Map.of("Lock:transactionid", 52.0, "LWLock:LockManager", 6.0, "CPU", 3.0));
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.LOCK_CONTENTION);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.evidence()).anySatisfy(ev -> {
+            assertThat(ev.stream()).isEqualTo("rig.waits");
+            assertThat(ev.what()).isEqualTo("sessions_lowest");
+            assertThat(ev.fact()).startsWith("instrument control by server-side load (rig.waits): at least 61.0 active "
+                    + "sessions in each of the 3 second(s)").contains("2.0 (median) in the 10 s before the episode");
+        });
+    }
+
+    @Test
+    void theServerIdleThroughAGeneratorStallNeverLiftsTheCap() {
+        // k6 evidence: no rig.health; the sessions fall to 0 while the generator is stalled. A deep queue at a
+        // checkpoint fits storage, but the load may not have been arriving: the DB is never blamed with confidence
+        canaryClean();
+        piWaitsFrom(START - 12, Map.of("CPU", 4.0, "IO:DataFileSync", 1.0));
+        piWaitsFrom(START - 1, Map.of());
+        emPerSecond(3_100.0, 0.0, 180.0, 45.0);
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END, null, Map.of("sync_s", 4.2),
+                "checkpoint complete: wrote 412000 buffers (78.6%); sync=4.200 s");
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.STORAGE);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence().stream().map(Evidence::fact)).anyMatch(f -> f.startsWith("control missing: no "
+                + "generator health over the episode; active sessions 0.0 in second " + (START - 1) + ", 5.0 (median) "
+                + "before the episode (rig.waits): load may have stopped arriving"));
+    }
+
+    @Test
+    void commitsContinuingThroughTheEpisodeStandInForTheGeneratorsHealth() {
+        canaryClean();
+        emPerSecond(3_100.0, 0.0, 180.0, 45.0);
+        dbPerSecond(2_000_000, 400, 0);
+        dbPerSecond(2_000_000, 150, START);
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END, null, Map.of("sync_s", 4.2),
+                "checkpoint complete: wrote 412000 buffers (78.6%); sync=4.200 s");
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.STORAGE);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.evidence()).anyMatch(ev -> "commits_per_s_lowest".equals(ev.what()) && ev.value() == 150.0
+                && ev.fact().startsWith("instrument control by commits continuing (rig.db)"));
+    }
+
+    @Test
+    void commitsStoppingThroughTheEpisodeNeverLiftTheCap() {
+        canaryClean();
+        emPerSecond(3_100.0, 0.0, 180.0, 45.0);
+        dbPerSecond(2_000_000, 400, 0);
+        dbPerSecond(0, 0, START);
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END, null, Map.of("sync_s", 4.2),
+                "checkpoint complete: wrote 412000 buffers (78.6%); sync=4.200 s");
+
+        Episode e = attribute();
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence().stream().map(Evidence::fact)).anyMatch(f -> f.contains("commits fell to 0.0/s from "
+                + "400.0/s before it (rig.db)"));
+    }
+
+    @Test
+    void theGeneratorHostsVmstatStandsInForTheGeneratorsHealth() {
+        canaryClean();
+        settings = settings.withGeneratorHosts(List.of("load-1"));
+        vmstatPerSecond("vmstat@load-1", 62, 0);
+        piWaitsFrom(START - 1, Map.of("Lock:transactionid", 52.0, "CPU", 3.0));
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.LOCK_CONTENTION);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.evidence()).anyMatch(ev -> "generator_host_idle_pct".equals(ev.what()) && ev.fact().startsWith(
+                "instrument control by the generator host's vmstat (vmstat@load-1): CPU idle at least 62 %, steal 0"));
+    }
+
+    @Test
+    void anotherHostsVmstatNeverLiftsTheCapAndAGeneratorHostWithStealNamesTheGenerator() {
+        canaryClean();
+        settings = settings.withGeneratorHosts(List.of("load-1"));
+        vmstatPerSecond("vmstat@db-1", 62, 0);
+        piWaitsFrom(START - 1, Map.of("Lock:transactionid", 52.0, "CPU", 3.0));
+        assertThat(attribute().confidence()).isEqualTo(Confidence.MOST_LIKELY);
+
+        // steal on the generator's host: the instrument may have been starved; it ranks first, the locks beside it
+        vmstatPerSecond("vmstat@load-1", 62, 7);
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.GENERATOR);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.secondary()).isEqualTo(Cause.LOCK_CONTENTION);
+        assertThat(e.evidence().stream().map(Evidence::fact)).anyMatch(f -> f.equals("the generator host "
+                + "vmstat@load-1 had CPU idle 62 % (us 31, sy 0, steal 7 %, run queue 1), within ±2 s: the instrument "
+                + "may have been starved"));
+    }
+
+    @Test
+    void theDeviceCompletingWritesInStepWithPostgresStandsInForTheCanary() {
+        healthClean();
+        p50Lifted = true;
+        autovacuumEndingAt(END + 1, 12.0);
+        piWaits(Map.of("LWLock:WALWrite", 31.0, "IO:WALSync", 9.0, "LWLock:WALInsert", 6.0, "CPU", 14.0));
+        emPerSecond(410.0, 0.0, 25.0, 8.0);
+        dbPerSecond(90_000_000, 300, 0);
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.missing()).contains("rig.canary");
+        assertThat(e.evidence()).anyMatch(ev -> "device_write_iops_lowest".equals(ev.what()) && ev.value() == 410.0
+                && ev.fact().equals("disk control by the device view (rig.os): in each of its 3 record(s) over the "
+                + "episode with Postgres writing (WAL bytes in rig.db, sync waits in rig.waits) the device completed "
+                + "writes, at least 410.0 write IO/s"));
+    }
+
+    @Test
+    void theDeviceCompletingNothingWhilePostgresWroteNothingNeverLiftsTheCap() {
+        healthClean();
+        // the device's queue is deep but it completes nothing, and Postgres wrote nothing: no proof the disk works
+        emPerSecond(0.0, 0.0, 180.0, 45.0);
+        dbPerSecond(0, 0, 0);
+        piWaits(Map.of("CPU", 3.0));
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END, null, Map.of("sync_s", 4.2),
+                "checkpoint complete: wrote 412000 buffers (78.6%); sync=4.200 s");
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.STORAGE);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence().stream().map(Evidence::fact)).anyMatch(f -> f.contains("Postgres wrote nothing over it"));
+    }
+
+    @Test
+    void theDeviceCompletingNothingWhilePostgresHasWritesWaitingFailsTheDiskControl() {
+        healthClean();
+        p50Lifted = true;
+        autovacuumEndingAt(END + 1, 12.0);
+        piWaits(Map.of("LWLock:WALWrite", 31.0, "IO:WALSync", 9.0, "CPU", 14.0));
+        emPerSecond(0.0, 0.0, 1.0, 0.0);
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence().stream().map(Evidence::fact)).anyMatch(f -> f.equals("control failed: the device "
+                + "completed no writes in the second to " + START + " while Postgres had writes waiting (IO:WALSync 9.0, "
+                + "LWLock:WALWrite 31.0): a host IO stall"));
+    }
+
+    @Test
+    void aDeviceViewCoarserThanASecondNeverLiftsTheCap() {
+        healthClean();
+        p50Lifted = true;
+        autovacuumEndingAt(END + 1, 12.0);
+        piWaits(Map.of("LWLock:WALWrite", 31.0, "IO:WALSync", 9.0, "CPU", 14.0));
+        emDisk(6.0, 410.0, 25.0);   // a document every 5 s
+
+        Episode e = attribute();
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence().stream().map(Evidence::fact)).anyMatch(f -> f.contains("the device view (rig.os) is "
+                + "coarser than 1 s"));
+    }
+
+    // ---- ranking by mechanism ----
+
+    @Test
+    void aLoggedVacuumBurstWithoutWaitsIsTheStormWithStorageAsItsMechanism() {
+        // k6, vmstat, CloudWatch and the Postgres log: no Enhanced Monitoring, no Performance Insights
+        healthClean();
+        rdsLog(PgLogEvent.Kind.AUTOVACUUM, END + 1, "rdsdb.public.usage_events", Map.of("wal_fpi", 484_990.0,
+                "wal_bytes", 3_826.0 * 1_048_576, "elapsed_s", 30.0), "automatic vacuum of table "
+                + "\"rdsdb.public.usage_events\": index scans: 0");
+        telemetry.add(new CloudWatchPoint(RUN, 1, "cw@db-1", (START - 30) * 1_000_000L, "AWS/RDS", "DiskQueueDepth",
+                Map.of("DBInstanceIdentifier", "db-1"), "Average", 60, 210.0, "Count"));
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.secondary()).isEqualTo(Cause.STORAGE);
+        assertThat(e.missing()).contains("rig.waits", "rig.os");
+        assertThat(e.evidence()).anyMatch(ev -> "wal_fpi".equals(ev.what()) && ev.value() == 484_990.0);
+    }
+
+    @Test
+    void aVacuumBurstOutranksTheStorageItDrivesEvenWhenStorageIsSurer() {
+        cleanControls();
+        autovacuumEndingAt(END + 1, 12.0);
+        piWaits(Map.of("IO:DataFileSync", 2.0, "IO:DataFileWrite", 3.0, "CPU", 6.0));
+        emPerSecond(3_100.0, 0.0, 180.0, 45.0);
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END, null, Map.of("sync_s", 4.2),
+                "checkpoint complete: wrote 412000 buffers (78.6%); sync=4.200 s");
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.secondary()).isEqualTo(Cause.STORAGE);
+        assertThat(e.evidence().stream().map(Evidence::fact)).anyMatch(f -> f.startsWith("the disk at its ceiling is "
+                + "the vacuum's WAL burst: storage is its mechanism"));
+    }
+
+    @Test
+    void aCloudWatchPointNeverOutranksPerSecondEvidence() {
+        cleanControls();
+        piWaits(Map.of("IO:DataFileRead", 14.0, "CPU", 4.0));
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END, null, Map.of("sync_s", 4.2),
+                "checkpoint complete: wrote 412000 buffers (78.6%); sync=4.200 s");
+        telemetry.add(new CloudWatchPoint(RUN, 1, "cw@db-1", (START - 30) * 1_000_000L, "AWS/RDS", "DiskQueueDepth",
+                Map.of("DBInstanceIdentifier", "db-1"), "Average", 60, 210.0, "Count"));
+
+        Episode e = attribute();
+        // cache_ram ranks after storage among equals, but the storage finding stands on one 60-s point
+        assertThat(e.cause()).isEqualTo(Cause.CACHE_RAM);
+        assertThat(e.secondary()).isEqualTo(Cause.STORAGE);
+        assertThat(e.evidence().stream().map(Evidence::fact)).anyMatch(f -> f.startsWith("also storage (most_likely)"));
+    }
+
     @Test
     void everyRuleStatesItsFingerprint() {
         for (CauseRule r : Attribution.standard().rules()) {
@@ -312,7 +535,7 @@ class AttributionTest {
         Episode joined = new Episode(1, START, END, 2, 0, 640.0, Cause.UNATTRIBUTED, Confidence.UNATTRIBUTED,
                 List.of(new Evidence("rig.samples", "2 freeze-second(s), worst request 640.0 ms")), List.of(), null);
         return Attribution.standard().attribute(new EpisodeScene(joined, seconds, REPEAT_P50_US, health, index,
-                cadence, AttributionSettings.defaults()));
+                cadence, settings));
     }
 
     private void cleanControls() {
@@ -341,6 +564,46 @@ class AttributionTest {
     private void piWaits(Map<String, Double> load) {
         for (long sec = START - 3; sec < END + 3; sec++) {
             telemetry.add(new Waits(RUN, 1, "pi@db-1", sec * 1_000_000L, 1, load));
+        }
+    }
+
+    /** Performance Insights db.load.avg by db.wait_event, one a second from {@code fromSec} to 3 s after the episode. */
+    private void piWaitsFrom(long fromSec, Map<String, Double> load) {
+        telemetry.removeIf(r -> r instanceof Waits w && w.ts() >= fromSec * 1_000_000L);
+        for (long sec = fromSec; sec < END + 3; sec++) {
+            telemetry.add(new Waits(RUN, 1, "pi@db-1", sec * 1_000_000L, 1, load));
+        }
+    }
+
+    /** A 1-s Enhanced Monitoring document every second: rdsdev's write and read IOPS, queue and await. */
+    private void emPerSecond(double writeIops, double readIops, double queue, double awaitMs) {
+        for (long sec = S; sec < S + 30; sec++) {
+            telemetry.add(new OsMetrics(RUN, 1, "em@db-1", sec * 1_000_000L, "POSTGRES",
+                    new OsMetrics.Cpu(20, 5, 30, 0, 0, 0, 0, 45, 55),
+                    new OsMetrics.Memory(16_000_000, 400_000, 9_000_000, 100_000, 80_000, 0, 8_000_000, 4_000_000),
+                    new OsMetrics.LoadAverage(9, 6, 4),
+                    List.of(new OsMetrics.DiskIO("rdsdev", readIops, writeIops, readIops * 8, writeIops * 6, 6.0, queue,
+                            awaitMs, 99.0)), List.of()));
+        }
+    }
+
+    /** The DB sampler every second from {@code fromSec} (0: from S): WAL bytes and commits per 1-s interval. */
+    private void dbPerSecond(long walBytes, long commits, long fromSec) {
+        long from = fromSec == 0 ? S : fromSec;
+        telemetry.removeIf(r -> r instanceof DbSample d && d.ts() > from * 1_000_000L);
+        for (long sec = from; sec < S + 30; sec++) {
+            telemetry.add(new DbSample(RUN, 1, "db@db-1", (sec + 1) * 1_000_000L, 150018, 1000,
+                    new DbSample.Wal(walBytes / 1000, 0, walBytes, 0), null, null, List.of(), List.of(),
+                    new DbSample.Database(commits, 0, 0, 1000), null));
+        }
+    }
+
+    /** A vmstat line every second from {@code src}: CPU idle and steal, percent. */
+    private void vmstatPerSecond(String src, int idlePct, int stealPct) {
+        telemetry.removeIf(r -> r instanceof Vmstat v && v.src().equals(src));
+        for (long sec = S; sec < S + 30; sec++) {
+            telemetry.add(new Vmstat(RUN, 1, src, sec * 1_000_000L, 1, 0, 0, 18_000_000, 80_000, 4_000_000, 0, 0, 0,
+                    500, 9_000, 14_000, 100 - idlePct - stealPct, 0, idlePct, 0, stealPct, null));
         }
     }
 

@@ -154,6 +154,80 @@ class ProvokedCausesTest {
         assertThat(provoked.windows()).isEmpty();
     }
 
+    // ---- without the canary and the generator's health, as on RDS and with k6: the controls' substitutes ----
+
+    private static final Set<Topic> NO_CANARY_NO_HEALTH = Set.of(Topic.CANARY, Topic.HEALTH);
+
+    @Test
+    void withoutCanaryAndHealthSegmentCreationIsStillTheWalPoolFromWaitsDeviceViewAndServerLoad() throws IOException {
+        SeriesReport report = replay("wal-pool", "cal-wal-pool-20261130-193420", NO_CANARY_NO_HEALTH);
+        RepeatSummary provoked = report.repeats().get(report.repeats().size() - 1);
+        assertThat(provoked.episodes()).filteredOn(e -> e.confidence() == Confidence.ATTRIBUTED).hasSize(2)
+                .allSatisfy(e -> {
+                    assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
+                    assertThat(e.evidence()).anyMatch(ev -> "sessions_lowest".equals(ev.what()));
+                    assertThat(e.evidence()).anyMatch(ev -> "device_write_iops_lowest".equals(ev.what()));
+                });
+        // the third refill: a second with no session active in it, and no whole sampler interval inside its slow
+        // second, so the load cannot be shown to have kept arriving
+        assertThat(provoked.episodes()).filteredOn(e -> e.cause() == Cause.WAL_POOL)
+                .anySatisfy(e -> assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY));
+        neverAWrongCauseAttributed(report, Cause.WAL_POOL);
+    }
+
+    @Test
+    void withoutCanaryAndHealthTheAutovacuumIsStillAVacuumStorm() throws IOException {
+        SeriesReport report = replay("vacuum-storm", "cal-vacuum-storm-20261130-193946", NO_CANARY_NO_HEALTH);
+        assertThat(report.episodes()).anySatisfy(e -> {
+            assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+            assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+            assertThat(e.evidence()).anyMatch(ev -> ev.fact().contains("158706 full-page images"));
+            assertThat(e.evidence()).anyMatch(ev -> "sessions_lowest".equals(ev.what()));
+            assertThat(e.evidence()).anyMatch(ev -> ev.fact().equals("disk control by the device view (rig.os): in "
+                    + "each of its 2 record(s) over the episode with Postgres writing (WAL bytes in rig.db, sync waits "
+                    + "in rig.waits) the device completed writes, at least 874.01 write IO/s"));
+            assertThat(e.missing()).contains("rig.health", "rig.canary");
+        });
+        neverAWrongCauseAttributed(report, Cause.VACUUM_STORM);
+    }
+
+    @Test
+    void withoutCanaryAndHealthTheGp3StormIsOnlyMostLikelyForItsSessionsFellInsideIt() throws IOException {
+        SeriesReport report = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418", NO_CANARY_NO_HEALTH);
+        Episode e = dominant(report);
+        assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence()).anyMatch(ev -> "device_write_iops_lowest".equals(ev.what()));
+        assertThat(e.evidence()).anyMatch(ev -> ev.fact().startsWith("control missing: no generator health over the "
+                + "episode; active sessions"));
+        neverAWrongCauseAttributed(report, Cause.VACUUM_STORM);
+    }
+
+    @Test
+    void withoutHealthTheHotRowIsStillLockContentionForCommitsKeptComing() throws IOException {
+        Episode e = dominant(replay("hot-row", "cal-hot-row-20261130-193347", NO_CANARY_NO_HEALTH));
+        assertThat(e.cause()).isEqualTo(Cause.LOCK_CONTENTION);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.evidence()).anyMatch(ev -> "sessions_lowest".equals(ev.what())
+                || "commits_per_s_lowest".equals(ev.what()));
+    }
+
+    @Test
+    void withoutHealthTheParkedLoopsAndTheCleanRunAreNeverBlamedOnTheServer() throws IOException {
+        // the parked loops' backlog is sent the moment they resume: the sampler interval that straddles the park's
+        // end commits as many as ever, so only whole intervals inside the slow seconds may vouch for the load
+        for (String[] c : new String[][] {{"generator-pause", "cal-generator-pause-20261130-194447"},
+            {"clean", "cal-clean-20261130-193235"}}) {
+            SeriesReport report = replay(c[0], c[1], NO_CANARY_NO_HEALTH);
+            assertThat(report.episodes()).as(c[0]).noneMatch(e -> e.confidence() == Confidence.ATTRIBUTED);
+        }
+    }
+
+    private static void neverAWrongCauseAttributed(SeriesReport report, Cause provoked) {
+        assertThat(report.episodes()).filteredOn(e -> e.confidence() == Confidence.ATTRIBUTED)
+                .allSatisfy(e -> assertThat(e.cause()).isEqualTo(provoked));
+    }
+
     private static Episode dominant(SeriesReport report) {
         return dominant(report.episodes());
     }

@@ -55,18 +55,51 @@ class RescanCommandTest {
     }
 
     @Test
-    void nativeFilesAloneCapEveryServerCauseAtMostLikely() throws Exception {
+    void nativeFilesAloneAttributeWhatServerSideLoadAndTheDeviceViewVouchFor() throws Exception {
         Path evidence = dir.resolve("native");
         EvidenceDirectory.write(evidence, false);   // no wire file: no generator health, no disk canary
 
         JsonNode report = rescan(evidence, "rescan-native");
 
+        // Performance Insights shows the sessions piling up above their level before each episode (the load kept
+        // arriving: the instrument control), and the 1-s Enhanced Monitoring documents show rdsdev completing writes
+        // in every second that sessions waited on WAL (the disk control); the generator's pause is not in the
+        // native files, so its episode stays unattributed
         assertThat(causes(report)).containsExactly(
-                EvidenceDirectory.LOCK_START + " lock_contention most_likely",
+                EvidenceDirectory.LOCK_START + " lock_contention attributed",
+                EvidenceDirectory.GENERATOR_START + " unattributed unattributed",
+                EvidenceDirectory.VACUUM_START + " vacuum_storm attributed");
+        JsonNode vacuum = episode(report, EvidenceDirectory.VACUUM_START);
+        assertThat(strings(vacuum.path("missing"))).contains("rig.health", "rig.canary");
+        assertThat(vacuum.path("evidence").toString())
+                .contains("instrument control by server-side load (rig.waits)")
+                .contains("disk control by the device view (rig.os)");
+    }
+
+    @Test
+    void nativeFilesWithoutPerformanceInsightsCapEveryServerCauseAtMostLikely() throws Exception {
+        Path evidence = dir.resolve("native-no-pi");
+        EvidenceDirectory.write(evidence, false);
+        Files.delete(evidence.resolve("pi-db-load.json"));
+
+        JsonNode report = rescan(evidence, "rescan-native-no-pi");
+
+        // no sessions to show the load arriving (nor the locks), and app-vmstat.log is not named as the generator's
+        // host; the vacuum's logged burst alone still names it, most likely
+        assertThat(causes(report)).containsExactly(
+                EvidenceDirectory.LOCK_START + " unattributed unattributed",
                 EvidenceDirectory.GENERATOR_START + " unattributed unattributed",
                 EvidenceDirectory.VACUUM_START + " vacuum_storm most_likely");
         assertThat(strings(episode(report, EvidenceDirectory.VACUUM_START).path("missing")))
-                .contains("rig.health", "rig.canary");
+                .contains("rig.health", "rig.waits", "rig.canary");
+    }
+
+    @Test
+    void aVmstatFileIsNamedByTheHostItsNameCarries() {
+        assertThat(VmstatFile.host(Path.of("app-vmstat.log"))).isEqualTo("app");
+        assertThat(VmstatFile.host(Path.of("vmstat-load-1.txt.gz"))).isEqualTo("load-1");
+        assertThat(VmstatFile.host(Path.of("ip-10-0-1-17.ec2.internal.vmstat.log"))).isEqualTo("ip-10-0-1-17.ec2.internal");
+        assertThat(VmstatFile.host(Path.of("vmstat.log"))).isEqualTo("host");
     }
 
     @Test
