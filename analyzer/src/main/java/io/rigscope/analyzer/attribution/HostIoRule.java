@@ -26,6 +26,9 @@ import java.util.Optional;
  * <ul>
  *   <li>the slowest canary write+fsync was mostly run-queue wait (more than {@value #MOSTLY_RUNQ_SHARE} of it):
  *       the delay the canary shows is the CPU's, whatever a shorter write left for the disk;</li>
+ *   <li>the canary's thread itself waited at least {@code attribution_canary_stall_ms} for a CPU within one
+ *       second around the episode ({@code runqUs}, between writes included): the CPU was saturated, and then the
+ *       disk's share is not the disk's alone (the journal's and write-back's kernel threads wait for a CPU too);</li>
  *   <li>the CPU was saturated around the episode: {@code rig.vmstat}'s run queue {@code r} at least
  *       {@value #SATURATED_RUNQ_PER_CPU} x the host's CPUs (the canary's {@code cpus}), or its idle at most
  *       {@value #SATURATED_IDLE_PCT} %, in any record within the tolerance (vmstat of the canary's host when it has
@@ -57,8 +60,9 @@ public final class HostIoRule implements CauseRule {
     public String fingerprint() {
         return "a disk-canary write+fsync whose disk share (minus the canary's run-queue wait) is >= "
                 + "attribution_canary_stall_ms around the episode, nothing in Postgres to explain it; at most "
-                + "most_likely on a saturated CPU (vmstat r >= " + SATURATED_RUNQ_PER_CPU + " x cpus or idle <= "
-                + SATURATED_IDLE_PCT + " %)";
+                + "most_likely on a saturated CPU (the canary's own run-queue wait >= attribution_canary_stall_ms "
+                + "in a second, vmstat r >= " + SATURATED_RUNQ_PER_CPU + " x cpus or idle <= " + SATURATED_IDLE_PCT
+                + " %)";
     }
 
     @Override
@@ -111,6 +115,16 @@ public final class HostIoRule implements CauseRule {
             evidence.add(Evidence.measured("rig.canary", worst.ts(), "fsync_max_runq_ms", runqMs, "ms",
                     "the slowest canary write+fsync (" + totalMs + " ms) was mostly run-queue wait (" + runqMs
                             + " ms): its thread waited for a CPU, which is not the disk"));
+        }
+        Canary waited = canary.stream().filter(c -> c.runqMeasured())
+                .max(Comparator.comparingLong(Canary::runqUs)).orElse(null);
+        if (waited != null && waited.runqUs() >= stallUs) {
+            double waitedMs = waited.runqUs() / 1000.0;
+            confidence = confidence.atMost(Confidence.MOST_LIKELY);
+            evidence.add(Evidence.measured("rig.canary", waited.ts(), "runq_ms", waitedMs, "ms", "the canary's "
+                    + "thread waited " + waitedMs + " ms for a CPU in one second: the CPU was saturated, and the "
+                    + "disk's share also holds the kernel's own waits for it (journal, write-back), so host_io is "
+                    + "at most most_likely"));
         }
         Optional<Evidence> saturated = saturatedCpu(scene, worst, cpus);
         if (saturated.isPresent()) {

@@ -107,6 +107,21 @@ class HostIoRuleTest {
     }
 
     @Test
+    void aCanaryThatWaitedLongForACpuBetweenItsWritesCapsHostIoWithoutVmstat() {
+        // calibrate's cpu-starved case: a 102 ms write+fsync with 1.5 ms on the run queue, but the canary's thread
+        // waited 380 ms for a CPU in that second (waking up late between writes)
+        measuredCanary(START, 640_000, 1_500, 638_500);
+        telemetry.removeIf(r -> r instanceof Canary c && c.ts() / 1_000_000L == START + 1);
+        telemetry.add(new Canary(RUN, 1, "canary@db-1", (START + 1) * 1_000_000L + 999_000, "/data/.canary", 70,
+                4_000, 3_000, 130, Canary.RUNQ_SCHEDSTAT, 10L, 3_990L, 2_990L, 380_000L, 2));
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.HOST_IO);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence()).anyMatch(ev -> "runq_ms".equals(ev.what()) && ev.value() == 380.0);
+    }
+
+    @Test
     void anOlderCanaryOnAnIdleHostIsStillAttributedAndSaysItsDelayWasNotMeasured() {
         legacyCanary(START, 640_000);
         vmstat(1, 80);
