@@ -113,7 +113,7 @@ public final class DiskCanary {
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         /** The writer's /proc task directory once it measures its run-queue wait; read by the reader. */
         private volatile Path taskDir;
-        /** The reader's own view of the writer's schedstat (reader thread only). */
+        /** The reader's own view of the writer's schedstat (reader thread, and stop(); guarded by this). */
         private TaskSchedstat readerView;
         private volatile boolean running = true;
 
@@ -206,7 +206,7 @@ public final class DiskCanary {
         }
 
         /** The writer's scheduling now, read from the reader thread, or null when not measured. */
-        private CanaryRecorder.Sched readSched() {
+        private synchronized CanaryRecorder.Sched readSched() {
             Path dir = taskDir;
             if (dir == null) {
                 return null;
@@ -249,7 +249,11 @@ public final class DiskCanary {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            closeQuietly(readerView);
+            synchronized (this) {
+                closeQuietly(readerView);
+                readerView = null;
+                taskDir = null;
+            }
             try {
                 channel.close();
                 Files.deleteIfExists(path);

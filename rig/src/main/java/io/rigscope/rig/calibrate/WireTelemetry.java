@@ -218,11 +218,13 @@ public final class WireTelemetry {
         Canary disk = measured.stream().max(Comparator.comparingLong(Canary::fsyncMaxDiskUs)).orElseThrow();
         long runqUs = measured.stream().mapToLong(Canary::runqUs).sum();
         int stalled = canary.stream().mapToInt(Canary::stalledIntervals).sum();
-        return String.format(Locale.ROOT, "canary worst write+fsync %.1f ms at %s (%.1f ms of it run-queue wait), "
-                        + "worst disk share %.1f ms at %s; run-queue wait %.0f ms over %d s; %d stalled interval(s)",
-                worst.fsyncMaxUs() / 1000.0, clock(worst.ts()),
-                worst.runqMeasured() ? worst.fsyncMaxRunqUs() / 1000.0 : Double.NaN,
-                disk.fsyncMaxDiskUs() / 1000.0, clock(disk.ts()), runqUs / 1000.0, measured.size(), stalled);
+        String worstRunq = worst.runqMeasured()
+                ? String.format(Locale.ROOT, "%.1f ms of it run-queue wait", worst.fsyncMaxRunqUs() / 1000.0)
+                : "its run-queue wait not measured";
+        return String.format(Locale.ROOT, "canary worst write+fsync %.1f ms at %s (%s), worst disk share %.1f ms "
+                        + "at %s; run-queue wait %.0f ms over %d s; %d stalled interval(s)",
+                worst.fsyncMaxUs() / 1000.0, clock(worst.ts()), worstRunq, disk.fsyncMaxDiskUs() / 1000.0,
+                clock(disk.ts()), runqUs / 1000.0, measured.size(), stalled);
     }
 
     /** The host during the load (vmstat): mean CPU idle and the longest run queue, to tell a busy machine. */
