@@ -190,15 +190,18 @@ class DiskCanaryTest {
             assertThat(c.fsyncMaxDiskUs()).isLessThanOrEqualTo(c.fsyncMaxUs());
         });
         long runqUs = contended.stream().mapToLong(Canary::runqUs).sum();
-        Canary worst = contended.stream().max(java.util.Comparator.comparingLong(Canary::fsyncMaxUs)).orElseThrow();
-        System.out.printf("contended canary: %d s, run-queue wait %d ms in all; worst second: total %d us, "
+        // the second whose slowest write+fsync waited longest for the CPU (a stall of the shared disk in another
+        // second is not what this test provokes)
+        Canary worst = contended.stream().max(java.util.Comparator.comparingLong(Canary::fsyncMaxRunqUs))
+                .orElseThrow();
+        System.out.printf("contended canary: %d s, run-queue wait %d ms in all; most-waited second: total %d us, "
                         + "run queue %d us, disk %d us (p99 total %d us, disk %d us), %d fsyncs, %d stalled%n",
                 contended.size(), runqUs / 1000, worst.fsyncMaxUs(), worst.fsyncMaxRunqUs(), worst.fsyncMaxDiskUs(),
                 worst.fsyncP99Us(), worst.fsyncP99DiskUs(), worst.fsyncs(), worst.stalledIntervals());
         assertThat(runqUs).as("the pinned canary waited for its CPU").isGreaterThan(200_000);
         assertThat(worst.fsyncMaxRunqUs()).as("the slowest write+fsync was mostly a wait for the CPU")
                 .isGreaterThan(worst.fsyncMaxUs() / 2);
-        assertThat(worst.fsyncMaxDiskUs()).isLessThan(worst.fsyncMaxUs() / 2);
+        assertThat(worst.fsyncMaxRunqUs()).as("a wait a disk alone would not explain").isGreaterThan(10_000);
     }
 
     private static Optional<String> waitForThread(String comm, Duration timeout) throws Exception {
