@@ -95,19 +95,26 @@ public final class HostIoRule implements CauseRule {
         Confidence confidence = covers ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
         List<Evidence> evidence = new ArrayList<>();
         String within = scene.within(TelemetryStream.CANARY);
-        evidence.add(Evidence.measured("rig.canary", worst.ts(), "fsync_max_ms", totalMs, "ms", "disk canary "
-                + "write+fsync " + totalMs + " ms, " + stalled + " stalled interval(s) on " + worst.path() + " ("
-                + within + ")"));
+        String judged = (covers ? "covering" : "short of") + " the episode's worst request " + worstRequestMs + " ms";
+        // the first fact is the one judged (Attribution quotes it when host_io is the secondary cause)
         if (worstDisk.runqMeasured()) {
             evidence.add(Evidence.measured("rig.canary", worstDisk.ts(), "fsync_disk_max_ms", diskMs, "ms",
-                    "the disk's share " + diskMs + " ms (write+fsync minus the canary's run-queue wait, schedstat), "
-                            + (covers ? "covering" : "short of") + " the episode's worst request " + worstRequestMs
-                            + " ms"));
+                    "disk canary: the disk's share " + diskMs + " ms of a write+fsync of "
+                            + worstDisk.fsyncMaxUs() / 1000.0 + " ms (minus the canary's run-queue wait, schedstat) on "
+                            + worstDisk.path() + " (" + within + "), " + judged));
         } else {
-            evidence.add(new Evidence("rig.canary", "the canary did not measure its own scheduling delay ("
-                    + (worstDisk.runqSource() == null ? "an older canary" : "schedstat " + worstDisk.runqSource())
-                    + "): its write+fsync " + diskMs + " ms stands for the disk's share, "
-                    + (covers ? "covering" : "short of") + " the episode's worst request " + worstRequestMs + " ms"));
+            evidence.add(Evidence.measured("rig.canary", worstDisk.ts(), "fsync_max_ms", diskMs, "ms",
+                    "disk canary write+fsync " + diskMs + " ms, " + stalled + " stalled interval(s) on "
+                            + worstDisk.path() + " (" + within + "), " + judged
+                            + "; the canary did not measure its own scheduling delay ("
+                            + (worstDisk.runqSource() == null ? "an older canary" : "schedstat " + worstDisk.runqSource())
+                            + "): its write+fsync stands for the disk's share"));
+        }
+        if (worst != worstDisk || worstDisk.runqMeasured()) {
+            evidence.add(Evidence.measured("rig.canary", worst.ts(), "fsync_max_ms", totalMs, "ms", "the slowest "
+                    + "canary write+fsync " + totalMs + " ms" + (worst.runqMeasured() ? " (" + worst.fsyncMaxRunqUs()
+                    / 1000.0 + " ms of it run-queue wait)" : "") + ", " + stalled + " stalled interval(s) ("
+                    + within + ")"));
         }
         if (worst.runqMeasured() && worst.fsyncMaxRunqUs() > MOSTLY_RUNQ_SHARE * worst.fsyncMaxUs()) {
             double runqMs = worst.fsyncMaxRunqUs() / 1000.0;

@@ -66,6 +66,9 @@ class HostIoRuleTest {
         assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
         assertThat(e.evidence()).anyMatch(ev -> "fsync_disk_max_ms".equals(ev.what()) && ev.value() == 639.1);
         assertThat(e.evidence()).anyMatch(ev -> "fsync_max_ms".equals(ev.what()) && ev.value() == 640.0);
+        assertThat(new HostIoRule().examine(scene()).orElseThrow().evidence().get(0).what())
+                .as("the judged fact first: Attribution quotes it when host_io is the secondary cause")
+                .isEqualTo("fsync_disk_max_ms");
     }
 
     @Test
