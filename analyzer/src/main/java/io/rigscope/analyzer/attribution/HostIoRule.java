@@ -107,7 +107,8 @@ public final class HostIoRule implements CauseRule {
                     "disk canary write+fsync " + diskMs + " ms, " + stalled + " stalled interval(s) on "
                             + worstDisk.path() + " (" + within + "), " + judged
                             + "; the canary did not measure its own scheduling delay ("
-                            + (worstDisk.runqSource() == null ? "an older canary" : "schedstat " + worstDisk.runqSource())
+                            + (worstDisk.runqSource() == null ? "an older canary"
+                                    : "schedstat " + worstDisk.runqSource())
                             + "): its write+fsync stands for the disk's share"));
         }
         if (worst != worstDisk || worstDisk.runqMeasured()) {
@@ -172,7 +173,8 @@ public final class HostIoRule implements CauseRule {
         }
         String where = same.isEmpty() ? " (vmstat of " + busiest.src() + ", not the canary's host)" : "";
         String fact = String.format(Locale.ROOT, "the CPU was saturated: run queue up to %d%s, idle down to %d %%%s "
-                        + "(%s): a canary waiting for a CPU looks like a stalled disk, so host_io is at most most_likely",
+                        + "(%s): a canary waiting for a CPU looks like a stalled disk, so host_io is at most "
+                        + "most_likely",
                 busiest.r(), cpus == null ? "" : " on " + cpus + " CPU(s)", leastIdle.id(), where,
                 scene.within(TelemetryStream.VMSTAT));
         return Optional.of(queue

@@ -2,14 +2,19 @@ package io.rigscope.analyzer.attribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.config.AttributionSettings;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.freeze.Cadence;
+import io.rigscope.analyzer.pipeline.AnalyzerInput;
+import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.second.SecondLedger;
 import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
@@ -22,6 +27,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
@@ -29,6 +38,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code host_io} is judged on the disk's share of the canary's write+fsync (its own run-queue wait taken out),
@@ -181,6 +191,46 @@ class HostIoRuleTest {
             }
         }
         assertThat(seen).as("canary seconds in the recordings").isGreaterThan(100);
+    }
+
+    // ---- recordings of calibrate runs with the canary measuring its run-queue wait (provoked/README.md) ----
+
+    @Test
+    void theRecordedCpuStarvedRunIsNeverHostIo(@TempDir Path dir) throws IOException {
+        SeriesReport report = replay(dir, "cpu-starved", "cal-cpu-starved-20261201-215726");
+        RepeatSummary starved = report.repeats().get(report.repeats().size() - 1);
+        assertThat(starved.freezeSeconds()).hasSizeGreaterThanOrEqualTo(10);
+        assertThat(starved.episodes()).noneMatch(e -> e.cause() == Cause.HOST_IO)
+                .noneMatch(e -> e.secondary() == Cause.HOST_IO);
+        assertThat(report.episodes()).noneMatch(e -> e.cause() == Cause.HOST_IO
+                && e.confidence() == Confidence.ATTRIBUTED);
+    }
+
+    @Test
+    void aCanaryThatWaitedHalfASecondForItsCpuOnALoadedHostIsNeverHostIoAttributed(@TempDir Path dir)
+            throws IOException {
+        SeriesReport report = replay(dir, "clean-loaded-host", "cal-clean-20261201-220925");
+        assertThat(report.episodes()).isNotEmpty()
+                .allSatisfy(e -> assertThat(e.cause()).isNotEqualTo(Cause.HOST_IO));
+        // host_io stays beside the generator as most_likely at most, capped by the CPU and saying so
+        assertThat(report.episodes()).filteredOn(e -> e.secondary() == Cause.HOST_IO).isNotEmpty().allSatisfy(e ->
+                assertThat(e.evidence()).anyMatch(ev -> ev.fact().contains("also host_io (most_likely)")
+                        && ev.fact().contains("the disk's share")));
+    }
+
+    private SeriesReport replay(Path dir, String name, String series) throws IOException {
+        Path file = dir.resolve(name + ".jsonl.gz");
+        try (InputStream in = Objects.requireNonNull(getClass().getResourceAsStream("/provoked/" + name + ".jsonl.gz"),
+                name)) {
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+        Decision last = Analyzer.forSeries(series)
+                .replay(AnalyzerInput.fromWireFile(file, new WireCodec(), f -> {
+                    throw new AssertionError("dead letter in the recording: " + f.deadLetter().reason());
+                }))
+                .blockLast(Duration.ofSeconds(60));
+        assertThat(last).isInstanceOf(Decision.Series.class);
+        return ((Decision.Series) last).report();
     }
 
     // ---- the scene ----

@@ -228,8 +228,8 @@ class DiskCanaryTest {
     }
 
     private static void run(String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         if (!p.waitFor(10, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IOException(String.join(" ", command) + " did not end in 10 s");
