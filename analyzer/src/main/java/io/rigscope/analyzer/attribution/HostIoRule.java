@@ -5,20 +5,51 @@ import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.wire.Canary;
+import io.rigscope.model.wire.Vmstat;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code host_io}: the disk itself stops. The disk canary (a write+fsync every few ms on the data filesystem)
- * has a write+fsync of at least {@code attribution_canary_stall_ms} within its tolerance of the episode (its
- * stalled intervals, canary periods with no fsync completing, are reported beside it; a 15 ms fsync already
- * stalls two 5-ms intervals, so they are not a test on their own). It is attributed when the stall covers the
- * episode (at least {@code attribution_cover_share} of its worst request), most likely when shorter (the host
- * was struggling, but that alone does not explain the episode). Defining: rig.canary. {@link Attribution}
- * names it only when no Postgres cause is attributed (a vacuum's or checkpoint's own writes also slow the
- * canary).
+ * {@code host_io}: the disk itself stops. The disk canary (a write+fsync every few ms on the data filesystem) has
+ * a write+fsync whose <em>disk share</em> is at least {@code attribution_canary_stall_ms} within its tolerance of
+ * the episode. The disk share is the write+fsync minus the run-queue wait of the canary's thread during it (the
+ * canary measures it from schedstat, {@code fsyncMaxDiskUs}); a canary that waited for a CPU looks exactly like a
+ * disk that stalled, and only the disk's share counts here. Where the canary did not measure its wait (an older
+ * canary, or no schedstat) its whole write+fsync stands in for the disk's share, and says so.
+ *
+ * <p>Attributed when the disk's share covers the episode (at least {@code attribution_cover_share} of its worst
+ * request) and every check below is clean; most likely when shorter (the host was struggling, but that alone
+ * does not explain the episode). At most most likely, naming why in the evidence, when:
+ * <ul>
+ *   <li>the slowest canary write+fsync was mostly run-queue wait (more than {@value #MOSTLY_RUNQ_SHARE} of it):
+ *       the delay the canary shows is the CPU's, whatever a shorter write left for the disk;</li>
+ *   <li>the canary's thread itself waited at least {@code attribution_canary_stall_ms} for a CPU within one
+ *       second around the episode ({@code runqUs}, between writes included): the CPU was saturated, and then the
+ *       disk's share is not the disk's alone (the journal's and write-back's kernel threads wait for a CPU too);</li>
+ *   <li>the CPU was saturated around the episode: {@code rig.vmstat}'s run queue {@code r} at least
+ *       {@value #SATURATED_RUNQ_PER_CPU} x the host's CPUs (the canary's {@code cpus}), or its idle at most
+ *       {@value #SATURATED_IDLE_PCT} %, in any record within the tolerance (vmstat of the canary's host when it has
+ *       records, else any host's);</li>
+ *   <li>the canary did not measure its own scheduling delay and no vmstat covers the episode: a CPU-starved
+ *       canary cannot be ruled out.</li>
+ * </ul>
+ * No finding at all when no write+fsync reached the threshold, or when none's disk share did (the canary was
+ * slow only because it waited for a CPU). Stalled intervals (canary periods with no fsync completing) are reported
+ * beside it; a 15 ms fsync already stalls two 5-ms intervals, so they are not a test on their own. Defining:
+ * rig.canary. {@link Attribution} names it only when no Postgres cause is attributed (a vacuum's or checkpoint's
+ * own writes also slow the canary).
  */
 public final class HostIoRule implements CauseRule {
+
+    /** The CPU is saturated when vmstat's run queue reaches this many runnable tasks per CPU of the host. */
+    static final double SATURATED_RUNQ_PER_CPU = 2.0;
+    /** The CPU is saturated when vmstat's idle is at most this, percent. */
+    static final int SATURATED_IDLE_PCT = 5;
+    /** A write+fsync whose run-queue wait is more than this share of it was mostly a wait for a CPU. */
+    static final double MOSTLY_RUNQ_SHARE = 0.5;
 
     @Override
     public Cause cause() {
@@ -27,30 +58,132 @@ public final class HostIoRule implements CauseRule {
 
     @Override
     public String fingerprint() {
-        return "a disk-canary write+fsync >= attribution_canary_stall_ms around the episode,"
-                + " nothing in Postgres to explain it";
+        return "a disk-canary write+fsync whose disk share (minus the canary's run-queue wait) is >= "
+                + "attribution_canary_stall_ms around the episode, nothing in Postgres to explain it; at most "
+                + "most_likely on a saturated CPU (the canary's own run-queue wait >= attribution_canary_stall_ms "
+                + "in a second, vmstat r >= " + SATURATED_RUNQ_PER_CPU + " x cpus or idle <= " + SATURATED_IDLE_PCT
+                + " %)";
     }
 
     @Override
     public Optional<Finding> examine(EpisodeScene scene) {
         List<Canary> canary = scene.around(TelemetryStream.CANARY, Canary.class);
         Canary worst = null;
+        Canary worstDisk = null;
         int stalled = 0;
+        Integer cpus = null;
         for (Canary c : canary) {
             stalled += c.stalledIntervals();
             if (worst == null || c.fsyncMaxUs() > worst.fsyncMaxUs()) {
                 worst = c;
             }
+            if (worstDisk == null || diskUs(c) > diskUs(worstDisk)) {
+                worstDisk = c;
+            }
+            if (c.cpus() != null) {
+                cpus = cpus == null ? c.cpus() : Math.max(cpus, c.cpus());
+            }
         }
-        if (worst == null || worst.fsyncMaxUs() < scene.settings().canaryStallUs()) {
+        long stallUs = scene.settings().canaryStallUs();
+        if (worst == null || worst.fsyncMaxUs() < stallUs || diskUs(worstDisk) < stallUs) {
             return Optional.empty();
         }
-        double ms = worst.fsyncMaxUs() / 1000.0;
-        boolean covers = ms >= scene.settings().coverShare() * scene.episode().worstMs();
-        return Optional.of(new Finding(Cause.HOST_IO, covers ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY,
-                List.of(Evidence.measured("rig.canary", worst.ts(), "fsync_max_ms", ms, "ms", "disk canary write+fsync "
-                        + ms + " ms, " + stalled + " stalled interval(s) on " + worst.path() + " ("
-                        + scene.within(TelemetryStream.CANARY) + "), " + (covers ? "covering" : "short of")
-                        + " the episode's worst request " + scene.episode().worstMs() + " ms")), List.of()));
+        double totalMs = worst.fsyncMaxUs() / 1000.0;
+        double diskMs = diskUs(worstDisk) / 1000.0;
+        double worstRequestMs = scene.episode().worstMs();
+        boolean covers = diskMs >= scene.settings().coverShare() * worstRequestMs;
+        Confidence confidence = covers ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
+        List<Evidence> evidence = new ArrayList<>();
+        String within = scene.within(TelemetryStream.CANARY);
+        String judged = (covers ? "covering" : "short of") + " the episode's worst request " + worstRequestMs + " ms";
+        // the first fact is the one judged (Attribution quotes it when host_io is the secondary cause)
+        if (worstDisk.runqMeasured()) {
+            evidence.add(Evidence.measured("rig.canary", worstDisk.ts(), "fsync_disk_max_ms", diskMs, "ms",
+                    "disk canary: the disk's share " + diskMs + " ms of a write+fsync of "
+                            + worstDisk.fsyncMaxUs() / 1000.0 + " ms (minus the canary's run-queue wait, schedstat) on "
+                            + worstDisk.path() + " (" + within + "), " + judged));
+        } else {
+            evidence.add(Evidence.measured("rig.canary", worstDisk.ts(), "fsync_max_ms", diskMs, "ms",
+                    "disk canary write+fsync " + diskMs + " ms, " + stalled + " stalled interval(s) on "
+                            + worstDisk.path() + " (" + within + "), " + judged
+                            + "; the canary did not measure its own scheduling delay ("
+                            + (worstDisk.runqSource() == null ? "an older canary"
+                                    : "schedstat " + worstDisk.runqSource())
+                            + "): its write+fsync stands for the disk's share"));
+        }
+        if (worst != worstDisk || worstDisk.runqMeasured()) {
+            evidence.add(Evidence.measured("rig.canary", worst.ts(), "fsync_max_ms", totalMs, "ms", "the slowest "
+                    + "canary write+fsync " + totalMs + " ms" + (worst.runqMeasured() ? " (" + worst.fsyncMaxRunqUs()
+                    / 1000.0 + " ms of it run-queue wait)" : "") + ", " + stalled + " stalled interval(s) ("
+                    + within + ")"));
+        }
+        if (worst.runqMeasured() && worst.fsyncMaxRunqUs() > MOSTLY_RUNQ_SHARE * worst.fsyncMaxUs()) {
+            double runqMs = worst.fsyncMaxRunqUs() / 1000.0;
+            confidence = confidence.atMost(Confidence.MOST_LIKELY);
+            evidence.add(Evidence.measured("rig.canary", worst.ts(), "fsync_max_runq_ms", runqMs, "ms",
+                    "the slowest canary write+fsync (" + totalMs + " ms) was mostly run-queue wait (" + runqMs
+                            + " ms): its thread waited for a CPU, which is not the disk"));
+        }
+        Canary waited = canary.stream().filter(c -> c.runqMeasured())
+                .max(Comparator.comparingLong(Canary::runqUs)).orElse(null);
+        if (waited != null && waited.runqUs() >= stallUs) {
+            double waitedMs = waited.runqUs() / 1000.0;
+            confidence = confidence.atMost(Confidence.MOST_LIKELY);
+            evidence.add(Evidence.measured("rig.canary", waited.ts(), "runq_ms", waitedMs, "ms", "the canary's "
+                    + "thread waited " + waitedMs + " ms for a CPU in one second: the CPU was saturated, and the "
+                    + "disk's share also holds the kernel's own waits for it (journal, write-back), so host_io is "
+                    + "at most most_likely"));
+        }
+        Optional<Evidence> saturated = saturatedCpu(scene, worst, cpus);
+        if (saturated.isPresent()) {
+            confidence = confidence.atMost(Confidence.MOST_LIKELY);
+            evidence.add(saturated.get());
+        } else if (!worstDisk.runqMeasured() && !scene.covered(TelemetryStream.VMSTAT)) {
+            confidence = confidence.atMost(Confidence.MOST_LIKELY);
+            evidence.add(new Evidence("rig.vmstat", "control missing: neither the canary's own scheduling delay "
+                    + "nor vmstat over the episode, a canary waiting for a CPU cannot be ruled out"));
+        }
+        return Optional.of(new Finding(Cause.HOST_IO, confidence, evidence, List.of()));
+    }
+
+    /** The disk's share of a second's slowest write, µs: measured, or the whole write+fsync when it was not. */
+    private static long diskUs(Canary c) {
+        return c.runqMeasured() ? c.fsyncMaxDiskUs() : c.fsyncMaxUs();
+    }
+
+    /**
+     * A fact when vmstat shows the CPU saturated around the episode: the run queue at least
+     * {@link #SATURATED_RUNQ_PER_CPU} per CPU (when the host's CPUs are known) or idle at most
+     * {@link #SATURATED_IDLE_PCT} %.
+     */
+    private static Optional<Evidence> saturatedCpu(EpisodeScene scene, Canary canary, Integer cpus) {
+        List<Vmstat> all = scene.around(TelemetryStream.VMSTAT, Vmstat.class);
+        String host = host(canary.src());
+        List<Vmstat> same = all.stream().filter(v -> host != null && host.equals(host(v.src()))).toList();
+        List<Vmstat> vmstat = same.isEmpty() ? all : same;
+        if (vmstat.isEmpty()) {
+            return Optional.empty();
+        }
+        Vmstat busiest = vmstat.stream().max(Comparator.comparingLong(Vmstat::r)).orElseThrow();
+        Vmstat leastIdle = vmstat.stream().min(Comparator.comparingInt(Vmstat::id)).orElseThrow();
+        boolean queue = cpus != null && busiest.r() >= SATURATED_RUNQ_PER_CPU * cpus;
+        boolean idle = leastIdle.id() <= SATURATED_IDLE_PCT;
+        if (!queue && !idle) {
+            return Optional.empty();
+        }
+        String where = same.isEmpty() ? " (vmstat of " + busiest.src() + ", not the canary's host)" : "";
+        String fact = String.format(Locale.ROOT, "the CPU was saturated: run queue up to %d%s, idle down to %d %%%s "
+                        + "(%s): a canary waiting for a CPU looks like a stalled disk, so host_io is at most "
+                        + "most_likely",
+                busiest.r(), cpus == null ? "" : " on " + cpus + " CPU(s)", leastIdle.id(), where,
+                scene.within(TelemetryStream.VMSTAT));
+        return Optional.of(queue
+                ? Evidence.measured("rig.vmstat", busiest.ts(), "run_queue", busiest.r(), "tasks", fact)
+                : Evidence.measured("rig.vmstat", leastIdle.ts(), "cpu_idle", leastIdle.id(), "%", fact));
+    }
+
+    private static String host(String src) {
+        int at = src == null ? -1 : src.indexOf('@');
+        return at < 0 ? null : src.substring(at + 1);
     }
 }

@@ -231,7 +231,10 @@ class AttributionTest {
     @Test
     void aDiskCanaryStallAloneIsAHostIoStall() {
         healthClean();
-        canary(START, 640_000);
+        // a canary that measured its own run-queue wait (1 ms): the disk's share is 639 ms (HostIoRuleTest has
+        // the CPU's side; an older canary without vmstat is only most_likely)
+        telemetry.add(new Canary(RUN, 1, "canary@app-1", START * 1_000_000L + 999_000, "/rdsdbdata/canary", 60,
+                640_000, 640_000, 128, Canary.RUNQ_SCHEDSTAT, 1_000L, 639_000L, 639_000L, 1_500L, 2));
         piWaits(Map.of("IO:WALSync", 3.0, "CPU", 1.0));
 
         Episode e = attribute();

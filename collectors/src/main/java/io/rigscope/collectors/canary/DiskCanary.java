@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import reactor.core.publisher.Flux;
@@ -26,6 +27,14 @@ import reactor.core.scheduler.Schedulers;
  * from a thread of its own, and reports each second: fsyncs completed, their max and p99 latency (write plus
  * fdatasync, µs; a write still pending at the end of the second counts with its age so far), and the number of
  * intervals in the second in which no fsync completed ({@code stalledIntervals}).
+ *
+ * <p>A canary thread that waits for a CPU looks exactly like a disk that stalled. So the canary reads its own
+ * thread's run-queue wait (Linux {@code /proc/self/task/TID/schedstat}, see {@link TaskSchedstat}) before and
+ * after each write+fsync and reports the disk's share beside the total: {@code fsyncMaxDiskUs} and
+ * {@code fsyncP99DiskUs} (write+fsync minus the run-queue wait during it), {@code fsyncMaxRunqUs} (the wait during
+ * the slowest write), {@code runqUs} (the thread's whole wait in the second) and {@code runqSource =
+ * "schedstat"}. Where schedstat is absent or reads {@code 0 0 0}, the record says {@code runqSource =
+ * "unavailable"} and carries totals only. Every record carries {@code cpus}, the CPUs online on the host.
  *
  * <p>Writes are scheduled at fixed times (open loop): a write that is late because the previous one stalled
  * starts at once, and intervals it missed count as stalled. The file ({@code .rigscope-canary-PID}, rewritten
@@ -73,9 +82,12 @@ public final class DiskCanary {
         return config.dir().resolve(".rigscope-canary-" + ProcessHandle.current().pid());
     }
 
-    /** A cold, endless Flux of canary seconds and gap markers. */
+    /**
+     * A cold, endless Flux of canary seconds and gap markers. Each second is read on {@code boundedElastic} (it
+     * reads the writer thread's schedstat and stat files).
+     */
     public Flux<WireRecord> records() {
-        return records(Schedulers.parallel(), Backoff.defaults());
+        return records(Schedulers.boundedElastic(), Backoff.defaults());
     }
 
     Flux<WireRecord> records(Scheduler timer, Backoff backoff) {
@@ -97,7 +109,12 @@ public final class DiskCanary {
         private final FileChannel channel;
         private final CanaryRecorder recorder;
         private final Thread thread;
+        private final int cpus = onlineCpus();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        /** The writer's /proc task directory once it measures its run-queue wait; read by the reader. */
+        private volatile Path taskDir;
+        /** The reader's own view of the writer's schedstat (reader thread, and stop(); guarded by this). */
+        private TaskSchedstat readerView;
         private volatile boolean running = true;
 
         Writer(Path path) throws IOException {
@@ -112,6 +129,7 @@ public final class DiskCanary {
 
         @Override
         public void run() {
+            TaskSchedstat own = openOwnSchedstat();
             ByteBuffer block = ByteBuffer.allocateDirect(config.writeBytes());
             long intervalNs = config.interval().toNanos();
             int blocks = Math.max(1, config.fileBytes() / config.writeBytes());
@@ -126,11 +144,16 @@ public final class DiskCanary {
                     }
                     block.clear();
                     block.putLong(0, n);
+                    // the clock first, then the run-queue reading: a wait before the reading is in the total
+                    // and not subtracted, so the disk's share is never understated
                     long start = System.nanoTime();
-                    recorder.started(start);
+                    long runqBefore = runqWaitNs(own);
+                    recorder.started(start, runqBefore);
                     channel.write(block, (n % blocks) * config.writeBytes());
                     channel.force(false);
-                    recorder.completed(start, System.nanoTime());
+                    long runqAfter = runqWaitNs(own);
+                    long end = System.nanoTime();
+                    recorder.completed(start, end, runqBefore >= 0 && runqAfter >= 0 ? runqAfter - runqBefore : -1);
                     n++;
                     next += intervalNs;
                     long after = System.nanoTime();
@@ -142,6 +165,63 @@ public final class DiskCanary {
                 if (running) {
                     failure.set(e);
                 }
+            } finally {
+                closeQuietly(own);
+            }
+        }
+
+        /**
+         * Opens this (the writer) thread's schedstat and starts measuring, or returns null when it cannot (no
+         * /proc/thread-self, schedstat absent, unreadable or reading 0 0 0): the seconds then say
+         * {@code runqSource = "unavailable"}.
+         */
+        private TaskSchedstat openOwnSchedstat() {
+            Optional<Path> dir = TaskSchedstat.currentThreadDir();
+            if (dir.isEmpty()) {
+                return null;
+            }
+            TaskSchedstat.Result opened = TaskSchedstat.open(dir.get());
+            if (opened.reader() == null) {
+                return null;
+            }
+            try {
+                recorder.measuring(opened.reader().runqWaitNs());
+            } catch (IOException e) {
+                closeQuietly(opened.reader());
+                return null;
+            }
+            taskDir = dir.get();
+            return opened.reader();
+        }
+
+        private long runqWaitNs(TaskSchedstat own) {
+            if (own == null) {
+                return -1;
+            }
+            try {
+                return own.runqWaitNs();
+            } catch (IOException | RuntimeException e) {
+                return -1;
+            }
+        }
+
+        /** The writer's scheduling now, read from the reader thread, or null when not measured. */
+        private synchronized CanaryRecorder.Sched readSched() {
+            Path dir = taskDir;
+            if (dir == null) {
+                return null;
+            }
+            try {
+                if (readerView == null) {
+                    TaskSchedstat.Result opened = TaskSchedstat.open(dir);
+                    if (opened.reader() == null) {
+                        return null;
+                    }
+                    readerView = opened.reader();
+                }
+                return new CanaryRecorder.Sched(readerView.runqWaitNs(), readerView.runnable());
+            } catch (IOException | RuntimeException e) {
+                return null; // the writer thread ended (its task directory is gone) or procfs failed: unmeasured
             }
         }
 
@@ -150,9 +230,16 @@ public final class DiskCanary {
             if (t != null) {
                 throw new IllegalStateException("canary write to " + path + " failed: " + Resilient.describe(t), t);
             }
-            CanaryRecorder.Second s = recorder.takeSecond(System.nanoTime());
+            CanaryRecorder.Sched sched = readSched();
+            CanaryRecorder.Second s = recorder.takeSecond(System.nanoTime(), sched);
+            CanaryRecorder.Runq q = s.runq();
+            if (q == null) {
+                return new Canary(ctx.run(), ctx.rep(), src(), ctx.nowUs(), path.toString(), s.fsyncs(), s.maxUs(),
+                        s.p99Us(), s.stalledIntervals(), Canary.RUNQ_UNAVAILABLE, null, null, null, null, cpus);
+            }
             return new Canary(ctx.run(), ctx.rep(), src(), ctx.nowUs(), path.toString(), s.fsyncs(), s.maxUs(),
-                    s.p99Us(), s.stalledIntervals());
+                    s.p99Us(), s.stalledIntervals(), Canary.RUNQ_SCHEDSTAT, q.maxRunqUs(), q.maxDiskUs(),
+                    q.p99DiskUs(), q.runqUs(), cpus);
         }
 
         void stop() {
@@ -162,6 +249,11 @@ public final class DiskCanary {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            synchronized (this) {
+                closeQuietly(readerView);
+                readerView = null;
+                taskDir = null;
+            }
             try {
                 channel.close();
                 Files.deleteIfExists(path);
@@ -169,5 +261,32 @@ public final class DiskCanary {
                 // the file is in a temp or data directory's parent; a leftover is harmless
             }
         }
+    }
+
+    private static void closeQuietly(TaskSchedstat s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // a procfs file
+            }
+        }
+    }
+
+    /**
+     * The CPUs online on this host: the {@code cpuN} lines of {@code /proc/stat} (where vmstat's {@code r} comes
+     * from), else the processors this JVM may use.
+     */
+    static int onlineCpus() {
+        try (var lines = Files.lines(Path.of("/proc/stat"))) {
+            long n = lines.filter(l -> l.length() > 3 && l.startsWith("cpu") && Character.isDigit(l.charAt(3)))
+                    .count();
+            if (n > 0) {
+                return (int) n;
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        return Runtime.getRuntime().availableProcessors();
     }
 }

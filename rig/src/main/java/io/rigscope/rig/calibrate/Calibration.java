@@ -6,9 +6,12 @@ import java.util.Optional;
 /** The calibration cases, in the order {@code rigscope calibrate} runs them. */
 public final class Calibration {
 
-    /** Every case: the control first, then one provocation per cause, then the bucket-edge check. */
+    /**
+     * Every case: the control first, then one provocation per cause, then the bucket-edge check, then the
+     * starved CPU (a cause that must not be named: host_io).
+     */
     public static final List<CalibrationCase> CASES = List.of(new CleanCase(), new GeneratorPauseCase(),
-            new HotRowCase(), new WalPoolCase(), new VacuumStormCase(), new EdgeSecondCase());
+            new HotRowCase(), new WalPoolCase(), new VacuumStormCase(), new EdgeSecondCase(), new CpuStarvedCase());
 
     private Calibration() {
     }

@@ -200,6 +200,33 @@ public final class WireTelemetry {
                 clock(at.ts()), stalled);
     }
 
+    /**
+     * The canary's worst write+fsync in the load beside the disk's share of it (its run-queue wait taken out, from
+     * canaries that measure it), and the canary thread's whole run-queue wait.
+     */
+    public String canaryDiskShare() {
+        if (canary.isEmpty()) {
+            return "canary: no record";
+        }
+        Canary worst = canary.stream().max(Comparator.comparingLong(Canary::fsyncMaxUs)).orElseThrow();
+        List<Canary> measured = canary.stream().filter(Canary::runqMeasured).toList();
+        if (measured.isEmpty()) {
+            return String.format(Locale.ROOT, "canary worst write+fsync %.1f ms at %s; its run-queue wait not "
+                    + "measured (%s)", worst.fsyncMaxUs() / 1000.0, clock(worst.ts()),
+                    worst.runqSource() == null ? "no runqSource" : worst.runqSource());
+        }
+        Canary disk = measured.stream().max(Comparator.comparingLong(Canary::fsyncMaxDiskUs)).orElseThrow();
+        long runqUs = measured.stream().mapToLong(Canary::runqUs).sum();
+        int stalled = canary.stream().mapToInt(Canary::stalledIntervals).sum();
+        String worstRunq = worst.runqMeasured()
+                ? String.format(Locale.ROOT, "%.1f ms of it run-queue wait", worst.fsyncMaxRunqUs() / 1000.0)
+                : "its run-queue wait not measured";
+        return String.format(Locale.ROOT, "canary worst write+fsync %.1f ms at %s (%s), worst disk share %.1f ms "
+                        + "at %s; run-queue wait %.0f ms over %d s; %d stalled interval(s)",
+                worst.fsyncMaxUs() / 1000.0, clock(worst.ts()), worstRunq, disk.fsyncMaxDiskUs() / 1000.0,
+                clock(disk.ts()), runqUs / 1000.0, measured.size(), stalled);
+    }
+
     /** The host during the load (vmstat): mean CPU idle and the longest run queue, to tell a busy machine. */
     public String host() {
         if (vmstat.isEmpty()) {
