@@ -33,6 +33,14 @@ public enum CalibrationProfile {
      */
     RDS("rds");
 
+    /**
+     * How long the rds profile waits for the analyzer after a series ends. A live analysis decides a repeat only
+     * once every stream it has seen covers the repeat's end (TelemetryIndex#settled): for CloudWatch that is its
+     * 120-s tolerance plus the 5-s grace, so a case whose series saw a CloudWatch point is decided no sooner than
+     * ~125 s after its load (measured: the first vacuum-storm run on this profile hit the session's default 90 s).
+     */
+    static final java.time.Duration RDS_ANALYZER_TIMEOUT = java.time.Duration.ofSeconds(240);
+
     /** The causes the rds profile requires {@code attributed}. */
     static final Set<String> MUST_ATTRIBUTE = Set.of(Cause.WAL_POOL.code(), Cause.VACUUM_STORM.code());
 
@@ -61,6 +69,11 @@ public enum CalibrationProfile {
     PrivatePostgres.Options cluster(PrivatePostgres.Options caseOptions) {
         return this == LOCAL ? caseOptions
                 : caseOptions.with("log_line_prefix", "'" + LogLinePrefix.RDS + "'").with("log_timezone", "'UTC'");
+    }
+
+    /** How long to wait for the analyzer after the series ends; null is the session's default (90 s). */
+    java.time.Duration analyzerTimeout() {
+        return this == RDS ? RDS_ANALYZER_TIMEOUT : null;
     }
 
     /** The case's result as this profile judges it (see each profile). */
