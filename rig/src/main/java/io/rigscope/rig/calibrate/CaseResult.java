@@ -57,6 +57,12 @@ public record CaseResult(@JsonProperty("case") String caseName, String expected,
                 report.verdict().name(), telemetry, provoked, ok);
     }
 
+    /** This result with {@code ok} as a profile judged it ({@link CalibrationProfile#judge}). */
+    CaseResult judged(boolean judgedOk) {
+        return new CaseResult(caseName, expected, found, confidence, evidence, freezeSeconds, windows, verdict,
+                telemetry, provoked, judgedOk);
+    }
+
     /** The episode with the most freeze-seconds (then window buckets, then the worst latency). */
     static Optional<Episode> dominant(SeriesReport report) {
         return sustained(report).flatMap(r -> r.episodes().stream()).max(Comparator.comparingInt(Episode::freezeSeconds)

@@ -1,6 +1,7 @@
 package io.rigscope.rig.calibrate;
 
 import io.rigscope.wire.kafka.KafkaClients;
+import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.localenv.postgres.LoopVolume;
 import io.rigscope.localenv.postgres.PrivatePostgres;
@@ -29,14 +30,17 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.GZIPOutputStream;
 
 /**
  * Runs one {@link CalibrationCase} for real, the way {@code rigscope demo} runs a series: a private PostgreSQL
  * cluster configured for the case (thrown away after), the reference SUT on it, the bring-up checks, the case's
- * preparation, then a {@link SeriesSession} with every local collector and the live analyzer: a warm-up ladder rung
- * (see {@link CasePlans}), then the sustained repeat, with the provocation started and ended with it. Every record published goes to the case's wire file
- * ({@code <case>.jsonl.gz}), from which the telemetry line is read back.
+ * preparation, then a {@link SeriesSession} with the profile's telemetry ({@link CalibrationProfile}: every local
+ * collector, or the RDS-shaped set of {@link RdsTelemetry}) and the live analyzer: a warm-up ladder rung
+ * (see {@link CasePlans}), then the sustained repeat, with the provocation started and ended with it. Every record
+ * published goes to the case's wire file ({@code <case>.jsonl.gz}), from which the telemetry line is read back; the
+ * profile judges the result ({@link CalibrationProfile#judge}).
  *
  * <p>Blocking: call from a command thread. The broker is the caller's.
  */
@@ -66,15 +70,23 @@ public final class CaseRun {
     private final KafkaClients bootstrap;
     private final WireCodec codec;
     private final PrintStream console;
+    private final CalibrationProfile profile;
+
+    /** Runs cases with every local collector ({@link CalibrationProfile#LOCAL}). */
+    public CaseRun(KafkaClients bootstrap, PrintStream console) {
+        this(bootstrap, console, CalibrationProfile.LOCAL);
+    }
 
     /**
      * @param bootstrap the broker
      * @param console where the session's live lines go
+     * @param profile which telemetry the analyzer gets, and how results are judged
      */
-    public CaseRun(KafkaClients bootstrap, PrintStream console) {
+    public CaseRun(KafkaClients bootstrap, PrintStream console, CalibrationProfile profile) {
         this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
         this.codec = new WireCodec();
         this.console = Objects.requireNonNull(console, "console");
+        this.profile = Objects.requireNonNull(profile, "profile");
     }
 
     /**
@@ -101,7 +113,7 @@ public final class CaseRun {
         console.printf("%n=== case %s: %s%n", c.name(), c.recipe());
         long startNs = System.nanoTime();
         Path plain = tempFile(c.name());
-        try (PrivatePostgres pg = PrivatePostgres.startTemporary(c.cluster(BASE_CLUSTER))) {
+        try (PrivatePostgres pg = PrivatePostgres.startTemporary(profile.cluster(c.cluster(BASE_CLUSTER)))) {
             console.printf("postgres: private PostgreSQL %d cluster at %s (log %s)%n", pg.majorVersion(),
                     pg.libpqUrl("postgres", "postgres"), pg.logFile());
             PgUrl owner = PgUrl.parse("private", pg.libpqUrl("postgres", "postgres"));
@@ -124,21 +136,33 @@ public final class CaseRun {
                 c.prepare(provoked.ctx);
                 EnvironmentFacts env = EnvironmentFacts.collect(owner, pg.dataDir(), null);
                 console.printf("series %s: %s%n", series, plan.describe());
-                SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
-                        new TelemetrySources.Local(owner, pg.logFile(), null, false, pg.dataDir(),
-                                List.of("usage_events", "api_keys"), null)
-                                .withCanaryDir(pg.volume().map(LoopVolume::hostDirectory).orElse(null)),
-                        env.toMarkerData(), reportJson, reportMd, null, reportHtml, hlogDir);
-                try {
+                List<String> tables = List.of("usage_events", "api_keys");
+                // local: the session runs every local collector; rds: none of them, RdsTelemetry runs beside it
+                TelemetrySources.Local local = profile == CalibrationProfile.LOCAL
+                        ? new TelemetrySources.Local(owner, pg.logFile(), null, false, pg.dataDir(), tables, null)
+                                .withCanaryDir(pg.volume().map(LoopVolume::hostDirectory).orElse(null))
+                        : null;
+                SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT, local,
+                        env.toMarkerData(), reportJson, reportMd, profile.analyzerTimeout(), reportHtml, hlogDir);
+                try (RdsTelemetry rds = profile == CalibrationProfile.RDS ? RdsTelemetry.start(
+                        new RdsTelemetry.Source(owner, pg.dataDir(), pg.logFile(), tables),
+                        new CollectorContext(series, provoked.rep::get, "local", Clock.systemUTC()),
+                        RdsTelemetry.Polls.defaults(), publisher::publish, console) : null) {
+                    if (rds != null) {
+                        console.println("telemetry: " + rds.describe());
+                    }
                     report = new SeriesSession(bootstrap, publisher, codec, console).run(plan, options, provoked)
                             .report();
+                    if (rds != null) {
+                        console.println("rds stand-in answered: " + rds.calls());
+                    }
                 } finally {
                     provoked.close();
                 }
             }
             Path wire = keep(plain, wireFile);
             String telemetry = c.telemetry(WireTelemetry.read(wire, series));
-            CaseResult result = c.judge(report, telemetry, provoked.running);
+            CaseResult result = profile.judge(c, c.judge(report, telemetry, provoked.running));
             console.printf("case %s finished in %.0f s; wire file %s%n", c.name(),
                     (System.nanoTime() - startNs) / 1e9, wire);
             return new Outcome(result, series, wire, report);
@@ -151,10 +175,14 @@ public final class CaseRun {
         }
     }
 
-    /** Starts the provocation with the sustained repeat, ends it with the repeat. */
+    /**
+     * Starts the provocation with the sustained repeat, ends it with the repeat; keeps the repeat in progress for
+     * collectors the session does not run itself (0 between repeats, as the session's own collectors see it).
+     */
     private static final class Provoked implements SeriesRunner.RepeatListener, AutoCloseable {
         final CalibrationCase c;
         final CaseContext ctx;
+        final AtomicInteger rep = new AtomicInteger();
         private Provocation running;
 
         Provoked(CalibrationCase c, CaseContext ctx) {
@@ -164,6 +192,7 @@ public final class CaseRun {
 
         @Override
         public void started(int rep, String phase, Duration duration) {
+            this.rep.set(rep);
             if ("sustained".equals(phase) && running == null) {
                 running = c.provoke(ctx, duration);
             }
@@ -171,6 +200,7 @@ public final class CaseRun {
 
         @Override
         public void ended(int rep) {
+            this.rep.set(0);
             close();
         }
 

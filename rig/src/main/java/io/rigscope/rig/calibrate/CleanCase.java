@@ -42,6 +42,6 @@ public final class CleanCase implements CalibrationCase {
     @Override
     public String telemetry(WireTelemetry t) {
         return String.format(Locale.ROOT, "waits %s; worst loop lag %.1f ms; %s", t.topWaits(3),
-                t.worstLoopLag().map(h -> h.loopLagMs()).orElse(0.0), t.canary() + "; " + t.host());
+                t.worstLoopLag().map(h -> h.loopLagMs()).orElse(0.0), t.platform());
     }
 }

@@ -105,7 +105,7 @@ public final class EdgeSecondCase implements CalibrationCase {
     @Override
     public String telemetry(WireTelemetry t) {
         return String.format(Locale.ROOT, "rig.waits Lock:relation in %d of %d samples (max %.0f sessions); %s",
-                t.samplesWith("Lock:relation"), t.waitSamples(), t.maxSessions("Lock:relation"), t.canary() + "; " + t.host());
+                t.samplesWith("Lock:relation"), t.waitSamples(), t.maxSessions("Lock:relation"), t.platform());
     }
 
     /**

@@ -108,6 +108,6 @@ public final class GeneratorPauseCase implements CalibrationCase {
         return String.format(Locale.ROOT, "rig.health worst loop lag %.0f ms (second ending %s), JVM pause %.1f ms, "
                         + "in flight %d; worst JVM pause of the load %.1f ms; waits %s; %s", worst.loopLagMs(),
                 WireTelemetry.clock(worst.ts()), worst.jvmPauseMs(), worst.inFlight(),
-                t.worstJvmPause().map(Health::jvmPauseMs).orElse(0.0), t.topWaits(3), t.canary() + "; " + t.host());
+                t.worstJvmPause().map(Health::jvmPauseMs).orElse(0.0), t.topWaits(3), t.platform());
     }
 }

@@ -63,6 +63,6 @@ public final class HotRowCase implements CalibrationCase {
                         + "sessions in one sample, %d of %d samples), LWLock:LockManager %.0f%%; top %s; %s",
                 100 * t.share("Lock:transactionid"), t.maxSessions("Lock:transactionid"),
                 t.samplesWith("Lock:transactionid"), t.waitSamples(), 100 * t.share("LWLock:LockManager"),
-                t.topWaits(4), t.canary() + "; " + t.host());
+                t.topWaits(4), t.platform());
     }
 }

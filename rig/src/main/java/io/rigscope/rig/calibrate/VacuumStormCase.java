@@ -151,7 +151,7 @@ public final class VacuumStormCase implements CalibrationCase {
                 log, t.vacuumProgressSamples("usage_events"), t.walBytes() / 1e6, t.walFpi(),
                 t.samplesWith("LWLock:WALWrite"), t.waitSamples(), t.maxSessions("LWLock:WALWrite"),
                 t.samplesWith("IO:WALWrite"), t.samplesWith("IO:WALSync"), t.samplesWith("LWLock:WALInsert"),
-                t.canary() + "; " + t.host());
+                t.platform());
     }
 
     private static String metrics(Map<String, Double> m) {

@@ -109,6 +109,6 @@ public final class WalPoolCase implements CalibrationCase {
                 t.samplesWith("IO:WALInitWrite"), t.waitSamples(), t.maxSessions("IO:WALInitWrite"),
                 t.samplesWith("IO:WALInitSync"), t.samplesWith("LWLock:WALWrite"), t.maxSessions("LWLock:WALWrite"),
                 files.length == 0 ? "no record" : files[0] + " -> " + files[1] + " (max " + files[2] + ")",
-                t.walFileRises(), t.walBytes() / 1e6, t.canary() + "; " + t.host());
+                t.walFileRises(), t.walBytes() / 1e6, t.platform());
     }
 }

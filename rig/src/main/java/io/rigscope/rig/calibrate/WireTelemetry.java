@@ -3,9 +3,11 @@ package io.rigscope.rig.calibrate;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Canary;
+import io.rigscope.model.wire.CloudWatchPoint;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.PgLogEvent;
 import io.rigscope.model.wire.Vmstat;
 import io.rigscope.model.wire.Waits;
@@ -22,6 +24,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -44,6 +49,9 @@ public final class WireTelemetry {
     private final List<Health> health = new ArrayList<>();
     private final List<Canary> canary = new ArrayList<>();
     private final List<Vmstat> vmstat = new ArrayList<>();
+    private final List<OsMetrics> os = new ArrayList<>();
+    private final List<CloudWatchPoint> cloudWatch = new ArrayList<>();
+    private final Map<String, Set<String>> sources = new TreeMap<>();
 
     private WireTelemetry(long fromUs, long toUs) {
         this.fromUs = fromUs;
@@ -70,7 +78,10 @@ public final class WireTelemetry {
         }
         WireTelemetry t = new WireTelemetry(from, to);
         for (WireRecord r : all) {
-            if (r instanceof PgLogEvent e && e.ts() >= from) {
+            t.sources.computeIfAbsent(r.topic().topicName(), k -> new TreeSet<>()).add(r.src());
+            if (r instanceof CloudWatchPoint p && p.ts() + p.periodSec() * 1_000_000L > from && p.ts() <= to) {
+                t.cloudWatch.add(p); // stamped with its period's start, which may precede the load
+            } else if (r instanceof PgLogEvent e && e.ts() >= from) {
                 t.log.add(e); // a vacuum's completion may be logged after the load ended
             } else if (r.ts() < from || r.ts() > to) {
                 continue;
@@ -84,6 +95,8 @@ public final class WireTelemetry {
                 t.canary.add(c);
             } else if (r instanceof Vmstat v) {
                 t.vmstat.add(v);
+            } else if (r instanceof OsMetrics o) {
+                t.os.add(o);
             }
         }
         return t;
@@ -236,6 +249,69 @@ public final class WireTelemetry {
                 vmstat.stream().mapToInt(Vmstat::id).average().orElse(0),
                 vmstat.stream().mapToLong(Vmstat::r).max().orElse(0),
                 vmstat.stream().mapToInt(Vmstat::wa).max().orElse(0));
+    }
+
+    /**
+     * The producers of each topic in the series (the whole series, not only the load), topic name -> {@code src}
+     * values: which collectors delivered what ({@code rig.os -> [em@db-...]}).
+     */
+    public Map<String, Set<String>> sources() {
+        Map<String, Set<String>> out = new TreeMap<>();
+        sources.forEach((k, v) -> out.put(k, Set.copyOf(v)));
+        return out;
+    }
+
+    /**
+     * The disk canary and the host (vmstat), and where the series had them from an RDS instance, Enhanced
+     * Monitoring's disk view and CloudWatch: the platform's side of a case's telemetry line.
+     */
+    public String platform() {
+        StringBuilder out = new StringBuilder(canary()).append("; ").append(host());
+        List<OsMetrics> em = os.stream().filter(o -> o.src().startsWith("em@")).toList();
+        if (!em.isEmpty()) {
+            out.append("; ").append(deviceView(em));
+        }
+        if (sources.containsKey("rig.cloudwatch") || !cloudWatch.isEmpty()) {
+            out.append("; ").append(cloudWatch());
+        }
+        return out.toString();
+    }
+
+    /** The busiest device of these documents: documents, peak write IOPS, request size range, deepest queue. */
+    private static String deviceView(List<OsMetrics> docs) {
+        OsMetrics.DiskIO busiest = null;
+        OsMetrics at = null;
+        for (OsMetrics o : docs) {
+            for (OsMetrics.DiskIO d : o.diskIO()) {
+                if (busiest == null || d.writeIOsPS() > busiest.writeIOsPS()) {
+                    busiest = d;
+                    at = o;
+                }
+            }
+        }
+        if (busiest == null) {
+            return "rig.os " + docs.get(0).src() + ": " + docs.size() + " documents, no device";
+        }
+        String device = busiest.device();
+        List<OsMetrics.DiskIO> of = docs.stream().flatMap(o -> o.diskIO().stream())
+                .filter(d -> d.device().equals(device)).toList();
+        return String.format(Locale.ROOT, "rig.os %s: %d documents, %s write IOPS up to %.0f at %s, request "
+                        + "%.1f-%.1f KB, queue up to %.1f, await up to %.1f ms", at.src(), docs.size(), device,
+                busiest.writeIOsPS(), clock(at.ts()), of.stream().mapToDouble(OsMetrics.DiskIO::avgReqSz).min().orElse(0),
+                of.stream().mapToDouble(OsMetrics.DiskIO::avgReqSz).max().orElse(0),
+                of.stream().mapToDouble(OsMetrics.DiskIO::avgQueueLen).max().orElse(0),
+                of.stream().mapToDouble(OsMetrics.DiskIO::await).max().orElse(0));
+    }
+
+    /** The CloudWatch points whose period overlaps the load, {@code metric value@HH:mm} each. */
+    public String cloudWatch() {
+        if (cloudWatch.isEmpty()) {
+            return "rig.cloudwatch: no 60-s point over the load";
+        }
+        return "rig.cloudwatch " + cloudWatch.get(0).src() + ": " + cloudWatch.stream()
+                .sorted(Comparator.comparing(CloudWatchPoint::metric).thenComparingLong(CloudWatchPoint::ts))
+                .map(p -> String.format(Locale.ROOT, "%s %.1f@%s", p.metric(), p.value(), clock(p.ts()).substring(0, 5)))
+                .collect(Collectors.joining(", "));
     }
 
     /** The load's span as {@code HH:mm:ss.SSS-HH:mm:ss.SSS} UTC. */

@@ -44,6 +44,19 @@ class CalibrateCommandTest {
     }
 
     @Test
+    void anUnknownProfileIsAUsageErrorNamingTheFlag() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        var cl = RigscopeCommand.commandLine();
+        cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+
+        int code = cl.execute("calibrate", "--bootstrap", kafka.bootstrap(), "--profile", "aurora", "--case", "clean");
+
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("--profile 'aurora' is not a calibration profile; one of: local, rds");
+    }
+
+    @Test
     void jsonPrintsOneEntryPerCaseAndTheExitCodeFollowsCalibrated() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream savedOut = System.out;
@@ -60,6 +73,7 @@ class CalibrateCommandTest {
         }
 
         JsonNode doc = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+        assertThat(doc.get("profile").asText()).isEqualTo("local");
         assertThat(doc.get("calibrated").isBoolean()).isTrue();
         assertThat(code).isEqualTo(doc.get("calibrated").asBoolean() ? ExitCodes.OK : ExitCodes.ERROR);
         assertThat(doc.get("cases")).hasSize(1);
