@@ -124,7 +124,7 @@ public final class HostIoRule implements CauseRule {
                     "the slowest canary write+fsync (" + totalMs + " ms) was mostly run-queue wait (" + runqMs
                             + " ms): its thread waited for a CPU, which is not the disk"));
         }
-        Canary waited = canary.stream().filter(c -> c.runqMeasured())
+        Canary waited = canary.stream().filter(Canary::runqMeasured)
                 .max(Comparator.comparingLong(Canary::runqUs)).orElse(null);
         if (waited != null && waited.runqUs() >= stallUs) {
             double waitedMs = waited.runqUs() / 1000.0;

@@ -188,20 +188,23 @@ class DiskCanaryTest {
             assertThat(c.runqSource()).isEqualTo(Canary.RUNQ_SCHEDSTAT);
             assertThat(c.cpus()).isPositive();
             assertThat(c.fsyncMaxDiskUs()).isLessThanOrEqualTo(c.fsyncMaxUs());
+            assertThat(c.fsyncMaxRunqUs()).isLessThanOrEqualTo(c.fsyncMaxUs());
         });
+        for (Canary c : contended) {
+            System.out.printf("contended canary second: slowest write+fsync %d us, %d us of it run-queue wait; "
+                            + "disk share max %d us, p99 %d us; thread's run-queue wait %d us; %d fsyncs, %d stalled%n",
+                    c.fsyncMaxUs(), c.fsyncMaxRunqUs(), c.fsyncMaxDiskUs(), c.fsyncP99DiskUs(), c.runqUs(),
+                    c.fsyncs(), c.stalledIntervals());
+        }
         long runqUs = contended.stream().mapToLong(Canary::runqUs).sum();
-        // the second whose slowest write+fsync waited longest for the CPU (a stall of the shared disk in another
-        // second is not what this test provokes)
-        Canary worst = contended.stream().max(java.util.Comparator.comparingLong(Canary::fsyncMaxRunqUs))
-                .orElseThrow();
-        System.out.printf("contended canary: %d s, run-queue wait %d ms in all; most-waited second: total %d us, "
-                        + "run queue %d us, disk %d us (p99 total %d us, disk %d us), %d fsyncs, %d stalled%n",
-                contended.size(), runqUs / 1000, worst.fsyncMaxUs(), worst.fsyncMaxRunqUs(), worst.fsyncMaxDiskUs(),
-                worst.fsyncP99Us(), worst.fsyncP99DiskUs(), worst.fsyncs(), worst.stalledIntervals());
         assertThat(runqUs).as("the pinned canary waited for its CPU").isGreaterThan(200_000);
-        assertThat(worst.fsyncMaxRunqUs()).as("the slowest write+fsync was mostly a wait for the CPU")
-                .isGreaterThan(worst.fsyncMaxUs() / 2);
-        assertThat(worst.fsyncMaxRunqUs()).as("a wait a disk alone would not explain").isGreaterThan(10_000);
+        // the shared disk may stall on its own in one of the seconds (then the disk's share says so); the CPU's
+        // wait must show in at least one of them as the larger part of the slowest write, taken from the disk
+        assertThat(contended).as("a second whose slowest write+fsync was mostly a wait for the CPU")
+                .anySatisfy(c -> {
+                    assertThat(c.fsyncMaxRunqUs()).isGreaterThan(10_000).isGreaterThan(c.fsyncMaxUs() / 2);
+                    assertThat(c.fsyncMaxUs() - c.fsyncMaxRunqUs()).isLessThan(c.fsyncMaxUs() / 2);
+                });
     }
 
     private static Optional<String> waitForThread(String comm, Duration timeout) throws Exception {
