@@ -4,6 +4,7 @@ import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.collectors.pglog.LogLinePrefix;
 import io.rigscope.localenv.postgres.PrivatePostgres;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +40,7 @@ public enum CalibrationProfile {
      * 120-s tolerance plus the 5-s grace, so a case whose series saw a CloudWatch point is decided no sooner than
      * ~125 s after its load (measured: the first vacuum-storm run on this profile hit the session's default 90 s).
      */
-    static final java.time.Duration RDS_ANALYZER_TIMEOUT = java.time.Duration.ofSeconds(240);
+    static final Duration RDS_ANALYZER_TIMEOUT = Duration.ofSeconds(240);
 
     /** The causes the rds profile requires {@code attributed}. */
     static final Set<String> MUST_ATTRIBUTE = Set.of(Cause.WAL_POOL.code(), Cause.VACUUM_STORM.code());
@@ -72,7 +73,7 @@ public enum CalibrationProfile {
     }
 
     /** How long to wait for the analyzer after the series ends; null is the session's default (90 s). */
-    java.time.Duration analyzerTimeout() {
+    Duration analyzerTimeout() {
         return this == RDS ? RDS_ANALYZER_TIMEOUT : null;
     }
 
