@@ -82,29 +82,24 @@ class HostIoRuleTest {
     }
 
     @Test
-    void aDiskStallOnASaturatedCpuIsAtMostMostLikelyAndSaysWhy() {
+    void aDiskStallOnASaturatedCpuIsNotNamedHostIo() {
+        // a stalled disk cannot be told from one whose kernel threads wait for a CPU: the disk is not named
         measuredCanary(START, 640_000, 20_000, 620_000);
         vmstat(9, 12); // 9 runnable on 2 CPUs
 
+        assertThat(new HostIoRule().examine(scene())).isEmpty();
         Episode e = attribute();
-        assertThat(e.cause()).isEqualTo(Cause.HOST_IO);
-        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
-        assertThat(e.evidence()).anySatisfy(ev -> {
-            assertThat(ev.stream()).isEqualTo("rig.vmstat");
-            assertThat(ev.what()).isEqualTo("run_queue");
-            assertThat(ev.fact()).contains("run queue up to 9 on 2 CPU(s)").contains("at most most_likely");
-        });
+        assertThat(e.cause()).isNotEqualTo(Cause.HOST_IO);
+        assertThat(e.secondary()).isNotEqualTo(Cause.HOST_IO);
     }
 
     @Test
-    void anIdleNearZeroCapsHostIoEvenWithoutTheHostsCpuCount() {
+    void anIdleNearZeroIsASaturatedCpuEvenWithoutTheHostsCpuCount() {
         legacyCanary(START, 640_000);
         vmstat(3, 2);
 
-        Episode e = attribute();
-        assertThat(e.cause()).isEqualTo(Cause.HOST_IO);
-        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
-        assertThat(e.evidence()).anyMatch(ev -> "cpu_idle".equals(ev.what()) && ev.value() == 2.0);
+        assertThat(new HostIoRule().examine(scene())).isEmpty();
+        assertThat(attribute().cause()).isNotEqualTo(Cause.HOST_IO);
     }
 
     @Test
@@ -114,13 +109,12 @@ class HostIoRuleTest {
         measuredCanary(START + 1, 330_000, 2_000, 328_000); // a write whose disk share does cover
         vmstat(2, 60);
 
-        Finding f = new HostIoRule().examine(scene()).orElseThrow();
-        assertThat(f.confidence()).isEqualTo(Confidence.MOST_LIKELY);
-        assertThat(f.evidence()).anyMatch(ev -> "fsync_max_runq_ms".equals(ev.what()) && ev.value() == 450.0);
+        // 450 ms on the run queue is the CPU saturated around the episode: the disk is not named at all
+        assertThat(new HostIoRule().examine(scene())).isEmpty();
     }
 
     @Test
-    void aCanaryThatWaitedLongForACpuBetweenItsWritesCapsHostIoWithoutVmstat() {
+    void aCanaryThatWaitedLongForACpuBetweenItsWritesIsNotHostIoWithoutVmstat() {
         // calibrate's cpu-starved case: a 102 ms write+fsync with 1.5 ms on the run queue, but the canary's thread
         // waited 380 ms for a CPU in that second (waking up late between writes)
         measuredCanary(START, 640_000, 1_500, 638_500);
@@ -128,10 +122,8 @@ class HostIoRuleTest {
         telemetry.add(new Canary(RUN, 1, "canary@db-1", (START + 1) * 1_000_000L + 999_000, "/data/.canary", 70,
                 4_000, 3_000, 130, Canary.RUNQ_SCHEDSTAT, 10L, 3_990L, 2_990L, 380_000L, 2));
 
-        Episode e = attribute();
-        assertThat(e.cause()).isEqualTo(Cause.HOST_IO);
-        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
-        assertThat(e.evidence()).anyMatch(ev -> "runq_ms".equals(ev.what()) && ev.value() == 380.0);
+        assertThat(new HostIoRule().examine(scene())).isEmpty();
+        assertThat(attribute().cause()).isNotEqualTo(Cause.HOST_IO);
     }
 
     @Test
@@ -210,12 +202,10 @@ class HostIoRuleTest {
     void aCanaryThatWaitedHalfASecondForItsCpuOnALoadedHostIsNeverHostIoAttributed(@TempDir Path dir)
             throws IOException {
         SeriesReport report = replay(dir, "clean-loaded-host", "cal-clean-20261201-220925");
+        // the canary's thread waited for its CPU: host_io is named neither as the cause nor beside it
         assertThat(report.episodes()).isNotEmpty()
-                .allSatisfy(e -> assertThat(e.cause()).isNotEqualTo(Cause.HOST_IO));
-        // host_io stays beside the generator as most_likely at most, capped by the CPU and saying so
-        assertThat(report.episodes()).filteredOn(e -> e.secondary() == Cause.HOST_IO).isNotEmpty().allSatisfy(e ->
-                assertThat(e.evidence()).anyMatch(ev -> ev.fact().contains("also host_io (most_likely)")
-                        && ev.fact().contains("the disk's share")));
+                .allSatisfy(e -> assertThat(e.cause()).isNotEqualTo(Cause.HOST_IO))
+                .allSatisfy(e -> assertThat(e.secondary()).isNotEqualTo(Cause.HOST_IO));
     }
 
     private SeriesReport replay(Path dir, String name, String series) throws IOException {
