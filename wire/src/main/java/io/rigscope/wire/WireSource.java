@@ -131,6 +131,17 @@ public final class WireSource {
         return slices;
     }
 
+    /**
+     * True when {@code rig.markers} already holds a record of {@code series}: the id is taken (an earlier run, rescan
+     * or import), and a second run under it would be judged with the first.
+     *
+     * @param timeout how long reading the topic to its end may take
+     */
+    public boolean seriesTaken(String series, java.time.Duration timeout) {
+        return Boolean.TRUE.equals(records(new Spec(Set.of(Topic.MARKERS), series, true, false),
+                f -> { }).hasElements().block(timeout));
+    }
+
     /** Decoded records one by one. */
     public Flux<WireRecord> records(Spec spec, Consumer<Decoded.Failed> onDeadLetter) {
         return batches(spec, onDeadLetter).concatMapIterable(list -> list);

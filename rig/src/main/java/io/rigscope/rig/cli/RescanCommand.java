@@ -9,7 +9,6 @@ import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.model.topic.Topic;
 import io.rigscope.rig.rescan.FileReading;
 import io.rigscope.rig.rescan.Rescan;
 import io.rigscope.rig.series.LiveAnalysis;
@@ -22,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -128,9 +126,7 @@ public final class RescanCommand implements Callable<Integer> {
             throw new UncheckedIOException("cannot read " + dir + ": " + e.getMessage(), e);
         }
         WireSource source = new WireSource(bootstrap, codec);
-        Boolean taken = source.records(new WireSource.Spec(EnumSet.of(Topic.MARKERS), id, true, false), f -> { })
-                .hasElements().block(Duration.ofMinutes(2));
-        if (Boolean.TRUE.equals(taken)) {
+        if (source.seriesTaken(id, Duration.ofMinutes(2))) {
             throw new UsageException("series '" + id + "' already has records in Kafka (an earlier rescan, or the "
                     + "live run); pass --series with a new id");
         }

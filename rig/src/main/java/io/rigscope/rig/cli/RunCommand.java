@@ -5,7 +5,6 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesSession;
-import io.rigscope.model.topic.Topic;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
@@ -13,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Optional;
@@ -80,9 +78,7 @@ public final class RunCommand implements Callable<Integer> {
                 admin.ensureTopics();
             }
             String id = file.plan().series();
-            Boolean taken = new WireSource(endpoint.clients(), codec).records(new WireSource.Spec(
-                    EnumSet.of(Topic.MARKERS), id, true, false), f -> { }).hasElements().block(Duration.ofMinutes(2));
-            if (Boolean.TRUE.equals(taken)) {
+            if (new WireSource(endpoint.clients(), codec).seriesTaken(id, Duration.ofMinutes(2))) {
                 // the analyzer and every replay read a series by its key: two runs under one id would be judged as one
                 throw new UsageException("series '" + id + "' already has records in Kafka (an earlier run of it): "
                         + "give --series with a new id, or leave `series` out of " + config
