@@ -16,7 +16,9 @@ import java.util.Optional;
  * <ul>
  *   <li>attributed: {@code IO:WALInitWrite} or {@code IO:WALInitSync} among the active sessions around the
  *       episode ({@code rig.waits}) and the WAL file count rising across it ({@code rig.db} walDir.files), with
- *       no vacuum around it (the control);</li>
+ *       no vacuum around it (the control); or, where a 1-s session sampler missed the init wait, the count
+ *       rising between two 1-s readings in the episode's seconds with no checkpoint completing and the
+ *       committers on WAL waits then ({@link #segmentCreated});</li>
  *   <li>most likely: one of the two with the other's stream missing; or both while a vacuum ran; or the file
  *       count rising in a rhythm of 3-12 s episodes without the waits stream.</li>
  * </ul>
@@ -59,6 +61,7 @@ public final class WalPoolRule implements CauseRule {
             }
         }
         boolean rose = firstFiles != null && maxFiles > firstFiles;
+        SegmentCreated created = init ? null : segmentCreated(scene, db);
         Long period = scene.cadence().dominantPeriodSec();
         boolean rhythm = period != null && period >= 3 && period <= 12;
         List<Evidence> evidence = new ArrayList<>();
@@ -68,7 +71,17 @@ public final class WalPoolRule implements CauseRule {
                             + "segment (" + waits.describe(WaitProfile.WAL_INIT) + "), others on WAL ("
                             + waits.describe(WaitProfile.WAL) + "), " + scene.within(TelemetryStream.WAITS)));
         }
-        if (rose) {
+        if (created != null) {
+            evidence.add(Evidence.measured("rig.db", created.atUs(), "wal_files", created.files(), "files",
+                    "WAL files " + (created.files() - 1) + " -> " + created.files() + " between two 1-s samples that "
+                            + "meet the episode's seconds, no checkpoint completing between them (checkpoint "
+                            + "counters unchanged): a segment created on the write path"));
+            evidence.add(Evidence.measured("rig.waits", created.atUs(), "wal_wait_share",
+                    WaitProfile.round(created.waits().share(WaitProfile.WAL)), "fraction", "committers waiting on WAL "
+                            + "while it was created (" + created.waits().describe(WaitProfile.WAL) + " of "
+                            + WaitProfile.round(created.waits().total()) + " active sessions); a 1-s session sample "
+                            + "did not catch IO:WALInitWrite/IO:WALInitSync, which last less than its interval"));
+        } else if (rose) {
             evidence.add(Evidence.measured("rig.db", risingTs, "wal_files", maxFiles, "files", "WAL files "
                     + firstFiles + " -> " + maxFiles + " across the episode, " + scene.within(TelemetryStream.DB)));
         }
@@ -78,7 +91,7 @@ public final class WalPoolRule implements CauseRule {
         }
         Confidence confidence;
         List<String> lacking = new ArrayList<>();
-        if (init && rose) {
+        if (init && rose || created != null) {
             confidence = Confidence.ATTRIBUTED;
         } else if (init && !dbCovered) {
             confidence = Confidence.MOST_LIKELY;
@@ -98,5 +111,47 @@ public final class WalPoolRule implements CauseRule {
                     + "around the episode, whose WAL also fills segments"));
         }
         return Optional.of(finding);
+    }
+
+    /** A segment created in the episode, seen by 1-s samples: the sample that showed it and the waits then. */
+    private record SegmentCreated(long atUs, int files, WaitProfile waits) {
+    }
+
+    /**
+     * The segment's creation located in time without its own wait: the WAL file count rose between two DB
+     * sampler readings at most 2 s apart whose interval meets the episode's seconds (±1 s), the checkpoint
+     * counters did not change between them (a completing checkpoint preallocates files too), and in the
+     * {@code rig.waits} records of that interval (±1 s) at least {@code attribution_wal_wait_share} of the active
+     * sessions waited on WAL: the committers stood behind the one creating it. A session sampler at 1 s catches
+     * {@code IO:WALInitWrite} only in proportion to how long it lasts (Performance Insights samples once a
+     * second), so on RDS this is how the creation is seen. Null when no such rise.
+     */
+    private static SegmentCreated segmentCreated(EpisodeScene scene, List<DbSample> db) {
+        long fromUs = (scene.startSec() - 1) * 1_000_000L;
+        long toUs = (scene.endSec() + 1) * 1_000_000L;
+        DbSample prev = null;
+        for (DbSample d : db) {
+            if (d.walDir() == null || d.checkpoints() == null) {
+                prev = null;
+                continue;
+            }
+            if (prev != null && d.walDir().files() > prev.walDir().files()
+                    && d.ts() - prev.ts() <= 2_000_000L && prev.ts() < toUs && d.ts() > fromUs
+                    && sameCheckpoints(prev.checkpoints(), d.checkpoints())) {
+                long from = Math.floorDiv(prev.ts(), 1_000_000L) - 1;
+                long to = Math.floorDiv(d.ts(), 1_000_000L) + 2;
+                WaitProfile waits = new WaitProfile(scene.telemetry().records(TelemetryStream.WAITS, from, to,
+                        Waits.class));
+                if (waits.total() > 0 && waits.share(WaitProfile.WAL) >= scene.settings().walWaitShare()) {
+                    return new SegmentCreated(d.ts(), d.walDir().files(), waits);
+                }
+            }
+            prev = d;
+        }
+        return null;
+    }
+
+    private static boolean sameCheckpoints(DbSample.Checkpoints a, DbSample.Checkpoints b) {
+        return a.timed() == b.timed() && a.requested() == b.requested() && a.buffersWritten() == b.buffersWritten();
     }
 }

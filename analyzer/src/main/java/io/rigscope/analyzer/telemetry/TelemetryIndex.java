@@ -25,7 +25,16 @@ public final class TelemetryIndex {
     private final Map<TelemetryStream, Long> minGapUs = new EnumMap<>(TelemetryStream.class);
     private final Map<TelemetryStream, Long> lastTsUs = new EnumMap<>(TelemetryStream.class);
     private final Map<TelemetryStream, List<long[]>> gapsUs = new EnumMap<>(TelemetryStream.class);
+    /** per stream, the most one of its records arrived behind the newest record of any stream, µs */
+    private final Map<TelemetryStream, Long> lateUs = new EnumMap<>(TelemetryStream.class);
     private long overflow;
+
+    /**
+     * The most a stream's observed lateness adds to the wait for it ({@link #settled}), seconds: a polled source
+     * (Performance Insights 6-16 s behind, the RDS log 0-11 s) is waited for that long, a stream that fell
+     * silent for good no longer than this.
+     */
+    public static final int LATE_CAP_SEC = 30;
 
     /** Accounts a record when its topic carries telemetry; returns false (and ignores it) otherwise. */
     public boolean accept(WireRecord record) {
@@ -34,6 +43,10 @@ public final class TelemetryIndex {
             return false;
         }
         TelemetryStream stream = found.get();
+        long newest = watermarkUs();
+        if (newest != Long.MIN_VALUE && newest > record.ts()) {
+            lateUs.merge(stream, newest - record.ts(), Math::max);
+        }
         long sec = Math.floorDiv(record.ts(), 1_000_000L);
         List<WireRecord> list = bySecond.computeIfAbsent(stream, s -> new TreeMap<>())
                 .computeIfAbsent(sec, s -> new ArrayList<>(2));
@@ -139,14 +152,33 @@ public final class TelemetryIndex {
 
     /**
      * True when the stream covered {@code [startSec, endSec)}: no gap marker of its collector overlaps the span
-     * ({@link #acceptGap}), and a periodic stream has a record within its tolerance of the span, an event stream
-     * delivered any record in the series.
+     * ({@link #acceptGap}); an event stream delivered any record in the series; a periodic stream has records
+     * throughout the span: one within its tolerance of the span's first second, one within its tolerance of the
+     * last, and no two consecutive ones in between further apart than twice the tolerance. A stream that
+     * delivered the first seconds of a long episode and nothing after does not cover it.
      */
     public boolean covered(TelemetryStream stream, long startSec, long endSec) {
         if (!seen(stream) || inGap(stream, startSec, endSec)) {
             return false;
         }
-        return stream.events() || !around(stream, startSec, endSec, WireRecord.class).isEmpty();
+        if (stream.events()) {
+            return true;
+        }
+        TreeMap<Long, List<WireRecord>> secs = bySecond.get(stream);
+        int tol = toleranceSec(stream);
+        long last = Math.max(startSec, endSec - 1);
+        Long first = secs.ceilingKey(startSec - tol);
+        if (first == null || first > startSec + tol) {
+            return false;
+        }
+        long previous = first;
+        for (long sec : secs.subMap(first, false, last + tol, true).keySet()) {
+            if (sec - previous > 2L * tol) {
+                return false;
+            }
+            previous = sec;
+        }
+        return previous >= last - tol;
     }
 
     /** The topics of the streams that did not cover {@code [startSec, endSec)}, in {@link TelemetryStream} order. */
@@ -163,20 +195,30 @@ public final class TelemetryIndex {
     /**
      * True when every stream seen so far has delivered what covers the time up to {@code endSec}: its watermark
      * passed {@code endSec} plus its tolerance, or (a stream that fell silent, or one that emits only on events)
-     * the latest record of any stream passed that plus {@code graceSec}. A live analysis decides a repeat's causes
-     * only then, so a cause never depends on which stream happened to be read first.
+     * the latest record of any stream passed that plus {@code graceSec} plus the stream's own lateness (how far
+     * behind the newest record of any stream its records have arrived, at most {@link #LATE_CAP_SEC}). A live
+     * analysis decides a repeat's causes only then, so a cause never depends on which stream happened to be read
+     * first, and a source that delivers late by design (Performance Insights, the RDS log) is waited for.
      */
     public boolean settled(long endSec, int graceSec) {
         long any = watermarkUs();
         for (TelemetryStream s : watermarkUs.keySet()) {
             long due = (endSec + toleranceSec(s)) * 1_000_000L;
             if (s.events() || watermarkUs(s) < due) {
-                if (any < due + graceSec * 1_000_000L) {
+                if (any < due + graceSec * 1_000_000L + lateUs(s)) {
                     return false;
                 }
             }
         }
         return true;
+    }
+
+    /**
+     * How late the stream's records have arrived: the most one of them was behind the newest record of any
+     * stream when it came, capped at {@link #LATE_CAP_SEC}, µs (0 when never behind).
+     */
+    public long lateUs(TelemetryStream stream) {
+        return Math.min(lateUs.getOrDefault(stream, 0L), LATE_CAP_SEC * 1_000_000L);
     }
 
     /** Records not kept because their stream already had {@value #PER_SECOND_CAP} in that second. */

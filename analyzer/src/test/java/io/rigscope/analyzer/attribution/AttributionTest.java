@@ -134,6 +134,52 @@ class AttributionTest {
     }
 
     @Test
+    void aSegmentCreatedInTheFreezesSecondWithCommittersOnWalIsTheWalPoolWithoutItsOwnWait() {
+        // Performance Insights samples once a second: the creation's own IO:WALInitWrite was not caught
+        cleanControls();
+        piWaits(Map.of("LWLock:WALWrite", 7.0, "IO:WALSync", 1.0, "CPU", 1.0));
+        walFilesEvery(1, 40, 41, new DbSample.Checkpoints(12, 3, 9_000, 100, 10));
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.evidence()).anyMatch(ev -> "wal_files".equals(ev.what()) && ev.value() == 41.0
+                && ev.fact().contains("between two 1-s samples"));
+        assertThat(e.evidence()).anyMatch(ev -> "wal_wait_share".equals(ev.what()) && ev.value() >= 0.8);
+    }
+
+    @Test
+    void aCheckpointCompletingBetweenTheTwoReadingsNeverLiftsTheFileRiseToTheWalPool() {
+        // the checkpointer preallocates segments as it completes: the rise is not a backend's creation
+        cleanControls();
+        piWaits(Map.of("LWLock:WALWrite", 7.0, "IO:WALSync", 1.0, "CPU", 1.0));
+        walFilesEvery(1, 40, 41, null);
+
+        Episode e = attribute();
+        assertThat(e.confidence()).isNotEqualTo(Confidence.ATTRIBUTED);
+    }
+
+    @Test
+    void aFileRiseWithoutCommittersOnWalNeverNamesTheWalPool() {
+        cleanControls();
+        piWaits(Map.of("CPU", 6.0, "Client:ClientRead", 2.0));
+        walFilesEvery(1, 40, 41, new DbSample.Checkpoints(12, 3, 9_000, 100, 10));
+
+        Episode e = attribute();
+        assertThat(e.cause()).isNotEqualTo(Cause.WAL_POOL);
+    }
+
+    @Test
+    void aFileRiseSeenBySamplesFiveSecondsApartCannotBePlacedInTheFreeze() {
+        cleanControls();
+        piWaits(Map.of("LWLock:WALWrite", 7.0, "IO:WALSync", 1.0, "CPU", 1.0));
+        walFilesEvery(5, 40, 41, new DbSample.Checkpoints(12, 3, 9_000, 100, 10));
+
+        Episode e = attribute();
+        assertThat(e.confidence()).isNotEqualTo(Confidence.ATTRIBUTED);
+    }
+
+    @Test
     void withoutTheSamplerTheWalPoolIsOnlyMostLikely() {
         cleanControls();
         piWaits(Map.of("IO:WALInitWrite", 0.6, "LWLock:WALWrite", 7.0, "CPU", 1.0));
@@ -639,6 +685,24 @@ class AttributionTest {
             int files = sec < START + 1 ? before : after;
             telemetry.add(new DbSample(RUN, 1, "db@db-1", sec * 1_000_000L, 150018, 1000,
                     new DbSample.Wal(1000, 10, 3_000_000, 0), null, new DbSample.WalDir(files, files * 16_777_216L),
+                    List.of(), List.of(), null, null));
+        }
+    }
+
+    /**
+     * The DB sampler every {@code everySec} from 10 s before the episode: the file count rises in the episode's
+     * first second; the checkpoint counters stay {@code steady}, or (null) a checkpoint completes in that interval.
+     */
+    private void walFilesEvery(int everySec, int before, int after, DbSample.Checkpoints steady) {
+        DbSample.Checkpoints done = new DbSample.Checkpoints(13, 3, 9_400, 180, 14);
+        for (long sec = START - 10; sec < END + 5; sec += everySec) {
+            long ts = sec * 1_000_000L + 372_000;
+            boolean risen = sec >= START;
+            DbSample.Checkpoints c = steady != null ? steady
+                    : risen ? done : new DbSample.Checkpoints(12, 3, 9_000, 100, 10);
+            telemetry.add(new DbSample(RUN, 1, "db@db-1", ts, 150018, everySec * 1000L,
+                    new DbSample.Wal(1000, 10, 3_000_000, 0), c,
+                    new DbSample.WalDir(risen ? after : before, (risen ? after : before) * 16_777_216L),
                     List.of(), List.of(), null, null));
         }
     }

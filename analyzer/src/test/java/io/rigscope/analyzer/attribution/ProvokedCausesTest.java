@@ -162,16 +162,21 @@ class ProvokedCausesTest {
     void withoutCanaryAndHealthSegmentCreationIsStillTheWalPoolFromWaitsDeviceViewAndServerLoad() throws IOException {
         SeriesReport report = replay("wal-pool", "cal-wal-pool-20261130-193420", NO_CANARY_NO_HEALTH);
         RepeatSummary provoked = report.repeats().get(report.repeats().size() - 1);
-        assertThat(provoked.episodes()).filteredOn(e -> e.confidence() == Confidence.ATTRIBUTED).hasSize(2)
+        assertThat(provoked.episodes()).allSatisfy(e -> assertThat(e.cause()).isEqualTo(Cause.WAL_POOL));
+        assertThat(provoked.episodes()).filteredOn(e -> e.confidence() == Confidence.ATTRIBUTED).hasSize(3)
                 .allSatisfy(e -> {
-                    assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
-                    assertThat(e.evidence()).anyMatch(ev -> "sessions_lowest".equals(ev.what()));
-                    assertThat(e.evidence()).anyMatch(ev -> "device_write_iops_lowest".equals(ev.what()));
-                });
-        // the third refill: a second with no session active in it, and no whole sampler interval inside its slow
+            assertThat(e.evidence()).anyMatch(ev -> "sessions_lowest".equals(ev.what()));
+            assertThat(e.evidence()).anyMatch(ev -> "device_write_iops_lowest".equals(ev.what()));
+        });
+        // the first refill: no session sample caught IO:WALInitWrite; the file count rose between the two 1-s
+        // sampler readings around its freeze-seconds, no checkpoint between them, committers on WAL then
+        assertThat(provoked.episodes().get(0).evidence())
+                .noneMatch(ev -> "wal_init_sessions".equals(ev.what()))
+                .anyMatch(ev -> "wal_files".equals(ev.what()) && ev.fact().contains("1 -> 2 between two 1-s samples"))
+                .anyMatch(ev -> "wal_wait_share".equals(ev.what()) && ev.value() >= 0.3);
+        // the last refill: a second with no session active in it, and no whole sampler interval inside its slow
         // second, so the load cannot be shown to have kept arriving
-        assertThat(provoked.episodes()).filteredOn(e -> e.cause() == Cause.WAL_POOL)
-                .anySatisfy(e -> assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY));
+        assertThat(provoked.episodes()).anySatisfy(e -> assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY));
         neverAWrongCauseAttributed(report, Cause.WAL_POOL);
     }
 

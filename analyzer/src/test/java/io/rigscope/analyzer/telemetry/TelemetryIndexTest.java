@@ -56,4 +56,61 @@ class TelemetryIndexTest {
                 Map.of("start", SEC * 1_000_000L, "end", (SEC + 3) * 1_000_000L));
         assertThat(index.acceptGap(noTopic)).isFalse();
     }
+
+    private static WireRecord waitsAt(long sec) {
+        return new io.rigscope.model.wire.Waits("s", 1, "pi@db-1", sec * 1_000_000L, 1, Map.of("CPU", 1.0));
+    }
+
+    @Test
+    void aStreamThatStopsPartWayThroughALongSpanDoesNotCoverIt() {
+        TelemetryIndex index = new TelemetryIndex();
+        for (long s = SEC; s < SEC + 4; s++) {
+            index.accept(waitsAt(s));
+        }
+        index.accept(waitsAt(SEC + 40));
+        // records in the first seconds of [SEC, SEC + 20) and none after: not covered (it was, within ±2 s, before)
+        assertThat(index.covered(TelemetryStream.WAITS, SEC, SEC + 20)).isFalse();
+        assertThat(index.covered(TelemetryStream.WAITS, SEC, SEC + 4)).isTrue();
+        // a hole of 36 s inside the span
+        assertThat(index.covered(TelemetryStream.WAITS, SEC + 2, SEC + 41)).isFalse();
+    }
+
+    @Test
+    void aStreamThatArrivesLateIsWaitedForByItsOwnLatenessBeforeItCountsAsSilent() {
+        TelemetryIndex index = new TelemetryIndex();
+        // the canary at real time to SEC + 20; PI delivers SEC..SEC+9 when the canary is at SEC + 20: 20 s late
+        for (long s = SEC; s <= SEC + 20; s++) {
+            index.accept(canaryAt(s));
+        }
+        for (long s = SEC; s < SEC + 10; s++) {
+            index.accept(waitsAt(s));
+        }
+        assertThat(index.lateUs(TelemetryStream.WAITS)).isEqualTo(20_000_000L);
+        assertThat(index.lateUs(TelemetryStream.CANARY)).isZero();
+        // a repeat ending at SEC + 12: PI's due is SEC + 14; the canary passes due + grace 5 s at SEC + 19,
+        // but PI has come 20 s late: it is waited for until SEC + 39
+        for (long s = SEC + 21; s < SEC + 39; s++) {
+            index.accept(canaryAt(s));
+            assertThat(index.settled(SEC + 12, 5)).as("at %d", s - SEC).isFalse();
+        }
+        index.accept(canaryAt(SEC + 39));
+        assertThat(index.settled(SEC + 12, 5)).isTrue();
+        // and once PI delivers past the repeat's end it is settled at once
+        TelemetryIndex delivered = new TelemetryIndex();
+        for (long s = SEC; s <= SEC + 20; s++) {
+            delivered.accept(canaryAt(s));
+        }
+        for (long s = SEC; s <= SEC + 16; s++) {
+            delivered.accept(waitsAt(s));
+        }
+        assertThat(delivered.settled(SEC + 12, 5)).isTrue();
+    }
+
+    @Test
+    void latenessIsCappedSoAStreamThatFellSilentForGoodIsNotWaitedForForever() {
+        TelemetryIndex index = new TelemetryIndex();
+        index.accept(canaryAt(SEC + 500));
+        index.accept(waitsAt(SEC));
+        assertThat(index.lateUs(TelemetryStream.WAITS)).isEqualTo(TelemetryIndex.LATE_CAP_SEC * 1_000_000L);
+    }
 }

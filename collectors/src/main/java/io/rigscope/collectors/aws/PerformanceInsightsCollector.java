@@ -32,7 +32,9 @@ import software.amazon.awssdk.services.pi.model.ServiceType;
  * grouped by {@code db.wait_event} (up to 25 groups), PeriodInSeconds 1, over the seconds since the last
  * read up to {@code now - lag} (PI publishes with a short delay), following NextToken. Each second becomes one
  * {@link Waits} whose keys are {@code db.wait_event.type:db.wait_event.name} ({@code LWLock:WALWrite},
- * {@code IO:DataFileRead}); PI's CPU group is {@code CPU}. The ungrouped total series is not repeated.
+ * {@code IO:DataFileRead}); PI's CPU group is {@code CPU}. The ungrouped total series is not repeated, but a
+ * second it has a value for and no group does is published with an empty load (0 active sessions, measured):
+ * a quiet stretch reads as zero load, never as Performance Insights missing.
  * Failures: gap marker, retry with backoff from the same window start.
  */
 public final class PerformanceInsightsCollector {
@@ -97,6 +99,12 @@ public final class PerformanceInsightsCollector {
             for (MetricKeyDataPoints series : resp.metricList()) {
                 Map<String, String> dims = series.key().dimensions();
                 if (dims == null || dims.isEmpty()) {
+                    // the ungrouped total: a second it has a value for was sampled, even with no session active
+                    for (DataPoint p : series.dataPoints()) {
+                        if (p.value() != null && p.timestamp() != null) {
+                            bySecond.computeIfAbsent(p.timestamp(), t -> new TreeMap<>());
+                        }
+                    }
                     continue;
                 }
                 String name = dims.getOrDefault("db.wait_event.name", "unknown");
