@@ -11,7 +11,8 @@ import java.util.List;
  * The vacuums seen around an episode: autovacuum completions in the Postgres log whose run
  * {@code [ts - elapsed_s, ts]} overlaps the episode (within the log's tolerance) and that wrote a burst of WAL
  * (at least {@code attribution_vacuum_wal_mb} or 1,000 full-page images: a 10-ms vacuum of a few pages is not a
- * storm), and vacuum progress rows of the DB sampler around it (a vacuum still running, WAL not yet known). Shared by the vacuum rule (its defining evidence) and the WAL pool rule (its
+ * storm), and vacuum progress rows of the DB sampler around it (a vacuum still running, WAL not yet known) of a
+ * table large enough to write such a burst ({@link #STORM_PAGES} heap pages). Shared by the vacuum rule (its defining evidence) and the WAL pool rule (its
  * control).
  */
 final class Vacuums {
@@ -56,14 +57,14 @@ final class Vacuums {
             if (d.wal() != null && d.wal().fpi() > 0 && (burst == null || d.wal().fpi() > burst.wal().fpi())) {
                 burst = d;
             }
-            if (!d.vacuums().isEmpty()) {
+            if (stormSized(d) != null) {
                 firstProgress = firstProgress == null ? d : firstProgress;
                 lastProgress = d;
             }
         }
         if (lastProgress != null) {
-            DbSample.VacuumProgress a = firstProgress.vacuums().get(0);
-            DbSample.VacuumProgress v = lastProgress.vacuums().get(0);
+            DbSample.VacuumProgress a = stormSized(firstProgress);
+            DbSample.VacuumProgress v = stormSized(lastProgress);
             evidence.add(Evidence.measured("rig.db", lastProgress.ts(), "vacuum_heap_blks_scanned",
                     v.heapBlksScanned(), "blocks", "vacuum of " + v.table() + " running (pid " + v.pid() + ", phase '"
                             + v.phase() + "'): heap blocks scanned " + a.heapBlksScanned() + " -> "
@@ -80,6 +81,25 @@ final class Vacuums {
                             + scene.within(TelemetryStream.DB)));
         }
     }
+
+    /**
+     * The largest vacuum of a sample's progress rows that can write a burst at all: its table has at least
+     * {@value #STORM_PAGES} heap pages (a vacuum writes at most one full-page image per page it touches in a
+     * checkpoint cycle); null when none. A vacuum of a 612-page table (5 MB) is not a storm, whatever else writes
+     * WAL beside it (the rds calibration's wal-pool case: a side session's 60 MB/s of WAL and a small autovacuum).
+     */
+    private static DbSample.VacuumProgress stormSized(DbSample d) {
+        DbSample.VacuumProgress best = null;
+        for (DbSample.VacuumProgress v : d.vacuums()) {
+            if (v.heapBlksTotal() >= STORM_PAGES && (best == null || v.heapBlksTotal() > best.heapBlksTotal())) {
+                best = v;
+            }
+        }
+        return best;
+    }
+
+    /** The fewest heap pages a vacuum's table has for its progress row to count: the 1,000 full-page images. */
+    static final int STORM_PAGES = 1_000;
 
     /** True when a vacuum was seen around the episode. */
     boolean seen() {

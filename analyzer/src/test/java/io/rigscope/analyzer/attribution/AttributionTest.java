@@ -180,6 +180,35 @@ class AttributionTest {
     }
 
     @Test
+    void aSmallTablesVacuumBesideAnotherSessionsWalIsNeverTheStorm() {
+        // the rds calibration's wal-pool case: a 612-page autovacuum while a side session wrote 60 MB/s of WAL
+        cleanControls();
+        p50Lifted = true;
+        piWaits(Map.of("LWLock:WALWrite", 12.0, "IO:WALSync", 2.0, "CPU", 2.0));
+        emPerSecond(800, 5, 2, 3);
+        vacuumRunning(612, 0, 60_000_000);
+
+        Episode e = attribute();
+        assertThat(e.cause()).isNotEqualTo(Cause.VACUUM_STORM);
+        assertThat(e.evidence()).noneMatch(ev -> "vacuum_heap_blks_scanned".equals(ev.what()));
+    }
+
+    @Test
+    void aLargeTablesVacuumRunningWithAFullPageImageBurstIsTheStorm() {
+        cleanControls();
+        p50Lifted = true;
+        piWaits(Map.of("LWLock:WALWrite", 12.0, "IO:WALSync", 2.0, "CPU", 2.0));
+        emPerSecond(800, 5, 2, 3);
+        vacuumRunning(327_000, 30_000, 250_000_000);
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.evidence()).anyMatch(ev -> "vacuum_heap_blks_scanned".equals(ev.what())
+                && ev.fact().contains("of 327000"));
+    }
+
+    @Test
     void withoutTheSamplerTheWalPoolIsOnlyMostLikely() {
         cleanControls();
         piWaits(Map.of("IO:WALInitWrite", 0.6, "LWLock:WALWrite", 7.0, "CPU", 1.0));
@@ -704,6 +733,17 @@ class AttributionTest {
                     new DbSample.Wal(1000, 10, 3_000_000, 0), c,
                     new DbSample.WalDir(risen ? after : before, (risen ? after : before) * 16_777_216L),
                     List.of(), List.of(), null, null));
+        }
+    }
+
+    /** The DB sampler every second: a vacuum of a {@code pages}-page table running, and the WAL per interval. */
+    private void vacuumRunning(long pages, long fpiPerSec, long walBytesPerSec) {
+        for (long sec = S; sec < S + 30; sec++) {
+            long scanned = Math.min(pages, (sec - S) * Math.max(1, pages / 40));
+            telemetry.add(new DbSample(RUN, 1, "db@db-1", sec * 1_000_000L, 150018, 1000,
+                    new DbSample.Wal(walBytesPerSec / 100, fpiPerSec, walBytesPerSec, 0), null, null,
+                    List.of(new DbSample.VacuumProgress(7807, "usage_events", "scanning heap", pages, scanned, 0, 0)),
+                    List.of(), new DbSample.Database(300, 0, 0, 1000), null));
         }
     }
 }
