@@ -270,6 +270,44 @@ class AttributionTest {
     }
 
     @Test
+    void withoutADeviceViewACheckpointsSlowFileSyncOverTheEpisodeIsStorageMostLikely() {
+        // k6, the log and CloudWatch only (no EM, no PI): the held-out set's d12 was unattributed before
+        cleanControls();
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END + 1, null,
+                Map.of("sync_s", 9.104, "sync_longest_s", 8.212, "sync_files", 58.0),
+                "checkpoint complete: wrote 22960 buffers (4.6%); sync=9.104 s; sync files=58, longest=8.212 s");
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.STORAGE);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence()).anyMatch(ev -> "checkpoint_sync_longest_s".equals(ev.what()) && ev.value() == 8.212);
+        assertThat(e.missing()).contains("rig.os");
+    }
+
+    @Test
+    void aCheckpointWhoseFileSyncsWereQuickNeverNamesStorage() {
+        cleanControls();
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END + 1, null,
+                Map.of("sync_s", 0.4, "sync_longest_s", 0.05, "sync_files", 58.0),
+                "checkpoint complete: wrote 22960 buffers (4.6%); sync=0.400 s; sync files=58, longest=0.050 s");
+
+        Episode e = attribute();
+        assertThat(e.cause()).isNotEqualTo(Cause.STORAGE);
+    }
+
+    @Test
+    void withADeviceViewShowingNoQueueTheCheckpointsLogLineAloneNeverNamesStorage() {
+        cleanControls();
+        emPerSecond(200, 5, 0.5, 1.0);
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END + 1, null,
+                Map.of("sync_s", 9.104, "sync_longest_s", 8.212, "sync_files", 58.0),
+                "checkpoint complete: wrote 22960 buffers (4.6%); sync=9.104 s; sync files=58, longest=8.212 s");
+
+        Episode e = attribute();
+        assertThat(e.cause()).isNotEqualTo(Cause.STORAGE);
+    }
+
+    @Test
     void cloudWatchsQueueDepthAloneIsStorageOnlyMostLikely() {
         cleanControls();
         telemetry.add(new CloudWatchPoint(RUN, 1, "cw@db-1", (START - 30) * 1_000_000L, "AWS/RDS", "DiskQueueDepth",
