@@ -170,6 +170,20 @@ class AttributionTest {
     }
 
     @Test
+    void aFileRiseInTheFreezeWithTheWaitSamplesMissingItInAFreezeRhythmIsOnlyMostLikely() {
+        // a 0.5-s freeze can fall between two 1-s session samples: the file count and the rhythm place it
+        cleanControls();
+        piWaits(Map.of("CPU", 1.0));
+        walFilesEvery(1, 40, 41, new DbSample.Checkpoints(12, 3, 9_000, 100, 10));
+        cadence = Cadence.of(List.of(S + 5, S + 12, START, S + 27));
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence()).anyMatch(ev -> ev.fact().contains("showed no committer on WAL"));
+    }
+
+    @Test
     void aFileRiseSeenBySamplesFiveSecondsApartCannotBePlacedInTheFreeze() {
         cleanControls();
         piWaits(Map.of("LWLock:WALWrite", 7.0, "IO:WALSync", 1.0, "CPU", 1.0));
