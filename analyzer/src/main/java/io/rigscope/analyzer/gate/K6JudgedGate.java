@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.gate;
 
-import io.rigscope.analyzer.threshold.K6Expression;
+import io.rigscope.analyzer.threshold.ThresholdExpression;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import java.util.Objects;
 
@@ -38,7 +38,7 @@ public final class K6JudgedGate implements Gate {
         int colon = verdict.key().lastIndexOf(": ");
         if (colon > 0) {
             try {
-                limit = K6Expression.parse(verdict.key().substring(colon + 2)).limit();
+                limit = ThresholdExpression.parse(verdict.key().substring(colon + 2)).limit();
             } catch (IllegalArgumentException e) {
                 limit = null; // a threshold that does not parse: its value says so
             }

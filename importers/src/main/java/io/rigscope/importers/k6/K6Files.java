@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireRecord;
 import java.io.BufferedReader;
@@ -270,8 +271,8 @@ public final class K6Files {
      */
     public Imported publish(String series, Map<String, String> scenarioMap, boolean reconciliationRequired,
                      Consumer<WireRecord> out) throws IOException {
-        Map<String, List<K6Line.ThresholdDecl>> extra = thresholds.isEmpty() ? Map.of()
-                : K6Options.fromMap(thresholds);
+        Map<String, List<ThresholdDecl>> extra = thresholds.isEmpty() ? Map.of()
+                : ThresholdDecl.decodeAll(thresholds);
         for (Split s : splits.values()) {
             s.writer.close();
         }

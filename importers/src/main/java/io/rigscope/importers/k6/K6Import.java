@@ -1,6 +1,7 @@
 package io.rigscope.importers.k6;
 
 import io.rigscope.analyzer.threshold.K6Verdict;
+import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.analyzer.threshold.ThresholdParser;
 import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
 import io.rigscope.model.wire.ErrorKind;
@@ -75,7 +76,7 @@ public final class K6Import {
      */
     public record Options(String series, int rep, String generator, Map<String, String> scenarioMap,
                           boolean reconciliationRequired, boolean seriesMarkers, int batchSize, boolean strict,
-                          Map<String, List<K6Line.ThresholdDecl>> thresholds, K6Summary summary) {
+                          Map<String, List<ThresholdDecl>> thresholds, K6Summary summary) {
 
         /** Options that skip unreadable lines (not strict). */
         public Options(String series, int rep, String generator, Map<String, String> scenarioMap,
@@ -94,7 +95,7 @@ public final class K6Import {
          * These options with thresholds from a k6 options file ({@link K6Options}) and k6's summary export of the
          * same run ({@link K6Summary}, or null).
          */
-        public Options withK6(Map<String, List<K6Line.ThresholdDecl>> optionThresholds, K6Summary k6Summary) {
+        public Options withK6(Map<String, List<ThresholdDecl>> optionThresholds, K6Summary k6Summary) {
             return new Options(series, rep, generator, scenarioMap, reconciliationRequired, seriesMarkers, batchSize,
                     strict, optionThresholds, k6Summary);
         }

@@ -1,5 +1,6 @@
 package io.rigscope.importers.k6;
 
+import io.rigscope.analyzer.threshold.ThresholdDecl;
 import java.util.List;
 import java.util.Objects;
 
@@ -37,19 +38,5 @@ public sealed interface K6Line permits K6Line.MetricDecl, K6Line.Point, K6Line.O
 
     /** A k6 line of another {@code type} (k6 may add kinds): read, nothing to use. */
     record Other(String type) implements K6Line {
-    }
-
-    /**
-     * One threshold as k6's options write it: a string, or an object with {@code threshold}, {@code abortOnFail}
-     * and {@code delayAbortEval}.
-     *
-     * @param expression e.g. {@code p(95)<200}
-     * @param abortOnFail k6 stops the test when the threshold fails
-     * @param delayAbortEval how long k6 waits before judging it for abortOnFail, as written (e.g. {@code 10s}), or null
-     */
-    record ThresholdDecl(String expression, boolean abortOnFail, String delayAbortEval) {
-        public ThresholdDecl {
-            Objects.requireNonNull(expression, "expression");
-        }
     }
 }

@@ -5,13 +5,16 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import io.rigscope.analyzer.threshold.ThresholdDecl;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads k6 {@code --out json} lines into {@link K6Line}s: a point line in the shape k6 writes it
@@ -65,7 +68,7 @@ public final class K6LineReader {
     private String name;
     private String metricType;
     private String contains;
-    private List<K6Line.ThresholdDecl> thresholds;
+    private List<ThresholdDecl> thresholds;
     private final String[] tagKeys = new String[64];
     /** The bytes the current parser reads, and where its input starts in them. */
     private byte[] source;
@@ -604,36 +607,47 @@ public final class K6LineReader {
         return n == 0 ? K6Tags.EMPTY : tagSets.intern(tagKeys, tagValues, n, hash);
     }
 
-    private List<K6Line.ThresholdDecl> thresholds(JsonParser p, JsonToken v) throws IOException, BadLineException {
-        List<K6Line.ThresholdDecl> out = new ArrayList<>();
+    /**
+     * A Metric line's {@code thresholds}: each string or object entry decoded by {@link ThresholdDecl} (an object's
+     * fields read as plain values); an entry of another kind, or thresholds that are not an array, are skipped.
+     */
+    private List<ThresholdDecl> thresholds(JsonParser p, JsonToken v) throws IOException, BadLineException {
+        List<ThresholdDecl> out = new ArrayList<>();
         if (v != JsonToken.START_ARRAY) {
             p.skipChildren();
             return out;
         }
         JsonToken t;
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+            Object entry;
             if (t == JsonToken.VALUE_STRING) {
-                out.add(new K6Line.ThresholdDecl(p.getText(), false, null));
+                entry = p.getText();
             } else if (t == JsonToken.START_OBJECT) {
-                String expression = null;
-                boolean abort = false;
-                String delay = null;
+                Map<String, Object> object = new LinkedHashMap<>();
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String f = p.currentName();
                     JsonToken fv = p.nextToken();
-                    switch (f) {
-                        case "threshold" -> expression = fv == JsonToken.VALUE_STRING ? p.getText() : null;
-                        case "abortOnFail" -> abort = fv == JsonToken.VALUE_TRUE;
-                        case "delayAbortEval" -> delay = fv == JsonToken.VALUE_STRING ? p.getText() : null;
-                        default -> p.skipChildren();
-                    }
+                    object.put(f, switch (fv) {
+                        case VALUE_STRING -> p.getText();
+                        case VALUE_TRUE -> Boolean.TRUE;
+                        case VALUE_FALSE -> Boolean.FALSE;
+                        case VALUE_NULL -> null;
+                        case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getNumberValue();
+                        default -> {
+                            p.skipChildren();
+                            yield fv == JsonToken.START_ARRAY ? List.of() : Map.of();
+                        }
+                    });
                 }
-                if (expression == null) {
-                    throw new BadLineException("a threshold object has no \"threshold\" string");
-                }
-                out.add(new K6Line.ThresholdDecl(expression, abort, delay));
+                entry = object;
             } else {
                 p.skipChildren();
+                continue;
+            }
+            try {
+                out.add(ThresholdDecl.decode(metric != null ? metric : name != null ? name : "its metric", entry));
+            } catch (IllegalArgumentException e) {
+                throw new BadLineException(e.getMessage());
             }
         }
         return out;

@@ -1,11 +1,12 @@
 package io.rigscope.importers.k6;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.rigscope.analyzer.threshold.ThresholdDecl;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,33 +18,12 @@ import java.util.Map;
  */
 public final class K6Options {
 
-    private K6Options() {
-    }
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** k6's thresholds object as plain values, in the file's order, for {@link ThresholdDecl#decodeAll}. */
+    private static final TypeReference<LinkedHashMap<String, Object>> THRESHOLDS = new TypeReference<>() {
+    };
 
-    /**
-     * k6's thresholds object already read (e.g. a rescan manifest's {@code thresholds}): metric key -> a list of
-     * strings or {@code {"threshold", "abortOnFail", "delayAbortEval"}} objects (a single string is one).
-     *
-     * @throws IllegalArgumentException naming the metric whose entry is neither
-     */
-    public static Map<String, List<K6Line.ThresholdDecl>> fromMap(Map<String, ?> thresholds) {
-        Map<String, List<K6Line.ThresholdDecl>> out = new LinkedHashMap<>();
-        thresholds.forEach((key, value) -> {
-            List<K6Line.ThresholdDecl> list = new ArrayList<>();
-            for (Object x : value instanceof List<?> l ? l : List.of(value == null ? "" : value)) {
-                if (x instanceof String text) {
-                    list.add(new K6Line.ThresholdDecl(text, false, null));
-                } else if (x instanceof Map<?, ?> m && m.get("threshold") instanceof String text) {
-                    list.add(new K6Line.ThresholdDecl(text, Boolean.TRUE.equals(m.get("abortOnFail")),
-                            m.get("delayAbortEval") instanceof String d ? d : null));
-                } else {
-                    throw new IllegalArgumentException("threshold on " + key + " is neither a string nor an object "
-                            + "with a \"threshold\" string: " + x);
-                }
-            }
-            out.put(key, list);
-        });
-        return out;
+    private K6Options() {
     }
 
     /**
@@ -67,10 +47,10 @@ public final class K6Options {
      * @throws IOException when it cannot be read
      * @throws IllegalArgumentException naming the file and what is wrong
      */
-    public static Map<String, List<K6Line.ThresholdDecl>> thresholds(Path file) throws IOException {
+    public static Map<String, List<ThresholdDecl>> thresholds(Path file) throws IOException {
         JsonNode root;
         try {
-            root = JsonMapper.builder().build().readTree(Files.readAllBytes(file));
+            root = JSON.readTree(Files.readAllBytes(file));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalArgumentException("--options " + file + " is not JSON: " + e.getOriginalMessage());
         }
@@ -79,26 +59,10 @@ public final class K6Options {
             throw new IllegalArgumentException("--options " + file + " has no \"thresholds\" object (expected k6's "
                     + "options JSON, e.g. {\"thresholds\": {\"http_req_duration\": [\"p(95)<200\"]}})");
         }
-        Map<String, List<K6Line.ThresholdDecl>> out = new LinkedHashMap<>();
-        var fields = t.fields();
-        while (fields.hasNext()) {
-            var e = fields.next();
-            List<K6Line.ThresholdDecl> list = new ArrayList<>();
-            JsonNode v = e.getValue();
-            for (JsonNode x : v.isArray() ? v : List.of(v)) {
-                if (x.isTextual()) {
-                    list.add(new K6Line.ThresholdDecl(x.asText(), false, null));
-                } else if (x.isObject() && x.path("threshold").isTextual()) {
-                    JsonNode delay = x.path("delayAbortEval");
-                    list.add(new K6Line.ThresholdDecl(x.path("threshold").asText(),
-                            x.path("abortOnFail").asBoolean(false), delay.isTextual() ? delay.asText() : null));
-                } else {
-                    throw new IllegalArgumentException("--options " + file + ": threshold on " + e.getKey()
-                            + " is neither a string nor an object with a \"threshold\" string: " + x);
-                }
-            }
-            out.put(e.getKey(), list);
+        try {
+            return ThresholdDecl.decodeAll(JSON.convertValue(t, THRESHOLDS));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--options " + file + ": " + e.getMessage(), e);
         }
-        return out;
     }
 }

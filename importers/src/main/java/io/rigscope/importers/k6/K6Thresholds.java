@@ -1,8 +1,10 @@
 package io.rigscope.importers.k6;
 
-import io.rigscope.analyzer.threshold.K6Expression;
-import io.rigscope.analyzer.threshold.K6MetricType;
+import io.rigscope.analyzer.threshold.Aggregation;
+import io.rigscope.analyzer.threshold.MetricType;
 import io.rigscope.analyzer.threshold.K6Verdict;
+import io.rigscope.analyzer.threshold.ThresholdDecl;
+import io.rigscope.analyzer.threshold.ThresholdExpression;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -38,7 +40,7 @@ import java.util.Optional;
 public final class K6Thresholds {
 
     private final Map<String, String> scenarioMap;
-    private final Map<String, K6MetricType> declaredTypes = new HashMap<>();
+    private final Map<String, MetricType> declaredTypes = new HashMap<>();
     private final Map<String, Sink> sinks = new LinkedHashMap<>();
     private final Map<String, Sink[]> sinksByMetric = new HashMap<>();
     private final List<Declared> declared = new ArrayList<>();
@@ -51,8 +53,8 @@ public final class K6Thresholds {
     }
 
     /** One declared threshold. */
-    private record Declared(String writtenKey, String displayKey, String metric, K6Line.ThresholdDecl decl,
-                            K6Expression expression, String problem, Sink sink) {
+    private record Declared(String writtenKey, String displayKey, String metric, ThresholdDecl decl,
+                            ThresholdExpression expression, String problem, Sink sink) {
     }
 
     /**
@@ -60,17 +62,17 @@ public final class K6Thresholds {
      * {@code http_req_duration{scenario:ingest,status:201}}). The same key and expression declared twice (a Metric
      * line and an options file) count once.
      */
-    public void declare(String metricKey, List<K6Line.ThresholdDecl> thresholds) {
-        for (K6Line.ThresholdDecl t : thresholds) {
+    public void declare(String metricKey, List<ThresholdDecl> thresholds) {
+        for (ThresholdDecl t : thresholds) {
             String written = metricKey.strip();
             if (declared.stream().anyMatch(d -> d.writtenKey.equals(written)
                     && d.decl.expression().strip().equals(t.expression().strip()))) {
                 continue;
             }
             String problem = null;
-            K6Expression expression = null;
+            ThresholdExpression expression = null;
             try {
-                expression = K6Expression.parse(t.expression());
+                expression = ThresholdExpression.parse(t.expression());
             } catch (IllegalArgumentException e) {
                 problem = e.getMessage();
             }
@@ -119,7 +121,7 @@ public final class K6Thresholds {
 
     /** A metric's type, from its Metric line. */
     public void type(String metric, String k6Type) {
-        K6MetricType.of(k6Type).ifPresent(t -> declaredTypes.put(metric, t));
+        MetricType.of(k6Type).ifPresent(t -> declaredTypes.put(metric, t));
     }
 
     /** True when a threshold is declared on this metric (with or without a filter). */
@@ -187,16 +189,16 @@ public final class K6Thresholds {
             if (d.problem != null) {
                 return new K6Verdict(d.displayKey, null, false, "not judged: " + d.problem, 0, abort, delay, null);
             }
-            Optional<K6MetricType> type = Optional.ofNullable(declaredTypes.get(d.metric))
-                    .or(() -> K6MetricType.builtIn(d.metric));
+            Optional<MetricType> type = Optional.ofNullable(declaredTypes.get(d.metric))
+                    .or(() -> MetricType.builtIn(d.metric));
             if (type.isEmpty()) {
                 return new K6Verdict(d.displayKey, null, false, "not judged: metric " + d.metric + " has no Metric "
                         + "line in the file and is not a k6 built-in metric: its type is unknown", 0, abort, delay,
                         null);
             }
-            if (!type.get().allows(d.expression.method())) {
+            if (!type.get().allows(d.expression.aggregation().kind())) {
                 return new K6Verdict(d.displayKey, null, false, "not judged: k6 does not allow "
-                        + d.expression.method() + " on a " + type.get().k6Name() + " (" + d.metric + ")",
+                        + d.expression.aggregation().kind().method() + " on a " + type.get().k6Name() + " (" + d.metric + ")",
                         d.sink.count, abort, delay, null);
             }
             double value = d.sink.aggregate(type.get(), d.expression, durationSec);
@@ -292,20 +294,20 @@ public final class K6Thresholds {
             last = v;
         }
 
-        double aggregate(K6MetricType type, K6Expression e, double durationSec) {
+        double aggregate(MetricType type, ThresholdExpression e, double durationSec) {
             if (count == 0) {
                 return 0; // k6 judges an empty sink at the end of a test: every aggregation of it is 0
             }
             return switch (type) {
-                case TREND -> switch (e.method()) {
-                    case "avg" -> sum / count;
-                    case "min" -> min;
-                    case "max" -> max;
-                    case "med" -> percentile(50);
-                    default -> percentile(e.percentile());
+                case TREND -> switch (e.aggregation().kind()) {
+                    case AVG -> sum / count;
+                    case MIN -> min;
+                    case MAX -> max;
+                    case MED -> percentile(50);
+                    default -> percentile(e.aggregation().percentile());
                 };
                 case RATE -> (double) nonZero / count;
-                case COUNTER -> e.method().equals("count") ? sum : sum / durationSec;
+                case COUNTER -> e.aggregation().kind() == Aggregation.Kind.COUNT ? sum : sum / durationSec;
                 case GAUGE -> last;
             };
         }

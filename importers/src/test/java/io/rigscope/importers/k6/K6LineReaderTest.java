@@ -3,6 +3,7 @@ package io.rigscope.importers.k6;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rigscope.analyzer.threshold.ThresholdDecl;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
@@ -47,7 +48,7 @@ class K6LineReaderTest {
                 + "true,\"delayAbortEval\":\"5s\"}],\"submetrics\":null},\"metric\":\"checks\"}");
 
         assertThat(line).isEqualTo(new K6Line.MetricDecl("checks", "rate", "default", List.of(
-                new K6Line.ThresholdDecl("rate>0.9", false, null), new K6Line.ThresholdDecl("rate>0.5", true, "5s"))));
+                new ThresholdDecl("rate>0.9", false, null), new ThresholdDecl("rate>0.5", true, "5s"))));
     }
 
     /**

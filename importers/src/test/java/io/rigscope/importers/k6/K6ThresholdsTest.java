@@ -8,6 +8,7 @@ import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.threshold.K6Verdict;
+import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.model.wire.WireRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,7 +138,7 @@ class K6ThresholdsTest {
         Path file = dir.resolve("abort.json");
         write(file);
         K6Import.Result result = K6Import.read(file, new K6Import.Options("k6-abort", 1, "k6", Map.of(), false, true,
-                200).withK6(Map.of("http_req_duration", List.of(new K6Line.ThresholdDecl("p(99)<100", true, "10s"))),
+                200).withK6(Map.of("http_req_duration", List.of(new ThresholdDecl("p(99)<100", true, "10s"))),
                 null), records::add);
 
         K6Verdict v = result.verdicts().stream().filter(x -> x.key().equals("http_req_duration: p(99)<100"))
@@ -153,7 +154,7 @@ class K6ThresholdsTest {
         write(file);
         List<WireRecord> records = new ArrayList<>();
         K6Import.read(file, new K6Import.Options("k6-mapped", 1, "k6", Map.of("probe", "read"), false, true, 200)
-                .withK6(Map.of("http_req_duration{scenario:probe}", List.of(new K6Line.ThresholdDecl("p(50)>800", false, null))), null), records::add);
+                .withK6(Map.of("http_req_duration{scenario:probe}", List.of(new ThresholdDecl("p(50)>800", false, null))), null), records::add);
         Map<String, GateResult> gates = gates("k6-mapped", records);
 
         assertThat(gates.get("http_req_duration{scenario:read}: p(50)>800").pass()).isTrue();
@@ -165,9 +166,9 @@ class K6ThresholdsTest {
             throws Exception {
         Path file = dir.resolve(series + ".json");
         write(file);
-        Map<String, List<K6Line.ThresholdDecl>> decls = new java.util.LinkedHashMap<>();
+        Map<String, List<ThresholdDecl>> decls = new java.util.LinkedHashMap<>();
         optionThresholds.forEach((k, v) -> decls.put(k, v.stream()
-                .map(e -> new K6Line.ThresholdDecl(e, false, null)).toList()));
+                .map(e -> new ThresholdDecl(e, false, null)).toList()));
         List<WireRecord> records = new ArrayList<>();
         K6Import.read(file, new K6Import.Options(series, 1, "k6", Map.of(), false, true, 200).withK6(decls, summary),
                 records::add);
@@ -274,8 +275,8 @@ class K6ThresholdsTest {
     @Test
     void aPercentileJudgedAgainAfterMorePointsCoversThemAll() {
         K6Thresholds judge = new K6Thresholds(Map.of());
-        judge.declare("http_req_duration", List.of(new K6Line.ThresholdDecl("p(50)<100", false, null),
-                new K6Line.ThresholdDecl("max<1000", false, null)));
+        judge.declare("http_req_duration", List.of(new ThresholdDecl("p(50)<100", false, null),
+                new ThresholdDecl("max<1000", false, null)));
         for (int v : new int[] {30, 10, 20}) {
             judge.accept(new K6Line.Point("http_req_duration", START * 1_000_000L + v, v, K6Tags.EMPTY));
         }
@@ -294,7 +295,7 @@ class K6ThresholdsTest {
             K6Thresholds judge = new K6Thresholds(Map.of());
             List<String> expressions = List.of("p(99.9)<1", "p(10)<1", "p(95)<1", "med<1", "p(0)<1", "p(100)<1",
                     "p(99)<1");
-            judge.declare("queue_wait", expressions.stream().map(e -> new K6Line.ThresholdDecl(e, false, null))
+            judge.declare("queue_wait", expressions.stream().map(e -> new ThresholdDecl(e, false, null))
                     .toList());
             judge.type("queue_wait", "trend");
             java.util.Random random = new java.util.Random(3);

@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.importers.k6.K6Import;
 import io.rigscope.importers.k6.K6Line;
 import io.rigscope.importers.k6.K6Options;
@@ -119,7 +120,7 @@ public final class ImportK6Command implements Callable<Integer> {
         }
     }
 
-    private Map<String, List<K6Line.ThresholdDecl>> optionThresholds() {
+    private Map<String, List<ThresholdDecl>> optionThresholds() {
         if (optionsFile == null) {
             return Map.of();
         }

@@ -53,7 +53,7 @@ class K6FollowTest {
     @RegisterExtension
     static final KafkaBroker kafka = new KafkaBroker();
     static final WireCodec CODEC = new WireCodec();
-    static final Path REAL_K6 = Path.of("../analyzer/src/test/resources/k6/xk6-dashboard-result.json.gz");
+    static final Path REAL_K6 = Path.of("src/test/resources/k6/xk6-dashboard-result.json.gz");
     /** k6's pace, sped up: 20-30 s of k6 output are written in 2-3 s. */
     static final double SPEED_UP = 10;
     static final ExecutorService THREADS = Executors.newCachedThreadPool();
