@@ -1,6 +1,7 @@
 package io.rigscope.importers.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rigscope.collectors.aws.RdsMetricUnits;
 import io.rigscope.model.wire.CloudWatchPoint;
 import io.rigscope.model.wire.WireRecord;
 import java.io.IOException;
@@ -13,17 +14,9 @@ import java.util.function.Consumer;
  * {@code MetricDataResults} entry is a metric (its {@code Label}, else its {@code Id}), its {@code Timestamps}
  * and {@code Values} paired in order. The response carries neither the period, the statistic nor the unit: the
  * period is the smallest gap between timestamps (60 s with one), the statistic {@code Average}, the unit RDS's
- * for the metrics it knows.
+ * for the metrics it knows ({@link RdsMetricUnits}).
  */
 final class CloudWatchFile implements EvidenceReader {
-
-    private static final Map<String, String> UNITS = Map.ofEntries(Map.entry("WriteIOPS", "Count/Second"),
-            Map.entry("ReadIOPS", "Count/Second"), Map.entry("DiskQueueDepth", "Count"),
-            Map.entry("CPUUtilization", "Percent"), Map.entry("WriteLatency", "Seconds"),
-            Map.entry("ReadLatency", "Seconds"), Map.entry("WriteThroughput", "Bytes/Second"),
-            Map.entry("ReadThroughput", "Bytes/Second"), Map.entry("FreeableMemory", "Bytes"),
-            Map.entry("DatabaseConnections", "Count"), Map.entry("EBSIOBalance%", "Percent"),
-            Map.entry("BurstBalance", "Percent"), Map.entry("TransactionLogsGeneration", "Bytes/Second"));
 
     private final String series;
 
@@ -39,7 +32,7 @@ final class CloudWatchFile implements EvidenceReader {
                 return;
             }
             for (JsonNode r : response.path("MetricDataResults")) {
-                String metric = canonical(r.path("Label").asText(r.path("Id").asText("")));
+                String metric = RdsMetricUnits.canonical(r.path("Label").asText(r.path("Id").asText("")));
                 JsonNode ts = r.path("Timestamps");
                 JsonNode values = r.path("Values");
                 if (metric.isBlank() || ts.size() != values.size()) {
@@ -63,20 +56,10 @@ final class CloudWatchFile implements EvidenceReader {
                         continue;
                     }
                     out.accept(new CloudWatchPoint(series, 0, "cloudwatch@rds", us[i], "AWS/RDS", metric, Map.of(),
-                            "Average", periodSec, values.get(i).asDouble(), UNITS.getOrDefault(metric, "None")));
+                            "Average", periodSec, values.get(i).asDouble(), RdsMetricUnits.unit(metric)));
                     tally.records++;
                 }
             }
         });
-    }
-
-    /** RDS's spelling of a metric named in any case ({@code diskqueuedepth} -> {@code DiskQueueDepth}). */
-    private static String canonical(String name) {
-        for (String known : UNITS.keySet()) {
-            if (known.equalsIgnoreCase(name)) {
-                return known;
-            }
-        }
-        return name;
     }
 }
