@@ -1,9 +1,14 @@
 package io.rigscope.importers.k6;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.csv.CsvFactory;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireRecord;
@@ -136,35 +141,25 @@ public final class K6Files {
      * Checks and splits one k6 file.
      *
      * @param text the file's text (decompressed); closed here
-     * @param csv true for k6's CSV output, false for its JSON lines
+     * @param csv true for k6's CSV output (read by jackson-dataformat-csv), false for its JSON lines
      * @param tally what the file gave
      */
     public void add(BufferedReader text, boolean csv, Counts tally) throws IOException {
         int fileKey = ++files;
         long outside = 0;
         try (BufferedReader r = text) {
-            String line;
-            long n = 0;
-            String[] header = null;
-            while ((line = r.readLine()) != null) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                tally.line();
-                ObjectNode node;
-                if (csv) {
-                    if (header == null) {
-                        header = Csv.split(line).toArray(String[]::new);
+            if (csv) {
+                outside = addCsv(r, fileKey, tally);
+            } else {
+                String line;
+                long n = 0;
+                while ((line = r.readLine()) != null) {
+                    n++;
+                    if (line.isBlank()) {
                         continue;
                     }
-                    try {
-                        node = Csv.point(header, Csv.split(line));
-                    } catch (IllegalArgumentException e) {
-                        tally.bad(n, e.getMessage());
-                        continue;
-                    }
-                } else {
+                    tally.line();
+                    ObjectNode node;
                     try {
                         JsonNode parsed = JSON.readTree(line);
                         if (!(parsed instanceof ObjectNode o) || !o.has("type")) {
@@ -176,47 +171,104 @@ public final class K6Files {
                         tally.bad(n, "not JSON");
                         continue;
                     }
-                }
-                String type = node.path("type").asText();
-                if (type.equals("Metric")) {
-                    String name = node.path("metric").asText(node.path("data").path("name").asText());
-                    if (metricLines.putIfAbsent(name, line) == null) {
-                        for (Split s : splits.values()) {
-                            write(s, line);
+                    String type = node.path("type").asText();
+                    if (type.equals("Metric")) {
+                        String name = node.path("metric").asText(node.path("data").path("name").asText());
+                        if (metricLines.putIfAbsent(name, line) == null) {
+                            for (Split s : splits.values()) {
+                                write(s, line);
+                            }
                         }
-                    }
-                    continue;
-                }
-                if (!type.equals("Point")) {
-                    continue;
-                }
-                String why = invalid(node);
-                if (why != null) {
-                    tally.bad(n, why);
-                    continue;
-                }
-                long us = timeUs(node.path("data").path("time").asText());
-                int key = fileKey;
-                if (!repeats.isEmpty()) {
-                    key = repeats.stream().filter(rep -> rep.contains(us)).mapToInt(Repeat::rep)
-                            .findFirst().orElse(0);
-                    if (key == 0) {
-                        outside++;
                         continue;
                     }
+                    if (type.equals("Point") && !keep(node, line, n, fileKey, tally)) {
+                        outside++;
+                    }
                 }
-                Split split = split(key);
-                if (!split.tallies.contains(tally)) {
-                    split.tallies.add(tally);
-                }
-                split.firstUs = Math.min(split.firstUs, us);
-                write(split, csv ? node.toString() : line);
-                tally.record();
             }
         }
         if (outside > 0) {
             tally.note(String.format("%,d point(s) outside every repeat of the manifest, left out", outside));
         }
+    }
+
+    /**
+     * k6's CSV rows (the first is the header) as points; a row that is not a point is counted bad. A quoting error
+     * ends the file: what follows it cannot be told apart into rows.
+     *
+     * @return how many points fell outside every repeat
+     */
+    private long addCsv(BufferedReader r, int fileKey, Counts tally) throws IOException {
+        long outside = 0;
+        String[] header = null;
+        List<String> row = new ArrayList<>();
+        try (JsonParser p = Csv.FACTORY.createParser(r)) {
+            long n = 0;
+            try {
+                while (p.nextToken() == JsonToken.START_ARRAY) {
+                    row.clear();
+                    while (p.nextToken() == JsonToken.VALUE_STRING) {
+                        if (row.isEmpty()) {
+                            n = p.currentTokenLocation().getLineNr();   // the row's line: its first value's
+                        }
+                        row.add(p.getText());
+                    }
+                    if (row.size() == 1 && row.get(0).isBlank()) {
+                        continue;   // a blank line
+                    }
+                    tally.line();
+                    if (header == null) {
+                        header = row.toArray(String[]::new);
+                        continue;
+                    }
+                    ObjectNode node;
+                    try {
+                        node = Csv.point(header, row);
+                    } catch (IllegalArgumentException e) {
+                        tally.bad(n, e.getMessage());
+                        continue;
+                    }
+                    if (!keep(node, null, n, fileKey, tally)) {
+                        outside++;
+                    }
+                }
+            } catch (JsonProcessingException e) {
+                tally.line();
+                tally.bad(e.getLocation() == null ? n + 1 : e.getLocation().getLineNr(),
+                        "not CSV (" + e.getOriginalMessage() + "); the rest of the file is skipped");
+            }
+        }
+        return outside;
+    }
+
+    /**
+     * Keeps one valid point for its repeat: written as it was read ({@code line}), or as JSON when it was a CSV row
+     * ({@code line} null); counted bad when invalid.
+     *
+     * @return false when the point falls outside every repeat of the manifest (left out)
+     */
+    private boolean keep(ObjectNode node, String line, long n, int fileKey, Counts tally) throws IOException {
+        String why = invalid(node);
+        if (why != null) {
+            tally.bad(n, why);
+            return true;
+        }
+        long us = timeUs(node.path("data").path("time").asText());
+        int key = fileKey;
+        if (!repeats.isEmpty()) {
+            key = repeats.stream().filter(rep -> rep.contains(us)).mapToInt(Repeat::rep).findFirst().orElse(0);
+            if (key == 0) {
+                return false;
+            }
+        }
+        Split split = split(key);
+        if (!split.tallies.contains(tally)) {
+            split.tallies.add(tally);
+        }
+        split.firstUs = Math.min(split.firstUs, us);
+        write(split, line == null ? node.toString() : line);
+        tally.record();
+        return true;
     }
 
     /** Why a point cannot be imported, or null when it can. */
@@ -321,6 +373,12 @@ public final class K6Files {
 
     /** k6's CSV rows as k6 JSON points. */
     static final class Csv {
+        /**
+         * Rows, each an array of strings (no schema), quoted as Go's encoding/csv writes them (double quotes group
+         * and escape with {@code ""}); empty lines skipped.
+         */
+        static final CsvFactory FACTORY = CsvFactory.builder().enable(CsvParser.Feature.SKIP_EMPTY_LINES).build();
+
         private static final java.util.Set<String> NOT_TAGS = java.util.Set.of("metric_name", "timestamp",
                 "metric_value", "extra_tags", "metadata");
 
@@ -392,35 +450,6 @@ public final class K6Files {
             } catch (DateTimeParseException e) {
                 throw new IllegalArgumentException("timestamp '" + v + "' is neither epoch nor RFC 3339");
             }
-        }
-
-        /** One CSV row's fields; double quotes group and escape ({@code ""}), as Go's encoding/csv writes. */
-        static List<String> split(String line) {
-            List<String> out = new ArrayList<>();
-            StringBuilder cur = new StringBuilder();
-            boolean quoted = false;
-            for (int i = 0; i < line.length(); i++) {
-                char c = line.charAt(i);
-                if (quoted) {
-                    if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                        cur.append('"');
-                        i++;
-                    } else if (c == '"') {
-                        quoted = false;
-                    } else {
-                        cur.append(c);
-                    }
-                } else if (c == '"') {
-                    quoted = true;
-                } else if (c == ',') {
-                    out.add(cur.toString());
-                    cur.setLength(0);
-                } else {
-                    cur.append(c);
-                }
-            }
-            out.add(cur.toString());
-            return out;
         }
     }
 }
