@@ -64,8 +64,8 @@ public record ThresholdDecl(String expression, boolean abortOnFail, String delay
             throw new ThresholdSyntaxException(where + ": abortOnFail must be true or false, not " + abort);
         }
         if (delay != null && !(delay instanceof String)) {
-            throw new ThresholdSyntaxException(where + ": delayAbortEval must be a duration string such as \"10s\", not "
-                    + delay);
+            throw new ThresholdSyntaxException(where
+                    + ": delayAbortEval must be a duration string such as \"10s\", not " + delay);
         }
         return new ThresholdDecl(text, Boolean.TRUE.equals(abort), (String) delay);
     }

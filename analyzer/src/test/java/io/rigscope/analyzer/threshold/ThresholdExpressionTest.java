@@ -31,7 +31,8 @@ class ThresholdExpressionTest {
         assertThat(Metric.HTTP_REQS.allows(Aggregation.Kind.RATE)).isTrue();
         assertThat(MetricType.GAUGE.allows(Aggregation.Kind.PERCENTILE)).isFalse();
         assertThatThrownBy(() -> ThresholdParser.parse("http_req_duration", "value<1"))
-                .hasMessageContaining("'value' is not allowed on http_req_duration (allowed: avg, min, med, max, p(N))");
+                .hasMessageContaining(
+                        "'value' is not allowed on http_req_duration (allowed: avg, min, med, max, p(N))");
     }
 
     @Test

@@ -198,7 +198,8 @@ public final class K6Thresholds {
             }
             if (!type.get().allows(d.expression.aggregation().kind())) {
                 return new K6Verdict(d.displayKey, null, false, "not judged: k6 does not allow "
-                        + d.expression.aggregation().kind().method() + " on a " + type.get().k6Name() + " (" + d.metric + ")",
+                        + d.expression.aggregation().kind().method() + " on a " + type.get().k6Name() + " ("
+                        + d.metric + ")",
                         d.sink.count, abort, delay, null);
             }
             double value = d.sink.aggregate(type.get(), d.expression, durationSec);

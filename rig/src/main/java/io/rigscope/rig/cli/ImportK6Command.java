@@ -2,7 +2,6 @@ package io.rigscope.rig.cli;
 
 import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.importers.k6.K6Import;
-import io.rigscope.importers.k6.K6Line;
 import io.rigscope.importers.k6.K6Options;
 import io.rigscope.importers.k6.K6Summary;
 import io.rigscope.analyzer.threshold.K6Verdict;
