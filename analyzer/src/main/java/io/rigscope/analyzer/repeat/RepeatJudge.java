@@ -92,6 +92,13 @@ public final class RepeatJudge {
         if (aborted != null) {
             gates = abortFails(gates, aborted);
         }
+        Silence silence = track.kind() == RepeatTrack.Kind.CEILING ? null : track.silence();
+        if (silence != null) {
+            gates = new LinkedHashMap<>(gates);
+            gates.put(Silence.ENDED_BY, new GateResult(Silence.ENDED_BY, false, silence.generator() + " silent since "
+                    + silence.sinceSec(), "heard every " + settings.generatorSilenceSec() + " s",
+                    silence.describe()));
+        }
         boolean pass = gates.values().stream().allMatch(GateResult::pass);
         // the reconciliation gates' own judgement (0 events claimed for 0 rows gained reconciles nothing)
         Boolean reconciled = track.gain() == null ? null
@@ -112,7 +119,7 @@ public final class RepeatJudge {
                 primary == null ? 0 : primary.responseAtPercentileUs(99), drift, spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
                 facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted,
-                errors(primary));
+                errors(primary), silence);
     }
 
     /**

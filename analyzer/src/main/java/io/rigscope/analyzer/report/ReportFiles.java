@@ -63,6 +63,10 @@ public final class ReportFiles {
                 md.append("\nRepeat ").append(r.rep()).append(": ").append(r.aborted().describe())
                         .append("; that gate fails.\n");
             }
+            if (r.silence() != null) {
+                md.append("\nRepeat ").append(r.rep()).append(" ended by `").append(r.endedBy()).append("`: ")
+                        .append(r.silence().describe()).append("; ").append(r.silence().lossLine()).append(".\n");
+            }
             for (GateResult g : r.failedGates()) {
                 if (g.reason() != null) {
                     md.append("\nRepeat ").append(r.rep()).append(", `").append(g.name()).append("`: ")

@@ -329,6 +329,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
             if (r.aborted() != null) {
                 System.out.println("    " + r.aborted().describe());
             }
+            if (r.silence() != null) {
+                System.out.println("    ended_by " + r.endedBy() + ": " + r.silence().describe());
+                System.out.println("    " + r.silence().lossLine());
+            }
         }
         report.episodes().forEach(e -> System.out.println(LiveAnalysis.episodeLine(e)));
         if (report.ceiling() != null) {

@@ -196,7 +196,9 @@ public final class LiveAnalysis implements AutoCloseable {
                 : "failed " + String.join(", ", failed.stream().map(GateResult::describe).toList());
         return String.format(Locale.ROOT, "   analyzer: repeat %d %s: %d samples, %d dropped, %d failed; p50 %s ms, "
                         + "p99 %s ms (service); %d events claimed; %s", r.rep(), r.pass() ? "PASS" : "FAIL",
-                r.samples(), r.dropped(), r.failed(), r.p50Ms(), r.p99Ms(), r.eventsClaimed(), gates);
+                r.samples(), r.dropped(), r.failed(), r.p50Ms(), r.p99Ms(), r.eventsClaimed(), gates)
+                + (r.silence() == null ? "" : "\n   ! rep " + r.rep() + " ended: " + r.silence().describe() + "; "
+                        + r.silence().lossLine());
     }
 
     @Override
