@@ -110,8 +110,10 @@ public final class RepeatJudge {
         for (Episode e : EpisodeJoiner.join(track.rep(), spans, settings.episodeGapSec())) {
             List<SecondStats> inside = seconds.stream()
                     .filter(s -> s.sec() >= e.startSec() && s.sec() < e.endSec()).toList();
-            episodes.add(attributor.attribute(new EpisodeScene(withHealth(e, track), inside, repeatP50Us,
-                    track.healthBySec(), telemetry, cadence, settings.attribution())));
+            Episode attributed = attributor.attribute(new EpisodeScene(withHealth(e, track), inside, repeatP50Us,
+                    track.healthBySec(), telemetry, cadence, settings.attribution()));
+            episodes.add(attributed.withMissingSilentSince(telemetry.silentSince(attributed.missing(),
+                    attributed.endSec())));
         }
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
                 primary == null ? 0 : primary.serviceAtPercentileUs(50),

@@ -96,11 +96,17 @@ public final class ReportFiles {
                         .append(e.endSec()).append(" | ").append(e.cause().code()).append(" | ")
                         .append(e.confidence().code()).append(" | ")
                         .append(e.secondary() == null ? "-" : e.secondary().code()).append(" | ")
-                        .append(e.missing().isEmpty() ? "-" : String.join(", ", e.missing())).append(" | ")
+                        .append(e.missingLine()).append(" | ")
                         .append(String.join("<br>", e.evidence().stream().map(Evidence::text).toList())
                                 .replace("|", "\\|"))
                         .append(" |\n");
             }
+        }
+        if (!report.silentStreams().isEmpty()) {
+            md.append("\n## Streams that fell silent\n\n| stream | silent since (UTC) | epoch s |\n|---|---|---|\n");
+            report.silentStreams().forEach((topic, sec) -> md.append("| ").append(topic).append(" | ")
+                    .append(java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC)
+                            .format(java.time.Instant.ofEpochSecond(sec))).append(" | ").append(sec).append(" |\n"));
         }
         Map<String, Object> env = report.environment();
         if (env != null && !env.isEmpty()) {

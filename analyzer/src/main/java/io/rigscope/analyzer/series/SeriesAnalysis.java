@@ -270,7 +270,8 @@ public final class SeriesAnalysis {
         // the figures' hardware and settings travel with them (from the ENVIRONMENT marker: replay-safe)
         SeriesReport report = SeriesReport.of(series, summaries, settings.reconciliationRequired(), samplesOutside)
                 .withCeiling(ceiling == null ? null : ceiling.withDenominator(denominatorRowsPerSec))
-                .withEnvironment(environment);
+                .withEnvironment(environment)
+                .withSilentStreams(telemetry.silentBefore(maxSecond(), settings.attribution().graceSec()));
         out.add(new Decision.Series(series, tsOf(maxSecond()), report));
         progress.update(records, samples, closedSeconds, freezeSeconds, judged, currentRep);
         return report;
