@@ -95,8 +95,8 @@ public final class RepeatJudge {
         Silence silence = track.kind() == RepeatTrack.Kind.CEILING ? null : track.silence();
         if (silence != null) {
             gates = new LinkedHashMap<>(gates);
-            gates.put(Silence.ENDED_BY, new GateResult(Silence.ENDED_BY, false, silence.generator() + " silent since "
-                    + silence.sinceSec(), "heard every " + settings.generatorSilenceSec() + " s",
+            // value: seconds of the schedule never offered; limit 0; the sentence says who and since when
+            gates.put(Silence.ENDED_BY, new GateResult(Silence.ENDED_BY, false, silence.neverOfferedSec(), 0,
                     silence.describe()));
         }
         boolean pass = gates.values().stream().allMatch(GateResult::pass);
