@@ -3,6 +3,7 @@ package io.rigscope.generator;
 import io.rigscope.generator.health.HealthMonitor;
 import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.outbox.Outbox;
+import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.codec.WireCodec;
@@ -75,7 +76,8 @@ final class GeneratorRun {
         String nonce = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
         String keyPrefix = plan.series() + "." + plan.rep() + "." + plan.src() + "." + nonce + ".";
         Outbox outbox = new Outbox(sink, options.outboxCapacity(),
-                options.spoolDir().resolve("rigscope-spool-" + plan.src() + "-" + nonce + ".bin"), codec);
+                options.spoolDir().resolve("rigscope-spool-" + plan.src() + "-" + nonce + ".bin"), codec,
+                options.journalDir() == null ? null : SampleJournal.create(options.journalDir(), plan.src(), codec));
         ClientLoops loops = ClientLoops.shared(options.ioThreads());
         List<ScenarioRun> runs = new ArrayList<>();
         HealthMonitor health = null;

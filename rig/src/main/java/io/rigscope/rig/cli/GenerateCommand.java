@@ -6,6 +6,7 @@ import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.RecordSink;
 import io.rigscope.generator.RunSummary;
 import io.rigscope.generator.ScenarioSummary;
+import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
@@ -152,8 +153,23 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the summary as JSON on stdout (second lines go to stderr).")
     boolean json;
 
+    @Option(names = "--spool", paramLabel = "DIR",
+            description = {"Write every sample batch to a write-ahead journal in DIR before it is sent to Kafka, and mark "
+                + "the broker's acknowledgements in it: a generator killed mid-run (SIGKILL) leaves there the samples "
+                + "that never reached the broker. Before it starts, generate publishes what an earlier run with the "
+                + "same --src left in DIR. Default: off (docs/generator.md, \"What a killed generator loses\")."})
+    Path spool;
+
+    @Option(names = "--recover", paramLabel = "DIR",
+            description = {"Publish the samples every journal in DIR (--spool DIR of killed generators) holds beyond "
+                + "the broker's last acknowledgement, delete the journals, and exit; no load is offered."})
+    Path recover;
+
     @Override
     public Integer call() throws Exception {
+        if (recover != null) {
+            return recoverJournals(recover, null);
+        }
         Share part;
         try {
             part = share == null ? Share.WHOLE : Share.parse(share);
@@ -185,6 +201,9 @@ public final class GenerateCommand implements Callable<Integer> {
         if (ioThreads != null) {
             options = options.withIoThreads(ioThreads);
         }
+        if (spool != null) {
+            options = options.withJournalDir(spool);
+        }
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
@@ -193,6 +212,10 @@ public final class GenerateCommand implements Callable<Integer> {
                 po = po.withOutFile(out);
             }
             try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec, po)) {
+                if (spool != null) {
+                    // what an earlier run of this generator left unacknowledged goes first
+                    recovered(SampleJournal.recover(spool, plan.src(), RecordSink.of(publisher), codec));
+                }
                 System.err.printf("generate: series %s rep %d src %s, %s, %d scenario(s), %s%s%n", plan.series(),
                         plan.rep(), plan.src(), plan.mode().label(), plan.scenarios().size(), plan.duration(),
                         part.n() > 1 ? ", share " + part + " of the schedule" : "");
@@ -232,6 +255,40 @@ public final class GenerateCommand implements Callable<Integer> {
                 }
                 return ExitCodes.OK;
             }
+        }
+    }
+
+    /** {@code --recover DIR}: publishes what the journals in DIR hold beyond their acknowledgements. */
+    private int recoverJournals(Path dir, String src) {
+        if (!java.nio.file.Files.isDirectory(dir)) {
+            throw new UsageException("--recover " + dir + " is not a directory");
+        }
+        WireCodec codec = new WireCodec();
+        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
+            admin.ensureTopics();
+            try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
+                    WirePublisher.Options.defaults().withClientId("rigscope-recover"))) {
+                List<SampleJournal.Recovered> done = SampleJournal.recover(dir, src, RecordSink.of(publisher), codec);
+                publisher.flush();
+                recovered(done);
+                if (done.isEmpty()) {
+                    System.err.println("generate: no sample journal to recover in " + dir);
+                }
+                if (publisher.failed() > 0) {
+                    throw new IllegalStateException(publisher.failed() + " record(s) failed to publish: "
+                            + publisher.lastError());
+                }
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    private static void recovered(List<SampleJournal.Recovered> done) {
+        for (SampleJournal.Recovered r : done) {
+            System.err.printf(Locale.ROOT, "generate: recovered %s: %d batch(es), %d acknowledged before, %d "
+                    + "published now (%d samples)%s%n", r.file().getFileName(), r.entries(), r.acknowledged(),
+                    r.published(), r.samples(), r.truncatedTail() ? "; its last entry was cut short by the kill "
+                            + "and is left out" : "");
         }
     }
 
