@@ -34,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * --duration 30s}, in a process of its own, is killed with SIGKILL a few seconds into its schedule. The analyzer
  * judges the repeat within the silence grace of the kill (not at its --timeout), failing, {@code ended_by:
  * generator_silent}; a replay of the topics and an {@code analyze --input} of them write the same report, byte for byte.
+ * The generator ran with {@code --spool DIR}: {@code generate --recover DIR} then publishes exactly the samples its
+ * journal held beyond the broker's last acknowledgement.
  */
 @Timeout(240)
 class GeneratorKilledMidRepeatTest {
@@ -43,6 +45,14 @@ class GeneratorKilledMidRepeatTest {
 
     @TempDir
     Path dir;
+
+    private static long samplesOnTheWire(String series) {
+        return new WireSource(KafkaClients.of(broker.bootstrap()), new WireCodec())
+                .records(new WireSource.Spec(EnumSet.of(Topic.SAMPLES), series, true, false), f -> { })
+                .filter(r -> r instanceof io.rigscope.model.wire.SampleBatch)
+                .map(r -> (long) ((io.rigscope.model.wire.SampleBatch) r).samples().size())
+                .reduce(0L, Long::sum).block(Duration.ofSeconds(60));
+    }
 
     @Test
     void aGeneratorKilledMidRepeatEndsItsRepeatWithinTheGraceAndTheReplayReportsTheSame() throws Exception {
@@ -56,7 +66,7 @@ class GeneratorKilledMidRepeatTest {
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp",
                     System.getProperty("java.class.path"), Main.class.getName(), "generate", "--bootstrap",
                     broker.bootstrap(), "--url", server.url(), "--rate", "100", "--duration", "30s", "--batch", "0",
-                    "--method", "GET", "--series", series, "--rep", "1"));
+                    "--method", "GET", "--series", series, "--rep", "1", "--spool", dir.resolve("journal").toString()));
             Process generator = new ProcessBuilder(child).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("generate.log").toFile()).start();
             try {
@@ -105,6 +115,20 @@ class GeneratorKilledMidRepeatTest {
                     "--report-json", fromFile.toString());
             assertThat(input.exit()).as(input.err()).isEqualTo(ExitCodes.GATES_FAILED);
             assertThat(Files.readString(fromFile)).isEqualTo(Files.readString(live));
+
+            // what the kill left in the journal: published by --recover, exactly the unacknowledged batches
+            long before = samplesOnTheWire(series);
+            RigscopeRun recovered = rigscope("generate", "--recover", dir.resolve("journal").toString(),
+                    "--bootstrap", broker.bootstrap());
+            assertThat(recovered.exit()).as(recovered.err()).isEqualTo(ExitCodes.OK);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("published now \\((\\d+) samples\\)")
+                    .matcher(recovered.err());
+            assertThat(m.find()).as(recovered.err()).isTrue();
+            long published = Long.parseLong(m.group(1));
+            assertThat(samplesOnTheWire(series)).isEqualTo(before + published);
+            try (var left = Files.list(dir.resolve("journal"))) {
+                assertThat(left).as("every journal recovered and deleted").isEmpty();
+            }
         }
     }
 }
