@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
+import reactor.test.StepVerifier;
+import reactor.test.scheduler.VirtualTimeScheduler;
 
 class ResilientTest {
 
@@ -69,10 +71,39 @@ class ResilientTest {
     }
 
     @Test
-    void backoffDoublesUpToItsMaximum() {
-        Backoff b = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(3));
-        assertThat(List.of(b.delayAfter(1), b.delayAfter(2), b.delayAfter(3), b.delayAfter(4), b.delayAfter(30)))
-                .containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
-                        Duration.ofSeconds(3), Duration.ofSeconds(3));
+    void retriesWaitFirstThenDoubleUpToTheMaximumAndStartOverOnceARecordArrives() {
+        // virtual time: the delays are Reactor's Retry.backoff with no jitter, checked to the millisecond
+        AtomicInteger attempts = new AtomicInteger();
+        StepVerifier.withVirtualTime(() -> Resilient.forever(ctx, "vmstat@h", Topic.VMSTAT, () -> {
+            int n = attempts.incrementAndGet();
+            // attempts 1-4 fail; the 5th delivers a record and fails; the 6th fails again
+            return n == 5 ? Flux.just(vmstat(ctx.nowUs())).concatWith(Flux.error(new IllegalStateException("again")))
+                    : Flux.error(new IllegalStateException("down " + n));
+        }, new Backoff(Duration.ofMillis(500), Duration.ofSeconds(3)), VirtualTimeScheduler.get()))
+                .expectSubscription()
+                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 1))
+                .expectNoEvent(Duration.ofMillis(499))
+                .thenAwait(Duration.ofMillis(1))
+                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 2))
+                .expectNoEvent(Duration.ofMillis(999))
+                .thenAwait(Duration.ofMillis(1))
+                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 3))
+                .expectNoEvent(Duration.ofMillis(1999))
+                .thenAwait(Duration.ofMillis(1))
+                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 4))
+                // capped at 3 s, not 4
+                .expectNoEvent(Duration.ofMillis(2999))
+                .thenAwait(Duration.ofMillis(1))
+                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 0))
+                .assertNext(r -> assertThat(r).isInstanceOf(Vmstat.class))
+                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 1)
+                        .containsEntry("reason", "again"))
+                // a record arrived: the next delay is the first again
+                .expectNoEvent(Duration.ofMillis(499))
+                .thenAwait(Duration.ofMillis(1))
+                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 2))
+                .thenCancel()
+                .verify(Duration.ofSeconds(10));
+        assertThat(attempts.get()).isEqualTo(6);
     }
 }

@@ -134,6 +134,26 @@ class AwsCollectorsTest {
     }
 
     @Test
+    void aQuietSecondThatPerformanceInsightsSampledIsPublishedAsZeroLoadNotLeftAHole() {
+        // no session active: PI answers with the ungrouped total only (0.0), no group; a second with no value
+        // was not sampled and stays absent
+        aws.route("GetResourceMetrics", call -> FakeAws.Answer.json(FakeAws.fixture("pi-quiet.json")));
+        var collector = new PerformanceInsightsCollector(new PerformanceInsightsCollector.Config(DBI,
+                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofSeconds(30), Duration.ofSeconds(5)), aws.settings(),
+                at("2026-11-30T06:00:08Z"));
+
+        List<WireRecord> out = collector.records(Schedulers.boundedElastic(), FAST).take(2).collectList()
+                .block(Duration.ofSeconds(10));
+
+        assertThat(out).hasSize(2).allSatisfy(r -> {
+            assertThat(r).isInstanceOf(Waits.class);
+            assertThat(((Waits) r).load()).isEmpty();
+            assertThat(((Waits) r).totalActive()).isZero();
+        });
+        assertThat(out).extracting(WireRecord::ts).containsExactly(1796018400L * 1_000_000L, 1796018401L * 1_000_000L);
+    }
+
+    @Test
     void anAwsErrorYieldsAGapMarkerAndTheSourceIsReadAgain() {
         AtomicInteger n = new AtomicInteger();
         aws.route("GetResourceMetrics", call -> n.incrementAndGet() == 1

@@ -81,6 +81,7 @@ public final class HealthMonitor implements AutoCloseable {
             try {
                 Thread.sleep(HICCUP_SLEEP_NANOS / 1_000_000L);
             } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the monitor's own thread: keep the flag, then end
                 return;
             }
             long over = System.nanoTime() - before - HICCUP_SLEEP_NANOS;
@@ -115,6 +116,7 @@ public final class HealthMonitor implements AutoCloseable {
             try {
                 Thread.sleep(LOOP_PROBE_NANOS / 1_000_000L);
             } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the monitor's own thread: keep the flag, then end
                 return;
             }
         }

@@ -132,7 +132,10 @@ public final class Dashboard implements AutoCloseable {
         SeriesIndex index = new SeriesIndex();
         WireSource source = new WireSource(bootstrap, codec);
         Disposable indexing = source.records(new WireSource.Spec(EnumSet.of(Topic.MARKERS, Topic.VERDICTS), null,
-                true, true), failed -> { }).subscribe(index::accept, e -> { });
+                true, true), failed -> System.err.println("dashboard: a record on " + failed.deadLetter().topicName()
+                        + " could not be read and is not indexed: " + failed.deadLetter().reason()))
+                .subscribe(index::accept, e -> System.err.println("dashboard: the series index stopped following the "
+                        + "broker (pages still serve what it holds): " + e));
         Routes routes = new Routes(source, codec, index, options.token());
         DisposableServer server;
         try {

@@ -208,7 +208,7 @@ public final class SeriesRunner {
         running.set(stoppable);
         RunSummary run;
         try {
-            run = new Generator(sink, generatorOptions).run(load, stoppable.stop().asMono()).block();
+            run = new Generator(sink, generatorOptions).run(load, stoppable.stop().asMono()).block(bound(duration));
         } finally {
             running.set(null);
         }
@@ -237,6 +237,15 @@ public final class SeriesRunner {
         return new RepeatOutcome(rep, phase, requestsPerSec, run, gain);
     }
 
+    /**
+     * The longest a generator run of this schedule may take: the schedule, the drain grace and two minutes for
+     * the requests still in flight (every scenario's timeout is shorter). A run that outlasts it is a hung
+     * generator, reported as such instead of blocking the series forever.
+     */
+    private Duration bound(Duration schedule) {
+        return schedule.plus(generatorOptions.drainGrace()).plus(Duration.ofMinutes(2));
+    }
+
     /** The closed-loop ceiling, as repeat {@code rep} of phase {@code ceiling}: the analyzer takes its figures. */
     private RepeatOutcome ceiling(int rep, SeriesPlan.Ceiling c) {
         console.printf("%n== ceiling: closed loop, %d workers, batch %d, %s: repeat %d (a maximum, never a service "
@@ -244,7 +253,7 @@ public final class SeriesRunner {
         currentRep.set(rep);
         LoadPlan load = new LoadPlan(plan.series(), rep, GENERATOR_SRC, "ceiling", LoopMode.CLOSED, c.duration(),
                 scenarios(1, c.workers(), LoopMode.CLOSED).subList(0, 1), LoadPlan.Lifecycle.REPEAT);
-        RunSummary run = Objects.requireNonNull(new Generator(sink, generatorOptions).run(load).block(),
+        RunSummary run = Objects.requireNonNull(new Generator(sink, generatorOptions).run(load).block(bound(c.duration())),
                 "the generator ended without a summary");
         currentRep.set(0);
         sink.flush();

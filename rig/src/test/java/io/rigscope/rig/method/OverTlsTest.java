@@ -42,7 +42,8 @@ class OverTlsTest {
         }
         DatabaseGain gain = new Reconciliation(pg.owner(), SutContract.RECONCILIATION_SQL).count("tls", 1, "rig",
                 1_700_000_000_000_000L, "sustained", new Reconciliation.Window(start, Instant.now()));
-        assertThat(gain.rowsWritten()).isGreaterThanOrEqualTo(0);
+        // the bring-up's write-through posted its events over TLS and reconciliation counted them over TLS
+        assertThat(gain.rowsWritten()).isPositive();
     }
 
     @Test
