@@ -54,9 +54,18 @@ public final class AnalyzerPipeline {
         SeriesAnalysis analysis = analyses.get();
         onStart.accept(analysis.progress());
         AtomicLong lastBatchNanos = new AtomicLong(System.nanoTime());
+        // any batch, an empty one included (a Kafka source's heartbeat: connected and caught up), and whether one
+        // empty batch ever came: then the source says when it is alive, and silence is judged only while it is
+        AtomicLong lastAliveNanos = new AtomicLong(System.nanoTime());
+        java.util.concurrent.atomic.AtomicBoolean heartbeats = new java.util.concurrent.atomic.AtomicBoolean();
         Flux<List<Decision>> decided = input
                 .publishOn(scheduler, 2)
                 .map(batch -> {
+                    lastAliveNanos.set(System.nanoTime());
+                    if (batch.isEmpty()) {
+                        heartbeats.set(true);
+                        return List.of();
+                    }
                     lastBatchNanos.set(System.nanoTime());
                     List<Decision> out = new ArrayList<>();
                     analysis.acceptAll(batch, out);
@@ -71,7 +80,11 @@ public final class AnalyzerPipeline {
                     .takeUntilOther(inputDone.asMono())
                     .map(tick -> {
                         List<Decision> out = new ArrayList<>();
-                        analysis.checkLiveness(System.currentTimeMillis() * 1000L, out);
+                        // a broker that cannot be reached is not a silent generator: while a heartbeating source
+                        // says nothing (an outage), the clock is not read, and Liveness restarts its count after
+                        if (!heartbeats.get() || System.nanoTime() - lastAliveNanos.get() < 2_500_000_000L) {
+                            analysis.checkLiveness(System.currentTimeMillis() * 1000L, out);
+                        }
                         return out;
                     })
                     .filter(out -> !out.isEmpty());

@@ -18,7 +18,8 @@ import java.util.TreeSet;
  *       records came in.</li>
  *   <li>{@link #live} is how a live analysis sees it as it happens: at an analyzer tick reading {@code nowUs}, a
  *       participant with no end is silent when {@code nowUs >= (a + 1 + G) s} and none of its records arrived in
- *       the last G seconds of ticks (so a backlog being caught up, whose timestamps are old, is not silence). It
+ *       the last G seconds of ticks (so a backlog being caught up, whose timestamps are old, is not silence; ticks
+ *       more than 2.5 s apart, the input unreadable between them, start that count again). It
  *       names the same generator and second {@code a + 1} that {@link #atFinish} names once nothing more comes
  *       from it, so the live verdict and the replay's agree.</li>
  * </ul>
@@ -30,6 +31,9 @@ public final class Liveness {
     private final TreeMap<String, Heard> generators = new TreeMap<>();
     private long scheduleStartUs;
     private long scheduledMs;
+    private long lastTickUs = Long.MIN_VALUE;
+    /** Ticks further apart than this mean the live input was not being read between them. */
+    private static final long PAUSED_TICKS_US = 2_500_000L;
 
     private static final class Heard {
         final TreeSet<Long> seconds = new TreeSet<>();
@@ -90,10 +94,16 @@ public final class Liveness {
      * @param graceSec {@code generator_silence_s}
      */
     public Silence live(long nowUs, int graceSec) {
+        // ticks that stopped coming (the input could not be read: a broker outage) restart every count
+        boolean resumed = lastTickUs != Long.MIN_VALUE && nowUs - lastTickUs > PAUSED_TICKS_US;
+        lastTickUs = nowUs;
         String who = null;
         long since = Long.MAX_VALUE;
         for (var e : generators.entrySet()) {
             Heard h = e.getValue();
+            if (resumed) {
+                h.lastArrivalTickUs = nowUs;
+            }
             if (h.records != h.recordsAtLastTick) {
                 h.recordsAtLastTick = h.records;
                 h.lastArrivalTickUs = nowUs;
