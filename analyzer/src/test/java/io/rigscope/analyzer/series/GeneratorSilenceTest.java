@@ -185,6 +185,35 @@ class GeneratorSilenceTest {
     }
 
     @Test
+    void aSourceThatStopsHeartbeatingIsAnUnreachableBrokerNotASilentGenerator() throws Exception {
+        // a heartbeating source (Kafka: an empty batch a second while connected) that then says nothing for 9 s,
+        // as during a broker outage: no repeat is judged silent meanwhile; its records then arrive and end it
+        long startSec = System.currentTimeMillis() / 1000 - 4;
+        List<WireRecord> before = repeat(startSec, 20, seconds(0, 4), false);
+        reactor.core.publisher.Sinks.Many<List<WireRecord>> input = reactor.core.publisher.Sinks.many().unicast()
+                .onBackpressureBuffer();
+        List<Decision> decided = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var done = Analyzer.forSeries(SERIES).live(input.asFlux(), p -> { }).doOnNext(decided::add)
+                .collectList().toFuture();
+        input.tryEmitNext(before);
+        for (int i = 0; i < 3; i++) {
+            Thread.sleep(1_000);
+            input.tryEmitNext(List.of()); // heartbeats: connected, caught up
+        }
+        Thread.sleep(9_000); // the outage: nothing, not even a heartbeat
+        assertThat(decided).as("no repeat judged while the source could not be read")
+                .noneMatch(d -> d instanceof Decision.Repeat);
+        List<WireRecord> rest = repeat(startSec, 20, seconds(4, 20), true).stream()
+                .filter(r -> !(r instanceof Marker m && (m.kind() == Marker.Kind.CONFIG
+                        || m.kind() == Marker.Kind.REPEAT_START))).toList();
+        input.tryEmitNext(rest);
+        input.tryEmitComplete();
+        done.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(decided).filteredOn(d -> d instanceof Decision.Repeat)
+                .allMatch(d -> ((Decision.Repeat) d).summary().silence() == null);
+    }
+
+    @Test
     void theLivePipelineJudgesTheSilentRepeatOnItsOwnClockAndEndsWithTheReplaysReport() {
         // timestamps close to now, so the analyzer's wall clock passes the grace a few seconds into the test
         long startSec = System.currentTimeMillis() / 1000 - 10;
