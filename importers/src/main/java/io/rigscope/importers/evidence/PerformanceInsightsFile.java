@@ -13,7 +13,8 @@ import java.util.function.Consumer;
 /**
  * Performance Insights GetResourceMetrics responses to {@code rig.waits}: the {@code db.load.avg} series grouped
  * by {@code db.wait_event} become, per data point's {@code Timestamp}, one {@link Waits} whose keys are
- * {@code db.wait_event.type:db.wait_event.name} (CPU is {@code CPU}); the ungrouped total is not repeated.
+ * {@code db.wait_event.type:db.wait_event.name} (CPU is {@code CPU}); the ungrouped total is not repeated, but
+ * a second it has a value for and no group does becomes a record with an empty load (0 active sessions).
  * Timestamps as the AWS CLI prints them: ISO 8601 with an offset, or epoch seconds. The period is the smallest
  * gap between data points (1 s when a response holds one).
  */
@@ -37,6 +38,16 @@ final class PerformanceInsightsFile implements EvidenceReader {
             for (JsonNode series : response.path("MetricList")) {
                 String metric = series.path("Key").path("Metric").asText("");
                 JsonNode dims = series.path("Key").path("Dimensions");
+                if (metric.startsWith("db.load") && (dims.isMissingNode() || dims.isEmpty())) {
+                    // the ungrouped total: a second it has a value for was sampled, even with no session active
+                    for (JsonNode p : series.path("DataPoints")) {
+                        Long us = timestampUs(p.path("Timestamp"));
+                        if (us != null && p.path("Value").isNumber()) {
+                            bySecond.computeIfAbsent(us, t -> new TreeMap<>());
+                        }
+                    }
+                    continue;
+                }
                 if (!metric.startsWith("db.load") || !dims.has("db.wait_event.name")) {
                     continue;
                 }

@@ -69,6 +69,8 @@ class EvidenceReadersPropertiesTest {
         Tally tally = new Tally(file, kind);
         List<Object> out = new ArrayList<>();
         reader.apply("s-props").read(file, tally, out::add);
+        // what a reader emits is what its tally counts: the console's "N records" is never a second count
+        assertThat(out).hasSize((int) tally.records);
         return tally;
     }
 
@@ -80,13 +82,11 @@ class EvidenceReadersPropertiesTest {
 
     @Property(tries = 300)
     void aPerformanceInsightsResponseReadsOrCountsBadLines(@ForAll("piFiles") String text) throws IOException {
-        Tally t = read(text, EvidenceKind.PERFORMANCE_INSIGHTS, PerformanceInsightsFile::new);
-        assertThat(t.bad).isGreaterThanOrEqualTo(0);
+        read(text, EvidenceKind.PERFORMANCE_INSIGHTS, PerformanceInsightsFile::new);
     }
 
     @Property(tries = 300)
     void aCloudWatchResponseReadsOrCountsBadLines(@ForAll("cwFiles") String text) throws IOException {
-        Tally t = read(text, EvidenceKind.CLOUDWATCH, CloudWatchFile::new);
-        assertThat(t.bad).isGreaterThanOrEqualTo(0);
+        read(text, EvidenceKind.CLOUDWATCH, CloudWatchFile::new);
     }
 }
