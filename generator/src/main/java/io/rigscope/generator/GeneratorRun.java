@@ -52,10 +52,11 @@ final class GeneratorRun {
 
     /**
      * Asks the run to stop starting requests, saying why: when that ends the schedule before its duration, the end
-     * marker carries {@code reason} under {@code stopped}. The first stop's reason is kept.
+     * marker carries {@code reason} under {@code stopped}. The first stop's reason is kept; an empty or null one
+     * stops without a reason (a signal: the end marker carries no {@code stopped}).
      */
     void stop(Map<String, Object> reason) {
-        if (!state.stopping() && reason != null) {
+        if (!state.stopping() && reason != null && !reason.isEmpty()) {
             stoppedBy = Collections.unmodifiableMap(new LinkedHashMap<>(reason));
         }
         stop();

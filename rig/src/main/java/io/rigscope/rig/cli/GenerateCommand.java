@@ -33,10 +33,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 /** {@code rigscope generate}: offers load from a plan file or flags and publishes samples, ledger, health, markers. */
 @Command(name = "generate", header = "Offer HTTP load (open loop by default) and publish samples, ledger, health, markers.",
@@ -212,6 +215,37 @@ public final class GenerateCommand implements Callable<Integer> {
             options = options.withJournalDir(journal);
         }
         WireCodec codec = new WireCodec();
+        // SIGINT/SIGTERM: the schedule ends there, requests in flight end, and everything is published with the end
+        // markers (REPEAT_END...), so an analyzer sees the generator end its part, not fall silent; the JVM exits
+        // once that is done (at most a minute)
+        Sinks.One<Map<String, Object>> signalled = Sinks.one();
+        CountDownLatch published = new CountDownLatch(1);
+        Thread onSignal = new Thread(() -> {
+            if (signalled.tryEmitValue(Map.of()).isSuccess()) {
+                System.err.println("generate: stopping on a signal: ending the schedule, publishing the end markers");
+            }
+            try {
+                published.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "generate-stop");
+        Runtime.getRuntime().addShutdownHook(onSignal);
+        try {
+            return generate(plan, part, options, codec, reconciliation, signalled.asMono());
+        } finally {
+            published.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onSignal);
+            } catch (IllegalStateException shuttingDown) {
+                // a signal: the hook is running and waits for this
+            }
+        }
+    }
+
+    private int generate(LoadPlan plan, Share part, GeneratorOptions options, WireCodec codec,
+                         RepeatReconciliation reconciliation, Mono<Map<String, Object>> signalled) throws Exception {
+        Path journal = options.journalDir();
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
             WirePublisher.Options po = WirePublisher.Options.defaults().withClientId(plan.src());
@@ -231,7 +265,7 @@ public final class GenerateCommand implements Callable<Integer> {
                 Instant windowStart = Instant.now();
                 RunSummary summary = new Generator(new FailureLines(RecordSink.of(publisher), urls, System.err),
                         options)
-                        .run(plan, abortVerdict(endpoint, codec, plan))
+                        .run(plan, Mono.firstWithSignal(abortVerdict(endpoint, codec, plan), signalled))
                         .block(plan.duration().plusMinutes(10));
                 Instant windowEnd = Instant.now().plusMillis(1);
                 publisher.flush();
