@@ -46,6 +46,41 @@ class GeneratorKilledMidRepeatTest {
     @TempDir
     Path dir;
 
+    @Test
+    void aGeneratorStoppedBySigtermPublishesItsEndAndIsNeverSilent() throws Exception {
+        String series = "terminated-" + System.nanoTime();
+        Path live = dir.resolve("terminated.json");
+        try (BenchServer server = new BenchServer(1)) {
+            CompletableFuture<Integer> analyze = CompletableFuture.supplyAsync(() -> Main.run("analyze", "--series",
+                    series, "--bootstrap", broker.bootstrap(), "--timeout", "90s", "--quiet", "--report-json",
+                    live.toString()));
+            List<String> child = new ArrayList<>(List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName(), "generate", "--bootstrap",
+                    broker.bootstrap(), "--url", server.url(), "--rate", "100", "--duration", "30s", "--batch", "0",
+                    "--method", "GET", "--series", series, "--rep", "1", "--last", "--no-spool"));
+            Process generator = new ProcessBuilder(child).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("terminated.log").toFile()).start();
+            try {
+                Ledger first = new WireSource(KafkaClients.of(broker.bootstrap()), new WireCodec())
+                        .records(new WireSource.Spec(EnumSet.of(Topic.LEDGER), series, true, true), f -> { })
+                        .filter(r -> r instanceof Ledger).cast(Ledger.class).blockFirst(Duration.ofSeconds(60));
+                assertThat(first).isNotNull();
+                Thread.sleep(3_000);
+            } finally {
+                generator.destroy(); // SIGTERM
+            }
+            assertThat(generator.waitFor(90, TimeUnit.SECONDS)).isTrue();
+            assertThat(generator.exitValue()).as(Files.readString(dir.resolve("terminated.log"))).isEqualTo(143);
+            assertThat(Files.readString(dir.resolve("terminated.log")))
+                    .contains("generate: stopping on a signal").contains("published SERIES_END");
+            assertThat(analyze.get(60, TimeUnit.SECONDS)).isEqualTo(ExitCodes.GATES_FAILED);
+            JsonNode rep = new ObjectMapper().readTree(live.toFile()).path("repeats").get(0);
+            assertThat(rep.has("ended_by")).as(rep.toString()).isFalse();
+            assertThat(rep.has("silence")).isFalse();
+        }
+    }
+
     private static long samplesOnTheWire(String series) {
         return new WireSource(KafkaClients.of(broker.bootstrap()), new WireCodec())
                 .records(new WireSource.Spec(EnumSet.of(Topic.SAMPLES), series, true, false), f -> { })
