@@ -101,7 +101,7 @@ public final class WalPoolRule implements CauseRule {
         List<String> lacking = new ArrayList<>();
         if (init && rose || created != null && created.committersOnWal()) {
             confidence = Confidence.ATTRIBUTED;
-        } else if (created != null && rhythm) {
+        } else if (created != null && rhythm && risesInStep(scene, created.atUs(), period)) {
             confidence = Confidence.MOST_LIKELY;
         } else if (init && !dbCovered) {
             confidence = Confidence.MOST_LIKELY;
@@ -135,7 +135,8 @@ public final class WalPoolRule implements CauseRule {
      * sessions waited on WAL: the committers stood behind the one creating it. A session sampler at 1 s catches
      * {@code IO:WALInitWrite} only in proportion to how long it lasts (Performance Insights samples once a
      * second), so on RDS this is how the creation is seen. A rise without committers on WAL in those samples is
-     * returned too ({@code committersOnWal} false: with the freeze rhythm it is most likely, never attributed)
+     * returned too ({@code committersOnWal} false: with the freeze rhythm and another rise in step with it
+     * ({@link #risesInStep}) it is most likely, never attributed)
      * when no rise with them is found. Null when no such rise.
      */
     private static SegmentCreated segmentCreated(EpisodeScene scene, List<DbSample> db) {
@@ -164,6 +165,36 @@ public final class WalPoolRule implements CauseRule {
             prev = d;
         }
         return silent;
+    }
+
+    /**
+     * True when another rise of the WAL file count (between two sampler readings at most 2 s apart, no checkpoint
+     * between them) lies one or two freeze periods (±1.5 s) from the one at {@code atUs}: the segments are created in
+     * step with the freezes, not once by chance beside them (a fresh cluster creating its second segment in a
+     * noisy repeat is not a rhythm of creations).
+     */
+    private static boolean risesInStep(EpisodeScene scene, long atUs, long periodSec) {
+        long reachSec = 2 * periodSec + 2;
+        long atSec = Math.floorDiv(atUs, 1_000_000L);
+        DbSample prev = null;
+        for (DbSample d : scene.telemetry().records(TelemetryStream.DB, atSec - reachSec - 2, atSec + reachSec + 2,
+                DbSample.class)) {
+            if (d.walDir() == null || d.checkpoints() == null) {
+                prev = null;
+                continue;
+            }
+            if (prev != null && d.ts() != atUs && d.walDir().files() > prev.walDir().files()
+                    && d.ts() - prev.ts() <= 2_000_000L && sameCheckpoints(prev.checkpoints(), d.checkpoints())) {
+                double apart = Math.abs(d.ts() - atUs) / 1e6;
+                for (int k = 1; k <= 2; k++) {
+                    if (Math.abs(apart - k * periodSec) <= 1.5) {
+                        return true;
+                    }
+                }
+            }
+            prev = d;
+        }
+        return false;
     }
 
     private static boolean sameCheckpoints(DbSample.Checkpoints a, DbSample.Checkpoints b) {

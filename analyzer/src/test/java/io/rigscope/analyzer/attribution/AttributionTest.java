@@ -170,17 +170,29 @@ class AttributionTest {
     }
 
     @Test
-    void aFileRiseInTheFreezeWithTheWaitSamplesMissingItInAFreezeRhythmIsOnlyMostLikely() {
-        // a 0.5-s freeze can fall between two 1-s session samples: the file count and the rhythm place it
+    void aFileRiseInTheFreezeWithTheWaitSamplesMissingItInARhythmOfRisesIsOnlyMostLikely() {
+        // a 0.5-s freeze can fall between two 1-s session samples: rises in step with the freezes place it
         cleanControls();
         piWaits(Map.of("CPU", 1.0));
-        walFilesEvery(1, 40, 41, new DbSample.Checkpoints(12, 3, 9_000, 100, 10));
-        cadence = Cadence.of(List.of(S + 5, S + 12, START, S + 27));
+        cadence = Cadence.of(List.of(S + 6, S + 13, START, S + 27));
+        walFilesRising(START - 7, START, START + 7);
 
         Episode e = attribute();
         assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
         assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
         assertThat(e.evidence()).anyMatch(ev -> ev.fact().contains("showed no committer on WAL"));
+    }
+
+    @Test
+    void aSingleFileRiseBesideFreezesWithTheWaitSamplesSilentNamesNothing() {
+        // the demo of 2026-12-02 06:13: a fresh cluster's second segment beside a noisy repeat's freezes
+        cleanControls();
+        piWaits(Map.of("CPU", 0.25));
+        cadence = Cadence.of(List.of(S + 12, S + 16, START, S + 24));
+        walFilesRising(START);
+
+        Episode e = attribute();
+        assertThat(e.cause()).isNotEqualTo(Cause.WAL_POOL);
     }
 
     @Test
@@ -856,6 +868,19 @@ class AttributionTest {
                     new DbSample.Wal(walBytesPerSec / 100, fpiPerSec, walBytesPerSec, 0), null, null,
                     List.of(new DbSample.VacuumProgress(7807, "usage_events", "scanning heap", pages, scanned, 0, 0)),
                     List.of(), new DbSample.Database(300, 0, 0, 1000), null));
+        }
+    }
+
+    /** The DB sampler every second from S: the file count rises by one in each of {@code risesAt}'s seconds. */
+    private void walFilesRising(long... risesAt) {
+        int files = 40;
+        for (long sec = S; sec < S + 40; sec++) {
+            for (long r : risesAt) {
+                files += r == sec ? 1 : 0;
+            }
+            telemetry.add(new DbSample(RUN, 1, "db@db-1", sec * 1_000_000L + 372_000, 150018, 1000,
+                    new DbSample.Wal(1000, 10, 3_000_000, 0), new DbSample.Checkpoints(12, 3, 9_000, 100, 10),
+                    new DbSample.WalDir(files, files * 16_777_216L), List.of(), List.of(), null, null));
         }
     }
 }
