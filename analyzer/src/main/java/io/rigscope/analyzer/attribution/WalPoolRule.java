@@ -142,59 +142,68 @@ public final class WalPoolRule implements CauseRule {
     private static SegmentCreated segmentCreated(EpisodeScene scene, List<DbSample> db) {
         long fromUs = (scene.startSec() - 1) * 1_000_000L;
         long toUs = (scene.endSec() + 1) * 1_000_000L;
-        DbSample prev = null;
         SegmentCreated silent = null;
-        for (DbSample d : db) {
-            if (d.walDir() == null || d.checkpoints() == null) {
-                prev = null;
+        for (Rise r : rises(db)) {
+            if (r.before().ts() >= toUs || r.after().ts() <= fromUs) {
                 continue;
             }
-            if (prev != null && d.walDir().files() > prev.walDir().files()
-                    && d.ts() - prev.ts() <= 2_000_000L && prev.ts() < toUs && d.ts() > fromUs
-                    && sameCheckpoints(prev.checkpoints(), d.checkpoints())) {
-                long from = Math.floorDiv(prev.ts(), 1_000_000L) - 1;
-                long to = Math.floorDiv(d.ts(), 1_000_000L) + 2;
-                WaitProfile waits = new WaitProfile(scene.telemetry().records(TelemetryStream.WAITS, from, to,
-                        Waits.class));
-                boolean onWal = waits.total() > 0 && waits.share(WaitProfile.WAL) >= scene.settings().walWaitShare();
-                if (onWal) {
-                    return new SegmentCreated(d.ts(), d.walDir().files(), waits, true);
-                }
-                silent = silent != null ? silent : new SegmentCreated(d.ts(), d.walDir().files(), waits, false);
+            long from = Math.floorDiv(r.before().ts(), 1_000_000L) - 1;
+            long to = Math.floorDiv(r.after().ts(), 1_000_000L) + 2;
+            WaitProfile waits = new WaitProfile(scene.telemetry().records(TelemetryStream.WAITS, from, to,
+                    Waits.class));
+            boolean onWal = waits.total() > 0 && waits.share(WaitProfile.WAL) >= scene.settings().walWaitShare();
+            if (onWal) {
+                return new SegmentCreated(r.after().ts(), r.after().walDir().files(), waits, true);
             }
-            prev = d;
+            silent = silent != null ? silent
+                    : new SegmentCreated(r.after().ts(), r.after().walDir().files(), waits, false);
         }
         return silent;
     }
 
     /**
-     * True when another rise of the WAL file count (between two sampler readings at most 2 s apart, no checkpoint
-     * between them) lies one or two freeze periods (±1.5 s) from the one at {@code atUs}: the segments are created in
-     * step with the freezes, not once by chance beside them (a fresh cluster creating its second segment in a
-     * noisy repeat is not a rhythm of creations).
+     * True when another rise of the WAL file count ({@link #rises}) lies one or two freeze periods (±1.5 s) from
+     * the one at {@code atUs}: the segments are created in step with the freezes, not once by chance beside them
+     * (a fresh cluster creating its second segment in a noisy repeat is not a rhythm of creations).
      */
     private static boolean risesInStep(EpisodeScene scene, long atUs, long periodSec) {
         long reachSec = 2 * periodSec + 2;
         long atSec = Math.floorDiv(atUs, 1_000_000L);
+        for (Rise r : rises(scene.telemetry().records(TelemetryStream.DB, atSec - reachSec - 2,
+                atSec + reachSec + 2, DbSample.class))) {
+            double apart = Math.abs(r.after().ts() - atUs) / 1e6;
+            for (int k = 1; r.after().ts() != atUs && k <= 2; k++) {
+                if (Math.abs(apart - k * periodSec) <= 1.5) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Two consecutive sampler readings between which the WAL file count rose. */
+    private record Rise(DbSample before, DbSample after) {
+    }
+
+    /**
+     * The rises of the WAL file count that place a segment's creation: between two consecutive readings with the
+     * file count and checkpoint counters, at most 2 s apart, with no checkpoint completing between them.
+     */
+    private static List<Rise> rises(List<DbSample> db) {
+        List<Rise> out = new ArrayList<>();
         DbSample prev = null;
-        for (DbSample d : scene.telemetry().records(TelemetryStream.DB, atSec - reachSec - 2, atSec + reachSec + 2,
-                DbSample.class)) {
+        for (DbSample d : db) {
             if (d.walDir() == null || d.checkpoints() == null) {
                 prev = null;
                 continue;
             }
-            if (prev != null && d.ts() != atUs && d.walDir().files() > prev.walDir().files()
-                    && d.ts() - prev.ts() <= 2_000_000L && sameCheckpoints(prev.checkpoints(), d.checkpoints())) {
-                double apart = Math.abs(d.ts() - atUs) / 1e6;
-                for (int k = 1; k <= 2; k++) {
-                    if (Math.abs(apart - k * periodSec) <= 1.5) {
-                        return true;
-                    }
-                }
+            if (prev != null && d.walDir().files() > prev.walDir().files() && d.ts() - prev.ts() <= 2_000_000L
+                    && sameCheckpoints(prev.checkpoints(), d.checkpoints())) {
+                out.add(new Rise(prev, d));
             }
             prev = d;
         }
-        return false;
+        return out;
     }
 
     private static boolean sameCheckpoints(DbSample.Checkpoints a, DbSample.Checkpoints b) {
