@@ -1,26 +1,31 @@
 package io.rigscope.model.wire;
 
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.rigscope.model.topic.Topic;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 
 /**
  * A change in a series' life on {@code rig.markers}: series, repeat or phase start and end, the full
  * config snapshot, a reconciliation result, environment facts, or a gap in a telemetry stream.
  *
+ * <p>Wire form: {@code {"run", "rep", "src", "ts", "kind", "phase", "data": {...}}}, {@code data} being the
+ * body's ({@link MarkerBody#toData()}); {@code kind} is the body's. Read a body by pattern matching:
+ * {@code if (marker.body() instanceof RepeatStart start) ...}.
+ *
  * @param run series id
  * @param rep repeat number (0 for series-level markers)
  * @param src producer id
  * @param ts epoch microseconds
- * @param kind what changed
  * @param phase the phase name ({@code ladder}, {@code sustained}, {@code ceiling}, {@code seed}, ...), or null
- * @param data kind-specific facts; see docs/wire-format.md for the keys each kind carries. Never null.
+ * @param body what the marker says, one record per kind; never null
  */
-public record Marker(String run, int rep, String src, long ts, Kind kind, String phase, Map<String, Object> data)
+@JsonSerialize(using = MarkerJson.Writer.class)
+@JsonDeserialize(using = MarkerJson.Reader.class)
+public record Marker(String run, int rep, String src, long ts, String phase, MarkerBody body)
         implements WireRecord {
 
-    /** The closed set of marker kinds. */
+    /** The closed set of marker kinds; {@link MarkerBody} has one record per kind. */
     public enum Kind {
         SERIES_START, SERIES_END, REPEAT_START, REPEAT_END, PHASE_START, PHASE_END,
         CONFIG, RECONCILIATION, ENVIRONMENT, GAP
@@ -28,8 +33,32 @@ public record Marker(String run, int rep, String src, long ts, Kind kind, String
 
     public Marker {
         Checks.header(run, rep, src, ts);
-        Objects.requireNonNull(kind, "kind is missing");
-        data = data == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(data));
+        Objects.requireNonNull(body, "kind is missing");
+    }
+
+    /**
+     * A marker from an untyped {@code data} map, read as {@link MarkerBody#of} reads the wire's.
+     *
+     * @deprecated only while the writers move to typed bodies (branch markers); removed at its end
+     */
+    @Deprecated(forRemoval = true)
+    public Marker(String run, int rep, String src, long ts, Kind kind, String phase, java.util.Map<String, ?> data) {
+        this(run, rep, src, ts, phase, MarkerBody.of(Objects.requireNonNull(kind, "kind is missing"), data));
+    }
+
+    /**
+     * The body as the wire's {@code data} object.
+     *
+     * @deprecated only while the readers move to typed bodies (branch markers); removed at its end
+     */
+    @Deprecated(forRemoval = true)
+    public java.util.Map<String, Object> data() {
+        return body.toData();
+    }
+
+    /** What changed: the body's kind. */
+    public Kind kind() {
+        return body.kind();
     }
 
     @Override

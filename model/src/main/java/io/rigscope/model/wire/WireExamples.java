@@ -27,12 +27,10 @@ public final class WireExamples {
 
     /** One record per topic, in {@link io.rigscope.model.topic.Topic} order. */
     public static List<WireRecord> all() {
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("mode", "open-loop");
-        config.put("thresholds", List.of("p(99)<500"));
-        config.put("scenarios", List.of(ordered("name", "ingest", "rate_per_s", 1200L, "batch", 10L)));
         return List.of(
-                new Marker("s-2026-11-30a", 1, "rig", T, Marker.Kind.REPEAT_START, "sustained", config),
+                new Marker("s-2026-11-30a", 1, "gen-1", T, "sustained",
+                        new ScheduleStart("open-loop", T + 50_000, 600_000L, List.of("ingest"), null, null)
+                                .body(Marker.Kind.REPEAT_START)),
                 new SampleBatch("s-2026-11-30a", 1, "gen-1", T + 1_000_000, List.of(
                         new Sample("ingest", T + 1_000, T + 1_020, T + 4_950, 201, ErrorKind.NONE, 10, 512, 1843),
                         new Sample("ingest", T + 1_833, T + 1_840, T + 161_200, 0, ErrorKind.TIMEOUT, 10, 498,

@@ -1,0 +1,74 @@
+package io.rigscope.model.wire;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@link Marker.Kind#REPEAT_END}. The analyzer reads {@code stopped} (in the generator's {@link ScheduleEnd}),
+ * {@code k6_thresholds} and, from a time-closed source, {@code samples_by_scenario}.
+ *
+ * @param schedule a generator's schedule facts, or null (an importer's end)
+ * @param samplesByScenario a time-closed source's samples published in the repeat, by scenario; or null
+ * @param endedBy why a followed k6 run ended ({@code idle}, {@code duration}, {@code stopped}, {@code failed}), or
+ *     null
+ * @param cutShort true when the k6 output ended mid-line (a killed run); null otherwise
+ * @param unreadableLines k6 output lines skipped, or null when none
+ * @param k6Thresholds the k6 thresholds as the importer judged them (k6's result objects, owned by the analyzer's
+ *     threshold package), or null
+ * @param other keys this record does not know, kept in order (see {@link MarkerBody})
+ */
+public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenario, String endedBy, Boolean cutShort,
+                        Long unreadableLines, List<Map<String, Object>> k6Thresholds, Map<String, Object> other)
+        implements MarkerBody {
+
+    /** Data key of {@link #samplesByScenario}, for messages. */
+    public static final String SAMPLES_BY_SCENARIO = "samples_by_scenario";
+    static final String ENDED_BY = "ended_by";
+    static final String CUT_SHORT = "cut_short";
+    static final String UNREADABLE_LINES = "unreadable_lines";
+    static final String K6_THRESHOLDS = "k6_thresholds";
+
+    /** An end with nothing to say. */
+    public static final RepeatEnd EMPTY = new RepeatEnd(null, null, null, null, null, null, null);
+
+    public RepeatEnd {
+        samplesByScenario = samplesByScenario == null ? null : java.util.Collections.unmodifiableMap(
+                new java.util.LinkedHashMap<>(samplesByScenario));
+        k6Thresholds = k6Thresholds == null ? null : List.copyOf(k6Thresholds);
+        other = BodyFields.copy(other);
+    }
+
+    /** An importer's end; any argument may be null (a false {@code cutShort} or 0 lines are not written). */
+    public static RepeatEnd imported(Map<String, Long> samplesByScenario, String endedBy, boolean cutShort,
+                                     long unreadableLines, List<Map<String, Object>> k6Thresholds) {
+        return new RepeatEnd(null, samplesByScenario, endedBy, cutShort ? Boolean.TRUE : null,
+                unreadableLines > 0 ? unreadableLines : null,
+                k6Thresholds == null || k6Thresholds.isEmpty() ? null : k6Thresholds, null);
+    }
+
+    /** The stop that ended the generator's schedule early (the ABORT verdict body), or null. */
+    public Map<String, Object> stopped() {
+        return schedule == null ? null : schedule.stopped();
+    }
+
+    @Override
+    public Marker.Kind kind() {
+        return Marker.Kind.REPEAT_END;
+    }
+
+    static RepeatEnd read(BodyFields f) {
+        ScheduleEnd schedule = ScheduleEnd.read(f);
+        return new RepeatEnd(schedule, f.counts(SAMPLES_BY_SCENARIO), f.string(ENDED_BY), f.bool(CUT_SHORT),
+                f.whole(UNREADABLE_LINES), f.objects(K6_THRESHOLDS), f.rest());
+    }
+
+    @Override
+    public Map<String, Object> toData() {
+        BodyFields.Writer w = BodyFields.out();
+        if (schedule != null) {
+            schedule.write(w);
+        }
+        return w.put(SAMPLES_BY_SCENARIO, samplesByScenario).put(ENDED_BY, endedBy).put(CUT_SHORT, cutShort)
+                .put(UNREADABLE_LINES, unreadableLines).put(K6_THRESHOLDS, k6Thresholds).putAll(other).done();
+    }
+}
