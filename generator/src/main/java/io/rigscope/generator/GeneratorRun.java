@@ -6,8 +6,11 @@ import io.rigscope.generator.outbox.Outbox;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.ScheduleEnd;
+import io.rigscope.model.wire.ScheduleStart;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -203,28 +206,22 @@ final class GeneratorRun {
     }
 
     private void startMarkers(Outbox outbox, long startEpochUs) {
-        Map<String, Object> config = plan.toMap();
         Marker.Kind startKind = startKind();
         long ts = clock.nowUs();
         if (startKind != null) {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("mode", plan.mode().label());
-            data.put("start_epoch_us", startEpochUs);
-            data.put("duration_ms", plan.duration().toMillis());
-            data.put("scenarios", plan.scenarios().stream().map(Scenario::name).toList());
-            if (plan.share().n() > 1) {
-                // the analyzer waits for every generator of a shared schedule, not only the ones it has seen
-                data.put("share", plan.share().toString());
-                data.put("generators", plan.share().n());
-            }
-            outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), ts, startKind, plan.phase(), data));
+            // with a shared schedule, the analyzer waits for every generator of it, not only the ones it has seen
+            boolean shared = plan.share().n() > 1;
+            ScheduleStart schedule = new ScheduleStart(plan.mode().label(), startEpochUs, plan.duration().toMillis(),
+                    plan.scenarios().stream().map(Scenario::name).toList(), shared ? plan.share().toString() : null,
+                    shared ? plan.share().n() : null);
+            outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), ts, plan.phase(), schedule.body(startKind)));
         }
-        outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), ts, Marker.Kind.CONFIG, plan.phase(), config));
+        outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), ts, plan.phase(), new Config(plan.toMap())));
     }
 
     /**
-     * The SERIES_END/REPEAT_END/PHASE_END marker: the run's schedule facts ({@link RunSummary#toMap} without the
-     * publishing counts, which are not final yet): per scenario scheduled, sent, dropped, completed, failed by
+     * The SERIES_END/REPEAT_END/PHASE_END marker: the run's schedule facts ({@link RunSummary#toScheduleEnd}: not
+     * the publishing counts, which are not final yet): per scenario scheduled, sent, dropped, completed, failed by
      * kind, send lag, first and last send. No latency and no claims: the analyzer derives those from the samples.
      */
     private void endMarker(Outbox outbox, RunSummary summary) {
@@ -237,16 +234,12 @@ final class GeneratorRun {
             case REPEAT_START -> Marker.Kind.REPEAT_END;
             default -> Marker.Kind.PHASE_END;
         };
-        Map<String, Object> data = summary.toMap();
-        data.remove("records_produced");
-        data.remove("records_published");
-        data.remove("samples_published");
-        data.remove("records_spooled");
+        ScheduleEnd facts = summary.toScheduleEnd();
         Map<String, Object> stopped = stoppedBy;
         if (stopped != null && endedByStop) {
-            data.put("stopped", new LinkedHashMap<>(stopped));
+            facts = facts.withStopped(stopped);
         }
-        outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), clock.nowUs(), end, plan.phase(), data));
+        outbox.offer(new Marker(plan.series(), plan.rep(), plan.src(), clock.nowUs(), plan.phase(), facts.body(end)));
     }
 
     private Marker.Kind startKind() {

@@ -1,6 +1,7 @@
 package io.rigscope.generator;
 
 import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.model.wire.ScheduleEnd;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,7 +39,16 @@ public record RunSummary(String series, int rep, String src, LoopMode mode, long
                 .orElseThrow(() -> new IllegalArgumentException("no scenario '" + name + "' in this run"));
     }
 
-    /** Plain data for markers and JSON output. */
+    /**
+     * The schedule facts a generator's end marker carries: every component but the publishing counts (not final
+     * when the marker is published).
+     */
+    public ScheduleEnd toScheduleEnd() {
+        return new ScheduleEnd(mode.label(), series, rep, src, startEpochUs, elapsed.toMillis(),
+                scenarios.stream().map(ScenarioSummary::toFacts).toList(), processCpuPct, null);
+    }
+
+    /** Plain data for {@code generate --json}: the end marker's facts and the publishing counts. */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mode", mode.label());

@@ -1,6 +1,7 @@
 package io.rigscope.generator;
 
 import io.rigscope.model.wire.ErrorKind;
+import io.rigscope.model.wire.ScheduleEnd;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -32,7 +33,15 @@ public record ScenarioSummary(String name, long scheduled, long sent, long dropp
         errors = Map.copyOf(errors);
     }
 
-    /** Plain data for markers and JSON output: every component, errors keyed by their wire code. */
+    /** As an end marker carries it: every component, errors keyed by their wire code. */
+    public ScheduleEnd.ScenarioFacts toFacts() {
+        Map<String, Long> byKind = new LinkedHashMap<>();
+        errors.forEach((k, v) -> byKind.put(k.code(), v));
+        return new ScheduleEnd.ScenarioFacts(name, scheduled, sent, dropped, completed, failed, byKind, lagP50Ms,
+                lagP99Ms, lagMaxMs, firstSendEpochUs, lastSendEpochUs, null);
+    }
+
+    /** Plain data for JSON output: every component, errors keyed by their wire code. */
     public Map<String, Object> toMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("scenario", name);

@@ -11,6 +11,8 @@ import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.ScheduleEnd;
+import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
@@ -469,7 +471,7 @@ class EngineBehaviourTest {
             assertThat(run.seconds()).isNotEmpty().allSatisfy(r -> assertThat(r.inFlight()).isLessThanOrEqualTo(workers));
             assertThat(run.summary().mode().label()).isEqualTo("closed-loop");
             assertThat(run.all(Marker.class)).isNotEmpty()
-                    .allSatisfy(m -> assertThat(m.data()).containsEntry("mode", "closed-loop"));
+                    .allSatisfy(m -> assertThat(GeneratorTest.modeOf(m)).isEqualTo("closed-loop"));
         } finally {
             server.disposeNow(Duration.ofSeconds(5));
         }
@@ -484,14 +486,20 @@ class EngineBehaviourTest {
 
             Marker end = run.all(Marker.class).stream().filter(m -> m.kind() == Marker.Kind.SERIES_END).findFirst()
                     .orElseThrow();
-            assertThat(end.data()).containsOnlyKeys("mode", "series", "rep", "src", "start_epoch_us", "elapsed_ms",
-                    "scenarios", "process_cpu_pct");
-            @SuppressWarnings("unchecked")
-            List<Map<String, Object>> scenarios = (List<Map<String, Object>>) end.data().get("scenarios");
-            assertThat(scenarios).singleElement().satisfies(s -> assertThat(s)
-                    .containsOnlyKeys("scenario", "scheduled", "sent", "dropped", "completed", "failed", "errors",
-                            "lag_p50_ms", "lag_p99_ms", "lag_max_ms", "first_send_epoch_us", "last_send_epoch_us")
-                    .containsEntry("scenario", "ingest").containsEntry("scheduled", 20L));
+            SeriesEnd body = (SeriesEnd) end.body();
+            ScheduleEnd facts = body.schedule();
+            assertThat(body.repeats()).isNull();
+            assertThat(body.other()).isEmpty();
+            assertThat(facts.mode()).isEqualTo("open-loop");
+            assertThat(facts.startEpochUs()).isPositive();
+            assertThat(facts.elapsedMs()).isNotNull();
+            assertThat(facts.processCpuPct()).isNotNull();
+            assertThat(facts.stopped()).isNull();
+            assertThat(facts.scenarios()).singleElement().satisfies(s -> {
+                assertThat(s.scenario()).isEqualTo("ingest");
+                assertThat(s.scheduled()).isEqualTo(20L);
+                assertThat(s.other()).isEmpty();
+            });
         }
     }
 

@@ -9,10 +9,15 @@ import io.rigscope.generator.plan.Scenario;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.RepeatStart;
+import io.rigscope.model.wire.SeriesEnd;
+import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
@@ -134,7 +139,7 @@ class GeneratorTest {
             assertThat(samples.stream().filter(s -> s.scenario().equals("ingest")))
                     .allSatisfy(s -> assertThat((s.t0() - first) % 5_000).isLessThanOrEqualTo(1));
             assertThat(records.stream().filter(r -> r instanceof Marker m && m.kind() == Marker.Kind.CONFIG))
-                    .singleElement().satisfies(m -> assertThat(((Marker) m).data()).containsEntry("mode", "open-loop"));
+                    .singleElement().satisfies(m -> assertThat(modeOf((Marker) m)).isEqualTo("open-loop"));
             assertThat(records.stream().filter(r -> r instanceof Health)).isNotEmpty();
             assertThat(seconds.stream().filter(r -> r.scenario().equals("ingest")).mapToLong(SecondReport::offered).sum())
                     .isEqualTo(600);
@@ -163,7 +168,7 @@ class GeneratorTest {
             Marker end = read(series).stream()
                     .filter(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END).map(r -> (Marker) r)
                     .findFirst().orElseThrow();
-            assertThat(end.data().get("stopped")).isEqualTo(reason);
+            assertThat(((RepeatEnd) end.body()).stopped()).isEqualTo(reason);
         }
     }
 
@@ -293,9 +298,29 @@ class GeneratorTest {
             assertThat(Claims.of(samples(records)).events()).as(in + " server requests " + server.requests.get())
                     .isEqualTo(server.events.get());
             assertThat(records.stream().filter(r -> r instanceof Marker).map(r -> (Marker) r))
-                    .allSatisfy(m -> assertThat(m.data()).containsEntry("mode", "closed-loop"));
+                    .allSatisfy(m -> assertThat(modeOf(m)).isEqualTo("closed-loop"));
             assertThat(ledgers(records, "ingest").stream().mapToLong(Ledger::sent).sum()).isEqualTo(in.sent());
             assertThat(samples(records)).hasSize((int) in.sent());
         }
+    }
+
+    /** The loop mode a generator's marker states: its schedule's, or its load plan's (a CONFIG). */
+    static String modeOf(Marker m) {
+        if (m.body() instanceof Config c) {
+            return (String) c.settings().get("mode"); // LoadPlan.toMap's key
+        }
+        if (m.body() instanceof SeriesStart s) {
+            return s.schedule().mode();
+        }
+        if (m.body() instanceof RepeatStart s) {
+            return s.mode();
+        }
+        if (m.body() instanceof SeriesEnd e) {
+            return e.schedule().mode();
+        }
+        if (m.body() instanceof RepeatEnd e) {
+            return e.schedule().mode();
+        }
+        throw new AssertionError("a generator publishes no " + m.kind());
     }
 }

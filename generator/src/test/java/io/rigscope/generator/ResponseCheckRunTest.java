@@ -198,6 +198,6 @@ class ResponseCheckRunTest {
         assertThat(HEADS).filteredOn(h -> h.startsWith("GET /env ")).isNotEmpty()
                 .allSatisfy(h -> assertThat(h).contains("X-Env: v=" + System.getenv(variable) + "\r\n"));
         Marker config = run.records().stream().filter(r -> r instanceof Marker m && m.kind() == Marker.Kind.CONFIG).map(Marker.class::cast).findFirst().orElseThrow();
-        assertThat(config.data().toString()).contains("v=${env:" + variable + "}");
+        assertThat(((io.rigscope.model.wire.Config) config.body()).settings().toString()).contains("v=${env:" + variable + "}");
     }
 }
