@@ -1,10 +1,9 @@
 package io.rigscope.collectors;
 
 import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireRecord;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -109,14 +108,8 @@ public final class Resilient {
         }
 
         private Marker marker(long startUs, long endUs, String reason, int attempt) {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("start", startUs);
-            data.put("end", endUs);
-            data.put("reason", reason);
-            data.put("source", src);
-            data.put("topic", topic.topicName());
-            data.put("attempt", attempt);
-            return new Marker(ctx.run(), ctx.rep(), src, Math.max(1, endUs), Marker.Kind.GAP, null, data);
+            return new Marker(ctx.run(), ctx.rep(), src, Math.max(1, endUs), null,
+                    new Gap(startUs, endUs, reason, src, topic.topicName(), attempt));
         }
     }
 }

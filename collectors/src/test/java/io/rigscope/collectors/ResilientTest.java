@@ -3,6 +3,7 @@ package io.rigscope.collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.Vmstat;
 import io.rigscope.model.wire.WireRecord;
@@ -45,12 +46,13 @@ class ResilientTest {
         Marker closing = (Marker) out.get(3);
         assertThat(first.kind()).isEqualTo(Marker.Kind.GAP);
         assertThat(first.rep()).isEqualTo(2);
-        assertThat(first.data()).containsEntry("reason", "vmstat died").containsEntry("attempt", 1)
-                .containsEntry("source", "vmstat@h").containsEntry("start", t0).containsEntry("end", t0);
-        assertThat(second.data()).containsEntry("reason", "cannot start vmstat").containsEntry("attempt", 2)
-                .containsEntry("start", t0);
-        assertThat(closing.data()).containsEntry("attempt", 0).containsEntry("start", second.data().get("end"));
-        assertThat((String) closing.data().get("reason")).startsWith("recovered after 2 failed attempt(s)");
+        assertThat(gap(first)).isEqualTo(new Gap(t0, t0, "vmstat died", "vmstat@h", Topic.VMSTAT.topicName(), 1));
+        assertThat(gap(second).reason()).isEqualTo("cannot start vmstat");
+        assertThat(gap(second).attempt()).isEqualTo(2);
+        assertThat(gap(second).startUs()).isEqualTo(t0);
+        assertThat(gap(closing).attempt()).isZero();
+        assertThat(gap(closing).startUs()).isEqualTo(gap(second).endUs());
+        assertThat(gap(closing).reason()).startsWith("recovered after 2 failed attempt(s)");
         assertThat(out.subList(4, 6)).allSatisfy(r -> assertThat(r).isInstanceOf(Vmstat.class));
     }
 
@@ -65,8 +67,8 @@ class ResilientTest {
 
         assertThat(out).extracting(r -> r.getClass().getSimpleName())
                 .containsExactly("Vmstat", "Marker", "Marker", "Vmstat", "Marker");
-        assertThat(((Marker) out.get(1)).data().get("reason")).isEqualTo("x@h: source ended");
-        assertThat(((Marker) out.get(2)).data()).containsEntry("attempt", 0);
+        assertThat(gap(out.get(1)).reason()).isEqualTo("x@h: source ended");
+        assertThat(gap(out.get(2)).attempt()).isZero();
         assertThat(attempts.get()).isEqualTo(2);
     }
 
@@ -81,29 +83,32 @@ class ResilientTest {
                     : Flux.error(new IllegalStateException("down " + n));
         }, new Backoff(Duration.ofMillis(500), Duration.ofSeconds(3)), VirtualTimeScheduler.get()))
                 .expectSubscription()
-                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 1))
+                .assertNext(r -> assertThat(gap(r).attempt()).isEqualTo(1))
                 .expectNoEvent(Duration.ofMillis(499))
                 .thenAwait(Duration.ofMillis(1))
-                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 2))
+                .assertNext(r -> assertThat(gap(r).attempt()).isEqualTo(2))
                 .expectNoEvent(Duration.ofMillis(999))
                 .thenAwait(Duration.ofMillis(1))
-                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 3))
+                .assertNext(r -> assertThat(gap(r).attempt()).isEqualTo(3))
                 .expectNoEvent(Duration.ofMillis(1999))
                 .thenAwait(Duration.ofMillis(1))
-                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 4))
+                .assertNext(r -> assertThat(gap(r).attempt()).isEqualTo(4))
                 // capped at 3 s, not 4
                 .expectNoEvent(Duration.ofMillis(2999))
                 .thenAwait(Duration.ofMillis(1))
-                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 0))
+                .assertNext(r -> assertThat(gap(r).attempt()).isEqualTo(0))
                 .assertNext(r -> assertThat(r).isInstanceOf(Vmstat.class))
-                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 1)
-                        .containsEntry("reason", "again"))
+                .assertNext(r -> assertThat(gap(r)).extracting(Gap::attempt, Gap::reason).containsExactly(1, "again"))
                 // a record arrived: the next delay is the first again
                 .expectNoEvent(Duration.ofMillis(499))
                 .thenAwait(Duration.ofMillis(1))
-                .assertNext(r -> assertThat(((Marker) r).data()).containsEntry("attempt", 2))
+                .assertNext(r -> assertThat(gap(r).attempt()).isEqualTo(2))
                 .thenCancel()
                 .verify(Duration.ofSeconds(10));
         assertThat(attempts.get()).isEqualTo(6);
+    }
+
+    private static Gap gap(Object record) {
+        return (Gap) ((Marker) record).body();
     }
 }

@@ -169,7 +169,7 @@ class AwsCollectorsTest {
 
         assertThat(out.get(0)).isInstanceOfSatisfying(Marker.class, m -> {
             assertThat(m.kind()).isEqualTo(Marker.Kind.GAP);
-            assertThat((String) m.data().get("reason")).contains("Performance Insights is not enabled");
+            assertThat(((io.rigscope.model.wire.Gap) m.body()).reason()).contains("Performance Insights is not enabled");
         });
         assertThat(out.get(1)).isInstanceOf(Marker.class);
         assertThat(out.get(2)).isInstanceOf(Waits.class);

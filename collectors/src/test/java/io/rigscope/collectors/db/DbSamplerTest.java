@@ -152,17 +152,18 @@ class DbSamplerTest {
                     }
                 })
                 .takeUntil(r -> r instanceof io.rigscope.model.wire.Marker m
-                        && Integer.valueOf(0).equals(m.data().get("attempt")))
+                        && m.body() instanceof io.rigscope.model.wire.Gap g && Integer.valueOf(0).equals(g.attempt()))
                 .collectList().block(Duration.ofSeconds(20));
 
         var markers = out.stream().filter(r -> r instanceof io.rigscope.model.wire.Marker)
                 .map(io.rigscope.model.wire.Marker.class::cast).toList();
         assertThat(markers).hasSizeGreaterThanOrEqualTo(2);
         assertThat(markers.get(0).kind()).isEqualTo(io.rigscope.model.wire.Marker.Kind.GAP);
-        assertThat((String) markers.get(0).data().get("reason")).isNotBlank();
-        assertThat(markers.get(markers.size() - 1).data()).containsEntry("attempt", 0);
-        assertThat((Long) markers.get(markers.size() - 1).data().get("end"))
-                .isGreaterThanOrEqualTo((Long) markers.get(0).data().get("start"));
+        var first = (io.rigscope.model.wire.Gap) markers.get(0).body();
+        var last = (io.rigscope.model.wire.Gap) markers.get(markers.size() - 1).body();
+        assertThat(first.reason()).isNotBlank();
+        assertThat(last.attempt()).isZero();
+        assertThat(last.endUs()).isGreaterThanOrEqualTo(first.startUs());
     }
 
     @Test

@@ -96,7 +96,7 @@ class PgLogCollectorTest {
         later.join();
 
         assertThat(out.get(0)).isInstanceOf(Marker.class);
-        assertThat((String) ((Marker) out.get(0)).data().get("reason")).contains("postgresql.log");
+        assertThat(((io.rigscope.model.wire.Gap) ((Marker) out.get(0)).body()).reason()).contains("postgresql.log");
         assertThat(out.get(out.size() - 1)).isInstanceOfSatisfying(PgLogEvent.class,
                 e -> assertThat(e.kind()).isEqualTo(PgLogEvent.Kind.CHECKPOINT_START));
     }

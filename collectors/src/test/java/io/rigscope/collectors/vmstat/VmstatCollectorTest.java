@@ -36,7 +36,7 @@ class VmstatCollectorTest {
         assertThat(out).hasSize(3).allSatisfy(r -> {
             assertThat(r).isInstanceOf(Marker.class);
             assertThat(((Marker) r).kind()).isEqualTo(Marker.Kind.GAP);
-            assertThat((String) ((Marker) r).data().get("reason")).contains("/nonexistent/vmstat");
+            assertThat(((io.rigscope.model.wire.Gap) ((Marker) r).body()).reason()).contains("/nonexistent/vmstat");
         });
     }
 }
