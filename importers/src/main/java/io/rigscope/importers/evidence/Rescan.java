@@ -3,8 +3,14 @@ package io.rigscope.importers.evidence;
 import io.rigscope.importers.k6.K6Files;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DatabaseGain;
+import io.rigscope.model.wire.Environment;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.RepeatStart;
+import io.rigscope.model.wire.SeriesEnd;
+import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.model.wire.WireRecord;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -36,6 +42,9 @@ import java.util.stream.Stream;
  * {@link #linesRead()} and {@link #current()} may be read from another thread for a progress line.
  */
 public final class Rescan {
+
+    /** The producer id of the markers a rescan frames the evidence with, and the source they name. */
+    private static final String SOURCE = "rescan";
 
     /**
      * @param dir the evidence directory
@@ -247,7 +256,7 @@ public final class Rescan {
                 notes.add("repeat " + r.rep() + ": the wire file carries its own RECONCILIATION; the manifest's "
                         + "database_gained is not published over it");
             } else {
-                out.accept(new DatabaseGain(series, r.rep(), "rescan", wire.repeatEndUs(r.rep()) + 1, r.kind(),
+                out.accept(new DatabaseGain(series, r.rep(), SOURCE, wire.repeatEndUs(r.rep()) + 1, r.kind(),
                         r.gained().rowsWritten(), r.gained().qtySumGained()).toMarker());
                 notes.add("repeat " + r.rep() + ": database_gained from the manifest (" + r.gained().rowsWritten()
                         + " rows, Σ quantity " + r.gained().qtySumGained() + ")");
@@ -268,24 +277,14 @@ public final class Rescan {
             return; // nothing with a time: nothing to frame
         }
         long startUs = Math.max(1, first - 10);
-        out.accept(new Marker(series, 0, "rescan", startUs, Marker.Kind.SERIES_START, "sustained",
-                Map.of("source", "rescan")));
-        Map<String, Object> config = new LinkedHashMap<>();
-        config.put("source", "rescan");
-        config.put("reconciliation_required", manifest.reconciliationRequired());
-        config.put("thresholds_all_scenarios", true);   // k6 evidence: thresholds as k6 judges them
+        out.accept(new Marker(series, 0, SOURCE, startUs, "sustained", SeriesStart.imported(SOURCE, null, null)));
         Map<String, Object> thresholds = manifest.thresholds().isEmpty() ? imported.thresholds()
                 : manifest.thresholds();
-        if (!thresholds.isEmpty()) {
-            config.put("thresholds", thresholds);
-        }
-        if (!manifest.analyzer().isEmpty()) {
-            config.put("analyzer", manifest.analyzer());
-        }
-        out.accept(new Marker(series, 0, "rescan", startUs + 1, Marker.Kind.CONFIG, null, config));
+        // k6 evidence: thresholds as k6 judges them (over every scenario)
+        out.accept(new Marker(series, 0, SOURCE, startUs + 1, null,
+                Config.imported(SOURCE, manifest.reconciliationRequired(), thresholds, manifest.analyzer())));
         if (!manifest.environment().isEmpty()) {
-            out.accept(new Marker(series, 0, "rescan", startUs + 2, Marker.Kind.ENVIRONMENT, null,
-                    manifest.environment()));
+            out.accept(new Marker(series, 0, SOURCE, startUs + 2, null, new Environment(manifest.environment())));
         }
         if (manifest.repeats().isEmpty()) {
             notes.add(imported.repeats().size() + " repeat(s), one per k6 file; no manifest: nothing reconciles");
@@ -293,24 +292,13 @@ public final class Rescan {
         for (Manifest.Repeat r : manifest.repeats()) {
             long s = Manifest.micros(r.start());
             long e = Manifest.micros(r.end());
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("source", "rescan");
-            data.put("duration_ms", (e - s) / 1000);
-            if (r.offeredRatePerSec() != null) {
-                data.put("offered_rate_per_s", r.offeredRatePerSec());
-            }
-            if (r.batch() != null) {
-                data.put("batch", r.batch());
-            }
-            if (!r.scenarios().isEmpty()) {
-                data.put("scenarios", r.scenarios());
-            }
-            out.accept(new Marker(series, r.rep(), "rescan", s, Marker.Kind.REPEAT_START, r.kind(), data));
-            Object k6Thresholds = imported.k6Thresholds().get(r.rep());
-            out.accept(new Marker(series, r.rep(), "rescan", e, Marker.Kind.REPEAT_END, r.kind(),
-                    k6Thresholds == null ? Map.of() : Map.of("k6_thresholds", k6Thresholds)));
+            out.accept(new Marker(series, r.rep(), SOURCE, s, r.kind(), RepeatStart.rescanned(SOURCE, (e - s) / 1000,
+                    r.offeredRatePerSec(), r.batch(), r.scenarios())));
+            List<Map<String, Object>> k6Thresholds = imported.k6Thresholds().get(r.rep());
+            out.accept(new Marker(series, r.rep(), SOURCE, e, r.kind(),
+                    new RepeatEnd(null, null, null, null, null, k6Thresholds, null)));
             if (r.gained() != null) {
-                out.accept(new DatabaseGain(series, r.rep(), "rescan", e + 1, r.kind(), r.gained().rowsWritten(),
+                out.accept(new DatabaseGain(series, r.rep(), SOURCE, e + 1, r.kind(), r.gained().rowsWritten(),
                         r.gained().qtySumGained()).toMarker());
             } else {
                 notes.add("repeat " + r.rep() + ": the manifest names no database_gained: it cannot reconcile");
@@ -319,8 +307,7 @@ public final class Rescan {
                 notes.add("repeat " + r.rep() + ": no k6 point falls in it");
             }
         }
-        out.accept(new Marker(series, 0, "rescan", Math.max(last, startUs + 3) + 10, Marker.Kind.SERIES_END, null,
-                Map.of()));
+        out.accept(new Marker(series, 0, SOURCE, Math.max(last, startUs + 3) + 10, null, SeriesEnd.EMPTY));
     }
 
     private static void deleteAll(Path dir) {

@@ -10,7 +10,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.csv.CsvFactory;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import io.rigscope.analyzer.threshold.ThresholdDecl;
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.WireRecord;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
@@ -107,7 +109,7 @@ public final class K6Files {
      *                     {@code k6_thresholds}), for the manifest's REPEAT_END to carry
      */
     public record Imported(Map<String, Object> thresholds, Map<Integer, Long> repeats, List<String> problems,
-                    Map<Integer, Object> k6Thresholds) {
+                    Map<Integer, List<Map<String, Object>>> k6Thresholds) {
     }
 
     /**
@@ -335,22 +337,22 @@ public final class K6Files {
         Map<String, Object> thresholds = new LinkedHashMap<>();
         Map<Integer, Long> repeats = new TreeMap<>();
         List<String> problems = new ArrayList<>();
-        Map<Integer, Object> k6Thresholds = new TreeMap<>();
+        Map<Integer, List<Map<String, Object>>> k6Thresholds = new TreeMap<>();
         boolean ownRepeats = repeats.isEmpty();
         int next = 0;
         for (Map.Entry<Integer, Split> e : order) {
             int rep = ownRepeats ? ++next : e.getKey();
             Consumer<WireRecord> filtered = r -> {
-                if (r instanceof Marker m && m.kind() == Marker.Kind.CONFIG) {
-                    if (m.data().get("thresholds") instanceof Map<?, ?> t) {
-                        t.forEach((k, v) -> thresholds.putIfAbsent(String.valueOf(k), v));
+                if (r instanceof Marker m && m.body() instanceof Config c) {
+                    if (c.ownThresholds() != null) {
+                        c.ownThresholds().forEach(thresholds::putIfAbsent);
                     }
                     return;
                 }
                 if (!ownRepeats && r instanceof Marker m
                         && (m.kind() == Marker.Kind.REPEAT_START || m.kind() == Marker.Kind.REPEAT_END)) {
-                    if (m.kind() == Marker.Kind.REPEAT_END && m.data().containsKey("k6_thresholds")) {
-                        k6Thresholds.put(m.rep(), m.data().get("k6_thresholds"));
+                    if (m.body() instanceof RepeatEnd end && end.k6Thresholds() != null) {
+                        k6Thresholds.put(m.rep(), end.k6Thresholds());
                     }
                     return;
                 }

@@ -4,11 +4,16 @@ import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.analyzer.threshold.ThresholdParser;
 import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.RepeatStart;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.SeriesEnd;
+import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.model.wire.WireRecord;
 import java.io.IOException;
 import java.io.InputStream;
@@ -132,6 +137,9 @@ public final class K6Import {
             verdicts = List.copyOf(verdicts);
         }
     }
+
+    /** The source the markers of an imported or followed k6 run name. */
+    public static final String SOURCE = "k6";
 
     /** How many unreadable lines {@link Result#firstUnreadable()} names. */
     public static final int UNREADABLE_NAMED = 5;
@@ -387,17 +395,14 @@ public final class K6Import {
             }
             started = true;
             long ts = Math.max(1, firstT1 - 2);
-            // keys in a fixed order (Map.of's differs from one JVM to the next): the same file, the same bytes
-            Map<String, Object> source = new LinkedHashMap<>();
-            source.put("source", "k6");
-            source.put("file", file.getFileName().toString());
+            String name = file.getFileName().toString();
             if (options.seriesMarkers()) {
-                out.accept(new Marker(options.series(), 0, "import-k6", ts, Marker.Kind.SERIES_START, "sustained",
-                        source));
+                out.accept(new Marker(options.series(), 0, "import-k6", ts, "sustained",
+                        SeriesStart.imported(SOURCE, null, name)));
             }
             configMarker(ts);
-            out.accept(new Marker(options.series(), options.rep(), "import-k6", ts + 1, Marker.Kind.REPEAT_START,
-                    "sustained", source));
+            out.accept(new Marker(options.series(), options.rep(), "import-k6", ts + 1, "sustained",
+                    RepeatStart.imported(SOURCE, null, name)));
         }
 
         /**
@@ -415,10 +420,7 @@ public final class K6Import {
         }
 
         void configMarker(long ts) {
-            Map<String, Object> config = new LinkedHashMap<>();
-            config.put("source", "k6");
-            config.put("reconciliation_required", options.reconciliationRequired());
-            config.put("thresholds_all_scenarios", true);   // k6 judges a threshold over every point of its metric
+            // thresholds_all_scenarios: k6 judges a threshold over every point of its metric
             Map<String, List<String>> judged = new LinkedHashMap<>();
             judge.declaredAsWritten().forEach((metric, list) -> {
                 for (String expression : list) {
@@ -432,10 +434,8 @@ public final class K6Import {
                     }
                 }
             });
-            if (!judged.isEmpty()) {
-                config.put("thresholds", judged);
-            }
-            out.accept(new Marker(options.series(), 0, "import-k6", ts, Marker.Kind.CONFIG, null, config));
+            out.accept(new Marker(options.series(), 0, "import-k6", ts, null,
+                    Config.imported(SOURCE, options.reconciliationRequired(), judged, null)));
         }
 
         private void flushSamples() {
@@ -472,21 +472,11 @@ public final class K6Import {
             }
             List<K6Verdict> verdicts = judge.judge(options.summary());
             long end = lastUs + 1;
-            Map<String, Object> endData = new LinkedHashMap<>();
-            if (cutShort) {
-                endData.put("cut_short", true);
-            }
-            if (unreadable > 0) {
-                endData.put("unreadable_lines", unreadable);
-            }
-            if (!verdicts.isEmpty()) {
-                endData.put("k6_thresholds", verdicts.stream().map(K6Verdict::toMap).toList());
-            }
-            out.accept(new Marker(options.series(), options.rep(), "import-k6", end, Marker.Kind.REPEAT_END,
-                    "sustained", endData));
+            out.accept(new Marker(options.series(), options.rep(), "import-k6", end, "sustained",
+                    RepeatEnd.imported(null, null, cutShort, unreadable,
+                            verdicts.stream().map(K6Verdict::toMap).toList())));
             if (options.seriesMarkers()) {
-                out.accept(new Marker(options.series(), 0, "import-k6", end + 1, Marker.Kind.SERIES_END, null,
-                        Map.of()));
+                out.accept(new Marker(options.series(), 0, "import-k6", end + 1, null, SeriesEnd.EMPTY));
             }
             if (httpReqs != 0 && httpReqs != samples) {
                 problems.add("http_reqs counted " + httpReqs + " requests but http_req_duration " + samples);

@@ -4,15 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.rigscope.analyzer.threshold.K6Verdict;
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -45,9 +44,9 @@ public final class K6LineRecords {
      * A {@code Metric} line that declared thresholds: the series' CONFIG data with every threshold declared so far,
      * and the thresholds rigscope cannot judge (left out of the data, as {@code import k6} leaves them).
      */
-    public record Thresholds(Map<String, Object> config, List<String> notJudged) implements K6Line {
+    public record Thresholds(Config config, List<String> notJudged) implements K6Line {
         public Thresholds {
-            config = Map.copyOf(config);
+            Objects.requireNonNull(config, "config");
             notJudged = List.copyOf(notJudged);
         }
     }
@@ -68,7 +67,7 @@ public final class K6LineRecords {
     private final List<Sample> converted = new ArrayList<>(1);
     private final List<Dropped> drops = new ArrayList<>(1);
     private final java.util.Set<String> reported = new java.util.HashSet<>();
-    private Map<String, Object> config;
+    private Config config;
 
     /**
      * @param source what the lines come from (a file or {@code topic:T}), as the conversion names it
@@ -82,8 +81,8 @@ public final class K6LineRecords {
         state = new K6Import.State(Path.of(source), one, record -> {
             if (record instanceof SampleBatch batch) {
                 converted.addAll(batch.samples());
-            } else if (record instanceof Marker m && m.kind() == Marker.Kind.CONFIG) {
-                config = m.data();
+            } else if (record instanceof Marker m && m.body() instanceof Config c) {
+                config = c;
             }
         });
         state.drops = (scenario, sec, count) -> drops.add(new Dropped(scenario, sec, count));
@@ -99,7 +98,7 @@ public final class K6LineRecords {
     }
 
     /** The series' CONFIG data before any threshold was seen (k6 judges every scenario together). */
-    public Map<String, Object> config() {
+    public Config config() {
         return config;
     }
 

@@ -12,6 +12,7 @@ import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
@@ -114,7 +115,8 @@ class K6ImportTest {
         assertThat(result.unreadableLines()).isEqualTo(1);
         assertThat(result.firstUnreadable()).singleElement().asString().startsWith("line " + lines + ": is not JSON");
         assertThat(result.cutShort()).isTrue();
-        assertThat(repeatEnd(out).data()).containsEntry("cut_short", true).containsEntry("unreadable_lines", 1L);
+        assertThat((RepeatEnd) repeatEnd(out).body()).extracting(RepeatEnd::cutShort, RepeatEnd::unreadableLines)
+                .containsExactly(true, 1L);
     }
 
     @Test
@@ -136,7 +138,8 @@ class K6ImportTest {
                 first -> assertThat(first).startsWith("line 5: is not JSON"),
                 second -> assertThat(second).isEqualTo("line 100: time 'yesterday' is not an RFC 3339 timestamp"));
         assertThat(result.cutShort()).as("the file's end is whole").isFalse();
-        assertThat(repeatEnd(out).data()).containsEntry("unreadable_lines", 2L).doesNotContainKey("cut_short");
+        assertThat((RepeatEnd) repeatEnd(out).body()).extracting(RepeatEnd::cutShort, RepeatEnd::unreadableLines)
+                .containsExactly(null, 2L);
     }
 
     @Test
@@ -167,7 +170,7 @@ class K6ImportTest {
 
         assertThat(result.samples()).isBetween(1L, 1_219L);
         assertThat(result.cutShort()).isTrue();
-        assertThat(repeatEnd(out).data()).containsEntry("cut_short", true);
+        assertThat(((RepeatEnd) repeatEnd(out).body()).cutShort()).isTrue();
         assertThatThrownBy(() -> K6Import.read(file, strict(options("k6-killed-gz", Map.of())), r -> { }))
                 .hasMessageContaining("ends early after line");
     }

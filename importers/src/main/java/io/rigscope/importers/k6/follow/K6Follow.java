@@ -1,21 +1,25 @@
 package io.rigscope.importers.k6.follow;
 
-import io.rigscope.importers.k6.K6Import;
-import io.rigscope.importers.k6.K6LineRecords;
-import io.rigscope.analyzer.threshold.K6Verdict;
-import io.rigscope.importers.k6.K6LineRecords.K6Line;
 import io.rigscope.analyzer.second.SecondClosing;
+import io.rigscope.analyzer.threshold.K6Verdict;
+import io.rigscope.importers.k6.K6Import;
+import io.rigscope.importers.k6.K6LineRecords.K6Line;
+import io.rigscope.importers.k6.K6LineRecords;
 import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DeadLetter;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.RepeatStart;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.SeriesEnd;
+import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.model.wire.WireRecord;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -242,7 +246,7 @@ public final class K6Follow {
         private final Map<String, TreeMap<Long, Long>> drops = new TreeMap<>();
         private final Map<String, Long> publishedByScenario = new TreeMap<>();
         private final List<String> notJudged = new ArrayList<>();
-        private Map<String, Object> config;
+        private Config config;
         private boolean started;
         private long lineNo;
         private long samples;
@@ -296,22 +300,15 @@ public final class K6Follow {
             }
             started = true;
             long ts = Math.max(1, firstUs - 2);
-            Map<String, Object> start = new LinkedHashMap<>();
-            start.put("source", "k6");
-            start.put("follow", origin);
-            out.accept(new Marker(options.series(), 0, options.generator(), ts, Marker.Kind.SERIES_START, "sustained",
-                    start));
+            out.accept(new Marker(options.series(), 0, options.generator(), ts, "sustained",
+                    SeriesStart.imported(K6Import.SOURCE, origin, null)));
             out.accept(configMarker(ts));
-            Map<String, Object> repeat = new LinkedHashMap<>(start);
-            repeat.put(SecondClosing.KEY, "time");
-            repeat.put(SecondClosing.LATENESS_KEY, options.lateness().toMillis());
-            out.accept(new Marker(options.series(), options.rep(), options.generator(), ts + 1,
-                    Marker.Kind.REPEAT_START, "sustained", repeat));
+            out.accept(new Marker(options.series(), options.rep(), options.generator(), ts + 1, "sustained",
+                    RepeatStart.imported(K6Import.SOURCE, origin, null).closedByTime(options.lateness().toMillis())));
         }
 
         private Marker configMarker(long ts) {
-            return new Marker(options.series(), 0, options.generator(), Math.max(1, ts), Marker.Kind.CONFIG, null,
-                    config);
+            return new Marker(options.series(), 0, options.generator(), Math.max(1, ts), null, config);
         }
 
         void flush() {
@@ -340,24 +337,11 @@ public final class K6Follow {
                 notes.accept(origin + ": no http_req_duration or dropped_iterations point read: nothing published");
                 return;
             }
-            Map<String, Object> end = new LinkedHashMap<>();
-            end.put(SecondClosing.SAMPLES_KEY, publishedByScenario);
-            end.put("ended_by", ending.code());
-            if (lastUnreadable) {
-                end.put("cut_short", true);
-            }
-            if (unreadable > 0) {
-                end.put("unreadable_lines", unreadable);
-            }
-            List<K6Verdict> verdicts = converter.verdicts();
-            if (!verdicts.isEmpty()) {
-                // the thresholds as import k6 judges them (k6's aggregation over every point read)
-                end.put("k6_thresholds", verdicts.stream().map(K6Verdict::toMap).toList());
-            }
-            out.accept(new Marker(options.series(), options.rep(), options.generator(), lastUs + 1,
-                    Marker.Kind.REPEAT_END, "sustained", end));
-            out.accept(new Marker(options.series(), 0, options.generator(), lastUs + 2, Marker.Kind.SERIES_END, null,
-                    Map.of()));
+            // the thresholds as import k6 judges them (k6's aggregation over every point read)
+            List<Map<String, Object>> verdicts = converter.verdicts().stream().map(K6Verdict::toMap).toList();
+            out.accept(new Marker(options.series(), options.rep(), options.generator(), lastUs + 1, "sustained",
+                    RepeatEnd.imported(publishedByScenario, ending.code(), lastUnreadable, unreadable, verdicts)));
+            out.accept(new Marker(options.series(), 0, options.generator(), lastUs + 2, null, SeriesEnd.EMPTY));
         }
 
         Result result(Ending ending) {

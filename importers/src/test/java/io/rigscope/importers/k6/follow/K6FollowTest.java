@@ -13,6 +13,7 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.DeadLetter;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
@@ -167,7 +168,9 @@ class K6FollowTest {
             assertThat(d.payload()).isEqualTo(cut);
             assertThat(d.origin()).isEqualTo(file + ":" + (lines.size() + 1));
         });
-        assertThat(repeatEnd(records).data()).containsEntry("cut_short", true).containsEntry("unreadable_lines", 1L);
+        RepeatEnd killed = (RepeatEnd) repeatEnd(records).body();
+        assertThat(killed.cutShort()).isTrue();
+        assertThat(killed.unreadableLines()).isEqualTo(1L);
         assertSameVerdicts(live.get(60, TimeUnit.SECONDS), imported(whole, "follow-killed-import"));
     }
 
@@ -191,8 +194,9 @@ class K6FollowTest {
 
         assertThat(result.ending()).isEqualTo(K6Follow.Ending.STOPPED);
         List<WireRecord> markers = records(series, EnumSet.of(Topic.MARKERS));
-        assertThat(repeatEnd(markers).data()).containsEntry("ended_by", "stopped")
-                .containsKey("samples_by_scenario");
+        RepeatEnd stopped = (RepeatEnd) repeatEnd(markers).body();
+        assertThat(stopped.endedBy()).isEqualTo("stopped");
+        assertThat(stopped.samplesByScenario()).isNotNull();
         assertThat(markers).filteredOn(r -> ((Marker) r).kind() == Marker.Kind.SERIES_END).hasSize(1);
     }
 
