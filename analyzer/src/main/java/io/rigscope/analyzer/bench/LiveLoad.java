@@ -1,12 +1,17 @@
 package io.rigscope.analyzer.bench;
 
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.RepeatStart;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.SeriesEnd;
+import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.wire.WirePublisher;
 import java.util.ArrayList;
@@ -120,8 +125,8 @@ final class LiveLoad {
     /** SERIES_START and CONFIG: the orchestrator's markers before any data. */
     void publishPreamble(Map<String, Object> config) {
         long ts = startUs - 10_000_000L;
-        publisher.publish(new Marker(series, 0, "orchestrator", ts, Marker.Kind.SERIES_START, "sustained", Map.of()));
-        publisher.publish(new Marker(series, 0, "orchestrator", ts + 1, Marker.Kind.CONFIG, null, config));
+        publisher.publish(new Marker(series, 0, "orchestrator", ts, "sustained", SeriesStart.EMPTY));
+        publisher.publish(new Marker(series, 0, "orchestrator", ts + 1, null, new Config(config)));
         publisher.flush();
     }
 
@@ -131,8 +136,8 @@ final class LiveLoad {
      */
     void run() {
         sleepUntilUs(startUs - 500_000);
-        publisher.publish(new Marker(series, REP, "orchestrator", startUs, Marker.Kind.REPEAT_START, "sustained",
-                Map.of("duration_ms", (endUs - startUs) / 1000)));
+        publisher.publish(new Marker(series, REP, "orchestrator", startUs, "sustained",
+                RepeatStart.ofDurationMs((endUs - startUs) / 1000)));
         long intendedTickNanos = clock.nanosOf(startUs);
         while (true) {
             LockSupport.parkNanos(intendedTickNanos - System.nanoTime());
@@ -161,10 +166,9 @@ final class LiveLoad {
             }
         }
         long endMarkerUs = Math.max(endUs, nextSec * 1_000_000L);
-        publisher.publish(new Marker(series, REP, "orchestrator", endMarkerUs, Marker.Kind.REPEAT_END, "sustained",
-                Map.of()));
+        publisher.publish(new Marker(series, REP, "orchestrator", endMarkerUs, "sustained", RepeatEnd.EMPTY));
         publisher.publish(new DatabaseGain(series, REP, "orchestrator", endMarkerUs + 1, null, sent, sent).toMarker());
-        publisher.publish(new Marker(series, 0, "orchestrator", endMarkerUs + 2, Marker.Kind.SERIES_END, null, Map.of()));
+        publisher.publish(new Marker(series, 0, "orchestrator", endMarkerUs + 2, null, SeriesEnd.EMPTY));
         publisher.flush();
         if (publisher.failed() > 0) {
             throw new IllegalStateException(publisher.failed() + " records failed to publish: " + publisher.lastError());

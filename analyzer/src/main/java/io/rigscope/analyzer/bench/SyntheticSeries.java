@@ -1,11 +1,16 @@
 package io.rigscope.analyzer.bench;
 
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.RepeatStart;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.SeriesEnd;
+import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -154,25 +159,24 @@ public final class SyntheticSeries {
     public static void emit(Plan plan, Consumer<WireRecord> out) {
         String id = plan.series();
         long tsUs = plan.startSec() * 1_000_000L - 10_000_000L;
-        out.accept(new Marker(id, 0, "orchestrator", tsUs, Marker.Kind.SERIES_START, "sustained", Map.of()));
-        out.accept(new Marker(id, 0, "orchestrator", tsUs + 1, Marker.Kind.CONFIG, null, plan.config()));
+        out.accept(new Marker(id, 0, "orchestrator", tsUs, "sustained", SeriesStart.EMPTY));
+        out.accept(new Marker(id, 0, "orchestrator", tsUs + 1, null, new Config(plan.config())));
         long repStartSec = plan.startSec();
         long lastUs = tsUs;
         for (RepeatPlan r : plan.repeats()) {
             long startUs = repStartSec * 1_000_000L;
-            out.accept(new Marker(id, r.rep(), "orchestrator", startUs, Marker.Kind.REPEAT_START, r.phase(),
-                    plan.generators() == 1 ? Map.of("duration_s", plan.durationSec())
-                            : Map.of("duration_s", plan.durationSec(), "generators", plan.generators())));
+            out.accept(new Marker(id, r.rep(), "orchestrator", startUs, r.phase(), RepeatStart.ofDurationSec(
+                    plan.durationSec(), plan.generators() == 1 ? null : plan.generators())));
             long sentQty = emitRepeat(plan, r, startUs, out);
             long endUs = startUs + plan.durationSec() * 1_000_000L + 5_000_000L;
-            out.accept(new Marker(id, r.rep(), "orchestrator", endUs, Marker.Kind.REPEAT_END, r.phase(), Map.of()));
+            out.accept(new Marker(id, r.rep(), "orchestrator", endUs, r.phase(), RepeatEnd.EMPTY));
             // every ingest request carries one event of quantity 1: the database gains one row and 1 per 2xx
             out.accept(new DatabaseGain(id, r.rep(), "orchestrator", endUs + 1, null,
                     r.reconciles() ? sentQty : sentQty - 1, sentQty).toMarker());
             repStartSec += plan.durationSec() + plan.pauseSec() + 5;
             lastUs = endUs + 2;
         }
-        out.accept(new Marker(id, 0, "orchestrator", lastUs + 1, Marker.Kind.SERIES_END, null, Map.of()));
+        out.accept(new Marker(id, 0, "orchestrator", lastUs + 1, null, SeriesEnd.EMPTY));
     }
 
     /** Emits one repeat's samples and ledger; returns the events sent (one per successful request). */

@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.second;
 
-import io.rigscope.model.wire.Marker;
-import java.util.LinkedHashMap;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.RepeatStart;
 import java.util.Map;
 
 /**
@@ -16,18 +16,11 @@ import java.util.Map;
  *       closed second.</li>
  * </ul>
  *
- * <p>Marker keys (docs/wire-format.md): REPEAT_START {@value #KEY} ({@code "ledger"} or {@code "time"}) and
- * {@value #LATENESS_KEY}; REPEAT_END {@value #SAMPLES_KEY}, the samples the source published per scenario, so
- * the analyzer knows when the last of them arrived.
+ * <p>Marker fields (docs/wire-format.md): {@link RepeatStart#secondsClosedBy()} ({@code "ledger"} or
+ * {@code "time"}) and {@link RepeatStart#latenessMs()}; {@link RepeatEnd#samplesPublished()}, the samples the
+ * source published per scenario, so the analyzer knows when the last of them arrived.
  */
 public sealed interface SecondClosing permits SecondClosing.ByLedger, SecondClosing.ByTime {
-
-    /** REPEAT_START key: {@code "ledger"} or {@code "time"}. */
-    String KEY = "seconds_closed_by";
-    /** REPEAT_START key with {@code time}: the lateness, ms (a non-negative number). */
-    String LATENESS_KEY = "lateness_ms";
-    /** REPEAT_END key of a time-closed source: scenario -> samples published in the repeat. */
-    String SAMPLES_KEY = "samples_by_scenario";
 
     /** As reports write it: {@code ledger} or {@code time}. */
     String code();
@@ -64,51 +57,40 @@ public sealed interface SecondClosing permits SecondClosing.ByLedger, SecondClos
     }
 
     /**
-     * The mode a REPEAT_START marker declares for its {@code src}, or null when it declares none.
+     * The mode a REPEAT_START marker of {@code src} declares for it, or null when it declares none.
      *
      * @throws IllegalArgumentException naming the key whose value is wrong
      */
-    static SecondClosing declaredBy(Marker repeatStart) {
-        Object mode = repeatStart.data().get(KEY);
+    static SecondClosing declaredBy(String src, RepeatStart repeatStart) {
+        String mode = repeatStart.secondsClosedBy();
         if (mode == null) {
             return null;
         }
-        if ("ledger".equals(mode)) {
+        if (RepeatStart.BY_LEDGER.equals(mode)) {
             return new ByLedger();
         }
-        if (!"time".equals(mode)) {
-            throw new IllegalArgumentException("REPEAT_START of " + repeatStart.src() + ": " + KEY + " must be "
-                    + "\"ledger\" or \"time\", was " + mode);
+        if (!RepeatStart.BY_TIME.equals(mode)) {
+            throw new IllegalArgumentException("REPEAT_START of " + src + ": " + RepeatStart.SECONDS_CLOSED_BY
+                    + " must be \"ledger\" or \"time\", was " + mode);
         }
-        if (!(repeatStart.data().get(LATENESS_KEY) instanceof Number ms) || ms.doubleValue() < 0) {
-            throw new IllegalArgumentException("REPEAT_START of " + repeatStart.src() + ": " + KEY + " \"time\" needs "
-                    + LATENESS_KEY + ", a number >= 0, was " + repeatStart.data().get(LATENESS_KEY));
+        Long ms = repeatStart.latenessMs();
+        if (ms == null || ms < 0) {
+            throw new IllegalArgumentException("REPEAT_START of " + src + ": " + RepeatStart.SECONDS_CLOSED_BY
+                    + " \"time\" needs " + RepeatStart.LATENESS_MS + ", a whole number >= 0, was " + ms);
         }
-        return new ByTime(Math.round(ms.doubleValue() * 1000.0));
+        return new ByTime(ms * 1000L);
     }
 
     /**
      * The per-scenario sample counts a time-closed source's REPEAT_END states, or null when it states none.
      *
-     * @throws IllegalArgumentException when the key holds anything but scenario -> count
+     * @throws IllegalArgumentException when they are there but not scenario -> count >= 0
      */
-    static Map<String, Long> publishedBy(Marker repeatEnd) {
-        Object value = repeatEnd.data().get(SAMPLES_KEY);
-        if (value == null) {
-            return null;
+    static Map<String, Long> publishedBy(String src, RepeatEnd repeatEnd) {
+        try {
+            return repeatEnd.samplesPublished();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("REPEAT_END of " + src + ": " + e.getMessage(), e);
         }
-        if (!(value instanceof Map<?, ?> map)) {
-            throw new IllegalArgumentException("REPEAT_END of " + repeatEnd.src() + ": " + SAMPLES_KEY
-                    + " must be an object of scenario -> count");
-        }
-        Map<String, Long> out = new LinkedHashMap<>();
-        for (var e : map.entrySet()) {
-            if (!(e.getValue() instanceof Number n) || n.longValue() < 0) {
-                throw new IllegalArgumentException("REPEAT_END of " + repeatEnd.src() + ": " + SAMPLES_KEY + "."
-                        + e.getKey() + " must be a count >= 0, was " + e.getValue());
-            }
-            out.put(String.valueOf(e.getKey()), n.longValue());
-        }
-        return out;
     }
 }

@@ -11,19 +11,28 @@ import io.rigscope.analyzer.repeat.Abort;
 import io.rigscope.analyzer.repeat.AbortOnFail;
 import io.rigscope.analyzer.repeat.RepeatJudge;
 import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
+import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.window.Window;
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DatabaseGain;
+import io.rigscope.model.wire.Environment;
+import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.MarkerBody;
+import io.rigscope.model.wire.PhaseEnd;
+import io.rigscope.model.wire.Reconciliation;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.RepeatStart;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -293,100 +302,88 @@ public final class SeriesAnalysis {
     }
 
     private void onMarker(Marker m, List<Decision> out) {
-        switch (m.kind()) {
-            case CONFIG -> {
-                targets(m.data());
-                try {
-                    // Markers fold: a generator's CONFIG (its load plan) must not wipe the series' thresholds.
-                    AnalyzerSettings next = configured.withConfig(m.data());
-                    apply(overrides.apply(next));
-                    configured = next;
-                    configErrors.clear();
-                } catch (IllegalArgumentException e) {
-                    configError("CONFIG marker: " + e.getMessage());
-                }
+        MarkerBody body = m.body();
+        if (body instanceof Config config) {
+            targets(config);
+            try {
+                // Markers fold: a generator's CONFIG (its load plan) must not wipe the series' thresholds.
+                AnalyzerSettings next = configured.withConfig(config.settings());
+                apply(overrides.apply(next));
+                configured = next;
+                configErrors.clear();
+            } catch (IllegalArgumentException e) {
+                configError("CONFIG marker: " + e.getMessage());
             }
-            case REPEAT_START -> {
-                RepeatTrack t = repeat(m.rep());
-                t.started(m.phase(), m.data().get("duration_ms") instanceof Number n ? n.longValue() : 0,
-                        m.data().get("start_epoch_us") instanceof Number s ? s.longValue() : 0);
-                if (m.data().get("generators") instanceof Number n && n.intValue() > 1) {
-                    t.expectGenerators(n.intValue()); // generate --share K/N: wait for all N
+        } else if (body instanceof RepeatStart start) {
+            RepeatTrack t = repeat(m.rep());
+            t.started(m.phase(), start.durationMs() == null ? 0 : start.durationMs(),
+                    start.startEpochUs() == null ? 0 : start.startEpochUs());
+            if (start.generators() != null && start.generators() > 1) {
+                t.expectGenerators(start.generators()); // generate --share K/N: wait for all N
+            }
+            try {
+                SecondClosing closing = SecondClosing.declaredBy(m.src(), start);
+                if (closing != null) {
+                    t.declare(m.src(), closing);
+                    settleAll(t, out);
                 }
+            } catch (IllegalArgumentException e) {
+                configError(e.getMessage());
+            }
+            currentRep = Math.max(currentRep, m.rep());
+        } else if (body instanceof RepeatEnd end) {
+            RepeatTrack t = repeat(m.rep());
+            if (end.k6Thresholds() != null) {
+                t.ended(end.k6Thresholds().stream().map(K6Verdict::fromMap).toList());
+            } else {
+                t.ended();
+            }
+            if (end.stopped() != null) {
                 try {
-                    SecondClosing closing = SecondClosing.declaredBy(m);
-                    if (closing != null) {
-                        t.declare(m.src(), closing);
-                        settleAll(t, out);
-                    }
+                    t.aborted(Abort.fromMap(end.stopped()));
                 } catch (IllegalArgumentException e) {
                     configError(e.getMessage());
                 }
-                currentRep = Math.max(currentRep, m.rep());
             }
-            case REPEAT_END -> {
+            if (t.closesByTime(m.src())) {
+                try {
+                    t.sourceEnded(m.src(), SecondClosing.publishedBy(m.src(), end));
+                } catch (IllegalArgumentException e) {
+                    configError(e.getMessage());
+                    t.sourceEnded(m.src(), null);
+                }
+                settleAll(t, out);
+            }
+            maybeJudge(t, out);
+        } else if (body instanceof Reconciliation) {
+            if (m.rep() > 0) {
                 RepeatTrack t = repeat(m.rep());
-                if (m.data().get("k6_thresholds") instanceof List<?> k6) {
-                    t.ended(k6.stream().filter(x -> x instanceof Map<?, ?>)
-                            .map(x -> K6Verdict.fromMap((Map<?, ?>) x)).toList());
-                } else {
-                    t.ended();
-                }
-                if (m.data().get("stopped") instanceof Map<?, ?> stopped) {
-                    try {
-                        t.aborted(Abort.fromMap(stopped));
-                    } catch (IllegalArgumentException e) {
-                        configError(e.getMessage());
-                    }
-                }
-                if (t.closesByTime(m.src())) {
-                    try {
-                        t.sourceEnded(m.src(), SecondClosing.publishedBy(m));
-                    } catch (IllegalArgumentException e) {
-                        configError(e.getMessage());
-                        t.sourceEnded(m.src(), null);
-                    }
-                    settleAll(t, out);
+                try {
+                    t.gained(DatabaseGain.of(m));
+                } catch (IllegalArgumentException e) {
+                    configError(e.getMessage());
                 }
                 maybeJudge(t, out);
             }
-            case RECONCILIATION -> {
-                if (m.rep() > 0) {
-                    RepeatTrack t = repeat(m.rep());
-                    try {
-                        t.gained(DatabaseGain.of(m));
-                    } catch (IllegalArgumentException e) {
-                        configError(e.getMessage());
-                    }
-                    maybeJudge(t, out);
-                }
+        } else if (body instanceof SeriesEnd) {
+            seriesEnded = true;
+        } else if (body instanceof PhaseEnd end) {
+            if ("denominator".equals(m.phase()) && end.rowsPerSec() != null) {
+                denominatorRowsPerSec = end.rowsPerSec();
             }
-            case SERIES_END -> seriesEnded = true;
-            case PHASE_END -> {
-                if ("denominator".equals(m.phase()) && m.data().get("rows_per_s") instanceof Number n) {
-                    denominatorRowsPerSec = n.doubleValue();
-                }
-            }
-            case ENVIRONMENT -> environment = m.data();
-            case GAP -> telemetry.acceptGap(m);
-            default -> {
-                // phases do not change a verdict
-            }
+        } else if (body instanceof Environment environmentFacts) {
+            environment = environmentFacts.facts();
+        } else if (body instanceof Gap) {
+            telemetry.acceptGap(m);
         }
+        // SERIES_START, PHASE_START: phases do not change a verdict
     }
 
     /** Remembers the URLs a CONFIG marker names: its scenarios' (a load plan), its series plan's target. */
-    private void targets(Map<String, Object> data) {
-        if (data.get("scenarios") instanceof List<?> list) {
-            for (Object o : list) {
-                if (o instanceof Map<?, ?> sc && sc.get("name") instanceof String name
-                        && sc.get("url") instanceof String url) {
-                    scenarioUrls.put(name, url);
-                }
-            }
-        }
-        if (data.get("series_plan") instanceof Map<?, ?> plan && plan.get("target") instanceof String target) {
-            planTarget = target;
+    private void targets(Config config) {
+        scenarioUrls.putAll(config.scenarioUrls());
+        if (config.seriesTarget() != null) {
+            planTarget = config.seriesTarget();
         }
     }
 

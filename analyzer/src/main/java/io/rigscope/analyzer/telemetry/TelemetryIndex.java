@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.telemetry;
 
 import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
@@ -66,23 +67,20 @@ public final class TelemetryIndex {
     }
 
     /**
-     * Accounts a collector's {@code GAP} marker (its {@code data} names the {@code topic} and the lost span,
-     * {@code start} and {@code end} in epoch µs): the stream does not cover any span that overlaps it. Returns false
-     * (and ignores it) for another marker, or a gap marker without a telemetry topic or a valid span.
+     * Accounts a collector's {@code GAP} marker ({@link Gap}: the stream's topic and the lost span, epoch µs): the
+     * stream does not cover any span that overlaps it. Returns false (and ignores it) for another marker, or a gap
+     * marker without a telemetry topic or a valid span.
      */
     public boolean acceptGap(Marker marker) {
-        if (marker.kind() != Marker.Kind.GAP
-                || !(marker.data().get("topic") instanceof String topicName)
-                || !(marker.data().get("start") instanceof Number start)
-                || !(marker.data().get("end") instanceof Number end)
-                || end.longValue() < start.longValue()) {
+        if (!(marker.body() instanceof Gap gap) || gap.topic() == null || gap.startUs() == null
+                || gap.endUs() == null || gap.endUs() < gap.startUs()) {
             return false;
         }
-        var stream = Topic.byName(topicName).flatMap(TelemetryStream::of);
+        var stream = Topic.byName(gap.topic()).flatMap(TelemetryStream::of);
         if (stream.isEmpty()) {
             return false;
         }
-        gapsUs.computeIfAbsent(stream.get(), s -> new ArrayList<>()).add(new long[] {start.longValue(), end.longValue()});
+        gapsUs.computeIfAbsent(stream.get(), s -> new ArrayList<>()).add(new long[] {gap.startUs(), gap.endUs()});
         return true;
     }
 

@@ -7,12 +7,17 @@ import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.RepeatStart;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.SeriesEnd;
+import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,11 +101,10 @@ class ReconciliationRuleTest {
      */
     private static List<WireRecord> repeat(int rep, int ok, int bad, ErrorKind err, int badStatus) {
         List<WireRecord> r = new ArrayList<>();
-        r.add(new Marker(SERIES, 0, "rig", T0_US - 3, Marker.Kind.SERIES_START, "sustained", Map.of()));
-        r.add(new Marker(SERIES, rep, "gen-1", T0_US - 2, Marker.Kind.CONFIG, "sustained",
-                Map.of("scenarios", List.of(Map.of("name", "ingest", "url", URL)))));
-        r.add(new Marker(SERIES, rep, "gen-1", T0_US - 1, Marker.Kind.REPEAT_START, "sustained",
-                Map.of("duration_ms", 3000L)));
+        r.add(new Marker(SERIES, 0, "rig", T0_US - 3, "sustained", SeriesStart.EMPTY));
+        r.add(new Marker(SERIES, rep, "gen-1", T0_US - 2, "sustained",
+                new Config(Map.of("scenarios", List.of(Map.of("name", "ingest", "url", URL)))))); // a load plan
+        r.add(new Marker(SERIES, rep, "gen-1", T0_US - 1, "sustained", RepeatStart.ofDurationMs(3000)));
         int n = ok + bad;
         long[] completed = new long[3];
         List<Sample> samples = new ArrayList<>();
@@ -117,7 +121,7 @@ class ReconciliationRuleTest {
             r.add(new Ledger(SERIES, rep, "gen-1", T0_US + (s + 1) * 1_000_000L, "ingest", sec0 + s, completed[s],
                     completed[s], 0, completed[s], s == 2));
         }
-        r.add(new Marker(SERIES, rep, "gen-1", T0_US + 3_000_001L, Marker.Kind.REPEAT_END, "sustained", Map.of()));
+        r.add(new Marker(SERIES, rep, "gen-1", T0_US + 3_000_001L, "sustained", RepeatEnd.EMPTY));
         return r;
     }
 
@@ -126,7 +130,7 @@ class ReconciliationRuleTest {
         if (gain != null) {
             all.add(gain.toMarker());
         }
-        all.add(new Marker(SERIES, 0, "rig", T0_US + 20_000_000L, Marker.Kind.SERIES_END, null, Map.of()));
+        all.add(new Marker(SERIES, 0, "rig", T0_US + 20_000_000L, null, SeriesEnd.EMPTY));
         SeriesAnalysis analysis = new SeriesAnalysis(SERIES, AnalyzerSettings.defaults(), UnaryOperator.identity(),
                 Attributor.none());
         List<Decision> out = new ArrayList<>();

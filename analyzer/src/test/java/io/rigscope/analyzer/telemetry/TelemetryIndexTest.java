@@ -3,10 +3,10 @@ package io.rigscope.analyzer.telemetry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.model.wire.Canary;
+import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireExamples;
 import io.rigscope.model.wire.WireRecord;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -22,14 +22,8 @@ class TelemetryIndexTest {
     }
 
     private static Marker gap(String topic, long fromSec, long toSec) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("start", fromSec * 1_000_000L);
-        data.put("end", toSec * 1_000_000L);
-        data.put("reason", "Connection refused");
-        data.put("source", "canary@h");
-        data.put("topic", topic);
-        data.put("attempt", 1L);
-        return new Marker("s", 1, "canary@h", toSec * 1_000_000L, Marker.Kind.GAP, null, data);
+        return new Marker("s", 1, "canary@h", toSec * 1_000_000L, null,
+                new Gap(fromSec * 1_000_000L, toSec * 1_000_000L, "Connection refused", "canary@h", topic, 1));
     }
 
     @Test
@@ -52,8 +46,8 @@ class TelemetryIndexTest {
     void aGapMarkerWithoutATelemetryTopicIsIgnored() {
         TelemetryIndex index = new TelemetryIndex();
         assertThat(index.acceptGap(gap("rig.samples", SEC, SEC + 3))).isFalse();
-        Marker noTopic = new Marker("s", 1, "x@h", SEC * 1_000_000L, Marker.Kind.GAP, null,
-                Map.of("start", SEC * 1_000_000L, "end", (SEC + 3) * 1_000_000L));
+        Marker noTopic = new Marker("s", 1, "x@h", SEC * 1_000_000L, null,
+                new Gap(SEC * 1_000_000L, (SEC + 3) * 1_000_000L, null, null, null, null, null));
         assertThat(index.acceptGap(noTopic)).isFalse();
     }
 

@@ -46,6 +46,28 @@ public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenari
                 k6Thresholds == null || k6Thresholds.isEmpty() ? null : k6Thresholds, null);
     }
 
+    /**
+     * The samples a time-closed source published in the repeat, by scenario, or null when the marker states none.
+     *
+     * @throws IllegalArgumentException naming the key when the marker has it but not as scenario -> count >= 0
+     */
+    public Map<String, Long> samplesPublished() {
+        Object unread = other.get(SAMPLES_BY_SCENARIO);
+        if (samplesByScenario == null && unread != null) {
+            throw new IllegalArgumentException(SAMPLES_BY_SCENARIO + " must be an object of scenario -> count, was "
+                    + unread);
+        }
+        if (samplesByScenario != null) {
+            for (var e : samplesByScenario.entrySet()) {
+                if (e.getValue() < 0) {
+                    throw new IllegalArgumentException(SAMPLES_BY_SCENARIO + "." + e.getKey()
+                            + " must be a count >= 0, was " + e.getValue());
+                }
+            }
+        }
+        return samplesByScenario;
+    }
+
     /** The stop that ended the generator's schedule early (the ABORT verdict body), or null. */
     public Map<String, Object> stopped() {
         return schedule == null ? null : schedule.stopped();
