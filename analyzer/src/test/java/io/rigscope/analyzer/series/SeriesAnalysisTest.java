@@ -310,8 +310,8 @@ class SeriesAnalysisTest {
                 612.5, 300, 13_000, 5_000, 30_000, 13);
         List<WireRecord> records = records(ABORTING).stream()
                 .map(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END
-                        ? new Marker(m.run(), m.rep(), m.src(), m.ts(), m.phase(), stoppedBy(
-                        io.rigscope.analyzer.api.DecisionCodec.body(
+                        ? new Marker(m.run(), m.rep(), m.src(), m.ts(), m.phase(),
+                        io.rigscope.model.wire.RepeatEnd.ofStop(io.rigscope.analyzer.api.DecisionCodec.body(
                         new io.rigscope.analyzer.api.Decision.Stop(m.run(), m.rep(), null, m.ts(), abort))))
                         : r)
                 .toList();
@@ -345,7 +345,7 @@ class SeriesAnalysisTest {
         List<WireRecord> records = records(ABORTING).stream()
                 .map(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END
                         ? new Marker(m.run(), m.rep(), m.src(), m.ts(), m.phase(),
-                        stoppedBy(Map.of("by", "abortOnFail", "threshold", "x")))
+                        io.rigscope.model.wire.RepeatEnd.ofStop(Map.of("by", "abortOnFail", "threshold", "x")))
                         : r)
                 .toList();
         var repeat = run(records).repeats().get(0);
@@ -353,12 +353,6 @@ class SeriesAnalysisTest {
         assertThat(repeat.gates().get("config").pass()).isFalse();
         assertThat((String) repeat.gates().get("config").value())
                 .contains("REPEAT_END stopped.value is missing or not a number");
-    }
-
-    /** A generator's REPEAT_END stopped by {@code stop} (an ABORT verdict's body). */
-    private static io.rigscope.model.wire.RepeatEnd stoppedBy(Map<String, ?> stop) {
-        return (io.rigscope.model.wire.RepeatEnd) new io.rigscope.model.wire.ScheduleEnd(null, null, null, null, null,
-                null, null, null, null).withStopped(stop).body(Marker.Kind.REPEAT_END);
     }
 
     private static SeriesReport run(List<WireRecord> records) {

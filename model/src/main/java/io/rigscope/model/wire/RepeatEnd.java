@@ -46,6 +46,12 @@ public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenari
                 k6Thresholds == null || k6Thresholds.isEmpty() ? null : k6Thresholds, null);
     }
 
+    /** An end that states only the stop which ended the schedule early (an ABORT verdict's body). */
+    public static RepeatEnd ofStop(Map<String, ?> stop) {
+        return new RepeatEnd(new ScheduleEnd(null, null, null, null, null, null, null, null, null).withStopped(stop),
+                null, null, null, null, null, null);
+    }
+
     /**
      * The samples a time-closed source published in the repeat, by scenario, or null when the marker states none.
      *

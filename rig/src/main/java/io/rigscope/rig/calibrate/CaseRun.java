@@ -143,7 +143,7 @@ public final class CaseRun {
                                 .withCanaryDir(pg.volume().map(LoopVolume::hostDirectory).orElse(null))
                         : null;
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT, local,
-                        env.toMarkerData(), reportJson, reportMd, profile.analyzerTimeout(), reportHtml, hlogDir);
+                        env.toEnvironment(), reportJson, reportMd, profile.analyzerTimeout(), reportHtml, hlogDir);
                 try (RdsTelemetry rds = profile == CalibrationProfile.RDS ? RdsTelemetry.start(
                         new RdsTelemetry.Source(owner, pg.dataDir(), pg.logFile(), tables),
                         new CollectorContext(series, provoked.rep::get, "local", Clock.systemUTC()),

@@ -9,6 +9,7 @@ import io.rigscope.collectors.aws.RdsLogCollector;
 import io.rigscope.collectors.db.DbSampler;
 import io.rigscope.collectors.os.OsMetricsCollector;
 import io.rigscope.collectors.waits.WaitsCollector;
+import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.Waits;
@@ -165,8 +166,8 @@ final class RdsTelemetry implements AutoCloseable {
     }
 
     private static void failed(PrintStream console, String what, WireRecord r) {
-        if (r instanceof Marker m && m.kind() == Marker.Kind.GAP && m.data().get("reason") != null) {
-            console.println("rds stand-in: the " + what + " feeding it failed: " + m.data().get("reason"));
+        if (r instanceof Marker m && m.body() instanceof Gap gap && gap.reason() != null) {
+            console.println("rds stand-in: the " + what + " feeding it failed: " + gap.reason());
         }
     }
 

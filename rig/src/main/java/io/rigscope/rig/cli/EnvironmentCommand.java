@@ -32,7 +32,7 @@ public final class EnvironmentCommand implements Callable<Integer> {
         }
         EnvironmentFacts facts = EnvironmentFacts.collect(PgTarget.parse(pg), diskPath, costPerHour);
         System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(facts.toMarkerData()));
+                .writeValueAsString(facts.toEnvironment().facts()));
         return ExitCodes.OK;
     }
 }

@@ -15,6 +15,7 @@ import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.Verdict;
 import io.rigscope.rig.generate.LoadPlanFile;
 import io.rigscope.wire.WirePublisher;
@@ -212,8 +213,7 @@ public final class GenerateCommand implements Callable<Integer> {
                 if (last) {
                     // after the repeat's own end markers and its count (same key, so the same partition, in order)
                     publisher.publish(new Marker(plan.series(), 0, plan.src(), Math.max(1,
-                            System.currentTimeMillis() * 1_000L), Marker.Kind.SERIES_END, null,
-                            Map.of("repeats", (long) plan.rep())));
+                            System.currentTimeMillis() * 1_000L), null, SeriesEnd.ofRepeats(plan.rep())));
                     System.err.printf("generate: published SERIES_END of %s (repeats %d)%n", plan.series(),
                             plan.rep());
                 }

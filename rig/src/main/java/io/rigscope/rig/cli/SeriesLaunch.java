@@ -1,9 +1,9 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.Environment;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.method.BringUpChecks;
 import io.rigscope.rig.method.EnvironmentFacts;
@@ -14,6 +14,7 @@ import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.rig.sutproc.SutProcess;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.kafka.KafkaClients;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,8 +100,8 @@ final class SeriesLaunch {
                         + "for a database on another host: then no local disk is measured)");
             }
             Path dataDir = pgData != null ? pgData : Path.of("").toAbsolutePath();
-            Map<String, Object> environment = database == null ? Map.of()
-                    : EnvironmentFacts.collect(database, dataDir, file.costPerHour()).toMarkerData();
+            Environment environment = database == null ? null
+                    : EnvironmentFacts.collect(database, dataDir, file.costPerHour()).toEnvironment();
             console.printf("series %s: %s%n", plan.series(), plan.describe());
             Path pgLog = file.pgLog() != null ? file.pgLog() : cluster.map(PrivatePostgres::logFile).orElse(null);
             TelemetrySources.Local telemetry = new TelemetrySources.Local(database, pgLog, file.pgLogPrefix(), false,

@@ -3,6 +3,7 @@ package io.rigscope.rig.collect;
 import io.rigscope.model.wire.Canary;
 import io.rigscope.model.wire.CloudWatchPoint;
 import io.rigscope.model.wire.DbSample;
+import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.PgLogEvent;
@@ -38,9 +39,9 @@ final class LiveLine {
     void record(String collector, WireRecord r) {
         counts.computeIfAbsent(collector, k -> new AtomicLong()).incrementAndGet();
         byTopic.computeIfAbsent(r.topic().topicName(), k -> new AtomicLong()).incrementAndGet();
-        if (r instanceof Marker m && m.kind() == Marker.Kind.GAP) {
+        if (r instanceof Marker m && m.body() instanceof Gap gap) {
             gaps.incrementAndGet();
-            String reason = String.valueOf(m.data().get("reason"));
+            String reason = String.valueOf(gap.reason());
             latest.put(collector, "GAP " + (reason.length() > 100 ? reason.substring(0, 97) + "..." : reason));
         } else {
             if (r instanceof PgLogEvent e && e.kind() == PgLogEvent.Kind.RAW) {

@@ -1,5 +1,6 @@
 package io.rigscope.rig.method;
 
+import io.rigscope.model.wire.Environment;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.db.Sql;
@@ -83,31 +84,15 @@ public record EnvironmentFacts(String hostname, String cpuModel, int cpuCount, l
                 readDisk(diskPath), version, settings, costPerHour);
     }
 
-    /** The marker data: flat keys, documented in docs/protocol.md. */
-    public Map<String, Object> toMarkerData() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("hostname", hostname);
-        m.put("cpu_model", cpuModel);
-        m.put("cpu_count", cpuCount);
-        m.put("mem_total_bytes", memTotalBytes);
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("path", disk.path());
-        d.put("device", disk.device());
-        d.put("type", disk.type());
-        d.put("total_bytes", disk.totalBytes());
-        d.put("rotational", disk.rotational());
-        m.put("disk", d);
-        m.put("pg_version", pgVersion);
-        m.put("pg_settings", pgSettings);
-        if (costPerHour != null) {
-            m.put("cost_per_hour", costPerHour);
-        }
-        return m;
+    /** The ENVIRONMENT marker's body: flat keys, documented in docs/protocol.md. */
+    public Environment toEnvironment() {
+        return Environment.of(hostname, cpuModel, cpuCount, memTotalBytes, new Environment.Disk(disk.path(),
+                disk.device(), disk.type(), disk.totalBytes(), disk.rotational()), pgVersion, pgSettings, costPerHour);
     }
 
     /** An {@link Marker.Kind#ENVIRONMENT} marker for a series. */
     public Marker toMarker(String run, String src, long tsUs) {
-        return new Marker(run, 0, src, tsUs, Marker.Kind.ENVIRONMENT, null, toMarkerData());
+        return new Marker(run, 0, src, tsUs, null, toEnvironment());
     }
 
     private static String readHostname() {

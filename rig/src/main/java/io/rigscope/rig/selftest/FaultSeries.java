@@ -165,7 +165,7 @@ public final class FaultSeries {
                     SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT,
                             new TelemetrySources.Local(owner, pg.logFile(), null, false, pg.dataDir(),
                                     SutContract.WATCHED_TABLES, null),
-                            Map.of(), null, null, Duration.ofSeconds(120));
+                            null, null, null, Duration.ofSeconds(120));
                     PrintStream quiet = new PrintStream(PrintStream.nullOutputStream());
                     SeriesSession.Result result = new SeriesSession(KafkaClients.of(bootstrap), publisher, codec, quiet)
                             .run(plan, options, faults);

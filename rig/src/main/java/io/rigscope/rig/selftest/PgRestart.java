@@ -3,6 +3,7 @@ package io.rigscope.rig.selftest;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
@@ -66,25 +67,26 @@ public record PgRestart(double downSec, double sutReconnectSec, boolean sutAnswe
         double sut = lastFailedT2 <= upUs ? 0 : (lastFailedT2 - upUs) / 1e6;
         Map<String, Double> reconnect = new LinkedHashMap<>();
         Map<String, Boolean> spans = new LinkedHashMap<>();
-        List<Marker> gaps = topics.of(Marker.class).stream().filter(m -> m.kind() == Marker.Kind.GAP).toList();
+        List<Marker> gapMarkers = topics.of(Marker.class).stream().filter(m -> m.body() instanceof Gap).toList();
+        List<Gap> gaps = gapMarkers.stream().map(m -> (Gap) m.body()).toList();
         for (Topic t : PG_STREAMS) {
             long first = topics.records().stream().filter(r -> r.topic() == t && r.ts() >= upUs)
                     .mapToLong(WireRecord::ts).min().orElse(Long.MAX_VALUE);
             reconnect.put(t.topicName(), first == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : (first - upUs) / 1e6);
             long from = Long.MAX_VALUE;
             long to = Long.MIN_VALUE;
-            for (Marker g : gaps) {
-                if (t.topicName().equals(g.data().get("topic")) && g.data().get("start") instanceof Number s
-                        && g.data().get("end") instanceof Number e && e.longValue() >= downUs) {
-                    from = Math.min(from, s.longValue());
-                    to = Math.max(to, e.longValue());
+            for (Gap g : gaps) {
+                if (t.topicName().equals(g.topic()) && g.startUs() != null && g.endUs() != null
+                        && g.endUs() >= downUs) {
+                    from = Math.min(from, g.startUs());
+                    to = Math.max(to, g.endUs());
                 }
             }
             spans.put(t.topicName(), from <= downUs + 2_000_000L && to >= upUs);
         }
         TelemetryIndex index = new TelemetryIndex();
         topics.records().forEach(index::accept);
-        gaps.forEach(index::acceptGap);
+        gapMarkers.forEach(index::acceptGap);
         long downSec = Math.floorDiv(downUs, 1_000_000L);
         long upSec = Math.floorDiv(upUs, 1_000_000L);
         List<String> missing = new ArrayList<>(index.lacking(downSec, upSec));

@@ -1,6 +1,7 @@
 package io.rigscope.rig.series;
 
 import io.rigscope.generator.plan.Scenario;
+import io.rigscope.model.wire.Config;
 import io.rigscope.rig.plan.ScenarioSpec;
 import java.net.URI;
 import java.time.Duration;
@@ -241,9 +242,8 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
         }
     }
 
-    /** The series' CONFIG marker data: the plan and the analyzer settings (top level, as the analyzer reads them). */
-    public Map<String, Object> configData() {
-        Map<String, Object> m = new LinkedHashMap<>(analyzer);
+    /** The series' CONFIG marker: the analyzer settings (top level, as the analyzer reads them) and the plan. */
+    public Config configData() {
         Map<String, Object> plan = new LinkedHashMap<>();
         plan.put("target", target.toString());
         if (requests != null) {
@@ -279,8 +279,7 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
             }
             plan.put("denominator", d);
         }
-        m.put("series_plan", plan);
-        return m;
+        return Config.ofSeries(analyzer, plan);
     }
 
     /** One line on what the series runs, for the console. */

@@ -11,7 +11,13 @@ import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.wire.DatabaseGain;
+import io.rigscope.model.wire.Environment;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.MarkerBody;
+import io.rigscope.model.wire.PhaseEnd;
+import io.rigscope.model.wire.PhaseStart;
+import io.rigscope.model.wire.SeriesEnd;
+import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.rig.method.Denominator;
 import io.rigscope.rig.method.Reconciliation;
 import java.io.PrintStream;
@@ -151,11 +157,11 @@ public final class SeriesRunner {
     }
 
     /** Writes SERIES_START and the CONFIG marker. Call before anything reads the series' data. */
-    public void start(Map<String, Object> environment) {
-        marker(0, Marker.Kind.SERIES_START, null, Map.of("series", plan.series()));
-        marker(0, Marker.Kind.CONFIG, null, plan.configData());
-        if (environment != null && !environment.isEmpty()) {
-            marker(0, Marker.Kind.ENVIRONMENT, null, environment);
+    public void start(Environment environment) {
+        marker(0, null, SeriesStart.ofSeries(plan.series()));
+        marker(0, null, plan.configData());
+        if (environment != null && !environment.facts().isEmpty()) {
+            marker(0, null, environment);
         }
         sink.flush();
     }
@@ -193,7 +199,7 @@ public final class SeriesRunner {
             repeats.add(ceiling(rep, plan.ceiling()));
         }
         Denominator.Result denominator = denominator();
-        marker(0, Marker.Kind.SERIES_END, null, Map.of("repeats", (long) rep));
+        marker(0, null, SeriesEnd.ofRepeats(rep));
         sink.flush();
         return new Outcome(repeats, denominator);
     }
@@ -274,15 +280,10 @@ public final class SeriesRunner {
         }
         console.printf("%n== denominator: pgbench inserting the same rows, batch %d, %d clients, %s%n",
                 denominatorSpec.batch(), denominatorSpec.clients(), human(denominatorSpec.duration()));
-        marker(0, Marker.Kind.PHASE_START, "denominator", Map.of());
+        marker(0, "denominator", PhaseStart.EMPTY);
         Denominator.Result result = new Denominator(denominatorSpec).run(line -> console.println("   " + line));
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("rows_per_s", result.rowsPerSec());
-        data.put("tps", result.tps());
-        data.put("batch", (long) denominatorSpec.batch());
-        data.put("clients", (long) denominatorSpec.clients());
-        data.put("failed_transactions", result.failedTransactions());
-        marker(0, Marker.Kind.PHASE_END, "denominator", data);
+        marker(0, "denominator", PhaseEnd.denominator(result.rowsPerSec(), result.tps(), denominatorSpec.batch(),
+                denominatorSpec.clients(), result.failedTransactions()));
         console.println("   " + result.line());
         return result;
     }
@@ -319,8 +320,8 @@ public final class SeriesRunner {
         return list;
     }
 
-    private void marker(int rep, Marker.Kind kind, String phase, Map<String, Object> data) {
-        sink.publish(new Marker(plan.series(), rep, SRC, nowUs(), kind, phase, data));
+    private void marker(int rep, String phase, MarkerBody body) {
+        sink.publish(new Marker(plan.series(), rep, SRC, nowUs(), phase, body));
     }
 
     private long nowUs() {

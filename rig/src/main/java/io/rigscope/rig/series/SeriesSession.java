@@ -1,6 +1,5 @@
 package io.rigscope.rig.series;
 
-import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.ceiling.Ceiling;
@@ -9,21 +8,23 @@ import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.IntervalLogs;
-import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.RecordSink;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.Environment;
+import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.method.BringUpChecks;
 import io.rigscope.rig.method.Denominator;
 import io.rigscope.rig.method.Finding;
 import io.rigscope.rig.method.Reconciliation;
-import io.rigscope.pg.PgUrl;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
+import io.rigscope.wire.kafka.KafkaClients;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -54,28 +55,27 @@ public final class SeriesSession {
      * @param database the database to reconcile against and run pgbench on, or null (then UNRECONCILED)
      * @param tenant the tenant the denominator's rows carry, or null (then no denominator)
      * @param telemetry the local collectors' sources, or null to run none
-     * @param environment ENVIRONMENT marker data, or empty
+     * @param environment the ENVIRONMENT marker's facts, or null (none published)
      * @param reportJson where to write the report as JSON, or null
      * @param reportMd where to write it as Markdown, or null
      * @param analyzerTimeout how long to wait for the analyzer after the series ends
      * @param reportHtml where to write it as a self-contained HTML page ({@link HtmlReport}), or null
      * @param hlogDir where to write the HdrHistogram interval logs ({@link IntervalLogs}), or null
      */
-    public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Map<String, Object> environment,
+    public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                           Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir) {
         public Options {
-            environment = environment == null ? Map.of() : Map.copyOf(environment);
             analyzerTimeout = analyzerTimeout == null ? Duration.ofSeconds(90) : analyzerTimeout;
         }
 
         /** Options without an HTML report or interval logs. */
-        public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Map<String, Object> environment,
+        public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout) {
             this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null, null);
         }
 
         /** Options without interval logs. */
-        public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Map<String, Object> environment,
+        public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml) {
             this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, reportHtml, null);
         }

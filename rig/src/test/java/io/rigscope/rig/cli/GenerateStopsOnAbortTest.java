@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -77,7 +76,7 @@ class GenerateStopsOnAbortTest {
                     .filter(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END)
                     .cast(Marker.class).blockFirst(Duration.ofSeconds(30));
             assertThat(end).isNotNull();
-            assertThat(((Map<?, ?>) end.data().get("stopped")).get("threshold")).isEqualTo("http_reqs: count<40");
+            assertThat(((io.rigscope.model.wire.RepeatEnd) end.body()).stopped().get("threshold")).isEqualTo("http_reqs: count<40");
 
             assertThat(analyze.get(60, TimeUnit.SECONDS)).isEqualTo(ExitCodes.GATES_FAILED);
             JsonNode rep = new ObjectMapper().readTree(report.toFile()).path("repeats").get(0);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.DatabaseGain;
+import io.rigscope.model.wire.Environment;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.SutContract;
@@ -103,8 +104,8 @@ class BenchMethodTest {
             assertThat(gain.rowsWritten()).isEqualTo(2997);
             assertThat(gain.qtySumGained()).isLessThan(repeat.qtySent());
             Marker marker = gain.toMarker();
-            assertThat(marker.data()).containsOnlyKeys("rows_written", "qty_sum_gained")
-                    .containsEntry("rows_written", 2997L);
+            assertThat(marker.body()).isEqualTo(new io.rigscope.model.wire.Reconciliation(2997L,
+                    gain.qtySumGained()));
             var codec = new WireCodec();
             Decoded back = codec.decode(marker.topic(), "s1", codec.encode(marker, WireCodec.Format.JSON), "test");
             assertThat(back).isInstanceOf(Decoded.Ok.class);
@@ -133,8 +134,10 @@ class BenchMethodTest {
         assertThat(facts.pgSettings()).containsKeys("shared_buffers", "max_wal_size", "min_wal_size",
                 "autovacuum_vacuum_scale_factor", "autovacuum_analyze_scale_factor", "wal_compression");
         assertThat(facts.pgSettings().get("shared_buffers")).isNotEqualTo("n/a");
-        Map<String, Object> data = facts.toMarkerData();
-        assertThat(data).containsEntry("cost_per_hour", 0.192).containsKeys("cpu_model", "mem_total_bytes", "disk");
+        Environment environment = facts.toEnvironment();
+        assertThat(environment.costPerHour()).isEqualTo(0.192);
+        assertThat(environment.hostname()).isEqualTo(facts.hostname());
+        assertThat(environment.cpuCount()).isEqualTo(facts.cpuCount());
         assertThat(facts.toMarker("s1", "rig", 1_700_000_000_000_000L).kind()).isEqualTo(Marker.Kind.ENVIRONMENT);
     }
 

@@ -10,6 +10,7 @@ import io.rigscope.generator.RecordSink;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.wire.Environment;
 import io.rigscope.rig.method.Reconciliation;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
@@ -56,7 +57,7 @@ class SeriesEndToEndTest {
                     SutContract.RECONCILIATION_SQL);
             SeriesRunner runner = new SeriesRunner(plan, RecordSink.of(publisher), GeneratorOptions.defaults(),
                     new Reconciliation(owner, SutContract.RECONCILIATION_SQL), null, new AtomicInteger(), out);
-            runner.start(Map.of("cpu_count", 2L, "pg_version", "15"));
+            runner.start(new Environment(Map.of("cpu_count", 2L, "pg_version", "15")));
             try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(kafka.bootstrap(), codec), publisher,
                     Analyzer.forSeries(series), out)) {
                 SeriesRunner.Outcome outcome = runner.run();

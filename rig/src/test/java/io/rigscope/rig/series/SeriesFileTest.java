@@ -62,7 +62,7 @@ class SeriesFileTest {
                 .hasMessageContaining("thresholds: threshold 'p(99)<<5' on http_req_duration: expected a number");
         SeriesFile ok = read("target: {url: 'http://x:1'}\nsustained: {rate: 5}\nthresholds:\n"
                 + "  http_req_duration: [{threshold: 'max<100', abortOnFail: true, delayAbortEval: 10s}]\n");
-        assertThat(ok.plan().configData().get("thresholds")).isNotNull();
+        assertThat(ok.plan().configData().thresholds()).isNotNull();
     }
 
     @Test
