@@ -36,26 +36,6 @@ public record Marker(String run, int rep, String src, long ts, String phase, Mar
         Objects.requireNonNull(body, "kind is missing");
     }
 
-    /**
-     * A marker from an untyped {@code data} map, read as {@link MarkerBody#of} reads the wire's.
-     *
-     * @deprecated only while the writers move to typed bodies (branch markers); removed at its end
-     */
-    @Deprecated(forRemoval = true)
-    public Marker(String run, int rep, String src, long ts, Kind kind, String phase, java.util.Map<String, ?> data) {
-        this(run, rep, src, ts, phase, MarkerBody.of(Objects.requireNonNull(kind, "kind is missing"), data));
-    }
-
-    /**
-     * The body as the wire's {@code data} object.
-     *
-     * @deprecated only while the readers move to typed bodies (branch markers); removed at its end
-     */
-    @Deprecated(forRemoval = true)
-    public java.util.Map<String, Object> data() {
-        return body.toData();
-    }
-
     /** What changed: the body's kind. */
     public Kind kind() {
         return body.kind();
