@@ -465,7 +465,7 @@ public final class SeriesAnalysis {
         for (SecondStats s : closed) {
             closedSeconds++;
             out.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false,
-                    seconds.serviceHistogram(s.sec())));
+                    seconds.closed().serviceHistogram(s.sec())));
             if (s.freeze()) {
                 if (!scenario.equals(settings.probeScenario())) {
                     freezeSeconds++; // the console's count: the load's freeze-seconds, never the probe's
@@ -523,8 +523,8 @@ public final class SeriesAnalysis {
     private static long lastSecond(RepeatTrack t) {
         long max = 0;
         for (ScenarioSeconds s : t.scenarios().values()) {
-            if (s.closedSeconds() > 0) {
-                max = Math.max(max, s.lastClosedSec());
+            if (s.closed().size() > 0) {
+                max = Math.max(max, s.closed().last());
             }
         }
         return max;
