@@ -2,9 +2,7 @@ package io.rigscope.rig.analyze;
 
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
-import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
@@ -202,13 +200,7 @@ public final class EverySeries {
         // a series another member began (before a rebalance) has dead-lettered some records already: not again
         Consumer<Decoded.Failed> dlq = publisher == null ? f -> { }
                 : DeadLetterSink.once(publisher, source, series, DLQ_READ_TIMEOUT);
-        Decision last = analyzer.live(AnalyzerInput.fromKafka(source, series, true, dlq), p -> { })
-                .doOnNext(d -> {
-                    if (spec.publish() && publisher != null) {
-                        publisher.publish(DecisionCodec.toVerdict(d));
-                    }
-                })
-                .blockLast();
+        Decision last = analyzer.follow(source, dlq, spec.publish() ? publisher : null, p -> { }).blockLast();
         if (!(last instanceof Decision.Series s)) {
             throw new IllegalStateException("the analysis of " + series + " ended without a series verdict");
         }
