@@ -19,7 +19,7 @@ import io.rigscope.generator.RecordSink;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.method.BringUpChecks;
 import io.rigscope.rig.method.Denominator;
-import io.rigscope.rig.method.Finding;
+import io.rigscope.rig.method.CheckResult;
 import io.rigscope.rig.method.Reconciliation;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.wire.WirePublisher;
@@ -129,10 +129,10 @@ public final class SeriesSession {
         return bringUp(new BringUpChecks(spec).run(), console);
     }
 
-    /** Prints findings already made, one a line; true when every one passed. */
-    public static boolean bringUp(List<Finding> findings, PrintStream console) {
-        findings.forEach(f -> console.println("bring-up: " + f));
-        if (!Finding.allPassed(findings)) {
+    /** Prints results already made, one a line; true when every one passed. */
+    public static boolean bringUp(List<CheckResult> results, PrintStream console) {
+        results.forEach(f -> console.println("bring-up: " + f));
+        if (!CheckResult.allPassed(results)) {
             console.println("bring-up checks failed: no load offered");
             return false;
         }

@@ -36,9 +36,9 @@ class OverTlsTest {
         assertThat(pg.owner().sslMode()).isEqualTo("verify-full");
         Instant start = Instant.now();
         try (RunningSut sut = pg.start()) {
-            List<Finding> findings = new BringUpChecks(new BringUpChecks.Spec(pg.owner(), Migrations.APP_ROLE, null,
+            List<CheckResult> results = new BringUpChecks(new BringUpChecks.Spec(pg.owner(), Migrations.APP_ROLE, null,
                     sut.baseUri(), Provisioning.DEMO_API_KEY, 50, BringUpChecks.DEFAULT_COUNT_SQL)).run();
-            assertThat(findings).allSatisfy(f -> assertThat(f.ok()).as(f.toString()).isTrue());
+            assertThat(results).allSatisfy(f -> assertThat(f.ok()).as(f.toString()).isTrue());
         }
         DatabaseGain gain = new Reconciliation(pg.owner(), SutContract.RECONCILIATION_SQL).count("tls", 1, "rig",
                 1_700_000_000_000_000L, "sustained", new Reconciliation.Window(start, Instant.now()));

@@ -10,24 +10,24 @@ import java.util.Objects;
  * @param ok true when the check passed
  * @param detail what was found; for a failure, what is wrong and how to fix it
  */
-public record Finding(String check, boolean ok, String detail) {
+public record CheckResult(String check, boolean ok, String detail) {
 
-    public Finding {
+    public CheckResult {
         Objects.requireNonNull(check, "check");
         Objects.requireNonNull(detail, "detail");
     }
 
-    public static Finding pass(String check, String detail) {
-        return new Finding(check, true, detail);
+    public static CheckResult pass(String check, String detail) {
+        return new CheckResult(check, true, detail);
     }
 
-    public static Finding fail(String check, String detail) {
-        return new Finding(check, false, detail);
+    public static CheckResult fail(String check, String detail) {
+        return new CheckResult(check, false, detail);
     }
 
-    /** True when every finding passed (and there is at least one). */
-    public static boolean allPassed(List<Finding> findings) {
-        return !findings.isEmpty() && findings.stream().allMatch(Finding::ok);
+    /** True when every check passed (and there is at least one). */
+    public static boolean allPassed(List<CheckResult> results) {
+        return !results.isEmpty() && results.stream().allMatch(CheckResult::ok);
     }
 
     @Override
