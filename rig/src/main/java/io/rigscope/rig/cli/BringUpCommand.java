@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.method.BringUpChecks;
-import io.rigscope.rig.method.CheckResult;
+import io.rigscope.rig.bringup.BringUpChecks;
+import io.rigscope.rig.bringup.CheckResult;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;
 import java.net.URI;

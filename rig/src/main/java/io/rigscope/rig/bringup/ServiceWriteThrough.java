@@ -1,10 +1,11 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.bringup;
 
 import io.rigscope.generator.body.BodyRenderer;
 import io.rigscope.generator.body.RequestBody;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.pg.PgUrl;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.http.HttpClient;

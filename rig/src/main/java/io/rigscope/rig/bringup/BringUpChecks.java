@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.bringup;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.r2dbc.spi.ConnectionFactory;
 import io.rigscope.pg.PgUrl;
+import io.rigscope.rig.reconciliation.NamedSql;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.db.Sql;
 import io.rigscope.sut.schema.Migrations;

@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.bringup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,9 +7,12 @@ import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.pg.PgUrl;
+import io.rigscope.rig.denominator.Denominator;
+import io.rigscope.rig.environment.EnvironmentFacts;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.SutContract;
-import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.sut.testing.SutOnPostgres;

@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.bringup;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.denominator;
 
 import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.SutContract;

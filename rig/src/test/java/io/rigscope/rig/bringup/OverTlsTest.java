@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.bringup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,8 @@ import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.Waits;
+import io.rigscope.rig.denominator.Denominator;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.schema.Migrations;
