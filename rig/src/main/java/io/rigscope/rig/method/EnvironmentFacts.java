@@ -95,7 +95,7 @@ public record EnvironmentFacts(String hostname, String cpuModel, int cpuCount, l
         Map<String, Long> liveRows = new LinkedHashMap<>();
         for (String table : tables) {
             List<Long> live = Sql.blockList(factory, Duration.ofSeconds(30), "SELECT n_live_tup AS n FROM "
-                    + "pg_stat_user_tables WHERE relid = to_regclass($1)", r -> r.get("n", Long.class), table);
+                    + "pg_stat_user_tables WHERE relid = to_regclass($1::text)", r -> r.get("n", Long.class), table);
             if (!live.isEmpty() && live.get(0) != null) {
                 liveRows.put(table, live.get(0));
             }
