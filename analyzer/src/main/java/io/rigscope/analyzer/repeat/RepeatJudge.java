@@ -13,6 +13,8 @@ import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.gate.GateSet;
 import io.rigscope.analyzer.gate.RepeatFacts;
+import io.rigscope.analyzer.lever.LeverContext;
+import io.rigscope.analyzer.lever.Levers;
 import io.rigscope.analyzer.second.ClosedSeconds;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondStats;
@@ -42,10 +44,12 @@ public final class RepeatJudge {
      * @param configErrors problems with the series' CONFIG (each fails the {@code config} gate)
      * @param targetOf the URL a scenario's load went to, from the CONFIG markers (null when none names it); called
      *                 with null when the repeat has no primary scenario
+     * @param environment the series' ENVIRONMENT facts (settings, RAM, CPUs) for the episodes' levers; empty when
+     *                    none arrived
      */
     public static RepeatSummary judge(RepeatTrack track, AnalyzerSettings settings, Attributor attributor,
                                       TelemetryIndex telemetry, List<String> configErrors,
-                                      Function<String, String> targetOf) {
+                                      Function<String, String> targetOf, Map<String, Object> environment) {
         String primaryName = primaryScenario(track, settings);
         ScenarioSeconds primary = primaryName == null ? null : track.scenarios().get(primaryName);
         ScenarioSeconds probe = track.scenarios().get(settings.probeScenario());
@@ -105,8 +109,12 @@ public final class RepeatJudge {
         for (Episode e : EpisodeJoiner.join(track.rep(), spans, settings.episodeGapSec())) {
             List<SecondStats> inside = seconds.stream()
                     .filter(s -> s.sec() >= e.startSec() && s.sec() < e.endSec()).toList();
-            episodes.add(attributor.attribute(new EpisodeScene(withHealth(e, track), inside, repeatP50Us,
-                    track.healthBySec(), telemetry, cadence, settings.attribution())));
+            EpisodeScene scene = new EpisodeScene(withHealth(e, track), inside, repeatP50Us, track.healthBySec(),
+                    telemetry, cadence, settings.attribution());
+            LeverContext context = new LeverContext(environment,
+                    seconds.isEmpty() ? e.startSec() : seconds.get(0).sec(),
+                    seconds.isEmpty() ? e.endSec() : seconds.get(seconds.size() - 1).sec() + 1);
+            episodes.add(Levers.attach(attributor.attribute(scene), scene, context));
         }
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
                 primary == null ? 0 : primary.totals().serviceAtPercentileUs(50),

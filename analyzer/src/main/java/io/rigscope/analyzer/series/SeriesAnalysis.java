@@ -243,7 +243,8 @@ public final class SeriesAnalysis {
         List<RepeatSummary> summaries = new ArrayList<>();
         for (RepeatTrack t : repeats.values()) {
             if (t.kind() != RepeatTrack.Kind.CEILING) {
-                summaries.add(RepeatJudge.judge(t, settings, attributor, telemetry, configErrors, this::targetOf));
+                summaries.add(RepeatJudge.judge(t, settings, attributor, telemetry, configErrors, this::targetOf,
+                environment));
             }
         }
         // the figures' hardware and settings travel with them (from the ENVIRONMENT marker: replay-safe)
@@ -465,7 +466,8 @@ public final class SeriesAnalysis {
             t.markJudged();
             return;
         }
-        RepeatSummary r = RepeatJudge.judge(t, settings, attributor, telemetry, configErrors, this::targetOf);
+        RepeatSummary r = RepeatJudge.judge(t, settings, attributor, telemetry, configErrors, this::targetOf,
+                environment);
         long endUs = tsOf(lastSecond(t));
         for (Window w : r.windows()) {
             decided.add(new Decision.TailWindow(series, t.rep(), r.scenario(), tsOf(w.endSec() - 1), w));

@@ -100,7 +100,8 @@ final class SeriesLaunch {
             }
             Path dataDir = pgData != null ? pgData : Path.of("").toAbsolutePath();
             Map<String, Object> environment = database == null ? Map.of()
-                    : EnvironmentFacts.collect(database, dataDir, file.costPerHour()).toMarkerData();
+                    : EnvironmentFacts.collect(database, dataDir, file.costPerHour(),
+                            file.effectiveWatchTables()).toMarkerData();
             console.printf("series %s: %s%n", plan.series(), plan.describe());
             Path pgLog = file.pgLog() != null ? file.pgLog() : cluster.map(PrivatePostgres::logFile).orElse(null);
             TelemetrySources.Local telemetry = new TelemetrySources.Local(database, pgLog, file.pgLogPrefix(), false,

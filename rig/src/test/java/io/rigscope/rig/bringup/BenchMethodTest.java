@@ -141,6 +141,18 @@ class BenchMethodTest {
         assertThat(facts.toMarker("s1", "rig", 1_700_000_000_000_000L).kind()).isEqualTo(Marker.Kind.ENVIRONMENT);
     }
 
+    @Test
+    void environmentFactsCarryTheWatchedTablesRowsAndTheRigscopeVersionThatCompareHolds() {
+        pg.psql("analyze usage_events");
+        EnvironmentFacts facts = EnvironmentFacts.collect(pg.owner(), Path.of("."), null,
+                java.util.List.of("usage_events", "no_such_table"));
+        assertThat(facts.tableRows()).containsOnlyKeys("usage_events");
+        assertThat(facts.tableRows().get("usage_events")).isNotNegative();
+        assertThat(facts.rigscopeVersion()).isNotBlank();
+        assertThat(facts.pgSettings()).containsKeys("wal_recycle", "wal_init_zero", "autovacuum_vacuum_insert_threshold");
+        assertThat(facts.toMarkerData()).containsKeys("table_rows", "rigscope_version");
+    }
+
     /** A repeat posted by hand: its window, the events the answers said were written, and the Σ quantity sent. */
     private record Repeat(Reconciliation.Window window, long claimedEvents, long qtySent) {
     }
