@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.episode;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.analyzer.api.WireView;
@@ -22,15 +23,18 @@ import java.util.Objects;
  * @param evidence the facts used, in order
  * @param missing streams the attribution would have used but had no data from
  * @param secondary a second cause seen at the same time (e.g. a vacuum during a WAL refill), or null
+ * @param lever what to change, computed from this episode's evidence (docs/attribution.md, Levers); null while
+ *     the episode has no cause (unattributed, or not yet attributed)
  */
 @WireView
 @JsonPropertyOrder({"rep", "start", "end", "freeze_seconds", "window_buckets", "worst_ms", "cause", "confidence",
-    "evidence", "missing", "secondary_cause", "evidence_items"})
+    "evidence", "missing", "secondary_cause", "lever", "evidence_items"})
 public record Episode(@JsonProperty("rep") int rep, @JsonProperty("start") long startSec,
                       @JsonProperty("end") long endSec, @JsonProperty("freeze_seconds") int freezeSeconds,
                       @JsonProperty("window_buckets") int windowBuckets, @JsonProperty("worst_ms") double worstMs,
                       Cause cause, Confidence confidence, @JsonProperty("evidence_items") List<Evidence> evidence,
-                      @JsonProperty("missing") List<String> missing, Cause secondary) {
+                      @JsonProperty("missing") List<String> missing, Cause secondary,
+                      @JsonProperty("lever") @JsonInclude(JsonInclude.Include.NON_NULL) Lever lever) {
 
     public Episode {
         if (endSec <= startSec) {
@@ -40,6 +44,13 @@ public record Episode(@JsonProperty("rep") int rep, @JsonProperty("start") long 
         Objects.requireNonNull(confidence, "confidence");
         evidence = List.copyOf(evidence);
         missing = List.copyOf(missing);
+    }
+
+    /** An episode without a lever (before its cause is named). */
+    public Episode(int rep, long startSec, long endSec, int freezeSeconds, int windowBuckets, double worstMs,
+                   Cause cause, Confidence confidence, List<Evidence> evidence, List<String> missing, Cause secondary) {
+        this(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, cause, confidence, evidence, missing,
+                secondary, null);
     }
 
     /**
@@ -53,13 +64,19 @@ public record Episode(@JsonProperty("rep") int rep, @JsonProperty("start") long 
         List<String> lacking = new ArrayList<>(missing);
         missingStreams.stream().filter(m -> !lacking.contains(m)).forEach(lacking::add);
         return new Episode(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, newCause, newConfidence, all,
-                lacking, secondary);
+                lacking, secondary, lever);
     }
 
     /** This episode with a secondary cause (null for none). */
     public Episode withSecondary(Cause second) {
         return new Episode(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, cause, confidence, evidence,
-                missing, second);
+                missing, second, lever);
+    }
+
+    /** This episode with its lever (null for none). */
+    public Episode withLever(Lever computed) {
+        return new Episode(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, cause, confidence, evidence,
+                missing, secondary, computed);
     }
 
     /** The evidence in one line, for consoles and tables. */

@@ -232,16 +232,20 @@ public final class RepeatTrack {
         gain = gained;
     }
 
-    /** A health record of the generator: keeps the per-second worst pause, loop lag and oldest in-flight age. */
+    /**
+     * A health record of the generator: keeps the per-second worst pause, loop lag, oldest in-flight age and process
+     * CPU.
+     */
     public void health(Health h) {
         long sec = Math.floorDiv(h.ts(), 1_000_000L);
-        double[] worst = healthBySec.computeIfAbsent(sec, s -> new double[3]);
+        double[] worst = healthBySec.computeIfAbsent(sec, s -> new double[4]);
         worst[0] = Math.max(worst[0], h.jvmPauseMs());
         worst[1] = Math.max(worst[1], h.loopLagMs());
         worst[2] = Math.max(worst[2], h.oldestInFlightMs());
+        worst[3] = Math.max(worst[3], h.cpuPct());
     }
 
-    /** Per second: {worst JVM pause ms, worst loop lag ms, worst oldest in-flight ms}. */
+    /** Per second: {worst JVM pause ms, worst loop lag ms, worst oldest in-flight ms, highest process CPU %}. */
     public NavigableMap<Long, double[]> healthBySec() {
         return Collections.unmodifiableNavigableMap(healthBySec);
     }

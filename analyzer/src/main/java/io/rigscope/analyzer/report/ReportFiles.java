@@ -85,8 +85,8 @@ public final class ReportFiles {
             md.append("None.\n");
         } else {
             md.append("Freeze-seconds by cause: ").append(report.freezeSecondsByCauseLine()).append(".\n\n");
-            md.append("| rep | start | end | cause | confidence | secondary | missing | evidence |\n"
-                    + "|---|---|---|---|---|---|---|---|\n");
+            md.append("| rep | start | end | cause | confidence | secondary | missing | evidence | lever |\n"
+                    + "|---|---|---|---|---|---|---|---|---|\n");
             for (Episode e : episodes) {
                 md.append("| ").append(e.rep()).append(" | ").append(e.startSec()).append(" | ")
                         .append(e.endSec()).append(" | ").append(e.cause().code()).append(" | ")
@@ -95,7 +95,7 @@ public final class ReportFiles {
                         .append(e.missing().isEmpty() ? "-" : String.join(", ", e.missing())).append(" | ")
                         .append(String.join("<br>", e.evidence().stream().map(Evidence::text).toList())
                                 .replace("|", "\\|"))
-                        .append(" |\n");
+                        .append(" | ").append(leverCell(e)).append(" |\n");
             }
         }
         Map<String, Object> env = report.environment();
@@ -104,6 +104,16 @@ public final class ReportFiles {
             env.forEach((k, v) -> row(md, k, String.valueOf(v).replace("|", "\\|")));
         }
         return md.toString();
+    }
+
+    /** {@code **min_wal_size=16GB**: why}, the action, or {@code not computed: why}; {@code -} without a lever. */
+    private static String leverCell(Episode e) {
+        if (e.lever() == null) {
+            return "-";
+        }
+        var l = e.lever();
+        String cell = l.computed() ? "**" + l.headline() + "**: " + l.why() : "not computed: " + l.why();
+        return cell.replace("|", "\\|");
     }
 
     private static void row(StringBuilder md, String name, Object value) {

@@ -762,6 +762,12 @@
     if (b.missing && b.missing.length) {
       d.appendChild(el('p', {'class': 'rs-missing'}, 'no record over its span: ' + b.missing.join(', ')));
     }
+    if (b.lever) {
+      var l = b.lever;
+      var head = l.setting ? l.setting + '=' + l.value + (l.also || []).map(function (a) { return ', ' + a.setting + '=' + a.value; }).join('')
+        : (l.action || 'not computed');
+      d.appendChild(el('p', {'class': 'rs-lever'}, 'lever: ' + head + ' (' + l.why + ')'));
+    }
     return d;
   };
 

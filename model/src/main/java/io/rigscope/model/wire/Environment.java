@@ -7,7 +7,7 @@ import java.util.Map;
  * {@link Marker.Kind#ENVIRONMENT}: the facts of the setup (instance, settings, cost), copied whole and in their
  * writer's order into the report's {@code environment}: a map by nature (an evidence manifest may state any fact;
  * recorded series carry the keys in older orders, and a replay must report them as it did). The facts
- * {@code rigscope run} collects have typed accessors and a factory that writes them in their order.
+ * {@code rigscope run} collects have typed accessors and a factory ({@link #of}) that writes them in their order.
  *
  * @param facts the facts, never null
  */
@@ -21,6 +21,8 @@ public record Environment(Map<String, Object> facts) implements MarkerBody {
     static final String PG_VERSION = "pg_version";
     static final String PG_SETTINGS = "pg_settings";
     static final String COST_PER_HOUR = "cost_per_hour";
+    static final String TABLE_ROWS = "table_rows";
+    static final String RIGSCOPE_VERSION = "rigscope_version";
 
     public Environment {
         facts = BodyFields.copy(facts);
@@ -43,9 +45,13 @@ public record Environment(Map<String, Object> facts) implements MarkerBody {
         }
     }
 
-    /** The facts {@code rigscope run} collects, in their order; {@code costPerHour} null is left out. */
+    /**
+     * The facts {@code rigscope run} collects, in their order; {@code costPerHour} null and {@code tableRows} empty
+     * are left out.
+     */
     public static Environment of(String hostname, String cpuModel, int cpuCount, long memTotalBytes, Disk disk,
-                                 String pgVersion, Map<String, String> pgSettings, Double costPerHour) {
+                                 String pgVersion, Map<String, String> pgSettings, Double costPerHour,
+                                 Map<String, Long> tableRows, String rigscopeVersion) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put(HOSTNAME, hostname);
         m.put(CPU_MODEL, cpuModel);
@@ -57,6 +63,10 @@ public record Environment(Map<String, Object> facts) implements MarkerBody {
         if (costPerHour != null) {
             m.put(COST_PER_HOUR, costPerHour);
         }
+        if (tableRows != null && !tableRows.isEmpty()) {
+            m.put(TABLE_ROWS, tableRows);
+        }
+        m.put(RIGSCOPE_VERSION, rigscopeVersion);
         return new Environment(m);
     }
 
@@ -83,6 +93,24 @@ public record Environment(Map<String, Object> facts) implements MarkerBody {
     /** The Postgres version, or null. */
     public String pgVersion() {
         return facts.get(PG_VERSION) instanceof String s ? s : null;
+    }
+
+    /** The rigscope build that took the facts, or null (facts from before it was recorded). */
+    public String rigscopeVersion() {
+        return facts.get(RIGSCOPE_VERSION) instanceof String s ? s : null;
+    }
+
+    /** The watched tables' live rows when the facts were taken, by table; empty when not recorded. */
+    public Map<String, Long> tableRows() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (facts.get(TABLE_ROWS) instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> {
+                if (v instanceof Number n) {
+                    out.put(String.valueOf(k), n.longValue());
+                }
+            });
+        }
+        return out;
     }
 
     /** The setup's price per hour, or null. */

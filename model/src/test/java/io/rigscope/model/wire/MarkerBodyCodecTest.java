@@ -162,12 +162,13 @@ class MarkerBodyCodecTest {
         pg.put("max_wal_size", "2GB");
         sameBytes(marker(0, "rig", null, Environment.of("vm", "AMD EPYC", 2, 25_276_510_208L,
                         new Environment.Disk("/var/lib/postgresql", "vda1", "ext4", 107_374_182_400L, null),
-                        "15.18", pg, 0.384)),
+                        "15.18", pg, 0.384, Map.of("public.usage_events", 6_001_200L), "0.1.0-SNAPSHOT")),
                 marker("ENVIRONMENT", null, 0, "rig", "{\"hostname\":\"vm\",\"cpu_model\":\"AMD EPYC\","
                         + "\"cpu_count\":2,\"mem_total_bytes\":25276510208,\"disk\":{\"path\":\"/var/lib/postgresql\","
                         + "\"device\":\"vda1\",\"type\":\"ext4\",\"total_bytes\":107374182400,\"rotational\":null},"
                         + "\"pg_version\":\"15.18\",\"pg_settings\":{\"shared_buffers\":\"256MB\","
-                        + "\"max_wal_size\":\"2GB\"},\"cost_per_hour\":0.384}"));
+                        + "\"max_wal_size\":\"2GB\"},\"cost_per_hour\":0.384,\"table_rows\":{"
+                        + "\"public.usage_events\":6001200},\"rigscope_version\":\"0.1.0-SNAPSHOT\"}"));
     }
 
     @Test

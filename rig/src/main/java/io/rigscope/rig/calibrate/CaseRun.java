@@ -6,8 +6,8 @@ import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.localenv.postgres.LoopVolume;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.rig.method.BringUpChecks;
-import io.rigscope.rig.method.EnvironmentFacts;
+import io.rigscope.rig.bringup.BringUpChecks;
+import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesRunner;
 import io.rigscope.rig.series.SeriesSession;
@@ -134,9 +134,9 @@ public final class CaseRun {
                     throw new IllegalStateException("case " + c.name() + ": bring-up checks failed");
                 }
                 c.prepare(provoked.ctx);
-                EnvironmentFacts env = EnvironmentFacts.collect(owner, pg.dataDir(), null);
-                console.printf("series %s: %s%n", series, plan.describe());
                 List<String> tables = List.of("usage_events", "api_keys");
+                EnvironmentFacts env = EnvironmentFacts.collect(owner, pg.dataDir(), null, tables);
+                console.printf("series %s: %s%n", series, plan.describe());
                 // local: the session runs every local collector; rds: none of them, RdsTelemetry runs beside it
                 TelemetrySources.Local local = profile == CalibrationProfile.LOCAL
                         ? new TelemetrySources.Local(owner, pg.logFile(), null, false, pg.dataDir(), tables, null)

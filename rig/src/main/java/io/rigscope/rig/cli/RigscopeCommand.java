@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
             SelftestCommand.class,
             RunCommand.class,
             AnalyzeCommand.class,
+            CompareCommand.class,
             DashboardCommand.class,
             ImportCommand.class,
             RescanCommand.class,

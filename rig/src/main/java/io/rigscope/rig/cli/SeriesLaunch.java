@@ -5,9 +5,9 @@ import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Environment;
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.method.BringUpChecks;
-import io.rigscope.rig.method.EnvironmentFacts;
-import io.rigscope.rig.method.ServiceWriteThrough;
+import io.rigscope.rig.bringup.BringUpChecks;
+import io.rigscope.rig.environment.EnvironmentFacts;
+import io.rigscope.rig.bringup.ServiceWriteThrough;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;
@@ -101,7 +101,8 @@ final class SeriesLaunch {
             }
             Path dataDir = pgData != null ? pgData : Path.of("").toAbsolutePath();
             Environment environment = database == null ? null
-                    : EnvironmentFacts.collect(database, dataDir, file.costPerHour()).toEnvironment();
+                    : EnvironmentFacts.collect(database, dataDir, file.costPerHour(),
+                            file.effectiveWatchTables()).toEnvironment();
             console.printf("series %s: %s%n", plan.series(), plan.describe());
             Path pgLog = file.pgLog() != null ? file.pgLog() : cluster.map(PrivatePostgres::logFile).orElse(null);
             TelemetrySources.Local telemetry = new TelemetrySources.Local(database, pgLog, file.pgLogPrefix(), false,

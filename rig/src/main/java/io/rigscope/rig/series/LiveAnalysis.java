@@ -2,7 +2,6 @@ package io.rigscope.rig.series;
 
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
-import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
@@ -76,9 +75,8 @@ public final class LiveAnalysis implements AutoCloseable {
         DeadLetterSink dlq = new DeadLetterSink(publisher);
         CompletableFuture<SeriesReport> result = new CompletableFuture<>();
         ReportMaterial kept = new ReportMaterial(analyzer.series(), true, true);
-        Disposable d = analyzer.live(AnalyzerInput.fromKafka(source, analyzer.series(), true, dlq)
-                        .doOnNext(kept::records))
-                .doOnNext(decision -> publisher.publish(DecisionCodec.toVerdict(decision)))
+        Disposable d = analyzer.verdicts(AnalyzerInput.fromKafka(source, analyzer.series(), true, dlq)
+                        .doOnNext(kept::records), true, p -> { }, publisher)
                 .subscribe(decision -> {
                     kept.decision(decision);
                     String line = line(decision, analyzer.defaults().probeScenario());
@@ -171,13 +169,23 @@ public final class LiveAnalysis implements AutoCloseable {
                 .map(Evidence::text).findFirst().orElse(e.evidence().isEmpty() ? "" : e.evidence().get(0).text());
     }
 
-    /** An episode: its span, cause and confidence, and the key evidence (the rule's first fact). */
+    /**
+     * An episode: its span, cause and confidence, and the key evidence (the rule's first fact); then, when it has a
+     * lever, a second line: {@code     lever: min_wal_size=16GB (WAL rate 53.3 MB/s ...)}.
+     */
     public static String episodeLine(Episode e) {
         String key = keyEvidence(e);
-        return String.format(Locale.ROOT, "   ! episode rep %d: %s..%s, %d freeze-s, cause %s (%s)%s: %s", e.rep(),
-                HH_MM_SS.format(Instant.ofEpochSecond(e.startSec())), HH_MM_SS.format(Instant.ofEpochSecond(e.endSec())),
-                e.freezeSeconds(), e.cause().code(), e.confidence().code(),
-                e.secondary() == null ? "" : ", also " + e.secondary().code(), key);
+        String line = String.format(Locale.ROOT, "   ! episode rep %d: %s..%s, %d freeze-s, cause %s (%s)%s: %s",
+                e.rep(), HH_MM_SS.format(Instant.ofEpochSecond(e.startSec())),
+                HH_MM_SS.format(Instant.ofEpochSecond(e.endSec())), e.freezeSeconds(), e.cause().code(),
+                e.confidence().code(), e.secondary() == null ? "" : ", also " + e.secondary().code(), key);
+        return e.lever() == null ? line : line + System.lineSeparator() + leverLine(e.lever());
+    }
+
+    /** {@code     lever: SETTING=VALUE (why)}, or the action, or {@code not computed: why}. */
+    public static String leverLine(io.rigscope.analyzer.episode.Lever lever) {
+        return "     lever: " + (lever.computed() ? lever.headline() + " (" + lever.why() + ")"
+                : "not computed: " + lever.why());
     }
 
     /** A closed second of the load, as the analyzer decided it. */

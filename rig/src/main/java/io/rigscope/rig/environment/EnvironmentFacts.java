@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.environment;
 
 import io.rigscope.model.wire.Environment;
 import io.rigscope.model.wire.Marker;
@@ -32,9 +32,13 @@ import java.util.Optional;
  * @param pgVersion {@code server_version}
  * @param pgSettings each of {@link #SETTINGS} as {@code current_setting} shows it (with units)
  * @param costPerHour the configured price of the setup per hour, or null
+ * @param tableRows the watched tables' live rows ({@code n_live_tup}) when the facts were taken, by table as named;
+ *     empty when none was asked for
+ * @param rigscopeVersion the rigscope build's version
  */
 public record EnvironmentFacts(String hostname, String cpuModel, int cpuCount, long memTotalBytes, Disk disk,
-                               String pgVersion, Map<String, String> pgSettings, Double costPerHour) {
+                               String pgVersion, Map<String, String> pgSettings, Double costPerHour,
+                               Map<String, Long> tableRows, String rigscopeVersion) {
 
     /** The PostgreSQL settings recorded, in this order. */
     public static final List<String> SETTINGS = List.of(
@@ -42,7 +46,10 @@ public record EnvironmentFacts(String hostname, String cpuModel, int cpuCount, l
             "autovacuum", "autovacuum_vacuum_scale_factor", "autovacuum_vacuum_insert_scale_factor",
             "autovacuum_analyze_scale_factor", "autovacuum_naptime", "autovacuum_vacuum_cost_delay",
             "wal_compression", "wal_segment_size", "checkpoint_timeout", "synchronous_commit", "fsync",
-            "full_page_writes", "data_checksums", "max_connections");
+            "full_page_writes", "data_checksums", "max_connections",
+            // what the levers read (docs/attribution.md, Levers): the WAL pool's recycling, the vacuum's thresholds
+            "wal_recycle", "wal_init_zero", "checkpoint_completion_target", "autovacuum_vacuum_insert_threshold",
+            "autovacuum_vacuum_cost_limit", "vacuum_cost_limit");
 
     /**
      * A filesystem.
@@ -59,6 +66,12 @@ public record EnvironmentFacts(String hostname, String cpuModel, int cpuCount, l
     public EnvironmentFacts {
         Objects.requireNonNull(disk, "disk");
         pgSettings = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(pgSettings));
+        tableRows = tableRows == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tableRows));
+    }
+
+    /** The facts without table rows. */
+    public static EnvironmentFacts collect(PgUrl pg, Path diskPath, Double costPerHour) {
+        return collect(pg, diskPath, costPerHour, List.of());
     }
 
     /**
@@ -68,7 +81,7 @@ public record EnvironmentFacts(String hostname, String cpuModel, int cpuCount, l
      * @param diskPath a path on the filesystem that matters (the data directory when local, else the working directory)
      * @param costPerHour the setup's price per hour, or null when not configured
      */
-    public static EnvironmentFacts collect(PgUrl pg, Path diskPath, Double costPerHour) {
+    public static EnvironmentFacts collect(PgUrl pg, Path diskPath, Double costPerHour, List<String> tables) {
         var factory = pg.connectionFactory("rigscope-environment");
         String version = Sql.blockList(factory, Duration.ofSeconds(30), "SELECT current_setting('server_version') AS v",
                 r -> r.get("v", String.class)).get(0);
@@ -80,19 +93,43 @@ public record EnvironmentFacts(String hostname, String cpuModel, int cpuCount, l
         Map<String, String> found = new LinkedHashMap<>();
         rows.forEach(r -> found.put(r[0], r[1] == null ? "n/a" : r[1]));
         SETTINGS.forEach(s -> settings.put(s, found.getOrDefault(s, "n/a")));
+        Map<String, Long> liveRows = new LinkedHashMap<>();
+        for (String table : tables) {
+            List<Long> live = Sql.blockList(factory, Duration.ofSeconds(30), "SELECT n_live_tup AS n FROM "
+                    + "pg_stat_user_tables WHERE relid = to_regclass($1::text)", r -> r.get("n", Long.class), table);
+            if (!live.isEmpty() && live.get(0) != null) {
+                liveRows.put(table, live.get(0));
+            }
+        }
         return new EnvironmentFacts(readHostname(), readCpuModel(), Runtime.getRuntime().availableProcessors(), readMemTotalBytes(),
-                readDisk(diskPath), version, settings, costPerHour);
+                readDisk(diskPath), version, settings, costPerHour, liveRows, readVersion());
     }
 
     /** The ENVIRONMENT marker's body: flat keys, documented in docs/protocol.md. */
     public Environment toEnvironment() {
         return Environment.of(hostname, cpuModel, cpuCount, memTotalBytes, new Environment.Disk(disk.path(),
-                disk.device(), disk.type(), disk.totalBytes(), disk.rotational()), pgVersion, pgSettings, costPerHour);
+                disk.device(), disk.type(), disk.totalBytes(), disk.rotational()), pgVersion, pgSettings, costPerHour,
+                tableRows, rigscopeVersion);
     }
 
     /** An {@link Marker.Kind#ENVIRONMENT} marker for a series. */
     public Marker toMarker(String run, String src, long tsUs) {
         return new Marker(run, 0, src, tsUs, null, toEnvironment());
+    }
+
+    /** The build's version (rigscope-version.properties, filtered by Maven), or "unknown". */
+    static String readVersion() {
+        try (var in = EnvironmentFacts.class.getResourceAsStream("/rigscope-version.properties")) {
+            if (in == null) {
+                return "unknown";
+            }
+            var p = new java.util.Properties();
+            p.load(in);
+            String v = p.getProperty("version", "unknown");
+            return v.startsWith("${") ? "unknown" : v;
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     private static String readHostname() {

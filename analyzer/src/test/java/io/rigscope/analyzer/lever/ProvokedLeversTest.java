@@ -1,0 +1,216 @@
+package io.rigscope.analyzer.lever;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Lever;
+import io.rigscope.analyzer.pipeline.AnalyzerInput;
+import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.model.codec.WireCodec;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The levers of the real provocations (src/test/resources/provoked): each replayed episode's lever is the value its
+ * rule (docs/attribution.md, Levers) gives from that recording's own records, computed here again from the wire file
+ * with nothing of the analyzer's.
+ */
+class ProvokedLeversTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theWalPoolsLeverIsOneCheckpointCycleOfTheMeasuredWalInWholeSegments() throws IOException {
+        SeriesReport report = replay("wal-pool", "cal-wal-pool-20261130-193420");
+        List<Episode> walPool = report.episodes().stream().filter(e -> e.cause() == Cause.WAL_POOL).toList();
+        assertThat(walPool).isNotEmpty();
+        // by hand from the wire file: rig.db pg_stat_wal bytes and intervals of repeat 2's seconds of load,
+        // x checkpoint_timeout 5min (no checkpoint logged), rounded up to 256 MB segments
+        long[] span = repeatSpan(2);
+        double bytes = 0;
+        double ms = 0;
+        for (JsonNode r : records("wal-pool", "rig.db")) {
+            long sec = Math.floorDiv(r.get("ts").asLong(), 1_000_000L);
+            if (sec >= span[0] && sec < span[1] && r.get("intervalMs").asLong() > 0) {
+                bytes += r.at("/wal/bytes").asLong();
+                ms += r.get("intervalMs").asLong();
+            }
+        }
+        double perCycle = bytes / (ms / 1000) * 300;
+        long segments = (long) Math.ceil(perCycle / (256.0 * 1_048_576));
+        assertThat(segments).isEqualTo(59);
+        for (Episode e : walPool) {
+            Lever l = e.lever();
+            assertThat(l.setting()).isEqualTo("min_wal_size");
+            assertThat(l.value()).isEqualTo(segments * 256 + "MB").isEqualTo("15104MB");
+            assertThat(l.why()).contains("x checkpoint cycle 300 s (checkpoint_timeout 5min",
+                    "59 x 256MB = 15104MB", "min_wal_size 512MB", "WAL files at the repeat's start: 1",
+                    "wal_recycle and wal_init_zero are not in this series' environment");
+        }
+    }
+
+    @Test
+    void theGp3StormsLeverIsTheScaleFactorWhosePassTheDeviceWritesInASecond() throws IOException {
+        SeriesReport report = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418");
+        Episode storm = report.episodes().stream().filter(e -> e.cause() == Cause.VACUUM_STORM)
+                .max(Comparator.comparingInt(Episode::freezeSeconds)).orElseThrow();
+        // by hand: the autovacuum's log line, and the busiest device's write KB/s in the rig.os records within ±2 s
+        JsonNode pass = records("vacuum-storm-gp3", "rig.pglog").stream()
+                .filter(r -> "AUTOVACUUM".equals(r.get("kind").asText()) && r.at("/metrics/wal_fpi").asDouble() > 0)
+                .max(Comparator.comparingDouble(r -> r.at("/metrics/wal_fpi").asDouble())).orElseThrow();
+        double walPerPage = pass.at("/metrics/wal_bytes").asDouble() / pass.at("/metrics/wal_fpi").asDouble();
+        double rows = pass.at("/metrics/tuples_remain").asDouble();
+        double rowsPerPage = rows / pass.at("/metrics/pages_remain").asDouble();
+        List<Double> kb = new ArrayList<>();
+        for (JsonNode r : records("vacuum-storm-gp3", "rig.os")) {
+            long sec = Math.floorDiv(r.get("ts").asLong(), 1_000_000L);
+            if (sec >= storm.startSec() - 2 && sec < storm.endSec() + 2) {
+                double max = 0;
+                for (JsonNode d : r.get("diskIO")) {
+                    max = Math.max(max, d.get("writeKbPS").asDouble());
+                }
+                kb.add(max);
+            }
+        }
+        double device = median(kb) * 1024;
+        double factor = (device / walPerPage * rowsPerPage - 1000) / rows;
+        assertThat(factor).isBetween(0.05, 0.051);
+        Lever l = storm.lever();
+        assertThat(l.setting()).isEqualTo("autovacuum_vacuum_insert_scale_factor");
+        assertThat(l.value()).isEqualTo("0.05");
+        // the cost limit: half the device in pages a second x 20 x 2 ms (the delay was 0: unthrottled)
+        long limit = (long) Math.floor(device / 2 / walPerPage * 20 * 0.002);
+        assertThat(l.also()).containsExactly(new Lever.Also("autovacuum_vacuum_cost_delay", "2ms"),
+                new Lever.Also("autovacuum_vacuum_cost_limit", Long.toString(limit)));
+        assertThat(l.why()).contains("327,559 full-page images", "4,027,873 rows in 327,507 pages",
+                "at autovacuum_vacuum_insert_scale_factor 0.2 a pass dirties");
+    }
+
+    @Test
+    void theHotRowsLeverNamesTheRelationWhoseRowsWereUpdatedOverAndOver() throws IOException {
+        SeriesReport report = replay("hot-row", "cal-hot-row-20261130-193347");
+        Episode wall = report.episodes().stream().filter(e -> e.cause() == Cause.LOCK_CONTENTION)
+                .max(Comparator.comparingInt(Episode::freezeSeconds)).orElseThrow();
+        long dead = 0;
+        for (JsonNode r : records("hot-row", "rig.db")) {
+            long sec = Math.floorDiv(r.get("ts").asLong(), 1_000_000L);
+            if (sec >= wall.startSec() - 2 && sec < wall.endSec() + 2) {
+                for (JsonNode t : r.get("tables")) {
+                    if (t.get("table").asText().equals("public.api_keys")) {
+                        dead = Math.max(dead, t.get("nDeadTup").asLong());
+                    }
+                }
+            }
+        }
+        Lever l = wall.lever();
+        assertThat(l.setting()).isNull();
+        assertThat(l.value()).isEqualTo("public.api_keys");
+        assertThat(l.action()).startsWith("take the UPDATE of public.api_keys's 1 row(s) out of the requests' "
+                + "transaction");
+        assertThat(l.why()).contains("up to " + String.format(java.util.Locale.ROOT, "%,d", dead)
+                + " dead row versions for up to 1 live row(s)", "the statement itself was not measured");
+    }
+
+    @Test
+    void theParkedGeneratorOnAnOversubscribedHostGetsAHostOfItsOwn() throws IOException {
+        SeriesReport report = replay("generator-pause", "cal-generator-pause-20261130-194447");
+        Episode parked = report.episodes().stream().filter(e -> e.cause() == Cause.GENERATOR && e.rep() == 2)
+                .findFirst().orElseThrow();
+        long r = 0;
+        for (JsonNode v : records("generator-pause", "rig.vmstat")) {
+            long sec = Math.floorDiv(v.get("ts").asLong(), 1_000_000L);
+            if (sec >= parked.startSec() - 2 && sec < parked.endSec() + 2) {
+                r = Math.max(r, v.get("r").asLong());
+            }
+        }
+        assertThat(r).isGreaterThan(2);
+        assertThat(parked.lever().action()).isEqualTo("run the generator on a host of its own");
+        assertThat(parked.lever().why()).contains("run queue up to " + r + " on 2 CPU(s)");
+    }
+
+    @Test
+    void anUnattributedEpisodeHasNoLeverAndAStormWithoutItsLogLineSaysWhatWasNotMeasured() throws IOException {
+        SeriesReport report = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418");
+        assertThat(report.episodes()).filteredOn(e -> e.cause() == Cause.UNATTRIBUTED)
+                .allSatisfy(e -> assertThat(e.lever()).isNull());
+        SeriesReport blind = replay("vacuum-storm", "cal-vacuum-storm-20261130-193946");
+        assertThat(blind.episodes()).filteredOn(e -> e.cause() == Cause.VACUUM_STORM).allSatisfy(e -> {
+            assertThat(e.lever()).isNotNull();
+            if (!e.lever().computed()) {
+                assertThat(e.lever().why()).contains("not measured");
+            }
+        });
+    }
+
+    private static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /**
+     * The repeat's span from its markers: the second of REPEAT_START's {@code start_epoch_us} to the second after
+     * REPEAT_END (the analyzer cuts the same repeat by its samples' seconds, the same seconds here).
+     */
+    private long[] repeatSpan(int rep) throws IOException {
+        long from = -1;
+        long to = -1;
+        for (JsonNode m : records("wal-pool", "rig.markers")) {
+            if (m.get("rep").asInt() == rep && "REPEAT_START".equals(m.get("kind").asText())) {
+                from = Math.floorDiv(m.at("/data/start_epoch_us").asLong(), 1_000_000L);
+            }
+            if (m.get("rep").asInt() == rep && "REPEAT_END".equals(m.get("kind").asText())) {
+                to = Math.floorDiv(m.get("ts").asLong(), 1_000_000L) + 1;
+            }
+        }
+        return new long[] {from, to};
+    }
+
+    private List<JsonNode> records(String name, String topic) throws IOException {
+        List<JsonNode> out = new ArrayList<>();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Objects.requireNonNull(
+                getClass().getResourceAsStream("/provoked/" + name + ".jsonl.gz"))), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                JsonNode n = JSON.readTree(line);
+                if (topic.equals(n.get("topic").asText())) {
+                    out.add(n.get("value"));
+                }
+            }
+        }
+        return out;
+    }
+
+    private SeriesReport replay(String name, String series) throws IOException {
+        Path file = dir.resolve(name + ".jsonl.gz");
+        try (InputStream in = Objects.requireNonNull(getClass().getResourceAsStream("/provoked/" + name + ".jsonl.gz"))) {
+            Files.copy(in, file);
+        }
+        Decision last = Analyzer.forSeries(series).replay(AnalyzerInput.fromWireFile(file, new WireCodec(), f -> {
+            throw new AssertionError("dead letter in the recording: " + f.deadLetter().reason());
+        })).blockLast(Duration.ofSeconds(60));
+        assertThat(last).isInstanceOf(Decision.Series.class);
+        return ((Decision.Series) last).report();
+    }
+}
