@@ -67,8 +67,8 @@ public record Config(Map<String, Object> settings) implements MarkerBody {
     }
 
     /**
-     * The analyzer's settings: the top-level keys, overridden by those of an {@code "analyzer"} object (without
-     * that object itself is kept too; readers look up the keys they know).
+     * The snapshot with the keys of its {@code "analyzer"} object (if any) laid over the top-level ones, as the
+     * analyzer reads its settings; the {@code "analyzer"} entry itself stays in the map.
      */
     public Map<String, Object> analyzerSettings() {
         Map<String, Object> flat = new LinkedHashMap<>(settings);
@@ -76,11 +76,6 @@ public record Config(Map<String, Object> settings) implements MarkerBody {
             nested.forEach((k, v) -> flat.put(String.valueOf(k), v));
         }
         return flat;
-    }
-
-    /** True when a {@code thresholds} key is there with a non-null value (whatever its type). */
-    public boolean hasThresholds() {
-        return analyzerSettings().get(THRESHOLDS) != null;
     }
 
     /**
