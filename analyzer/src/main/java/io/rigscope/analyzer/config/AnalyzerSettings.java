@@ -133,7 +133,12 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                         values.containsKey(AnalyzerSetting.ATTRIBUTION_GENERATOR_HOSTS)
                                 ? AttributionSettings.hosts(str(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_HOSTS, ""))
                                 : attribution.generatorHosts(),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_IDLE_PCT, attribution.generatorIdlePct())));
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_IDLE_PCT, attribution.generatorIdlePct()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_SERVICE_SHARE, attribution.serviceShare()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_POOL_SHARE, attribution.poolShare()),
+                        msToUs(values, AnalyzerSetting.ATTRIBUTION_SERVICE_PAUSE_MS, attribution.servicePauseUs()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_SERVICE_CPU_SHARE, attribution.serviceCpuShare()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_DB_BUSY_SESSIONS, attribution.dbBusySessions())));
     }
 
     /** These settings with other thresholds. */

@@ -104,7 +104,8 @@ public final class RepeatJudge {
             List<SecondStats> inside = seconds.stream()
                     .filter(s -> s.sec() >= e.startSec() && s.sec() < e.endSec()).toList();
             episodes.add(attributor.attribute(new EpisodeScene(withHealth(e, track), inside, repeatP50Us,
-                    track.healthBySec(), telemetry, cadence, settings.attribution())));
+                    track.healthBySec(), telemetry, cadence, settings.attribution(),
+                    primary == null ? null : primary.serverTiming())));
         }
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
                 primary == null ? 0 : primary.serviceAtPercentileUs(50),
@@ -112,7 +113,7 @@ public final class RepeatJudge {
                 primary == null ? 0 : primary.responseAtPercentileUs(99), drift, spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
                 facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted,
-                errors(primary));
+                errors(primary), primary == null ? Map.of() : primary.serverTiming().figures());
     }
 
     /**

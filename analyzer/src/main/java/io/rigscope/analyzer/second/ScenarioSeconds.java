@@ -45,6 +45,9 @@ public final class ScenarioSeconds {
     private int expectedGenerators;
     private final Set<Long> touched = new HashSet<>();
     private final Histogram totalServiceUs = Latency.newHistogram();
+    /** What the responses said of the service's own time (Server-Timing); empty when none did. */
+    private final io.rigscope.analyzer.servertiming.ServerTimingTrack serverTiming =
+            new io.rigscope.analyzer.servertiming.ServerTimingTrack();
     private final Histogram totalResponseUs = Latency.newHistogram();
     private long count;
     private long failed;
@@ -88,8 +91,16 @@ public final class ScenarioSeconds {
      * @param generator the generator that sent it
      * @param slowUs the slow threshold in force, µs
      */
+    /** What this scenario's responses said of the service's own time (Server-Timing). */
+    public io.rigscope.analyzer.servertiming.ServerTimingTrack serverTiming() {
+        return serverTiming;
+    }
+
     public void record(String generator, Sample s, long slowUs) {
         long sec = Math.floorDiv(s.t2(), 1_000_000L);
+        if (!s.serverTiming().isEmpty()) {
+            serverTiming.record(s);
+        }
         if (!generator.equals(cachedLedgerOf)) {
             cachedLedger = ledgerOf(generator);
             cachedLedgerOf = generator;

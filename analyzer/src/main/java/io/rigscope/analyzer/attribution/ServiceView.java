@@ -1,0 +1,108 @@
+package io.rigscope.analyzer.attribution;
+
+import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.servertiming.ServerTimingTrack;
+import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.model.wire.ServerTiming;
+import io.rigscope.model.wire.Waits;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the {@code service} and {@code connection_pool} rules share: the episode's slowest request that told its
+ * time (Server-Timing) and the database control (was the database busy?). Pure.
+ */
+final class ServiceView {
+
+    /** The Server-Timing name of the database's share. */
+    static final String DB = "db";
+    /** The Server-Timing name of the wait for a pooled connection. */
+    static final String POOL = "pool";
+
+    private ServiceView() {
+    }
+
+    /** The slowest request of the episode's seconds that carried Server-Timing, or null. */
+    static ServerTimingTrack.Worst slowestTimed(EpisodeScene scene) {
+        ServerTimingTrack.Worst worst = null;
+        for (ServerTimingTrack.Worst w : scene.serverTiming().worst(scene.startSec(), scene.endSec())) {
+            if (worst == null || w.serviceUs() > worst.serviceUs()) {
+                worst = w;
+            }
+        }
+        return worst;
+    }
+
+    /** Every metric but {@code db} and {@code pool}: the service's own time, µs. */
+    static long ownUs(ServerTiming t) {
+        long sum = 0;
+        for (int i = 0; i < t.size(); i++) {
+            if (!t.name(i).equals(DB) && !t.name(i).equals(POOL)) {
+                sum += t.durUs(i);
+            }
+        }
+        return sum;
+    }
+
+    /** A metric's duration, µs, 0 when the service did not name it. */
+    static long us(ServerTiming t, String name) {
+        return Math.max(0, t.durUs(name));
+    }
+
+    /** The timing in words: {@code pool 0.1 ms, db 3.4 ms, app 812.0 ms}. */
+    static String describe(ServerTiming t) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < t.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(t.name(i)).append(' ').append(WaitProfile.round(t.durUs(i) / 1000.0))
+                    .append(" ms");
+        }
+        return b.toString();
+    }
+
+    /**
+     * The database's load over the episode from {@code rig.waits}: average active sessions not waiting on the client
+     * ({@code Client:*}), or -1 when the stream does not cover the episode.
+     */
+    static double busySessions(EpisodeScene scene) {
+        if (!scene.covered(TelemetryStream.WAITS)) {
+            return -1;
+        }
+        List<Waits> waits = scene.around(TelemetryStream.WAITS, Waits.class);
+        if (waits.isEmpty()) {
+            return -1;
+        }
+        double sum = 0;
+        for (Waits w : waits) {
+            for (Map.Entry<String, Double> e : w.load().entrySet()) {
+                if (!e.getKey().startsWith("Client:")) {
+                    sum += e.getValue();
+                }
+            }
+        }
+        return sum / waits.size();
+    }
+
+    /** Average sessions waiting on the client ({@code Client:*}) over the episode's waits, 0 without them. */
+    static double clientSessions(EpisodeScene scene) {
+        List<Waits> waits = scene.around(TelemetryStream.WAITS, Waits.class);
+        if (waits.isEmpty()) {
+            return 0;
+        }
+        double sum = 0;
+        for (Waits w : waits) {
+            for (Map.Entry<String, Double> e : w.load().entrySet()) {
+                if (e.getKey().startsWith("Client:")) {
+                    sum += e.getValue();
+                }
+            }
+        }
+        return sum / waits.size();
+    }
+
+    /** The database control's fact: its sessions over the episode, in words. */
+    static Evidence dbFact(EpisodeScene scene, double busy) {
+        return new Evidence("rig.waits", "database not busy: " + WaitProfile.round(busy) + " active sessions not "
+                + "waiting on the client (< attribution_db_busy_sessions " + scene.settings().dbBusySessions() + "), "
+                + WaitProfile.round(clientSessions(scene)) + " on Client:*, " + scene.within(TelemetryStream.WAITS));
+    }
+}
