@@ -141,6 +141,7 @@ public final class CaseRun {
                 TelemetrySources.Local local = profile == CalibrationProfile.LOCAL
                         ? new TelemetrySources.Local(owner, pg.logFile(), null, false, pg.dataDir(), tables, null)
                                 .withCanaryDir(pg.volume().map(LoopVolume::hostDirectory).orElse(null))
+                                .withServicePid(sut.pid())
                         : null;
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT, local,
                         env.toMarkerData(), reportJson, reportMd, profile.analyzerTimeout(), reportHtml, hlogDir);

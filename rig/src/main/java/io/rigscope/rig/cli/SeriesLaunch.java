@@ -64,6 +64,7 @@ final class SeriesLaunch {
                         BringUpChecks.DEFAULT_COUNT_SQL), console)) {
                     return Optional.empty();
                 }
+                io.rigscope.rig.series.SutWarmup.run(plan, console);
             }
             plan.describeRequests().forEach(line -> console.println("series: " + line));
             if (!file.startSut() && plan.requests() != null) {
@@ -105,6 +106,9 @@ final class SeriesLaunch {
             Path pgLog = file.pgLog() != null ? file.pgLog() : cluster.map(PrivatePostgres::logFile).orElse(null);
             TelemetrySources.Local telemetry = new TelemetrySources.Local(database, pgLog, file.pgLogPrefix(), false,
                     pgData, file.effectiveWatchTables(), null);
+            if (sut != null) {
+                telemetry = telemetry.withServicePid(sut.pid()); // the SUT's process: rig.process
+            }
             if (pgData == null) {
                 telemetry = telemetry.withoutLocalDisk();
                 console.println("disk: no pgdata, and the database's data directory is not on this host (or not "
