@@ -15,8 +15,10 @@ import java.util.Optional;
  * service's own metrics. Database control ({@code rig.waits}): fewer than {@code attribution_db_busy_sessions} active
  * sessions not waiting on the client over the episode (the pool's connections then sit mostly idle or in
  * {@code Client:ClientRead}); a busy database holds its connections longer and is the cause, not the pool (no
- * finding). Without {@code rig.waits} the control cannot be met and the finding is most likely. The instrument control
- * is {@link Attribution}'s.
+ * finding). Without {@code rig.waits} the control cannot be met and the finding is most likely. A service whose process
+ * was starved of CPU ({@code rig.process}: its threads' run-queue wait in a second at least
+ * {@code attribution_cover_share} of the worst request) holds its connections while it waits to run: then no finding
+ * here ({@code service} names it). The instrument control is {@link Attribution}'s.
  */
 public final class ConnectionPoolRule implements CauseRule {
 
@@ -47,6 +49,9 @@ public final class ConnectionPoolRule implements CauseRule {
         double busy = ServiceView.busySessions(scene);
         if (busy >= scene.settings().dbBusySessions()) {
             return Optional.empty();
+        }
+        if (ServiceView.starved(scene, worstUs)) {
+            return Optional.empty(); // a service starved of CPU hands its connections back late: not the pool's size
         }
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(Evidence.measured("server-timing", w.sec() * 1_000_000L, "pool_ms", poolUs / 1000.0, "ms",

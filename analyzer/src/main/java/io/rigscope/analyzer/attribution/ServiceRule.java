@@ -19,9 +19,11 @@ import java.util.Optional;
  *       {@code db} and {@code pool}), more than in {@code db}; or</li>
  *   <li>its process ({@code rig.process}, within the stream's tolerance of the episode): stopped or at a JVM safepoint
  *       for at least {@code attribution_service_pause_ms}, attributed when that pause is at least
- *       {@code attribution_cover_share} of the episode's worst request (most likely when shorter); or its CPU at
- *       {@code attribution_service_cpu_share} of the host's, attributed when its threads also waited for a CPU at least
- *       {@code attribution_cover_share} of the worst request in that second (most likely otherwise).</li>
+ *       {@code attribution_cover_share} of the episode's worst request (most likely when shorter); or starved of CPU:
+ *       its threads waited for a CPU (run-queue wait, summed over threads) at least
+ *       {@code attribution_service_pause_ms} in a second, or its CPU reached {@code attribution_service_cpu_share} of
+ *       the host's; attributed when that wait is at least {@code attribution_cover_share} of the worst request (most
+ *       likely otherwise).</li>
  * </ul>
  * The database control is this rule's own: over the episode {@code rig.waits} must show fewer than
  * {@code attribution_db_busy_sessions} active sessions not waiting on the client; a busy database means no finding
@@ -102,21 +104,26 @@ public final class ServiceRule implements CauseRule {
     private static Optional<Finding> byProcess(EpisodeScene scene, double busy, double worstUs) {
         List<ProcessMetrics> around = scene.around(TelemetryStream.PROCESS, ProcessMetrics.class);
         ProcessMetrics paused = null;
+        ProcessMetrics starved = null;
         ProcessMetrics saturated = null;
         for (ProcessMetrics p : around) {
             if (p.pauseMs() * 1000 >= scene.settings().servicePauseUs()
                     && (paused == null || p.pauseMs() > paused.pauseMs())) {
                 paused = p;
             }
+            if (p.runqWaitMs() * 1000 >= scene.settings().servicePauseUs()
+                    && (starved == null || p.runqWaitMs() > starved.runqWaitMs())) {
+                starved = p;
+            }
             double capPct = scene.settings().serviceCpuShare() * 100.0 * Math.max(1, p.cpus());
-            if (p.cpuPct() >= capPct && (saturated == null || p.runqWaitMs() > saturated.runqWaitMs())) {
+            if (p.cpuPct() >= capPct && (saturated == null || p.cpuPct() > saturated.cpuPct())) {
                 saturated = p;
             }
         }
         double coverUs = scene.settings().coverShare() * worstUs;
         List<Evidence> evidence = new ArrayList<>();
         Confidence confidence;
-        if (paused != null) {
+        if (paused != null && (starved == null || paused.pauseMs() * 1000 >= coverUs)) {
             String what = paused.stoppedMs() >= paused.pauseMs() ? "stopped (state T)" : "at JVM safepoints";
             confidence = paused.pauseMs() * 1000 >= coverUs ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
             evidence.add(Evidence.measured("rig.process", paused.ts(), "pause_ms", paused.pauseMs(), "ms",
@@ -126,13 +133,16 @@ public final class ServiceRule implements CauseRule {
                             + scene.settings().servicePauseUs() / 1000 + "), "
                             + (confidence == Confidence.ATTRIBUTED ? "covering" : "short of") + " the episode's worst "
                             + "request " + scene.episode().worstMs() + " ms; " + scene.within(TelemetryStream.PROCESS)));
-        } else if (saturated != null) {
-            confidence = saturated.runqWaitMs() * 1000 >= coverUs ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
-            evidence.add(Evidence.measured("rig.process", saturated.ts(), "cpu_pct", saturated.cpuPct(), "%",
-                    "the service's process " + saturated.src() + " used " + WaitProfile.round(saturated.cpuPct())
-                            + " % CPU of " + saturated.cpus() + " CPUs (>= attribution_service_cpu_share "
-                            + scene.settings().serviceCpuShare() + "), its threads waited "
-                            + WaitProfile.round(saturated.runqWaitMs()) + " ms for a CPU in that second; "
+        } else if (starved != null || saturated != null) {
+            ProcessMetrics p = starved != null ? starved : saturated;
+            // threads waiting for a CPU that long in a second: the service could not run, whatever else it waited on
+            confidence = p.runqWaitMs() * 1000 >= coverUs ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
+            evidence.add(Evidence.measured("rig.process", p.ts(), "runq_wait_ms", p.runqWaitMs(), "ms",
+                    "the service's process " + p.src() + " (pid " + p.pid() + ") was starved of CPU: its threads waited "
+                            + WaitProfile.round(p.runqWaitMs()) + " ms for a CPU in the second ending at "
+                            + p.ts() / 1_000_000L + " (summed over threads; " + WaitProfile.round(p.cpuPct())
+                            + " % CPU of " + p.cpus() + " CPUs), " + (confidence == Confidence.ATTRIBUTED ? "covering"
+                            : "short of") + " the episode's worst request " + scene.episode().worstMs() + " ms; "
                             + scene.within(TelemetryStream.PROCESS)));
         } else {
             return Optional.empty();

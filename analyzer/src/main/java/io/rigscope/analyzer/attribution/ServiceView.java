@@ -105,4 +105,18 @@ final class ServiceView {
                 + "waiting on the client (< attribution_db_busy_sessions " + scene.settings().dbBusySessions() + "), "
                 + WaitProfile.round(clientSessions(scene)) + " on Client:*, " + scene.within(TelemetryStream.WAITS));
     }
+
+    /**
+     * True when {@code rig.process} shows the service starved of CPU around the episode: its threads' run-queue wait
+     * in one record at least {@code attribution_cover_share} of the episode's worst request.
+     */
+    static boolean starved(EpisodeScene scene, double worstUs) {
+        for (io.rigscope.model.wire.ProcessMetrics p : scene.around(TelemetryStream.PROCESS,
+                io.rigscope.model.wire.ProcessMetrics.class)) {
+            if (p.runqWaitMs() * 1000 >= scene.settings().coverShare() * worstUs) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

@@ -194,7 +194,28 @@ class ServiceRuleTest {
         assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
     }
 
+    @Test
+    void aServiceStarvedOfCpuIsServiceEvenWhenItsThreadsWaitedInThePool() {
+        everyStreamClean();
+        // measured in the first service-pause calibration on an oversubscribed host: 5-7 s of run-queue wait a second
+        timedRequest(START, 640, Map.of("pool", 600.0, "db", 14.0, "app", 0.4));
+        processStarved(START, 6_000);
+
+        Episode e = attribute();
+
+        assertThat(e.cause()).isEqualTo(Cause.SERVICE);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.evidence()).anyMatch(ev -> "runq_wait_ms".equals(ev.what()) && ev.fact().contains("starved"));
+    }
+
     // ---- fixtures ----
+
+    private void processStarved(long sec, double runqMs) {
+        for (long s = sec - 5; s <= sec + 5; s++) {
+            telemetry.add(new ProcessMetrics(RUN, 1, "process@local:4242", (s + 1) * 1_000_000L, 4242, "java", 1000,
+                    60, 2, 900_000_000L, 35, runqMs, 0, 100, 0.0, 0.2));
+        }
+    }
 
     private Episode attribute() {
         TelemetryIndex index = new TelemetryIndex();
