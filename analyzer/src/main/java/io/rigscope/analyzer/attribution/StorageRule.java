@@ -22,7 +22,9 @@ import java.util.Optional;
  *   <li>most likely: the queue and request time alone; or the queue from CloudWatch {@code DiskQueueDepth}, read
  *       only when no {@code rig.os} record covers the episode: a 60-s average cannot place itself in the
  *       episode's seconds, so that finding is at most most likely and {@link Finding#coarse() coarse} (it never
- *       outranks per-second or per-event evidence).</li>
+ *       outranks per-second or per-event evidence); or, with no {@code rig.os} over the episode, a checkpoint's
+ *       logged sync phase over it with one file's fsync at least {@code attribution_cover_share} of the worst
+ *       request ({@link #slowCheckpointSync}).</li>
  * </ul>
  */
 public final class StorageRule implements CauseRule {
@@ -70,7 +72,7 @@ public final class StorageRule implements CauseRule {
         }
         boolean awaitHigh = await >= scene.settings().awaitMs() || fromCloudWatch && !osCovered;
         if (queue < scene.settings().queueDepth() || !awaitHigh) {
-            return Optional.empty();
+            return osCovered ? Optional.empty() : slowCheckpointSync(scene);
         }
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(Evidence.measured(fromCloudWatch ? "rig.cloudwatch" : "rig.os", queueTs, "queue_depth", queue,
@@ -97,5 +99,48 @@ public final class StorageRule implements CauseRule {
         }
         return Optional.of(new Finding(Cause.STORAGE, syncing ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY,
                 evidence, List.of()));
+    }
+
+    /**
+     * Without a device view over the episode: a checkpoint whose sync phase ({@code [ts - sync_s, ts]} from its
+     * "checkpoint complete" line) overlaps the episode and one of whose file fsyncs took at least
+     * {@code attribution_cover_share} of the episode's worst request ({@code longest=}): the volume completed
+     * Postgres's own writes that slowly while the requests froze. Per-event evidence, so not coarse; most likely
+     * at best (the queue is not seen), {@code rig.os} missing.
+     */
+    private static Optional<Finding> slowCheckpointSync(EpisodeScene scene) {
+        int tol = scene.telemetry().toleranceSec(TelemetryStream.PGLOG);
+        long fromUs = (scene.startSec() - tol) * 1_000_000L;
+        long toUs = (scene.endSec() + tol) * 1_000_000L;
+        double needS = scene.settings().coverShare() * scene.episode().worstMs() / 1000.0;
+        PgLogEvent slowest = null;
+        for (PgLogEvent e : scene.telemetry().records(TelemetryStream.PGLOG, scene.startSec() - tol,
+                scene.endSec() + tol + 600, PgLogEvent.class)) {
+            double sync = e.metrics().getOrDefault("sync_s", 0.0);
+            double longest = e.metrics().getOrDefault("sync_longest_s", 0.0);
+            long syncStartUs = e.ts() - Math.round(sync * 1_000_000L);
+            if (e.kind() == PgLogEvent.Kind.CHECKPOINT_COMPLETE && longest > 0 && longest >= needS
+                    && syncStartUs <= toUs && e.ts() >= fromUs
+                    && (slowest == null || longest > slowest.metrics().get("sync_longest_s"))) {
+                slowest = e;
+            }
+        }
+        if (slowest == null) {
+            return Optional.empty();
+        }
+        List<Evidence> evidence = new ArrayList<>();
+        double longest = slowest.metrics().get("sync_longest_s");
+        evidence.add(Evidence.measured("rig.pglog", slowest.ts(), "checkpoint_sync_longest_s", longest, "s",
+                "a checkpoint's sync phase over the episode: one file's fsync took " + longest + " s (sync "
+                        + slowest.metrics().getOrDefault("sync_s", 0.0) + " s in all, ending at its log line), "
+                        + "the volume completing Postgres's own writes that slowly (" + scene.within(TelemetryStream.PGLOG)
+                        + ")"));
+        for (CloudWatchPoint p : scene.around(TelemetryStream.CLOUDWATCH, CloudWatchPoint.class)) {
+            if (p.metric().equals("DiskQueueDepth") || p.metric().equals("WriteLatency")) {
+                evidence.add(new Evidence("rig.cloudwatch", p.metric() + " " + WaitProfile.round(p.value()) + " over "
+                        + p.periodSec() + " s (a 60-s average: corroborates, never decides)"));
+            }
+        }
+        return Optional.of(new Finding(Cause.STORAGE, Confidence.MOST_LIKELY, evidence, List.of("rig.os")));
     }
 }

@@ -76,11 +76,19 @@ public final class WalPoolRule implements CauseRule {
                     "WAL files " + (created.files() - 1) + " -> " + created.files() + " between two 1-s samples that "
                             + "meet the episode's seconds, no checkpoint completing between them (checkpoint "
                             + "counters unchanged): a segment created on the write path"));
-            evidence.add(Evidence.measured("rig.waits", created.atUs(), "wal_wait_share",
-                    WaitProfile.round(created.waits().share(WaitProfile.WAL)), "fraction", "committers waiting on WAL "
-                            + "while it was created (" + created.waits().describe(WaitProfile.WAL) + " of "
-                            + WaitProfile.round(created.waits().total()) + " active sessions); a 1-s session sample "
-                            + "did not catch IO:WALInitWrite/IO:WALInitSync, which last less than its interval"));
+            if (created.committersOnWal()) {
+                evidence.add(Evidence.measured("rig.waits", created.atUs(), "wal_wait_share",
+                        WaitProfile.round(created.waits().share(WaitProfile.WAL)), "fraction", "committers waiting on "
+                                + "WAL while it was created (" + created.waits().describe(WaitProfile.WAL) + " of "
+                                + WaitProfile.round(created.waits().total()) + " active sessions); a 1-s session "
+                                + "sample did not catch IO:WALInitWrite/IO:WALInitSync, which last less than its "
+                                + "interval"));
+            } else {
+                evidence.add(new Evidence("rig.waits", "the 1-s session samples around it showed no committer on "
+                        + "WAL (" + WaitProfile.round(created.waits().total()) + " active sessions): a freeze shorter "
+                        + "than the sampling interval can fall between two samples, so the creation is placed by the "
+                        + "file count and the freeze rhythm only"));
+            }
         } else if (rose) {
             evidence.add(Evidence.measured("rig.db", risingTs, "wal_files", maxFiles, "files", "WAL files "
                     + firstFiles + " -> " + maxFiles + " across the episode, " + scene.within(TelemetryStream.DB)));
@@ -91,8 +99,10 @@ public final class WalPoolRule implements CauseRule {
         }
         Confidence confidence;
         List<String> lacking = new ArrayList<>();
-        if (init && rose || created != null) {
+        if (init && rose || created != null && created.committersOnWal()) {
             confidence = Confidence.ATTRIBUTED;
+        } else if (created != null && rhythm) {
+            confidence = Confidence.MOST_LIKELY;
         } else if (init && !dbCovered) {
             confidence = Confidence.MOST_LIKELY;
             lacking.add("rig.db");
@@ -114,7 +124,7 @@ public final class WalPoolRule implements CauseRule {
     }
 
     /** A segment created in the episode, seen by 1-s samples: the sample that showed it and the waits then. */
-    private record SegmentCreated(long atUs, int files, WaitProfile waits) {
+    private record SegmentCreated(long atUs, int files, WaitProfile waits, boolean committersOnWal) {
     }
 
     /**
@@ -124,12 +134,15 @@ public final class WalPoolRule implements CauseRule {
      * {@code rig.waits} records of that interval (±1 s) at least {@code attribution_wal_wait_share} of the active
      * sessions waited on WAL: the committers stood behind the one creating it. A session sampler at 1 s catches
      * {@code IO:WALInitWrite} only in proportion to how long it lasts (Performance Insights samples once a
-     * second), so on RDS this is how the creation is seen. Null when no such rise.
+     * second), so on RDS this is how the creation is seen. A rise without committers on WAL in those samples is
+     * returned too ({@code committersOnWal} false: with the freeze rhythm it is most likely, never attributed)
+     * when no rise with them is found. Null when no such rise.
      */
     private static SegmentCreated segmentCreated(EpisodeScene scene, List<DbSample> db) {
         long fromUs = (scene.startSec() - 1) * 1_000_000L;
         long toUs = (scene.endSec() + 1) * 1_000_000L;
         DbSample prev = null;
+        SegmentCreated silent = null;
         for (DbSample d : db) {
             if (d.walDir() == null || d.checkpoints() == null) {
                 prev = null;
@@ -142,13 +155,15 @@ public final class WalPoolRule implements CauseRule {
                 long to = Math.floorDiv(d.ts(), 1_000_000L) + 2;
                 WaitProfile waits = new WaitProfile(scene.telemetry().records(TelemetryStream.WAITS, from, to,
                         Waits.class));
-                if (waits.total() > 0 && waits.share(WaitProfile.WAL) >= scene.settings().walWaitShare()) {
-                    return new SegmentCreated(d.ts(), d.walDir().files(), waits);
+                boolean onWal = waits.total() > 0 && waits.share(WaitProfile.WAL) >= scene.settings().walWaitShare();
+                if (onWal) {
+                    return new SegmentCreated(d.ts(), d.walDir().files(), waits, true);
                 }
+                silent = silent != null ? silent : new SegmentCreated(d.ts(), d.walDir().files(), waits, false);
             }
             prev = d;
         }
-        return null;
+        return silent;
     }
 
     private static boolean sameCheckpoints(DbSample.Checkpoints a, DbSample.Checkpoints b) {

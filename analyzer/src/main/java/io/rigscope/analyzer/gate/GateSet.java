@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.gate;
 
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.k6.K6Verdict;
+import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.threshold.Threshold;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.gate;
 
-import io.rigscope.analyzer.k6.K6Verdict;
+import io.rigscope.analyzer.threshold.K6Verdict;
 import java.util.List;
 import java.util.stream.Collectors;
 

@@ -1,13 +1,13 @@
 package io.rigscope.analyzer.gate;
 
-import io.rigscope.analyzer.k6.K6Expression;
-import io.rigscope.analyzer.k6.K6Verdict;
+import io.rigscope.analyzer.threshold.ThresholdExpression;
+import io.rigscope.analyzer.threshold.K6Verdict;
 import java.util.Objects;
 
 /**
- * One threshold of an imported k6 run, as {@link io.rigscope.analyzer.k6.K6Thresholds} judged it over the run's
- * points (k6's aggregation, every scenario together unless filtered, exact values) and the REPEAT_END marker carried
- * it. Named {@code metric{filter}: expression} as written. A threshold that could not be judged fails, its value
+ * One threshold of an imported k6 run, as the k6 importer ({@code io.rigscope.importers.k6.K6Thresholds}) judged
+ * it over the run's points (k6's aggregation, every scenario together unless filtered, exact values) and the
+ * REPEAT_END marker carried it. Named {@code metric{filter}: expression} as written. A threshold that could not be judged fails, its value
  * the reason.
  */
 public final class K6JudgedGate implements Gate {
@@ -38,7 +38,7 @@ public final class K6JudgedGate implements Gate {
         int colon = verdict.key().lastIndexOf(": ");
         if (colon > 0) {
             try {
-                limit = K6Expression.parse(verdict.key().substring(colon + 2)).limit();
+                limit = ThresholdExpression.parse(verdict.key().substring(colon + 2)).limit();
             } catch (IllegalArgumentException e) {
                 limit = null; // a threshold that does not parse: its value says so
             }

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.k6.K6Verdict;
+import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.second.TimeWatermark;

@@ -11,7 +11,7 @@ import io.rigscope.analyzer.repeat.Abort;
 import io.rigscope.analyzer.repeat.AbortOnFail;
 import io.rigscope.analyzer.repeat.RepeatJudge;
 import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.k6.K6Verdict;
+import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondClosing;

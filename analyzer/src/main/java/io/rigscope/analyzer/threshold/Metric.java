@@ -1,31 +1,29 @@
 package io.rigscope.analyzer.threshold;
 
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The k6 metrics a threshold may name, with the aggregations k6 allows on each.
+ * The k6 metrics a rigscope threshold may name (those the analyzer measures live), each with its k6
+ * {@link MetricType}: the aggregations k6 allows on it.
  *
  * <p>{@code http_req_duration} is the service time {@code t2 - t1} in milliseconds; {@code http_req_failed}
  * is the fraction of requests that failed; {@code http_reqs} and {@code dropped_iterations} are counters
  * ({@code count} is the total, {@code rate} is per second of the repeat).
  */
 public enum Metric {
-    HTTP_REQ_DURATION("http_req_duration", EnumSet.of(Aggregation.Kind.AVG, Aggregation.Kind.MIN,
-            Aggregation.Kind.MED, Aggregation.Kind.MAX, Aggregation.Kind.PERCENTILE)),
-    HTTP_REQ_FAILED("http_req_failed", EnumSet.of(Aggregation.Kind.RATE)),
-    HTTP_REQS("http_reqs", EnumSet.of(Aggregation.Kind.COUNT, Aggregation.Kind.RATE)),
-    DROPPED_ITERATIONS("dropped_iterations", EnumSet.of(Aggregation.Kind.COUNT, Aggregation.Kind.RATE));
+    HTTP_REQ_DURATION("http_req_duration", MetricType.TREND),
+    HTTP_REQ_FAILED("http_req_failed", MetricType.RATE),
+    HTTP_REQS("http_reqs", MetricType.COUNTER),
+    DROPPED_ITERATIONS("dropped_iterations", MetricType.COUNTER);
 
     private final String k6Name;
-    private final Set<Aggregation.Kind> allowed;
+    private final MetricType type;
 
-    Metric(String k6Name, Set<Aggregation.Kind> allowed) {
+    Metric(String k6Name, MetricType type) {
         this.k6Name = k6Name;
-        this.allowed = allowed;
+        this.type = type;
     }
 
     /** The metric's name in k6, e.g. {@code http_req_duration}. */
@@ -33,14 +31,14 @@ public enum Metric {
         return k6Name;
     }
 
-    /** True when k6 allows this aggregation on this metric. */
-    public boolean allows(Aggregation.Kind kind) {
-        return allowed.contains(kind);
+    /** Its k6 type. */
+    public MetricType type() {
+        return type;
     }
 
-    /** The aggregations allowed, as k6 spells them, for error messages. */
-    String allowedText() {
-        return allowed.stream().map(Aggregation.Kind::k6Text).collect(Collectors.joining(", "));
+    /** True when k6 allows this aggregation on this metric. */
+    public boolean allows(Aggregation.Kind kind) {
+        return type.allows(kind);
     }
 
     /** The metric of this k6 name. */

@@ -1,19 +1,19 @@
 package io.rigscope.analyzer.threshold;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Parses k6 thresholds. The input is k6's {@code thresholds} option: metric name (optionally with a
- * {@code {scenario:NAME}} tag filter) to a list of expressions, each a string or an object with a
- * {@code threshold} string and, optionally, k6's {@code abortOnFail} (a boolean) and {@code delayAbortEval} (a
- * duration string, {@link K6Duration}); other fields are ignored.
+ * Parses rigscope's own k6 thresholds (those the analyzer judges live, on a {@link Metric}). The input is k6's
+ * {@code thresholds} option: metric name (optionally with a {@code {scenario:NAME}} tag filter) to a list of
+ * entries, each decoded by {@link ThresholdDecl} (a string, or an object with {@code threshold},
+ * {@code abortOnFail} and {@code delayAbortEval}, a duration string, {@link K6Duration}).
  *
- * <p>An expression is {@code AGG OP NUMBER} with optional spaces: AGG is {@code avg}, {@code min},
- * {@code med}, {@code max}, {@code p(N)}, {@code rate} or {@code count}; OP is {@code <}, {@code <=},
- * {@code >}, {@code >=}, {@code ==}, {@code ===} or {@code !=}. Anything else is rejected with a
- * {@link ThresholdSyntaxException} that names the metric, the expression, the column and what was expected.
+ * <p>An expression is read by {@link ThresholdExpression}'s grammar, the aggregation checked against the metric's
+ * {@link MetricType}. Anything else is rejected with a {@link ThresholdSyntaxException} that names the metric, the
+ * expression, the column and what was expected.
  *
  * <p>Stateless and thread-safe.
  */
@@ -22,44 +22,30 @@ public final class ThresholdParser {
     private ThresholdParser() {
     }
 
-    /** Parses a whole k6 {@code thresholds} map, in the map's order. */
+    /** Parses a whole k6 {@code thresholds} map ({@link ThresholdDecl#decodeAll}), in the map's order. */
     public static List<Threshold> parseAll(Map<String, ?> thresholds) {
         List<Threshold> out = new ArrayList<>();
-        for (var entry : thresholds.entrySet()) {
-            Object value = entry.getValue();
-            List<?> expressions = value instanceof List<?> list ? list : List.of(value == null ? "" : value);
-            for (Object e : expressions) {
-                Object text = e instanceof Map<?, ?> object ? object.get("threshold") : e;
-                if (!(text instanceof String s)) {
-                    throw new ThresholdSyntaxException("threshold on " + entry.getKey()
-                            + " is not a string nor an object with a \"threshold\" string: " + e);
-                }
-                Threshold t = parse(entry.getKey(), s);
-                out.add(e instanceof Map<?, ?> object ? withAbort(t, entry.getKey(), s, object) : t);
-            }
-        }
+        ThresholdDecl.decodeAll(thresholds).forEach((key, decls) -> decls.forEach(d -> out.add(parse(key, d))));
         return out;
     }
 
-    /** k6's {@code abortOnFail} and {@code delayAbortEval} of a threshold written as an object. */
-    private static Threshold withAbort(Threshold t, String metricKey, String expression, Map<?, ?> object) {
-        Object abort = object.get("abortOnFail");
-        Object delay = object.get("delayAbortEval");
-        String where = "threshold '" + expression + "' on " + metricKey;
-        if (abort != null && !(abort instanceof Boolean)) {
-            throw new ThresholdSyntaxException(where + ": abortOnFail must be true or false, not " + abort);
-        }
-        if (delay != null && !(delay instanceof String)) {
-            throw new ThresholdSyntaxException(where + ": delayAbortEval must be a duration string such as \"10s\", not "
-                    + delay);
-        }
-        if (!Boolean.TRUE.equals(abort)) {
-            return t; // k6 too reads delayAbortEval only with abortOnFail
+    /**
+     * Parses one declared threshold on one metric key, with k6's {@code abortOnFail} and {@code delayAbortEval}
+     * (k6 too reads delayAbortEval only with abortOnFail).
+     *
+     * @throws ThresholdSyntaxException naming what is wrong
+     */
+    public static Threshold parse(String metricKey, ThresholdDecl decl) {
+        Threshold t = parse(metricKey, decl.expression());
+        if (!decl.abortOnFail()) {
+            return t;
         }
         try {
-            return t.abortingAfter(delay == null ? java.time.Duration.ZERO : K6Duration.parse((String) delay));
+            return t.abortingAfter(decl.delayAbortEval() == null ? Duration.ZERO
+                    : K6Duration.parse(decl.delayAbortEval()));
         } catch (IllegalArgumentException e) {
-            throw new ThresholdSyntaxException(where + ": delayAbortEval " + e.getMessage());
+            throw new ThresholdSyntaxException("threshold '" + decl.expression() + "' on " + metricKey
+                    + ": delayAbortEval " + e.getMessage());
         }
     }
 
@@ -104,132 +90,7 @@ public final class ThresholdParser {
         String metricName = name;
         Metric metric = Metric.byK6Name(metricName).orElseThrow(() -> new ThresholdSyntaxException(
                 "threshold metric '" + metricName + "' is unknown; one of: " + Metric.names()));
-        return new Cursor(metric, scenario, expression == null ? "" : expression).parse();
-    }
-
-    /** A hand-written scanner over one expression. */
-    private static final class Cursor {
-        private final Metric metric;
-        private final String scenario;
-        private final String text;
-        private int pos;
-
-        Cursor(Metric metric, String scenario, String text) {
-            this.metric = metric;
-            this.scenario = scenario;
-            this.text = text;
-        }
-
-        Threshold parse() {
-            skipSpaces();
-            Aggregation aggregation = aggregation();
-            if (!metric.allows(aggregation.kind())) {
-                throw error("'" + aggregation.text() + "' is not allowed on " + metric.k6Name() + " (allowed: "
-                        + metric.allowedText() + ")");
-            }
-            skipSpaces();
-            Comparison comparison = comparison();
-            skipSpaces();
-            double limit = number("a number after '" + comparison.symbol() + "'");
-            skipSpaces();
-            if (pos != text.length()) {
-                throw error("unexpected '" + text.substring(pos) + "' after the number");
-            }
-            return new Threshold(metric, scenario, aggregation, comparison, limit);
-        }
-
-        private Aggregation aggregation() {
-            int start = pos;
-            while (pos < text.length() && Character.isLetter(text.charAt(pos))) {
-                pos++;
-            }
-            String word = text.substring(start, pos);
-            switch (word) {
-                case "avg":
-                    return new Aggregation(Aggregation.Kind.AVG, 0);
-                case "min":
-                    return new Aggregation(Aggregation.Kind.MIN, 0);
-                case "med":
-                    return new Aggregation(Aggregation.Kind.MED, 0);
-                case "max":
-                    return new Aggregation(Aggregation.Kind.MAX, 0);
-                case "rate":
-                    return new Aggregation(Aggregation.Kind.RATE, 0);
-                case "count":
-                    return new Aggregation(Aggregation.Kind.COUNT, 0);
-                case "p":
-                    expect('(');
-                    skipSpaces();
-                    double pct = number("a percentile in p(N)");
-                    skipSpaces();
-                    expect(')');
-                    if (!(pct >= 0 && pct <= 100)) {
-                        pos = start;
-                        throw error("percentile " + Threshold.number(pct) + " is outside 0..100");
-                    }
-                    return new Aggregation(Aggregation.Kind.PERCENTILE, pct);
-                default:
-                    pos = start;
-                    throw error(word.isEmpty() ? "expected an aggregation (avg, min, med, max, p(N), rate, count)"
-                            : "unknown aggregation '" + word + "' (expected avg, min, med, max, p(N), rate, count)");
-            }
-        }
-
-        private Comparison comparison() {
-            String rest = text.substring(pos);
-            for (String op : new String[] {"===", "==", "!=", "<=", ">=", "<", ">"}) {
-                if (rest.startsWith(op)) {
-                    pos += op.length();
-                    return switch (op) {
-                        case "===" -> Comparison.STRICT_EQ;
-                        case "==" -> Comparison.EQ;
-                        case "!=" -> Comparison.NE;
-                        case "<=" -> Comparison.LE;
-                        case ">=" -> Comparison.GE;
-                        case "<" -> Comparison.LT;
-                        default -> Comparison.GT;
-                    };
-                }
-            }
-            throw error("expected an operator (<, <=, >, >=, ==, ===, !=)");
-        }
-
-        private double number(String what) {
-            int start = pos;
-            if (pos < text.length() && (text.charAt(pos) == '-' || text.charAt(pos) == '+')) {
-                pos++;
-            }
-            while (pos < text.length() && (Character.isDigit(text.charAt(pos)) || text.charAt(pos) == '.')) {
-                pos++;
-            }
-            String digits = text.substring(start, pos);
-            try {
-                if (digits.isEmpty() || !Character.isDigit(digits.charAt(digits.length() - 1))) {
-                    throw new NumberFormatException();
-                }
-                return Double.parseDouble(digits);
-            } catch (NumberFormatException e) {
-                pos = start;
-                throw error("expected " + what);
-            }
-        }
-
-        private void expect(char c) {
-            if (pos >= text.length() || text.charAt(pos) != c) {
-                throw error("expected '" + c + "'");
-            }
-            pos++;
-        }
-
-        private void skipSpaces() {
-            while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) {
-                pos++;
-            }
-        }
-
-        private ThresholdSyntaxException error(String what) {
-            return new ThresholdSyntaxException("threshold '" + text + "' on " + metric.k6Name() + ": " + what
-                    + " at column " + (pos + 1));
-        }
+        ThresholdExpression e = ThresholdExpression.parse(metric.k6Name(), metric.type(), expression);
+        return new Threshold(metric, scenario, e.aggregation(), e.comparison(), e.limit());
     }
 }

@@ -170,6 +170,20 @@ class AttributionTest {
     }
 
     @Test
+    void aFileRiseInTheFreezeWithTheWaitSamplesMissingItInAFreezeRhythmIsOnlyMostLikely() {
+        // a 0.5-s freeze can fall between two 1-s session samples: the file count and the rhythm place it
+        cleanControls();
+        piWaits(Map.of("CPU", 1.0));
+        walFilesEvery(1, 40, 41, new DbSample.Checkpoints(12, 3, 9_000, 100, 10));
+        cadence = Cadence.of(List.of(S + 5, S + 12, START, S + 27));
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence()).anyMatch(ev -> ev.fact().contains("showed no committer on WAL"));
+    }
+
+    @Test
     void aFileRiseSeenBySamplesFiveSecondsApartCannotBePlacedInTheFreeze() {
         cleanControls();
         piWaits(Map.of("LWLock:WALWrite", 7.0, "IO:WALSync", 1.0, "CPU", 1.0));
@@ -267,6 +281,44 @@ class AttributionTest {
         assertThat(e.cause()).isEqualTo(Cause.STORAGE);
         assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
         assertThat(e.evidence()).anyMatch(ev -> "queue_depth".equals(ev.what()) && ev.value() == 180.0);
+    }
+
+    @Test
+    void withoutADeviceViewACheckpointsSlowFileSyncOverTheEpisodeIsStorageMostLikely() {
+        // k6, the log and CloudWatch only (no EM, no PI): the held-out set's d12 was unattributed before
+        cleanControls();
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END + 1, null,
+                Map.of("sync_s", 9.104, "sync_longest_s", 8.212, "sync_files", 58.0),
+                "checkpoint complete: wrote 22960 buffers (4.6%); sync=9.104 s; sync files=58, longest=8.212 s");
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.STORAGE);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.evidence()).anyMatch(ev -> "checkpoint_sync_longest_s".equals(ev.what()) && ev.value() == 8.212);
+        assertThat(e.missing()).contains("rig.os");
+    }
+
+    @Test
+    void aCheckpointWhoseFileSyncsWereQuickNeverNamesStorage() {
+        cleanControls();
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END + 1, null,
+                Map.of("sync_s", 0.4, "sync_longest_s", 0.05, "sync_files", 58.0),
+                "checkpoint complete: wrote 22960 buffers (4.6%); sync=0.400 s; sync files=58, longest=0.050 s");
+
+        Episode e = attribute();
+        assertThat(e.cause()).isNotEqualTo(Cause.STORAGE);
+    }
+
+    @Test
+    void withADeviceViewShowingNoQueueTheCheckpointsLogLineAloneNeverNamesStorage() {
+        cleanControls();
+        emPerSecond(200, 5, 0.5, 1.0);
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, END + 1, null,
+                Map.of("sync_s", 9.104, "sync_longest_s", 8.212, "sync_files", 58.0),
+                "checkpoint complete: wrote 22960 buffers (4.6%); sync=9.104 s; sync files=58, longest=8.212 s");
+
+        Episode e = attribute();
+        assertThat(e.cause()).isNotEqualTo(Cause.STORAGE);
     }
 
     @Test

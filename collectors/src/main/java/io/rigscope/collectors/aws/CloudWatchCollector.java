@@ -37,10 +37,9 @@ import software.amazon.awssdk.services.cloudwatch.model.ScanBy;
  */
 public final class CloudWatchCollector {
 
-    /** The metrics read by default, with their CloudWatch units. */
-    public static final Map<String, String> DEFAULT_METRICS = Map.of("WriteIOPS", "Count/Second", "ReadIOPS",
-            "Count/Second", "DiskQueueDepth", "Count", "WriteThroughput", "Bytes/Second", "CPUUtilization", "Percent",
-            "FreeableMemory", "Bytes");
+    /** The metrics read by default, with their CloudWatch units ({@link RdsMetricUnits}). */
+    public static final Map<String, String> DEFAULT_METRICS = RdsMetricUnits.of("WriteIOPS", "ReadIOPS",
+            "DiskQueueDepth", "WriteThroughput", "CPUUtilization", "FreeableMemory");
 
     /**
      * @param dbInstanceIdentifier the instance's identifier (the DBInstanceIdentifier dimension)

@@ -10,7 +10,7 @@ import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.config.AnalyzerSetting;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.k6.K6Options;
+import io.rigscope.importers.k6.K6Options;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.report.ReportMaterial;

@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.analyzer.bench.SyntheticK6Run;
-import io.rigscope.analyzer.k6.K6Import;
+import io.rigscope.importers.k6.bench.SyntheticK6Run;
+import io.rigscope.importers.k6.K6Import;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

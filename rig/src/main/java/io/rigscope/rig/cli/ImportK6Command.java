@@ -1,10 +1,10 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.analyzer.k6.K6Import;
-import io.rigscope.analyzer.k6.K6Line;
-import io.rigscope.analyzer.k6.K6Options;
-import io.rigscope.analyzer.k6.K6Summary;
-import io.rigscope.analyzer.k6.K6Verdict;
+import io.rigscope.analyzer.threshold.ThresholdDecl;
+import io.rigscope.importers.k6.K6Import;
+import io.rigscope.importers.k6.K6Options;
+import io.rigscope.importers.k6.K6Summary;
+import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.wire.WirePublisher;
@@ -119,7 +119,7 @@ public final class ImportK6Command implements Callable<Integer> {
         }
     }
 
-    private Map<String, List<K6Line.ThresholdDecl>> optionThresholds() {
+    private Map<String, List<ThresholdDecl>> optionThresholds() {
         if (optionsFile == null) {
             return Map.of();
         }
