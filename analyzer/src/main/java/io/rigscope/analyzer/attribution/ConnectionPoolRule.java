@@ -16,9 +16,9 @@ import java.util.Optional;
  * sessions not waiting on the client over the episode (the pool's connections then sit mostly idle or in
  * {@code Client:ClientRead}); a busy database holds its connections longer and is the cause, not the pool (no
  * finding). Without {@code rig.waits} the control cannot be met and the finding is most likely. A service whose process
- * was starved of CPU ({@code rig.process}: its threads' run-queue wait in a second at least
- * {@code attribution_cover_share} of the worst request) holds its connections while it waits to run: then no finding
- * here ({@code service} names it). The instrument control is {@link Attribution}'s.
+ * was starved of CPU ({@code rig.process}: one thread's run-queue wait in a second at least
+ * {@code attribution_cover_share} of the worst request) holds its connections while it waits to run: then this
+ * finding is at most most likely (and {@code service}, attributed from the same record, outranks it). The instrument control is {@link Attribution}'s.
  */
 public final class ConnectionPoolRule implements CauseRule {
 
@@ -50,9 +50,7 @@ public final class ConnectionPoolRule implements CauseRule {
         if (busy >= scene.settings().dbBusySessions()) {
             return Optional.empty();
         }
-        if (ServiceView.starved(scene, worstUs)) {
-            return Optional.empty(); // a service starved of CPU hands its connections back late: not the pool's size
-        }
+        boolean starved = ServiceView.starved(scene, worstUs);
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(Evidence.measured("server-timing", w.sec() * 1_000_000L, "pool_ms", poolUs / 1000.0, "ms",
                 "the slowest timed request (second " + w.sec() + ", " + WaitProfile.round(w.serviceUs() / 1000.0)
@@ -66,6 +64,12 @@ public final class ConnectionPoolRule implements CauseRule {
             return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.MOST_LIKELY, evidence, List.of("rig.waits")));
         }
         evidence.add(ServiceView.dbFact(scene, busy));
+        if (starved) {
+            // a service starved of CPU hands its connections back late: the pool's size is then not proven
+            evidence.add(new Evidence("rig.process", "the service was also starved of CPU (a thread's run-queue "
+                    + "wait covers the worst request): its connections came back late, the pool's size is not proven"));
+            return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.MOST_LIKELY, evidence, List.of()));
+        }
         return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.ATTRIBUTED, evidence, List.of()));
     }
 }

@@ -111,8 +111,8 @@ public final class ServiceRule implements CauseRule {
                     && (paused == null || p.pauseMs() > paused.pauseMs())) {
                 paused = p;
             }
-            if (p.runqWaitMs() * 1000 >= scene.settings().servicePauseUs()
-                    && (starved == null || p.runqWaitMs() > starved.runqWaitMs())) {
+            if (p.threadRunqWaitMs() * 1000 >= scene.settings().servicePauseUs()
+                    && (starved == null || p.threadRunqWaitMs() > starved.threadRunqWaitMs())) {
                 starved = p;
             }
             double capPct = scene.settings().serviceCpuShare() * 100.0 * Math.max(1, p.cpus());
@@ -136,11 +136,12 @@ public final class ServiceRule implements CauseRule {
         } else if (starved != null || saturated != null) {
             ProcessMetrics p = starved != null ? starved : saturated;
             // threads waiting for a CPU that long in a second: the service could not run, whatever else it waited on
-            confidence = p.runqWaitMs() * 1000 >= coverUs ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
-            evidence.add(Evidence.measured("rig.process", p.ts(), "runq_wait_ms", p.runqWaitMs(), "ms",
-                    "the service's process " + p.src() + " (pid " + p.pid() + ") was starved of CPU: its threads waited "
-                            + WaitProfile.round(p.runqWaitMs()) + " ms for a CPU in the second ending at "
-                            + p.ts() / 1_000_000L + " (summed over threads; " + WaitProfile.round(p.cpuPct())
+            confidence = p.threadRunqWaitMs() * 1000 >= coverUs ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
+            evidence.add(Evidence.measured("rig.process", p.ts(), "runq_wait_ms", p.threadRunqWaitMs(), "ms",
+                    "the service's process " + p.src() + " (pid " + p.pid() + ") was starved of CPU: a thread of it "
+                            + "waited " + WaitProfile.round(p.threadRunqWaitMs()) + " ms for a CPU in the second ending at "
+                            + p.ts() / 1_000_000L + " (" + WaitProfile.round(p.runqWaitMs()) + " ms summed over its "
+                            + p.threads() + " threads; " + WaitProfile.round(p.cpuPct())
                             + " % CPU of " + p.cpus() + " CPUs), " + (confidence == Confidence.ATTRIBUTED ? "covering"
                             : "short of") + " the episode's worst request " + scene.episode().worstMs() + " ms; "
                             + scene.within(TelemetryStream.PROCESS)));

@@ -107,13 +107,14 @@ final class ServiceView {
     }
 
     /**
-     * True when {@code rig.process} shows the service starved of CPU around the episode: its threads' run-queue wait
-     * in one record at least {@code attribution_cover_share} of the episode's worst request.
+     * True when {@code rig.process} shows the service starved of CPU around the episode: one thread's run-queue wait
+     * in one record (the sum over threads in older records) at least {@code attribution_cover_share} of the
+     * episode's worst request.
      */
     static boolean starved(EpisodeScene scene, double worstUs) {
         for (io.rigscope.model.wire.ProcessMetrics p : scene.around(TelemetryStream.PROCESS,
                 io.rigscope.model.wire.ProcessMetrics.class)) {
-            if (p.runqWaitMs() * 1000 >= scene.settings().coverShare() * worstUs) {
+            if (p.threadRunqWaitMs() * 1000 >= scene.settings().coverShare() * worstUs) {
                 return true;
             }
         }

@@ -206,6 +206,24 @@ class ServiceRuleTest {
         assertThat(e.cause()).isEqualTo(Cause.SERVICE);
         assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
         assertThat(e.evidence()).anyMatch(ev -> "runq_wait_ms".equals(ev.what()) && ev.fact().contains("starved"));
+        assertThat(e.secondary()).as("the pool wait is there, but not proven the pool's").isEqualTo(Cause.CONNECTION_POOL);
+    }
+
+    @Test
+    void manyThreadsWaitingALittleEachIsNotAStarvedServiceAndLeavesThePoolAttributed() {
+        everyStreamClean();
+        waits(Map.of("CPU", 0.6, "Client:ClientRead", 1.0));
+        timedRequest(START, 640, Map.of("pool", 600.0, "db", 14.0, "app", 0.4));
+        // 8 s summed over 35 threads, no thread more than 90 ms
+        for (long s = START - 5; s <= START + 5; s++) {
+            telemetry.add(new ProcessMetrics(RUN, 1, "process@local:4242", (s + 1) * 1_000_000L, 4242, "java", 1000,
+                    60, 2, 900_000_000L, 35, 8_000, 0, 100, 0.0, 0.2, 90.0));
+        }
+
+        Episode e = attribute();
+
+        assertThat(e.cause()).isEqualTo(Cause.CONNECTION_POOL);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
     }
 
     // ---- fixtures ----
@@ -213,7 +231,7 @@ class ServiceRuleTest {
     private void processStarved(long sec, double runqMs) {
         for (long s = sec - 5; s <= sec + 5; s++) {
             telemetry.add(new ProcessMetrics(RUN, 1, "process@local:4242", (s + 1) * 1_000_000L, 4242, "java", 1000,
-                    60, 2, 900_000_000L, 35, runqMs, 0, 100, 0.0, 0.2));
+                    60, 2, 900_000_000L, 35, runqMs * 6, 0, 100, 0.0, 0.2, runqMs));
         }
     }
 

@@ -122,11 +122,14 @@ public final class ProcessCollector {
             double intervalNs = Math.max(1, now.nanoTime - before.nanoTime);
             long runNs = 0;
             long waitNs = 0;
+            long waitMaxNs = 0;
             for (Map.Entry<Long, long[]> t : now.threads.entrySet()) {
                 long[] a = before.threads.get(t.getKey());
                 long[] b = t.getValue();
                 runNs += a == null ? b[0] : Math.max(0, b[0] - a[0]);
-                waitNs += a == null ? b[1] : Math.max(0, b[1] - a[1]);
+                long w = a == null ? b[1] : Math.max(0, b[1] - a[1]);
+                waitNs += w;
+                waitMaxNs = Math.max(waitMaxNs, w);
             }
             double pollMs = config.poll().toNanos() / 1e6;
             double stoppedMs = Math.min(stoppedPolls * pollMs, intervalNs / 1e6);
@@ -145,7 +148,7 @@ public final class ProcessCollector {
             return Optional.of(new ProcessMetrics(ctx.run(), ctx.rep(), src(), ctx.nowUs(), config.pid(), now.command,
                     round(intervalNs / 1e6), round(100.0 * runNs / intervalNs), Runtime.getRuntime().availableProcessors(),
                     now.rssBytes, now.threadCount, round(waitNs / 1e6), round(stoppedMs), round(pollMs), gcMs,
-                    safepointMs));
+                    safepointMs, round(waitMaxNs / 1e6)));
         }
 
         private Reading read(Path dir, String[] stat) throws IOException {

@@ -27,12 +27,23 @@ import io.rigscope.model.topic.Topic;
  *     null when not a readable JVM
  * @param safepointMs the JVM's time at safepoints in the span (every thread stopped: GC pauses, deoptimisation,
  *     biased-lock revocation; {@code sun.rt.safepointTime}), ms; null when not a readable JVM
+ * @param runqWaitMaxMs the longest any one of its threads waited for a CPU during the span, ms: how late a request
+ *     handled by one thread could be made by the host's CPU alone; null in records of older collectors
  */
 public record ProcessMetrics(String run, int rep, String src, long ts, long pid, String command, double intervalMs,
                              double cpuPct, int cpus, long rssBytes, int threads, double runqWaitMs,
                              double stoppedMs, double pollMs,
                              @JsonInclude(JsonInclude.Include.NON_NULL) Double gcPauseMs,
-                             @JsonInclude(JsonInclude.Include.NON_NULL) Double safepointMs) implements WireRecord {
+                             @JsonInclude(JsonInclude.Include.NON_NULL) Double safepointMs,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) Double runqWaitMaxMs) implements WireRecord {
+
+    /** A record without the per-thread maximum of the run-queue wait. */
+    public ProcessMetrics(String run, int rep, String src, long ts, long pid, String command, double intervalMs,
+                          double cpuPct, int cpus, long rssBytes, int threads, double runqWaitMs, double stoppedMs,
+                          double pollMs, Double gcPauseMs, Double safepointMs) {
+        this(run, rep, src, ts, pid, command, intervalMs, cpuPct, cpus, rssBytes, threads, runqWaitMs, stoppedMs,
+                pollMs, gcPauseMs, safepointMs, null);
+    }
 
     public ProcessMetrics {
         Checks.header(run, rep, src, ts);
@@ -46,6 +57,11 @@ public record ProcessMetrics(String run, int rep, String src, long ts, long pid,
         Checks.nonNegative(threads, "threads");
         Checks.nonNegative(runqWaitMs, "runqWaitMs");
         Checks.nonNegative(stoppedMs, "stoppedMs");
+    }
+
+    /** The longest one thread waited for a CPU in the span, ms: {@code runqWaitMaxMs}, or the sum when unknown. */
+    public double threadRunqWaitMs() {
+        return runqWaitMaxMs != null ? runqWaitMaxMs : runqWaitMs;
     }
 
     /**
