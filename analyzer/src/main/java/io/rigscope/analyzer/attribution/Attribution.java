@@ -67,6 +67,10 @@ public final class Attribution {
         for (CauseRule rule : rules) {
             rule.examine(scene).ifPresent(findings::add);
         }
+        if (findings.size() > 1) {
+            // a finding by exclusion stands only when no other rule's fingerprint fits
+            findings.removeIf(ServiceRule::byExclusion);
+        }
         boolean generatorStalled = findings.stream().anyMatch(f -> f.cause() == Cause.GENERATOR);
         boolean serverAttributed = findings.stream().anyMatch(f -> f.cause() != Cause.GENERATOR
                 && f.cause() != Cause.HOST_IO && f.confidence() == Confidence.ATTRIBUTED);

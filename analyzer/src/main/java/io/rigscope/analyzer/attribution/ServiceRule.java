@@ -188,6 +188,11 @@ public final class ServiceRule implements CauseRule {
                 List.of("rig.process", "server-timing")));
     }
 
+    /** True for a {@code service} finding made by exclusion (it stands only when no other rule's fingerprint fits). */
+    static boolean byExclusion(Finding f) {
+        return f.cause() == Cause.SERVICE && f.lacking().contains("server-timing");
+    }
+
     private static List<Evidence> append(List<Evidence> list, Evidence e) {
         List<Evidence> out = new ArrayList<>(list);
         out.add(e);
