@@ -21,7 +21,9 @@ public final class LoopbackPorts {
     /** True when {@code port} can be bound on 127.0.0.1 right now. */
     public static boolean isFree(int port) {
         try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(true);
+            // as the broker binds: without SO_REUSEADDR, so a port with connections still in TIME_WAIT (a broker
+            // that just stopped) counts as busy; with it, this said free and the broker's own bind then failed
+            s.setReuseAddress(false);
             s.bind(new InetSocketAddress("127.0.0.1", port));
             return true;
         } catch (IOException e) {
