@@ -2,9 +2,6 @@ package io.rigscope.collectors;
 
 import java.time.Duration;
 import java.util.Objects;
-import reactor.core.scheduler.Scheduler;
-import reactor.util.retry.Retry;
-import reactor.util.retry.RetryBackoffSpec;
 
 /**
  * Retry delays for a collector whose source went away: {@code first}, doubling after each consecutive
@@ -25,12 +22,12 @@ public record Backoff(Duration first, Duration max) {
         return new Backoff(Duration.ofMillis(500), Duration.ofSeconds(10));
     }
 
-    /**
-     * Reactor's exponential backoff with these delays and no jitter: {@code first} after the first failure,
-     * doubling after each further one in a row, capped at {@code max}, back to {@code first} once a record
-     * arrives ({@code transientErrors}); retries forever, each delay on {@code timer}.
-     */
-    public RetryBackoffSpec retry(Scheduler timer) {
-        return Retry.backoff(Long.MAX_VALUE, first).maxBackoff(max).jitter(0).transientErrors(true).scheduler(timer);
+    /** The delay before attempt {@code failures + 1}, after {@code failures >= 1} failures in a row. */
+    public Duration delayAfter(int failures) {
+        Duration d = first;
+        for (int i = 1; i < failures && d.compareTo(max) < 0; i++) {
+            d = d.multipliedBy(2);
+        }
+        return d.compareTo(max) > 0 ? max : d;
     }
 }

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 
 /**
@@ -16,8 +15,7 @@ import reactor.core.scheduler.Scheduler;
  *
  * <p>{@link #forever} subscribes to a fresh attempt of the source; when the attempt fails, or ends (a
  * collector's source is endless, so an end is a failure too), it emits a {@link Marker.Kind#GAP} marker
- * and subscribes again after a {@link Backoff} delay (Reactor's {@code Retry.backoff}, see
- * {@link Backoff#retry}), forever, until the caller cancels. Gap markers tile
+ * and subscribes again after a {@link Backoff} delay, forever, until the caller cancels. Gap markers tile
  * the lost time: the first covers from the last record (or the subscription) to the failure, each further
  * failed attempt covers from the previous marker's end to its own failure, and when records flow again a
  * closing marker covers the rest, up to the first new record. Each marker's {@code data} holds
@@ -44,13 +42,12 @@ public final class Resilient {
                                            Scheduler timer) {
         return Flux.defer(() -> {
             var state = new GapState(ctx, src, topic);
-            Sinks.Many<WireRecord> gaps = Sinks.many().unicast().onBackpressureBuffer();
-            Flux<WireRecord> records = Flux.defer(() -> Flux.<WireRecord>from(attempt.get()))
+            Flux<WireRecord> once = Flux.defer(() -> Flux.<WireRecord>from(attempt.get()))
                     .concatMap(state::pass)
                     .concatWith(Mono.error(() -> new SourceEnded(src)))
-                    .retryWhen(backoff.retry(timer).doBeforeRetry(signal ->
-                            gaps.emitNext(state.failed(describe(signal.failure())), Sinks.EmitFailureHandler.FAIL_FAST)));
-            return Flux.merge(gaps.asFlux(), records);
+                    .onErrorResume(e -> Flux.concat(Mono.fromSupplier(() -> state.failed(describe(e))),
+                            Mono.defer(() -> Mono.delay(backoff.delayAfter(state.failures), timer)).then(Mono.empty())));
+            return once.repeat();
         });
     }
 

@@ -27,9 +27,11 @@ import java.util.Set;
  *   <li>no vacuum, for the WAL pool (inside {@link WalPoolRule}).</li>
  * </ol>
  * A substitute that met a control is named in the finding's evidence. Ranking: a finding from a 60-s aggregate
- * ({@link Finding#coarse()}) after every other; then surer first; among equals, in this order: generator,
- * vacuum_storm, wal_pool, lock_contention, storage, cache_ram, host_io, connection_pool, service (the service last: a
- * database or disk cause as sure as it explains the service's time too); then by mechanism: storage right after a
+ * ({@link Finding#coarse()}) after every other; then surer first; among equals, one that cannot explain the
+ * episode ({@link Finding#partial()}: a stall shorter than its share of the worst request) after one that can, then
+ * in this order: generator, vacuum_storm, wal_pool, lock_contention, storage, cache_ram, host_io, connection_pool,
+ * service (the service last: a database or disk cause as sure as it explains the service's time too); then by
+ * mechanism: storage right after a
  * vacuum storm whose vacuum wrote a burst of WAL over the episode. A confident wrong answer is the worst outcome:
  * when in doubt, it says less.
  * Pure and deterministic: the same scene gives the same answer.
@@ -94,7 +96,7 @@ public final class Attribution {
             controlled.add(c);
         }
         controlled.sort(Comparator.comparing(Finding::coarse).thenComparing(Finding::confidence)
-                .thenComparing(f -> PRIORITY.indexOf(f.cause())));
+                .thenComparing(Finding::partial).thenComparing(f -> PRIORITY.indexOf(f.cause())));
         byMechanism(scene, controlled);
         if (controlled.isEmpty()) {
             List<Evidence> why = new ArrayList<>();

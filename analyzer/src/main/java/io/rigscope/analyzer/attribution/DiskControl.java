@@ -64,6 +64,8 @@ final class DiskControl {
             }
         }
         int withIo = 0;
+        Evidence stalled = null;
+        int stalledSeconds = 0;
         double lowestWriteIops = Double.MAX_VALUE;
         long lowestTs = start * 1_000_000L;
         boolean walFromSampler = false;
@@ -83,10 +85,14 @@ final class DiskControl {
             WaitProfile waits = new WaitProfile(t.records(TelemetryStream.WAITS, q - 1, q + 1, Waits.class));
             boolean writesWaiting = waits.sessions(SYNCS) > 0;
             if ((walWritten || writesWaiting) && writeIops <= 0) {
-                return Control.notMet(Evidence.measured("rig.os", os.ts(), "device_write_iops", 0, "IO/s",
-                        "control failed: the device completed no writes in the second to " + q + " while Postgres had "
-                                + "writes " + (walWritten ? "(WAL bytes in rig.db)" : "waiting ("
-                                + waits.describe(SYNCS) + ")") + ": a host IO stall"));
+                if (stalled == null) {
+                    stalled = Evidence.measured("rig.os", os.ts(), "device_write_iops", 0, "IO/s",
+                            "control failed: the device completed no writes in the second to " + q + " while Postgres "
+                                    + "had writes " + (walWritten ? "(WAL bytes in rig.db)" : "waiting ("
+                                    + waits.describe(SYNCS) + ")") + ": a host IO stall");
+                }
+                stalledSeconds++;
+                continue;
             }
             if (walWritten || writesWaiting) {
                 withIo++;
@@ -98,15 +104,24 @@ final class DiskControl {
                 }
             }
         }
+        // a host stall explains the seconds it lasted: it fails the control when those seconds are at least
+        // attribution_cover_share of the episode's slow seconds, not for one silent second in a minute-long episode
+        long slow = InstrumentControl.slowRuns(scene).stream().mapToLong(r -> r[1] - r[0]).sum();
+        if (stalled != null && stalledSeconds >= scene.settings().coverShare() * slow) {
+            return Control.notMet(stalled);
+        }
         if (withIo == 0) {
             return Control.notMet(new Evidence("rig.canary", noCanary + "; Postgres wrote nothing over it (no WAL bytes in "
                     + "rig.db, no session on a sync wait in rig.waits): the device view cannot show the disk working"));
         }
         String postgres = walFromSampler && fromWaits ? "WAL bytes in rig.db, sync waits in rig.waits"
                 : walFromSampler ? "WAL bytes in rig.db" : "sync waits in rig.waits";
+        String aside = stalled == null ? "" : "; it completed none in " + stalledSeconds + " other second(s) of the "
+                + "episode's " + slow + " slow ones (first: " + stalled.fact().replace("control failed: ", "")
+                + "), too few to explain the episode";
         return Control.bySubstitute(Evidence.measured("rig.os", lowestTs, "device_write_iops_lowest",
                 WaitProfile.round(lowestWriteIops), "IO/s", "disk control by the device view (rig.os): in each of its "
                         + withIo + " record(s) over the episode with Postgres writing (" + postgres + ") the device "
-                        + "completed writes, at least " + WaitProfile.round(lowestWriteIops) + " write IO/s"));
+                        + "completed writes, at least " + WaitProfile.round(lowestWriteIops) + " write IO/s" + aside));
     }
 }

@@ -17,13 +17,21 @@ import java.util.Objects;
  * @param lacking defining streams that had no record over the episode
  * @param coarse true when its defining measure is a 60-s aggregate (a CloudWatch datapoint) that cannot place itself
  *     in the episode's seconds: such a finding never outranks one from per-second or per-event evidence
+ * @param partial true when its defining stall is shorter than {@code attribution_cover_share} of the episode's
+ *     worst request (a 206-ms generator pause in a 62-s episode): it disturbed the episode but cannot explain it,
+ *     and never outranks a finding of the same confidence that can
  */
 public record Finding(Cause cause, Confidence confidence, List<Evidence> evidence, List<String> lacking,
-                      boolean coarse) {
+                      boolean coarse, boolean partial) {
 
     /** A finding from per-second or per-event evidence. */
     public Finding(Cause cause, Confidence confidence, List<Evidence> evidence, List<String> lacking) {
-        this(cause, confidence, evidence, lacking, false);
+        this(cause, confidence, evidence, lacking, false, false);
+    }
+
+    /** A finding that is coarse or not, never partial. */
+    public Finding(Cause cause, Confidence confidence, List<Evidence> evidence, List<String> lacking, boolean coarse) {
+        this(cause, confidence, evidence, lacking, coarse, false);
     }
 
     public Finding {
@@ -40,13 +48,13 @@ public record Finding(Cause cause, Confidence confidence, List<Evidence> evidenc
         }
         List<Evidence> more = new java.util.ArrayList<>(evidence);
         more.add(why);
-        return new Finding(cause, cap, more, lacking, coarse);
+        return new Finding(cause, cap, more, lacking, coarse, partial);
     }
 
     /** This finding with one more fact (e.g. the control a substitute met), its confidence unchanged. */
     public Finding noted(Evidence fact) {
         List<Evidence> more = new java.util.ArrayList<>(evidence);
         more.add(fact);
-        return new Finding(cause, confidence, more, lacking, coarse);
+        return new Finding(cause, confidence, more, lacking, coarse, partial);
     }
 }

@@ -101,7 +101,7 @@ public final class WalPoolRule implements CauseRule {
         List<String> lacking = new ArrayList<>();
         if (init && rose || created != null && created.committersOnWal()) {
             confidence = Confidence.ATTRIBUTED;
-        } else if (created != null && rhythm) {
+        } else if (created != null && rhythm && risesInStep(scene, created.atUs(), period)) {
             confidence = Confidence.MOST_LIKELY;
         } else if (init && !dbCovered) {
             confidence = Confidence.MOST_LIKELY;
@@ -135,35 +135,75 @@ public final class WalPoolRule implements CauseRule {
      * sessions waited on WAL: the committers stood behind the one creating it. A session sampler at 1 s catches
      * {@code IO:WALInitWrite} only in proportion to how long it lasts (Performance Insights samples once a
      * second), so on RDS this is how the creation is seen. A rise without committers on WAL in those samples is
-     * returned too ({@code committersOnWal} false: with the freeze rhythm it is most likely, never attributed)
+     * returned too ({@code committersOnWal} false: with the freeze rhythm and another rise in step with it
+     * ({@link #risesInStep}) it is most likely, never attributed)
      * when no rise with them is found. Null when no such rise.
      */
     private static SegmentCreated segmentCreated(EpisodeScene scene, List<DbSample> db) {
         long fromUs = (scene.startSec() - 1) * 1_000_000L;
         long toUs = (scene.endSec() + 1) * 1_000_000L;
-        DbSample prev = null;
         SegmentCreated silent = null;
+        for (Rise r : rises(db)) {
+            if (r.before().ts() >= toUs || r.after().ts() <= fromUs) {
+                continue;
+            }
+            long from = Math.floorDiv(r.before().ts(), 1_000_000L) - 1;
+            long to = Math.floorDiv(r.after().ts(), 1_000_000L) + 2;
+            WaitProfile waits = new WaitProfile(scene.telemetry().records(TelemetryStream.WAITS, from, to,
+                    Waits.class));
+            boolean onWal = waits.total() > 0 && waits.share(WaitProfile.WAL) >= scene.settings().walWaitShare();
+            if (onWal) {
+                return new SegmentCreated(r.after().ts(), r.after().walDir().files(), waits, true);
+            }
+            silent = silent != null ? silent
+                    : new SegmentCreated(r.after().ts(), r.after().walDir().files(), waits, false);
+        }
+        return silent;
+    }
+
+    /**
+     * True when another rise of the WAL file count ({@link #rises}) lies one or two freeze periods (±1.5 s) from
+     * the one at {@code atUs}: the segments are created in step with the freezes, not once by chance beside them
+     * (a fresh cluster creating its second segment in a noisy repeat is not a rhythm of creations).
+     */
+    private static boolean risesInStep(EpisodeScene scene, long atUs, long periodSec) {
+        long reachSec = 2 * periodSec + 2;
+        long atSec = Math.floorDiv(atUs, 1_000_000L);
+        for (Rise r : rises(scene.telemetry().records(TelemetryStream.DB, atSec - reachSec - 2,
+                atSec + reachSec + 2, DbSample.class))) {
+            double apart = Math.abs(r.after().ts() - atUs) / 1e6;
+            for (int k = 1; r.after().ts() != atUs && k <= 2; k++) {
+                if (Math.abs(apart - k * periodSec) <= 1.5) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Two consecutive sampler readings between which the WAL file count rose. */
+    private record Rise(DbSample before, DbSample after) {
+    }
+
+    /**
+     * The rises of the WAL file count that place a segment's creation: between two consecutive readings with the
+     * file count and checkpoint counters, at most 2 s apart, with no checkpoint completing between them.
+     */
+    private static List<Rise> rises(List<DbSample> db) {
+        List<Rise> out = new ArrayList<>();
+        DbSample prev = null;
         for (DbSample d : db) {
             if (d.walDir() == null || d.checkpoints() == null) {
                 prev = null;
                 continue;
             }
-            if (prev != null && d.walDir().files() > prev.walDir().files()
-                    && d.ts() - prev.ts() <= 2_000_000L && prev.ts() < toUs && d.ts() > fromUs
+            if (prev != null && d.walDir().files() > prev.walDir().files() && d.ts() - prev.ts() <= 2_000_000L
                     && sameCheckpoints(prev.checkpoints(), d.checkpoints())) {
-                long from = Math.floorDiv(prev.ts(), 1_000_000L) - 1;
-                long to = Math.floorDiv(d.ts(), 1_000_000L) + 2;
-                WaitProfile waits = new WaitProfile(scene.telemetry().records(TelemetryStream.WAITS, from, to,
-                        Waits.class));
-                boolean onWal = waits.total() > 0 && waits.share(WaitProfile.WAL) >= scene.settings().walWaitShare();
-                if (onWal) {
-                    return new SegmentCreated(d.ts(), d.walDir().files(), waits, true);
-                }
-                silent = silent != null ? silent : new SegmentCreated(d.ts(), d.walDir().files(), waits, false);
+                out.add(new Rise(prev, d));
             }
             prev = d;
         }
-        return silent;
+        return out;
     }
 
     private static boolean sameCheckpoints(DbSample.Checkpoints a, DbSample.Checkpoints b) {

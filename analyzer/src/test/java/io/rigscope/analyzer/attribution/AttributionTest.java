@@ -170,17 +170,29 @@ class AttributionTest {
     }
 
     @Test
-    void aFileRiseInTheFreezeWithTheWaitSamplesMissingItInAFreezeRhythmIsOnlyMostLikely() {
-        // a 0.5-s freeze can fall between two 1-s session samples: the file count and the rhythm place it
+    void aFileRiseInTheFreezeWithTheWaitSamplesMissingItInARhythmOfRisesIsOnlyMostLikely() {
+        // a 0.5-s freeze can fall between two 1-s session samples: rises in step with the freezes place it
         cleanControls();
         piWaits(Map.of("CPU", 1.0));
-        walFilesEvery(1, 40, 41, new DbSample.Checkpoints(12, 3, 9_000, 100, 10));
-        cadence = Cadence.of(List.of(S + 5, S + 12, START, S + 27));
+        cadence = Cadence.of(List.of(S + 6, S + 13, START, S + 27));
+        walFilesRising(START - 7, START, START + 7);
 
         Episode e = attribute();
         assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
         assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
         assertThat(e.evidence()).anyMatch(ev -> ev.fact().contains("showed no committer on WAL"));
+    }
+
+    @Test
+    void aSingleFileRiseBesideFreezesWithTheWaitSamplesSilentNamesNothing() {
+        // the demo of 2026-12-02 06:13: a fresh cluster's second segment beside a noisy repeat's freezes
+        cleanControls();
+        piWaits(Map.of("CPU", 0.25));
+        cadence = Cadence.of(List.of(S + 12, S + 16, START, S + 24));
+        walFilesRising(START);
+
+        Episode e = attribute();
+        assertThat(e.cause()).isNotEqualTo(Cause.WAL_POOL);
     }
 
     @Test
@@ -575,6 +587,49 @@ class AttributionTest {
     }
 
     @Test
+    void oneSilentDeviceSecondInAMinuteLongStormDoesNotFailTheDiskControl() {
+        // the rds calibration's vacuum-storm (2026-12-02 05:31): the device completed nothing in the second the
+        // volume's cap was set, then wrote through 48 freeze-seconds of the storm
+        healthClean();
+        p50Lifted = true;
+        autovacuumEndingAt(START + 20, 20.0);
+        for (long sec = S; sec < S + 50; sec++) {
+            telemetry.add(new Waits(RUN, 1, "pi@db-1", sec * 1_000_000L, 1,
+                    Map.of("LWLock:WALWrite", 12.0, "IO:WALSync", 2.0, "CPU", 1.0)));
+            double iops = sec == START + 1 ? 0.0 : 700.0;
+            telemetry.add(new OsMetrics(RUN, 1, "em@db-1", sec * 1_000_000L, "POSTGRES",
+                    new OsMetrics.Cpu(20, 5, 30, 0, 0, 0, 0, 45, 55),
+                    new OsMetrics.Memory(16_000_000, 400_000, 9_000_000, 100_000, 80_000, 0, 8_000_000, 4_000_000),
+                    new OsMetrics.LoadAverage(9, 6, 4),
+                    List.of(new OsMetrics.DiskIO("rdsdev", 5, iops, 40, iops * 90, 90.0, 1.0, 1.0, 99.0)), List.of()));
+        }
+
+        Episode e = attributeLong(START, START + 20, 5_000.0);
+        assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.evidence().stream().map(Evidence::fact)).anyMatch(f -> f.contains("it completed none in 1 other "
+                + "second(s) of the episode's 20 slow ones") && f.contains("too few to explain the episode"));
+    }
+
+    @Test
+    void aShortGeneratorStallInALongEpisodeRanksAfterAServerCauseAsSure() {
+        // a 206-ms pause cannot explain 20 freeze-seconds with a 5-s worst request: the vacuum leads, both most likely
+        healthClean();
+        health.put(START + 1, new double[] {206.0, 2.0, 300.0});
+        p50Lifted = true;
+        autovacuumEndingAt(START + 20, 20.0);
+        for (long sec = S; sec < S + 50; sec++) {
+            telemetry.add(new Waits(RUN, 1, "pi@db-1", sec * 1_000_000L, 1,
+                    Map.of("LWLock:WALWrite", 12.0, "IO:WALSync", 2.0, "CPU", 1.0)));
+        }
+
+        Episode e = attributeLong(START, START + 20, 5_000.0);
+        assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.secondary()).isEqualTo(Cause.GENERATOR);
+    }
+
+    @Test
     void aDeviceViewCoarserThanASecondNeverLiftsTheCap() {
         healthClean();
         p50Lifted = true;
@@ -664,6 +719,23 @@ class AttributionTest {
         }
         Episode joined = new Episode(1, START, END, 2, 0, 640.0, Cause.UNATTRIBUTED, Confidence.UNATTRIBUTED,
                 List.of(new Evidence("rig.samples", "2 freeze-second(s), worst request 640.0 ms")), List.of(), null);
+        return Attribution.standard().attribute(new EpisodeScene(joined, seconds, REPEAT_P50_US, health, index,
+                cadence, settings));
+    }
+
+    /** {@link #attribute()} for an episode of freeze-seconds {@code [start, end)} whose worst request took {@code worstMs}. */
+    private Episode attributeLong(long start, long end, double worstMs) {
+        TelemetryIndex index = new TelemetryIndex();
+        telemetry.forEach(index::accept);
+        List<SecondStats> seconds = new ArrayList<>();
+        for (long sec = start; sec < end; sec++) {
+            long p50 = p50Lifted ? 150_000 : REPEAT_P50_US;
+            seconds.add(new SecondStats(sec, 1000, 0, p50Lifted ? 900 : 120, (long) (worstMs * 1000), p50,
+                    (long) (worstMs * 900), (long) (worstMs * 900), true, true, SecondLedger.NONE));
+        }
+        Episode joined = new Episode(1, start, end, (int) (end - start), 0, worstMs, Cause.UNATTRIBUTED,
+                Confidence.UNATTRIBUTED, List.of(new Evidence("rig.samples", (end - start) + " freeze-second(s), worst "
+                        + "request " + worstMs + " ms")), List.of(), null);
         return Attribution.standard().attribute(new EpisodeScene(joined, seconds, REPEAT_P50_US, health, index,
                 cadence, settings));
     }
@@ -796,6 +868,19 @@ class AttributionTest {
                     new DbSample.Wal(walBytesPerSec / 100, fpiPerSec, walBytesPerSec, 0), null, null,
                     List.of(new DbSample.VacuumProgress(7807, "usage_events", "scanning heap", pages, scanned, 0, 0)),
                     List.of(), new DbSample.Database(300, 0, 0, 1000), null));
+        }
+    }
+
+    /** The DB sampler every second from S: the file count rises by one in each of {@code risesAt}'s seconds. */
+    private void walFilesRising(long... risesAt) {
+        int files = 40;
+        for (long sec = S; sec < S + 40; sec++) {
+            for (long r : risesAt) {
+                files += r == sec ? 1 : 0;
+            }
+            telemetry.add(new DbSample(RUN, 1, "db@db-1", sec * 1_000_000L + 372_000, 150018, 1000,
+                    new DbSample.Wal(1000, 10, 3_000_000, 0), new DbSample.Checkpoints(12, 3, 9_000, 100, 10),
+                    new DbSample.WalDir(files, files * 16_777_216L), List.of(), List.of(), null, null));
         }
     }
 }
