@@ -18,7 +18,9 @@ import java.util.Optional;
  * finding). Without {@code rig.waits} the control cannot be met and the finding is most likely. A service whose process
  * was starved of CPU ({@code rig.process}: one thread's run-queue wait in a second at least
  * {@code attribution_cover_share} of the worst request) holds its connections while it waits to run: then this
- * finding is at most most likely (and {@code service}, attributed from the same record, outranks it). The instrument control is {@link Attribution}'s.
+ * finding is at most most likely (and {@code service}, attributed from the same record, outranks it); so it is when
+ * one thread of it waited for a CPU at least {@code attribution_service_starved_share} of a second (a record spans a
+ * second: a worst request of several seconds is never covered by one). The instrument control is {@link Attribution}'s.
  */
 public final class ConnectionPoolRule implements CauseRule {
 
@@ -67,8 +69,12 @@ public final class ConnectionPoolRule implements CauseRule {
         if (starved) {
             // a service starved of CPU hands its connections back late: the pool's size is then not proven
             evidence.add(new Evidence("rig.process", "the service was also starved of CPU (a thread's run-queue "
-                    + "wait covers the worst request): its connections came back late, the pool's size is not proven"));
-            return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.MOST_LIKELY, evidence, List.of()));
+                    + "wait covers the worst request, or is at least attribution_service_starved_share "
+                    + scene.settings().serviceStarvedShare() + " of a second): a starved thread takes a freed "
+                    + "connection late and hands it back late, so the pool's size is not proven; ranked after service"));
+            // partial: it cannot explain the episode on its own while the service could not run
+            return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.MOST_LIKELY, evidence, List.of(), false,
+                    true));
         }
         return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.ATTRIBUTED, evidence, List.of()));
     }

@@ -135,16 +135,33 @@ public final class ServiceRule implements CauseRule {
                             + "request " + scene.episode().worstMs() + " ms; " + scene.within(TelemetryStream.PROCESS)));
         } else if (starved != null || saturated != null) {
             ProcessMetrics p = starved != null ? starved : saturated;
-            // threads waiting for a CPU that long in a second: the service could not run, whatever else it waited on
-            confidence = p.threadRunqWaitMs() * 1000 >= coverUs ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
+            // threads waiting for a CPU that long in a second: the service could not run, whatever else it waited on.
+            // One record spans one second, so a worst request of several seconds is covered by a run of starved
+            // seconds, never by one record
+            double runMs = ServiceView.starvedRunMs(scene);
+            boolean persisted = runMs * 1000 >= coverUs;
+            confidence = p.threadRunqWaitMs() * 1000 >= coverUs || persisted ? Confidence.ATTRIBUTED
+                    : Confidence.MOST_LIKELY;
             evidence.add(Evidence.measured("rig.process", p.ts(), "runq_wait_ms", p.threadRunqWaitMs(), "ms",
                     "the service's process " + p.src() + " (pid " + p.pid() + ") was starved of CPU: a thread of it "
                             + "waited " + WaitProfile.round(p.threadRunqWaitMs()) + " ms for a CPU in the second ending at "
                             + p.ts() / 1_000_000L + " (" + WaitProfile.round(p.runqWaitMs()) + " ms summed over its "
                             + p.threads() + " threads; " + WaitProfile.round(p.cpuPct())
-                            + " % CPU of " + p.cpus() + " CPUs), " + (confidence == Confidence.ATTRIBUTED ? "covering"
-                            : "short of") + " the episode's worst request " + scene.episode().worstMs() + " ms; "
+                            + " % CPU of " + p.cpus() + " CPUs)" + (runMs > 0 ? "; a thread of it waited for a CPU at "
+                            + "least attribution_service_starved_share " + scene.settings().serviceStarvedShare()
+                            + " of each second for " + WaitProfile.round(runMs) + " ms in a row" : "") + ", "
+                            + (confidence == Confidence.ATTRIBUTED ? "covering" : "short of")
+                            + " the episode's worst request " + scene.episode().worstMs() + " ms; "
                             + scene.within(TelemetryStream.PROCESS)));
+            ServerTimingTrack.Worst w = ServiceView.slowestTimed(scene);
+            if (confidence == Confidence.ATTRIBUTED && ServiceView.poolDominates(scene, w, worstUs)) {
+                // a pool too small for the load looks the same from here: requests queue for a connection either way
+                confidence = Confidence.MOST_LIKELY;
+                evidence.add(new Evidence("server-timing", "the slowest timed request also waited "
+                        + WaitProfile.round(ServiceView.us(w.timing(), ServiceView.POOL) / 1000.0) + " ms for a pooled "
+                        + "connection (" + ServiceView.describe(w.timing()) + "): a pool too small for the load would "
+                        + "show the same wait, so neither is proven"));
+            }
         } else {
             return Optional.empty();
         }

@@ -3,6 +3,7 @@ package io.rigscope.analyzer.attribution;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.servertiming.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.ServerTiming;
 import io.rigscope.model.wire.Waits;
 import java.util.List;
@@ -31,6 +32,20 @@ final class ServiceView {
             }
         }
         return worst;
+    }
+
+    /**
+     * True when the timed request {@code w} (may be null) waited for a pooled connection at least
+     * {@code attribution_pool_share} of the episode's worst request, longer than in {@code db} and in the service's own
+     * metrics: {@link ConnectionPoolRule}'s fingerprint.
+     */
+    static boolean poolDominates(EpisodeScene scene, ServerTimingTrack.Worst w, double worstUs) {
+        if (w == null) {
+            return false;
+        }
+        long poolUs = us(w.timing(), POOL);
+        return poolUs >= scene.settings().poolShare() * worstUs && poolUs > us(w.timing(), DB)
+                && poolUs > ownUs(w.timing());
     }
 
     /** Every metric but {@code db} and {@code pool}: the service's own time, µs. */
@@ -109,15 +124,49 @@ final class ServiceView {
     /**
      * True when {@code rig.process} shows the service starved of CPU around the episode: one thread's run-queue wait
      * in one record (the sum over threads in older records) at least {@code attribution_cover_share} of the
-     * episode's worst request.
+     * episode's worst request, or one thread waiting at least {@code attribution_service_starved_share} of a
+     * record's interval ({@link #starvedSecond}: a thread cannot wait longer than the second it is measured in, so a
+     * worst request of several seconds is never covered by one record).
      */
     static boolean starved(EpisodeScene scene, double worstUs) {
-        for (io.rigscope.model.wire.ProcessMetrics p : scene.around(TelemetryStream.PROCESS,
-                io.rigscope.model.wire.ProcessMetrics.class)) {
-            if (p.threadRunqWaitMs() * 1000 >= scene.settings().coverShare() * worstUs) {
+        for (ProcessMetrics p : scene.around(TelemetryStream.PROCESS, ProcessMetrics.class)) {
+            if (p.threadRunqWaitMs() * 1000 >= scene.settings().coverShare() * worstUs || starvedSecond(scene, p)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * True when one thread of the process waited for a CPU at least {@code attribution_service_starved_share} of the
+     * record's interval ({@code runqWaitMaxMs}; false for older records that carry only the sum over threads).
+     */
+    static boolean starvedSecond(EpisodeScene scene, ProcessMetrics p) {
+        return p.runqWaitMaxMs() != null && p.intervalMs() > 0
+                && p.runqWaitMaxMs() >= scene.settings().serviceStarvedShare() * p.intervalMs();
+    }
+
+    /**
+     * The longest run of consecutive {@link #starvedSecond starved} records around the episode (each within 1.5 of
+     * its interval of the one before): its span, ms (the sum of their intervals), 0 when none.
+     */
+    static double starvedRunMs(EpisodeScene scene) {
+        double best = 0;
+        double run = 0;
+        long lastTs = Long.MIN_VALUE;
+        double lastIntervalMs = 0;
+        for (ProcessMetrics p : scene.around(TelemetryStream.PROCESS, ProcessMetrics.class)) {
+            if (!starvedSecond(scene, p)) {
+                run = 0;
+                lastTs = Long.MIN_VALUE;
+                continue;
+            }
+            boolean next = lastTs != Long.MIN_VALUE && p.ts() - lastTs <= 1.5 * lastIntervalMs * 1000;
+            run = next ? run + p.intervalMs() : p.intervalMs();
+            lastTs = p.ts();
+            lastIntervalMs = p.intervalMs();
+            best = Math.max(best, run);
+        }
+        return best;
     }
 }

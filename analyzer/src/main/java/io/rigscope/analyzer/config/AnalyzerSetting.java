@@ -72,6 +72,8 @@ public enum AnalyzerSetting {
             "service: the service's process stopped or at a JVM safepoint this long (rig.process) within 1 s of an episode."),
     ATTRIBUTION_SERVICE_CPU_SHARE("attribution_service_cpu_share", "fraction", "0.9",
             "service: the service's process used at least this share of the host's CPUs (rig.process) in a second of an episode: saturated."),
+    ATTRIBUTION_SERVICE_STARVED_SHARE("attribution_service_starved_share", "fraction", "0.5",
+            "service and connection_pool: one thread of the service's process waited for a CPU (rig.process runqWaitMaxMs) at least this share of a record's interval: that second the service was starved."),
     ATTRIBUTION_DB_BUSY_SESSIONS("attribution_db_busy_sessions", "sessions", "2.5",
             "Database control of service and connection_pool: average active sessions not waiting on the client (Client:*) over an episode below this (rig.waits).");
 

@@ -138,7 +138,9 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                         dbl(values, AnalyzerSetting.ATTRIBUTION_POOL_SHARE, attribution.poolShare()),
                         msToUs(values, AnalyzerSetting.ATTRIBUTION_SERVICE_PAUSE_MS, attribution.servicePauseUs()),
                         dbl(values, AnalyzerSetting.ATTRIBUTION_SERVICE_CPU_SHARE, attribution.serviceCpuShare()),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_DB_BUSY_SESSIONS, attribution.dbBusySessions())));
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_DB_BUSY_SESSIONS, attribution.dbBusySessions()),
+                        dbl(values, AnalyzerSetting.ATTRIBUTION_SERVICE_STARVED_SHARE,
+                                attribution.serviceStarvedShare())));
     }
 
     /** These settings with other thresholds. */

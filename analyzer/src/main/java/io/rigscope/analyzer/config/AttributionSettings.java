@@ -27,12 +27,13 @@ import java.util.List;
  * @param servicePauseUs {@link AnalyzerSetting#ATTRIBUTION_SERVICE_PAUSE_MS}, µs
  * @param serviceCpuShare {@link AnalyzerSetting#ATTRIBUTION_SERVICE_CPU_SHARE}
  * @param dbBusySessions {@link AnalyzerSetting#ATTRIBUTION_DB_BUSY_SESSIONS}
+ * @param serviceStarvedShare {@link AnalyzerSetting#ATTRIBUTION_SERVICE_STARVED_SHARE}
  */
 public record AttributionSettings(long generatorPauseUs, double coverShare, long vacuumWalBytes, long canaryStallUs, double lockShare, double walWaitShare,
                                   double readShare, double p50Lift, double queueDepth, double awaitMs, int graceSec,
                                   double commitShare, List<String> generatorHosts, double generatorIdlePct,
                                   double serviceShare, double poolShare, long servicePauseUs, double serviceCpuShare,
-                                  double dbBusySessions) {
+                                  double dbBusySessions, double serviceStarvedShare) {
 
     public AttributionSettings {
         fraction(lockShare, AnalyzerSetting.ATTRIBUTION_LOCK_SHARE);
@@ -56,6 +57,7 @@ public record AttributionSettings(long generatorPauseUs, double coverShare, long
         positive(servicePauseUs, AnalyzerSetting.ATTRIBUTION_SERVICE_PAUSE_MS);
         fraction(serviceCpuShare, AnalyzerSetting.ATTRIBUTION_SERVICE_CPU_SHARE);
         positive(dbBusySessions, AnalyzerSetting.ATTRIBUTION_DB_BUSY_SESSIONS);
+        fraction(serviceStarvedShare, AnalyzerSetting.ATTRIBUTION_SERVICE_STARVED_SHARE);
         if (!(generatorIdlePct >= 0 && generatorIdlePct <= 100)) {
             throw new IllegalArgumentException("config key " + AnalyzerSetting.ATTRIBUTION_GENERATOR_IDLE_PCT.key()
                     + " must be within [0, 100], was " + generatorIdlePct);
@@ -65,14 +67,14 @@ public record AttributionSettings(long generatorPauseUs, double coverShare, long
     /** The defaults of {@link AnalyzerSetting}. */
     public static AttributionSettings defaults() {
         return new AttributionSettings(100_000, 0.5, 16L << 20, 100_000, 0.5, 0.3, 0.3, 3.0, 32, 20, 5, 0.25, List.of(),
-                10, 0.5, 0.5, 100_000, 0.9, 2.5);
+                10, 0.5, 0.5, 100_000, 0.9, 2.5, 0.5);
     }
 
     /** These settings with the generator's hosts (as {@code vmstat@HOST} names them). */
     public AttributionSettings withGeneratorHosts(List<String> hosts) {
         return new AttributionSettings(generatorPauseUs, coverShare, vacuumWalBytes, canaryStallUs, lockShare,
                 walWaitShare, readShare, p50Lift, queueDepth, awaitMs, graceSec, commitShare, hosts, generatorIdlePct,
-                serviceShare, poolShare, servicePauseUs, serviceCpuShare, dbBusySessions);
+                serviceShare, poolShare, servicePauseUs, serviceCpuShare, dbBusySessions, serviceStarvedShare);
     }
 
     /** A comma-separated list of hosts, blanks dropped: {@code "app-1, load-2"} -> [app-1, load-2]. */

@@ -465,7 +465,7 @@ public final class SeriesAnalysis {
         for (SecondStats s : closed) {
             closedSeconds++;
             out.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false,
-                    seconds.serviceHistogram(s.sec())));
+                    seconds.serviceHistogram(s.sec()), seconds.serverTiming().second(s.sec())));
             if (s.freeze()) {
                 if (!scenario.equals(settings.probeScenario())) {
                     freezeSeconds++; // the console's count: the load's freeze-seconds, never the probe's

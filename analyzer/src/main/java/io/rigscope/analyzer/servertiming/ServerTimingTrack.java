@@ -28,6 +28,20 @@ public final class ServerTimingTrack {
     public record Worst(long sec, long serviceUs, ServerTiming timing) {
     }
 
+    /**
+     * What the service said of its time in one second: per name, p50 and p99 of the second (1 significant digit),
+     * and the second's slowest request that carried timing, with its measured service time and its own account.
+     *
+     * @param figures per name, in first-appearance order
+     * @param slowest the slowest timed request of the second
+     */
+    public record SecondTiming(Map<String, TimingFigure> figures, Worst slowest) {
+        public SecondTiming {
+            figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+            java.util.Objects.requireNonNull(slowest, "slowest");
+        }
+    }
+
     private final Map<String, Histogram> byName = new LinkedHashMap<>();
     private final TreeMap<Long, Second> bySecond = new TreeMap<>();
     private long samples;
@@ -78,6 +92,17 @@ public final class ServerTimingTrack {
             out.put(sec, Collections.unmodifiableMap(m));
         });
         return Collections.unmodifiableNavigableMap(out);
+    }
+
+    /** What the service said of second {@code sec}, or null when no request that ended in it carried timing. */
+    public SecondTiming second(long sec) {
+        Second s = bySecond.get(sec);
+        if (s == null) {
+            return null;
+        }
+        Map<String, TimingFigure> m = new LinkedHashMap<>();
+        s.byName.forEach((name, h) -> m.put(name, figure(h)));
+        return new SecondTiming(m, s.worst);
     }
 
     /** The slowest request of each second in {@code [startSec, endSec)} that carried timing, ascending. */
