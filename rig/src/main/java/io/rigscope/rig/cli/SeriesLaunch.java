@@ -108,6 +108,15 @@ final class SeriesLaunch {
                     pgData, file.effectiveWatchTables(), null);
             if (sut != null) {
                 telemetry = telemetry.withServicePid(sut.pid()); // the SUT's process: rig.process
+            } else if (file.servicePid() != null) {
+                long pid = file.servicePid();
+                if (ProcessHandle.of(pid).isEmpty()) {
+                    throw new UsageException("target.pid " + pid + ": no such process on this host (the process "
+                            + "collector reads /proc/" + pid + "; give the pid of the service on the host rigscope "
+                            + "runs on, or leave target.pid out)");
+                }
+                telemetry = telemetry.withServicePid(pid); // the user's service: rig.process
+                console.printf("process: watching the service's process, pid %d (target.pid), as rig.process%n", pid);
             }
             if (pgData == null) {
                 telemetry = telemetry.withoutLocalDisk();

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A demo-quick-like series against the reference SUT on a real PostgreSQL and the embedded broker: every repeat of
  * the JSON report carries the service's own account of its time ({@code server_timing} with {@code db} and
- * {@code pool}), the wire file keeps it on the samples, and the replay reaches the same report byte for byte.
+ * {@code pool}), the wire file keeps it on the samples, and the replay reaches the same report byte for byte. The
+ * series file names the service's process ({@code target.pid}: the SUT runs in this test's JVM, so it is this JVM's
+ * pid), and the series watches it ({@code rig.process} records of that pid on the wire).
  */
 class ServerTimingEndToEndTest {
 
@@ -31,10 +33,12 @@ class ServerTimingEndToEndTest {
     static final SutOnPostgres db = new SutOnPostgres();
 
     @Test
-    void everyRepeatOfTheReportSaysWhereTheServiceSpentItsTimeAndTheReplayAgrees(@TempDir Path dir) throws Exception {
+    void everyRepeatSaysWhereTheServiceSpentItsTimeTheFilesPidIsWatchedAndTheReplayAgrees(@TempDir Path dir) throws Exception {
         try (RunningSut sut = db.start()) {
             Path config = dir.resolve("series.yaml");
-            Files.writeString(config, "target: {url: '" + sut.baseUri() + "', api_key: rigscope-demo-key}\n"
+            long pid = ProcessHandle.current().pid();
+            Files.writeString(config, "target: {url: '" + sut.baseUri() + "', api_key: rigscope-demo-key, pid: " + pid
+                    + "}\n"
                     + "database: " + db.owner().libpq() + "\n"
                     + "load: {batch: 10, customers: 1000, max_in_flight: 64, timeout: 5s, probe_rate: 0}\n"
                     + "ladder: {rates: [50], repeats: 1, duration: 4s}\n"
@@ -60,6 +64,10 @@ class ServerTimingEndToEndTest {
                         .isGreaterThanOrEqualTo(st.path("db").path("p50_ms").asDouble());
             }
             assertThat(Files.readAllLines(wire)).anyMatch(l -> l.contains("\"server_timing_us\":{\"pool\":"));
+            assertThat(r.out()).contains("process: watching the service's process, pid " + pid + " (target.pid)");
+            assertThat(Files.readAllLines(wire).stream().filter(l -> l.startsWith("{\"topic\":\"rig.process\""))
+                    .toList()).as("rig.process records of the file's pid").isNotEmpty()
+                    .allMatch(l -> l.contains("\"pid\":" + pid + ","));
 
             Path replayed = dir.resolve("replayed.json");
             run("analyze", "--series", series, "--input", wire.toString(), "--quiet", "--report-json",
