@@ -10,6 +10,7 @@ import io.rigscope.collectors.db.DbSampler;
 import io.rigscope.collectors.os.OsMetricsCollector;
 import io.rigscope.collectors.pglog.LogLinePrefix;
 import io.rigscope.collectors.pglog.PgLogCollector;
+import io.rigscope.collectors.process.ProcessCollector;
 import io.rigscope.collectors.vmstat.VmstatCollector;
 import io.rigscope.collectors.waits.WaitsCollector;
 import io.rigscope.model.wire.WireRecord;
@@ -57,9 +58,18 @@ public final class TelemetrySources {
      *                 null is 1 s
      * @param canaryDir where the disk canary writes; null is beside the data directory
      * @param measureDisk false when the database's disk is not on this host: no os, no canary
+     * @param servicePid the service's process on this host, watched by the process collector ({@code rig.process});
+     *                   null: none
      */
     public record Local(PgUrl pgUrl, Path pgLogFile, String logLinePrefix, boolean logFromStart, Path dataDir,
-                        List<String> tables, Duration interval, Path canaryDir, boolean measureDisk) {
+                        List<String> tables, Duration interval, Path canaryDir, boolean measureDisk, Long servicePid) {
+
+        /** Every local source but the service's process. */
+        public Local(PgUrl pgUrl, Path pgLogFile, String logLinePrefix, boolean logFromStart, Path dataDir,
+                     List<String> tables, Duration interval, Path canaryDir, boolean measureDisk) {
+            this(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, canaryDir, measureDisk, null);
+        }
+
         public Local {
             tables = tables == null ? List.of() : List.copyOf(tables);
             dataDir = dataDir == null ? Path.of("").toAbsolutePath() : dataDir.toAbsolutePath();
@@ -86,7 +96,8 @@ public final class TelemetrySources {
          * directory.
          */
         public Local withCanaryDir(Path dir) {
-            return new Local(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, dir, measureDisk);
+            return new Local(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, dir, measureDisk,
+                    servicePid);
         }
 
         /**
@@ -94,7 +105,14 @@ public final class TelemetrySources {
          * (a remote server, RDS), and this host's disk says nothing of it.
          */
         public Local withoutLocalDisk() {
-            return new Local(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, canaryDir, false);
+            return new Local(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, canaryDir, false,
+                    servicePid);
+        }
+
+        /** These sources with the service's process {@code pid} (on this host) watched ({@code rig.process}). */
+        public Local withServicePid(long pid) {
+            return new Local(pgUrl, pgLogFile, logLinePrefix, logFromStart, dataDir, tables, interval, canaryDir,
+                    measureDisk, pid);
         }
     }
 
@@ -112,7 +130,7 @@ public final class TelemetrySources {
     /**
      * The local collectors whose sources are configured: vmstat always; os and canary unless the database's disk
      * is not on this host ({@link Local#withoutLocalDisk}); waits and db with a {@code pgUrl}; pglog with a
-     * {@code pgLogFile}.
+     * {@code pgLogFile}; process with a {@code servicePid}.
      */
     public static CollectorSet local(Local config, CollectorContext ctx) {
         Objects.requireNonNull(config, "config");
@@ -137,6 +155,10 @@ public final class TelemetrySources {
         }
         if (config.measureDisk()) {
             out.put("canary", new DiskCanary(DiskCanary.Config.in(config.canaryDir()), ctx).records());
+        }
+        if (config.servicePid() != null) {
+            out.put("process", new ProcessCollector(new ProcessCollector.Config(config.servicePid(), null, null, null),
+                    ctx).records());
         }
         return new CollectorSet(out);
     }

@@ -47,10 +47,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *                          response body (default {@link #DEFAULT_CHECK_BODY_CAP_BYTES}, 64 KiB); a longer body
  *                          is truncated, and a check on a truncated body says so (docs/generator.md "Response
  *                          checks"). A scenario without such a check never copies a body. >= 1
+ * @param serverTiming read each response's W3C {@code Server-Timing} header onto its sample (default true; docs/generator.md
+ *                     "Server-Timing" gives its cost); false: the header is ignored and samples carry none
  */
 public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, long pollNanos, Duration preconnect, Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                                Duration batchMaxAge, Duration drainGrace, ProgressListener listener, AtomicLong seriesCounter,
-                               int checkBodyCapBytes) {
+                               int checkBodyCapBytes, boolean serverTiming) {
 
     /** The default {@link #checkBodyCapBytes()}: 64 KiB. */
     public static final int DEFAULT_CHECK_BODY_CAP_BYTES = 64 * 1024;
@@ -94,7 +96,7 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
                             Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                             Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
         this(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, null, DEFAULT_CHECK_BODY_CAP_BYTES);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, null, DEFAULT_CHECK_BODY_CAP_BYTES, true);
     }
 
     /**
@@ -103,52 +105,52 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
      */
     public static GeneratorOptions defaults() {
         return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 0, Duration.ofMillis(20), Duration.ZERO, 4096, null, 500,
-                Duration.ofMillis(50), Duration.ofSeconds(5), null, null, DEFAULT_CHECK_BODY_CAP_BYTES);
+                Duration.ofMillis(50), Duration.ofSeconds(5), null, null, DEFAULT_CHECK_BODY_CAP_BYTES, true);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
-                drainGrace, l, seriesCounter, checkBodyCapBytes);
+                drainGrace, l, seriesCounter, checkBodyCapBytes, serverTiming);
     }
 
     public GeneratorOptions withMinWakeGapNanos(long n) {
         return new GeneratorOptions(ioThreads, n, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming);
     }
 
     public GeneratorOptions withBusyPoll(boolean b) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, b, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
-                drainGrace, listener, seriesCounter, checkBodyCapBytes);
+                drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming);
     }
 
     public GeneratorOptions withPollNanos(long n) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, n, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming);
     }
 
     public GeneratorOptions withPreconnect(Duration d) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, d, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples,
-                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes);
+                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming);
     }
 
     public GeneratorOptions withIdleTimeout(Duration d) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, d, outboxCapacity, spoolDir, batchMaxSamples,
-                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes);
+                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming);
     }
 
     public GeneratorOptions withIoThreads(int n) {
         return new GeneratorOptions(n, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming);
     }
 
     /**
@@ -157,12 +159,18 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
      */
     public GeneratorOptions withSeriesCounter(AtomicLong counter) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, counter, checkBodyCapBytes);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, counter, checkBodyCapBytes, serverTiming);
     }
 
     /** These options with response checks keeping at most {@code bytes} of a body (see {@link #checkBodyCapBytes()}). */
     public GeneratorOptions withCheckBodyCapBytes(int bytes) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, bytes);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, bytes, serverTiming);
+    }
+
+    /** These options reading (true) or ignoring (false) each response's {@code Server-Timing} header. */
+    public GeneratorOptions withServerTiming(boolean read) {
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, read);
     }
 }

@@ -11,6 +11,8 @@ import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Sample;
+import io.rigscope.model.wire.ServerTiming;
+import io.rigscope.model.wire.ServerTimingParser;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -48,6 +50,10 @@ final class Lane implements HttpConnection.Listener {
     private final long timeoutNanos;
     private final long minWakeGapNanos;
     private final ArrayDeque<HttpConnection> idle = new ArrayDeque<>();
+    /** Reads Server-Timing headers; this lane's loop only. */
+    private final ServerTimingParser timingParser = new ServerTimingParser();
+    /** The timing of the response being ended ({@link #onResponse} to {@link #end}); NONE otherwise. */
+    private ServerTiming timing = ServerTiming.NONE;
     private final List<HttpConnection> connections = new ArrayList<>();
     private final Runnable tick = this::tick;
     private long startNanos;
@@ -257,7 +263,7 @@ final class Lane implements HttpConnection.Listener {
 
     /** A new connection of this lane, with its slot attached; not yet connecting. */
     private HttpConnection newConnection() {
-        HttpConnection c = new HttpConnection(this, MAX_HEAD_BYTES, run.checkBodyCapBytes);
+        HttpConnection c = new HttpConnection(this, MAX_HEAD_BYTES, run.checkBodyCapBytes, run.readServerTiming);
         c.attach(new Slot());
         connections.add(c);
         return c;
@@ -295,6 +301,14 @@ final class Lane implements HttpConnection.Listener {
 
     @Override
     public void onResponse(HttpConnection c, int status, long bodyBytes, boolean keepAlive) {
+        String header = c.serverTiming();
+        if (header != null) {
+            long before = timingParser.malformed();
+            timing = timingParser.parse(header);
+            if (timingParser.malformed() != before) {
+                run.serverTimingMalformed.add(timingParser.malformed() - before);
+            }
+        }
         ResponseCheck check = run.check;
         if (check == null) {
             end(c, status, ErrorKind.ofStatus(status), null);
@@ -361,8 +375,10 @@ final class Lane implements HttpConnection.Listener {
         long t0Us = clock.epochUs(slot.t0Nanos);
         long t2Us = clock.epochUs(t2);
         long t1Us = slot.t1Nanos == 0 ? t2Us : Math.min(Math.max(clock.epochUs(slot.t1Nanos), t0Us), t2Us);
+        ServerTiming said = timing;
+        timing = ServerTiming.NONE;
         run.collect(new Sample(run.scenario.name(), t0Us, t1Us, t2Us, status, kind, body.batch(), body.quantity(),
-                body.bytes().length), error);
+                body.bytes().length, said), error);
         inFlight = inFlight - 1;
         stamping = false;
     }

@@ -51,6 +51,10 @@ final class ScenarioRun {
     final ResponseCheck check;
     /** How many bytes of a response body a connection keeps for the check; 0: none (bodies only counted). */
     final int checkBodyCapBytes;
+    /** Read each response's Server-Timing header onto its sample. */
+    final boolean readServerTiming;
+    /** Server-Timing metrics skipped as malformed, over every lane (each lane parses on its own loop). */
+    final LongAdder serverTimingMalformed = new LongAdder();
     /** Idle keep-alive connections are closed after this long; 0: never. */
     final long idleTimeoutNanos;
     private final double preconnectSeconds;
@@ -79,6 +83,7 @@ final class ScenarioRun {
         this.renderer = scenario.body() == null ? null
                 : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".", options.seriesCounter());
         this.check = scenario.check();
+        this.readServerTiming = options.serverTiming();
         this.checkBodyCapBytes = scenario.check() != null && scenario.check().needsBody() ? options.checkBodyCapBytes() : 0;
         // the headers with their ${env:NAME} resolved: only the request carries the values
         this.encoder = new RequestEncoder(scenario.method(), scenario.url(), scenario.sendHeaders(),

@@ -53,7 +53,7 @@ class CommandLineTest {
     void topicsOnAFreshDataDirectoryStartsTheBrokerCreatesAndListsEveryTopic(@TempDir Path dir) {
         RigscopeRun r = rigscope("topics", "--data-dir", dir.toString());
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.out()).contains("created 13 topic(s)");
+        assertThat(r.out()).contains("created " + io.rigscope.model.topic.Topic.values().length + " topic(s)");
         for (var topic : io.rigscope.model.topic.Topic.values()) {
             assertThat(r.out()).contains(topic.topicName());
         }

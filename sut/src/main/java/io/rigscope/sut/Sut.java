@@ -14,6 +14,8 @@ import io.rigscope.sut.ingest.EventWriter;
 import io.rigscope.sut.ingest.IngestHandler;
 import io.rigscope.sut.read.ReadHandlers;
 import io.rigscope.sut.schema.Migrations;
+import io.rigscope.sut.timing.RequestTiming;
+import io.rigscope.sut.timing.TimedConnections;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -71,10 +73,12 @@ public final class Sut {
                     + (config.migrate() ? "" : " (run with --migrate to create the schema and the app role)"), e);
         }
         ObjectMapper json = JsonMapper.builder().build();
-        var keys = new ApiKeys(pool, config.touch(), System::currentTimeMillis);
-        var ingest = new IngestHandler(pool, keys, new BatchParser(json),
+        // every request's pool wait and database time, told in its Server-Timing header
+        var timed = new TimedConnections(pool);
+        var keys = new ApiKeys(timed, config.touch(), System::currentTimeMillis);
+        var ingest = new IngestHandler(timed, keys, new BatchParser(json),
                 new EventWriter(config.insert(), config.lossyOneIn()));
-        var reads = new ReadHandlers(pool, keys);
+        var reads = new ReadHandlers(timed, keys);
         var stats = new SutStats();
         var routes = new Routes(json, stats);
         DisposableServer server;
@@ -127,6 +131,7 @@ public final class Sut {
 
     /** Writes replies as JSON and counts them. */
     private static final class Routes {
+        private static final String SERVER_TIMING = "Server-Timing";
         private final ObjectMapper json;
         private final SutStats stats;
 
@@ -135,8 +140,14 @@ public final class Sut {
             this.stats = stats;
         }
 
+        /**
+         * Answers with the reply and a {@code Server-Timing: pool;dur=..., db;dur=..., app;dur=...} header measured
+         * from now (the request's head arrived) to the reply being ready.
+         */
         Mono<Void> answer(HttpServerResponse res, Mono<Reply> reply) {
+            RequestTiming timing = RequestTiming.startingNow();
             return reply
+                    .contextWrite(ctx -> ctx.put(RequestTiming.class, timing))
                     .onErrorResume(e -> Mono.just(Reply.error(503, "database: " + firstLine(e))))
                     .flatMap(r -> {
                         byte[] body;
@@ -148,6 +159,7 @@ public final class Sut {
                         stats.answered(r.status(), r.eventsWritten());
                         return res.status(HttpResponseStatus.valueOf(r.status()))
                                 .header(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                                .header(SERVER_TIMING, timing.header())
                                 .sendByteArray(Mono.just(body))
                                 .then();
                     });

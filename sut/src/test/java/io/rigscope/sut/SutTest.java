@@ -53,6 +53,27 @@ class SutTest {
     }
 
     @Test
+    void everyAnswerTellsItsPoolDatabaseAndAppTimeInServerTiming() throws Exception {
+        try (RunningSut sut = Sut.start(SutConfig.defaults(owner).withPoolSize(1))) {
+            var res = post(sut, Provisioning.DEMO_API_KEY, batch(uniqueCustomer(), "api_calls", 5, 7));
+            String header = res.headers().firstValue("Server-Timing").orElseThrow();
+            assertThat(header).matches("pool;dur=\\d+\\.\\d{3}, db;dur=\\d+\\.\\d{3}, app;dur=\\d+\\.\\d{3}");
+            assertThat(durMs(header, "db")).as("an insert in a transaction holds its connection").isPositive();
+            var health = http.send(HttpRequest.newBuilder(sut.baseUri().resolve("/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            String h = health.headers().firstValue("Server-Timing").orElseThrow();
+            assertThat(durMs(h, "db")).as("/health touches no connection").isZero();
+            assertThat(durMs(h, "pool")).isZero();
+        }
+    }
+
+    private static double durMs(String header, String name) {
+        var m = java.util.regex.Pattern.compile("(?:^|, )" + name + ";dur=([0-9.]+)").matcher(header);
+        assertThat(m.find()).as(name + " in " + header).isTrue();
+        return Double.parseDouble(m.group(1));
+    }
+
+    @Test
     void aRepeatedIdempotencyKeyIsNotWrittenTwiceNorCounted() throws Exception {
         try (RunningSut sut = Sut.start(SutConfig.defaults(owner))) {
             String customer = uniqueCustomer();

@@ -7,6 +7,7 @@ import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.second.SecondHistogram;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.servertiming.ServerTimingTrack;
 import io.rigscope.analyzer.window.Window;
 import io.rigscope.model.wire.Verdict;
 import java.util.Objects;
@@ -58,11 +59,20 @@ public sealed interface Decision {
      *
      * @param serviceHistogram the closed second's service times as the analyzer recorded them (the {@code --hlog}
      *     interval logs write it); null while provisional. Not part of the verdict's JSON.
+     * @param serverTiming what the service said of its time in the second (Server-Timing): p50 and p99 per name and
+     *     the slowest timed request's account; null when no request of the second carried the header, and while
+     *     provisional. In the verdict's JSON as {@code server_timing} and {@code slowest_timed}.
      */
     record Second(String series, int rep, String scenario, long tsUs, SecondStats second, boolean provisional,
-                  SecondHistogram serviceHistogram) implements Decision {
+                  SecondHistogram serviceHistogram, ServerTimingTrack.SecondTiming serverTiming) implements Decision {
         public Second {
             Objects.requireNonNull(second, "second");
+        }
+
+        /** A second without the service's account of its time (no request of it carried Server-Timing). */
+        public Second(String series, int rep, String scenario, long tsUs, SecondStats second, boolean provisional,
+                      SecondHistogram serviceHistogram) {
+            this(series, rep, scenario, tsUs, second, provisional, serviceHistogram, null);
         }
 
         /** A second without its histogram (a provisional one, or a view that never needs the distribution). */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.servertiming.ServerTimingTrack;
 import io.rigscope.model.wire.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -40,6 +41,10 @@ public final class DecisionCodec {
             if (s.provisional()) {
                 body.put("provisional", true);
             }
+            if (s.serverTiming() != null) {
+                body.put("server_timing", view(s.serverTiming().figures()));
+                body.put("slowest_timed", slowestTimed(s.serverTiming().slowest()));
+            }
             return body;
         }
         if (d instanceof Decision.Freeze f) {
@@ -67,6 +72,21 @@ public final class DecisionCodec {
             return view(s.abort());
         }
         return view(((Decision.Series) d).report());
+    }
+
+    /**
+     * The second's slowest request that carried Server-Timing: {@code service_ms} (measured by the generator) and
+     * {@code timing_ms}, each metric the service named with its duration, in the header's order.
+     */
+    private static Map<String, Object> slowestTimed(ServerTimingTrack.Worst w) {
+        Map<String, Double> timing = new LinkedHashMap<>();
+        for (int i = 0; i < w.timing().size(); i++) {
+            timing.merge(w.timing().name(i), w.timing().durUs(i) / 1000.0, Double::sum); // a name given twice: summed
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("service_ms", w.serviceUs() / 1000.0);
+        out.put("timing_ms", timing);
+        return out;
     }
 
     /** The report file: pretty-printed JSON, UTF-8, with a final newline; the same input gives the same bytes. */

@@ -29,8 +29,9 @@ import java.util.Set;
  * A substitute that met a control is named in the finding's evidence. Ranking: a finding from a 60-s aggregate
  * ({@link Finding#coarse()}) after every other; then surer first; among equals, one that cannot explain the
  * episode ({@link Finding#partial()}: a stall shorter than its share of the worst request) after one that can, then
- * in this order: generator,
- * vacuum_storm, wal_pool, lock_contention, storage, cache_ram, host_io; then by mechanism: storage right after a
+ * in this order: generator, vacuum_storm, wal_pool, lock_contention, storage, cache_ram, host_io, connection_pool,
+ * service (the service last: a database or disk cause as sure as it explains the service's time too); then by
+ * mechanism: storage right after a
  * vacuum storm whose vacuum wrote a burst of WAL over the episode. A confident wrong answer is the worst outcome:
  * when in doubt, it says less.
  * Pure and deterministic: the same scene gives the same answer.
@@ -38,7 +39,7 @@ import java.util.Set;
 public final class Attribution {
 
     private static final List<Cause> PRIORITY = List.of(Cause.GENERATOR, Cause.VACUUM_STORM, Cause.WAL_POOL,
-            Cause.LOCK_CONTENTION, Cause.STORAGE, Cause.CACHE_RAM, Cause.HOST_IO);
+            Cause.LOCK_CONTENTION, Cause.STORAGE, Cause.CACHE_RAM, Cause.HOST_IO, Cause.CONNECTION_POOL, Cause.SERVICE);
     private static final Set<Cause> IO_CAUSES = EnumSet.of(Cause.VACUUM_STORM, Cause.WAL_POOL, Cause.STORAGE,
             Cause.CACHE_RAM);
 
@@ -51,7 +52,8 @@ public final class Attribution {
     /** Every rule of docs/attribution.md. */
     public static Attribution standard() {
         return new Attribution(List.of(new GeneratorRule(), new VacuumStormRule(), new WalPoolRule(),
-                new LockContentionRule(), new StorageRule(), new CacheRamRule(), new HostIoRule()));
+                new LockContentionRule(), new StorageRule(), new CacheRamRule(), new HostIoRule(), new ConnectionPoolRule(),
+                new ServiceRule()));
     }
 
     /** The rules, in order. */
@@ -66,6 +68,10 @@ public final class Attribution {
         List<Finding> findings = new ArrayList<>();
         for (CauseRule rule : rules) {
             rule.examine(scene).ifPresent(findings::add);
+        }
+        if (findings.size() > 1) {
+            // a finding by exclusion stands only when no other rule's fingerprint fits
+            findings.removeIf(ServiceRule::byExclusion);
         }
         boolean generatorStalled = findings.stream().anyMatch(f -> f.cause() == Cause.GENERATOR);
         boolean serverAttributed = findings.stream().anyMatch(f -> f.cause() != Cause.GENERATOR

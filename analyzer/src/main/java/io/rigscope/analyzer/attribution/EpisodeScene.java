@@ -4,6 +4,7 @@ import io.rigscope.analyzer.config.AttributionSettings;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.servertiming.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import java.util.List;
@@ -21,13 +22,21 @@ import java.util.NavigableMap;
  * @param telemetry what every telemetry stream delivered
  * @param cadence the repeat's freeze cadence
  * @param settings the rules' thresholds
+ * @param serverTiming what the primary scenario's responses said of the service's own time (empty without it)
  */
 public record EpisodeScene(Episode episode, List<SecondStats> seconds, long repeatP50Us,
                            NavigableMap<Long, double[]> health, TelemetryIndex telemetry, Cadence cadence,
-                           AttributionSettings settings) {
+                           AttributionSettings settings, ServerTimingTrack serverTiming) {
 
     public EpisodeScene {
         seconds = List.copyOf(seconds);
+        serverTiming = serverTiming == null ? new ServerTimingTrack() : serverTiming;
+    }
+
+    /** A scene whose responses carried no Server-Timing. */
+    public EpisodeScene(Episode episode, List<SecondStats> seconds, long repeatP50Us, NavigableMap<Long, double[]> health,
+                        TelemetryIndex telemetry, Cadence cadence, AttributionSettings settings) {
+        this(episode, seconds, repeatP50Us, health, telemetry, cadence, settings, null);
     }
 
     public long startSec() {

@@ -63,7 +63,19 @@ public enum AnalyzerSetting {
     ATTRIBUTION_GENERATOR_HOSTS("attribution_generator_hosts", "names", "",
             "Instrument control from vmstat: the hosts the load generator ran on, comma-separated, as its vmstat src names them (vmstat@HOST); empty: none known."),
     ATTRIBUTION_GENERATOR_IDLE_PCT("attribution_generator_idle_pct", "%", "10",
-            "Instrument control from the generator host's vmstat: CPU idle at least this, and steal 0, on every line over an episode.");
+            "Instrument control from the generator host's vmstat: CPU idle at least this, and steal 0, on every line over an episode."),
+    ATTRIBUTION_SERVICE_SHARE("attribution_service_share", "fraction", "0.5",
+            "service: the service's own non-database time (Server-Timing: every metric but db and pool) is at least this share of the episode's slowest request."),
+    ATTRIBUTION_POOL_SHARE("attribution_pool_share", "fraction", "0.5",
+            "connection_pool: the wait for a pooled connection (Server-Timing pool) is at least this share of the episode's slowest request."),
+    ATTRIBUTION_SERVICE_PAUSE_MS("attribution_service_pause_ms", "ms", "100",
+            "service: the service's process stopped or at a JVM safepoint this long (rig.process) within 1 s of an episode."),
+    ATTRIBUTION_SERVICE_CPU_SHARE("attribution_service_cpu_share", "fraction", "0.9",
+            "service: the service's process used at least this share of the host's CPUs (rig.process) in a second of an episode: saturated."),
+    ATTRIBUTION_SERVICE_STARVED_SHARE("attribution_service_starved_share", "fraction", "0.5",
+            "service and connection_pool: one thread of the service's process waited for a CPU (rig.process runqWaitMaxMs) at least this share of a record's interval: that second the service was starved."),
+    ATTRIBUTION_DB_BUSY_SESSIONS("attribution_db_busy_sessions", "sessions", "2.5",
+            "Database control of service and connection_pool: average active sessions not waiting on the client (Client:*) over an episode below this (rig.waits).");
 
     private final String key;
     private final String unit;

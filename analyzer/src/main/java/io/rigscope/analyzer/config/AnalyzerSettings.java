@@ -153,7 +153,14 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                         values.containsKey(AnalyzerSetting.ATTRIBUTION_GENERATOR_HOSTS)
                                 ? AttributionSettings.hosts(f.str(AnalyzerSetting.ATTRIBUTION_GENERATOR_HOSTS, b -> ""))
                                 : base.attribution().generatorHosts(),
-                        f.dbl(AnalyzerSetting.ATTRIBUTION_GENERATOR_IDLE_PCT, b -> b.attribution().generatorIdlePct())));
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_GENERATOR_IDLE_PCT, b -> b.attribution().generatorIdlePct()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_SERVICE_SHARE, b -> b.attribution().serviceShare()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_POOL_SHARE, b -> b.attribution().poolShare()),
+                        f.us(AnalyzerSetting.ATTRIBUTION_SERVICE_PAUSE_MS, b -> b.attribution().servicePauseUs()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_SERVICE_CPU_SHARE, b -> b.attribution().serviceCpuShare()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_DB_BUSY_SESSIONS, b -> b.attribution().dbBusySessions()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_SERVICE_STARVED_SHARE,
+                                b -> b.attribution().serviceStarvedShare())));
     }
 
     /** Reads each setting from the values given, else from the base settings. */

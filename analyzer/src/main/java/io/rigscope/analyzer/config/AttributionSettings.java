@@ -22,10 +22,18 @@ import java.util.List;
  * @param generatorHosts {@link AnalyzerSetting#ATTRIBUTION_GENERATOR_HOSTS}, each a host as vmstat's
  *     {@code vmstat@HOST} names it; empty when none is known
  * @param generatorIdlePct {@link AnalyzerSetting#ATTRIBUTION_GENERATOR_IDLE_PCT}, percent
+ * @param serviceShare {@link AnalyzerSetting#ATTRIBUTION_SERVICE_SHARE}
+ * @param poolShare {@link AnalyzerSetting#ATTRIBUTION_POOL_SHARE}
+ * @param servicePauseUs {@link AnalyzerSetting#ATTRIBUTION_SERVICE_PAUSE_MS}, µs
+ * @param serviceCpuShare {@link AnalyzerSetting#ATTRIBUTION_SERVICE_CPU_SHARE}
+ * @param dbBusySessions {@link AnalyzerSetting#ATTRIBUTION_DB_BUSY_SESSIONS}
+ * @param serviceStarvedShare {@link AnalyzerSetting#ATTRIBUTION_SERVICE_STARVED_SHARE}
  */
 public record AttributionSettings(long generatorPauseUs, double coverShare, long vacuumWalBytes, long canaryStallUs, double lockShare, double walWaitShare,
                                   double readShare, double p50Lift, double queueDepth, double awaitMs, int graceSec,
-                                  double commitShare, List<String> generatorHosts, double generatorIdlePct) {
+                                  double commitShare, List<String> generatorHosts, double generatorIdlePct,
+                                  double serviceShare, double poolShare, long servicePauseUs, double serviceCpuShare,
+                                  double dbBusySessions, double serviceStarvedShare) {
 
     public AttributionSettings {
         fraction(lockShare, AnalyzerSetting.ATTRIBUTION_LOCK_SHARE);
@@ -44,6 +52,12 @@ public record AttributionSettings(long generatorPauseUs, double coverShare, long
         }
         fraction(commitShare, AnalyzerSetting.ATTRIBUTION_COMMIT_SHARE);
         generatorHosts = List.copyOf(generatorHosts);
+        fraction(serviceShare, AnalyzerSetting.ATTRIBUTION_SERVICE_SHARE);
+        fraction(poolShare, AnalyzerSetting.ATTRIBUTION_POOL_SHARE);
+        positive(servicePauseUs, AnalyzerSetting.ATTRIBUTION_SERVICE_PAUSE_MS);
+        fraction(serviceCpuShare, AnalyzerSetting.ATTRIBUTION_SERVICE_CPU_SHARE);
+        positive(dbBusySessions, AnalyzerSetting.ATTRIBUTION_DB_BUSY_SESSIONS);
+        fraction(serviceStarvedShare, AnalyzerSetting.ATTRIBUTION_SERVICE_STARVED_SHARE);
         if (!(generatorIdlePct >= 0 && generatorIdlePct <= 100)) {
             throw new IllegalArgumentException("config key " + AnalyzerSetting.ATTRIBUTION_GENERATOR_IDLE_PCT.key()
                     + " must be within [0, 100], was " + generatorIdlePct);
@@ -58,7 +72,8 @@ public record AttributionSettings(long generatorPauseUs, double coverShare, long
     /** These settings with the generator's hosts (as {@code vmstat@HOST} names them). */
     public AttributionSettings withGeneratorHosts(List<String> hosts) {
         return new AttributionSettings(generatorPauseUs, coverShare, vacuumWalBytes, canaryStallUs, lockShare,
-                walWaitShare, readShare, p50Lift, queueDepth, awaitMs, graceSec, commitShare, hosts, generatorIdlePct);
+                walWaitShare, readShare, p50Lift, queueDepth, awaitMs, graceSec, commitShare, hosts, generatorIdlePct,
+                serviceShare, poolShare, servicePauseUs, serviceCpuShare, dbBusySessions, serviceStarvedShare);
     }
 
     /** A comma-separated list of hosts, blanks dropped: {@code "app-1, load-2"} -> [app-1, load-2]. */

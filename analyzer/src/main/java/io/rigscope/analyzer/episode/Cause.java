@@ -19,6 +19,13 @@ public enum Cause {
     CACHE_RAM("cache_ram"),
     /** The instrument: a JVM pause or event-loop lag in the generator. */
     GENERATOR("generator"),
+    /**
+     * The service itself: its own non-database time (Server-Timing) or a pause or CPU saturation of its process
+     * ({@code rig.process}) covers the episode while the database was not busy and the generator healthy.
+     */
+    SERVICE("service"),
+    /** The service's connection pool: waiting for a pooled connection dominates the episode's worst requests. */
+    CONNECTION_POOL("connection_pool"),
     /** No rule's fingerprint fits. */
     UNATTRIBUTED("unattributed");
 

@@ -25,7 +25,7 @@ public final class AnalyzerInput {
 
     /** The topics the analyzer reads: the load's and every telemetry stream's (everything but its own output). */
     public static final Set<Topic> TOPICS = EnumSet.of(Topic.MARKERS, Topic.SAMPLES, Topic.LEDGER, Topic.HEALTH,
-            Topic.VMSTAT, Topic.OS, Topic.WAITS, Topic.DB, Topic.PGLOG, Topic.CLOUDWATCH, Topic.CANARY);
+            Topic.VMSTAT, Topic.OS, Topic.WAITS, Topic.DB, Topic.PGLOG, Topic.CLOUDWATCH, Topic.CANARY, Topic.PROCESS);
 
     private static final int FILE_BATCH = 1024;
     /** Records per decoded slice of a poll: bounds what waits between the polling and the analysis thread. */

@@ -110,7 +110,7 @@ public final class RepeatJudge {
             List<SecondStats> inside = seconds.stream()
                     .filter(s -> s.sec() >= e.startSec() && s.sec() < e.endSec()).toList();
             EpisodeScene scene = new EpisodeScene(withHealth(e, track), inside, repeatP50Us, track.healthBySec(),
-                    telemetry, cadence, settings.attribution());
+                    telemetry, cadence, settings.attribution(), primary == null ? null : primary.serverTiming());
             LeverContext context = new LeverContext(environment,
                     seconds.isEmpty() ? e.startSec() : seconds.get(0).sec(),
                     seconds.isEmpty() ? e.endSec() : seconds.get(seconds.size() - 1).sec() + 1);
@@ -122,7 +122,7 @@ public final class RepeatJudge {
                 primary == null ? 0 : primary.totals().responseAtPercentileUs(99), drift, spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
                 facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted,
-                errors(primary));
+                errors(primary), primary == null ? Map.of() : primary.serverTiming().figures());
     }
 
     /**

@@ -9,6 +9,7 @@ import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.second.SecondClosing;
+import io.rigscope.analyzer.servertiming.TimingFigure;
 import io.rigscope.analyzer.window.Window;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -51,12 +52,16 @@ import java.util.Map;
  * @param aborted why the repeat stopped before its schedule ended ({@link AbortOnFail}), or null when it ran it
  * @param errors the primary scenario's failed requests by error kind code ({@code {"refused": 42}}), most first (ties
  *               in {@code ErrorKind} order); empty when none failed
+ * @param serverTiming the primary scenario's Server-Timing per metric name (the service's own account of its time:
+ *                     {@code {"db": {"p50_ms": 1.2, "p99_ms": 4.0}}}), in first-appearance order; empty (and left out
+ *                     of the JSON) when no response carried the header
  */
 @WireView
 @JsonPropertyOrder({"rep", "kind", "scenario", "pass", "aborted", "samples", "dropped", "failed", "errors", "p50_ms", "p99_ms",
     "response_p99_ms", "drift", "span_s", "freeze_seconds", "freeze_per_10min", "freeze_cadence_s", "freeze_gaps_s",
     "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed",
-    "qty_claimed", "freeze_seconds_by_cause", "seconds_closed_by", "lateness_ms", "late_samples", "gates"})
+    "qty_claimed", "freeze_seconds_by_cause", "seconds_closed_by", "lateness_ms", "late_samples", "server_timing",
+    "gates"})
 public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             @JsonProperty("scenario") String scenario, @JsonProperty("pass") boolean pass,
                             @JsonProperty("samples") long samples, @JsonProperty("dropped") long dropped,
@@ -72,7 +77,21 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             SecondClosing closing, long lateSamples,
                             @JsonProperty("aborted") @JsonInclude(JsonInclude.Include.NON_NULL) Abort aborted,
                             @JsonProperty("errors") @JsonInclude(JsonInclude.Include.NON_EMPTY)
-                            Map<String, Long> errors) {
+                            Map<String, Long> errors,
+                            @JsonProperty("server_timing") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+                            Map<String, TimingFigure> serverTiming) {
+
+    /** A summary without Server-Timing figures. */
+    public RepeatSummary(int rep, RepeatTrack.Kind kind, String scenario, boolean pass, long samples, long dropped,
+                         long failed, long p50Us, long p99Us, long responseP99Us, Double drift, long spanSec,
+                         Cadence cadence, List<Long> freezeSeconds, List<Window> windows, double medianBucketP99Us,
+                         long worstBucketP99Us, long probeP99Us, Boolean reconciled, long provisionalSeconds,
+                         long eventsClaimed, long qtyClaimed, Map<String, GateResult> gates, List<Episode> episodes,
+                         SecondClosing closing, long lateSamples, Abort aborted, Map<String, Long> errors) {
+        this(rep, kind, scenario, pass, samples, dropped, failed, p50Us, p99Us, responseP99Us, drift, spanSec, cadence,
+                freezeSeconds, windows, medianBucketP99Us, worstBucketP99Us, probeP99Us, reconciled, provisionalSeconds,
+                eventsClaimed, qtyClaimed, gates, episodes, closing, lateSamples, aborted, errors, Map.of());
+    }
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);
@@ -81,6 +100,7 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
         episodes = List.copyOf(episodes);
         closing = closing == null ? new SecondClosing.ByLedger() : closing;
         errors = errors == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(errors));
+        serverTiming = serverTiming == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(serverTiming));
     }
 
     /** The primary scenario's failed requests, every kind. */

@@ -13,7 +13,7 @@ import java.util.Objects;
 
 /**
  * The series report as one self-contained HTML file ({@code --report-html}): per-second p50/p99/max (the SECOND
- * decisions), freeze-seconds, 10-s windows, episodes with cause, confidence and evidence, the gate table of each
+ * decisions), where the service says each second's time went (the SECOND decisions' Server-Timing), freeze-seconds, 10-s windows, episodes with cause, confidence and evidence, the gate table of each
  * repeat, the series verdict, the ceiling and denominator, and the environment. The decisions are inlined as
  * their {@code rig.verdicts} wire lines ({@link DecisionCodec}) and drawn by {@link SeriesPage}, the dashboard's
  * page: every figure is the analyzer's.

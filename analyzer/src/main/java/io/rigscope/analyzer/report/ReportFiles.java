@@ -84,7 +84,8 @@ public final class ReportFiles {
         if (episodes.isEmpty()) {
             md.append("None.\n");
         } else {
-            md.append("Freeze-seconds by cause: ").append(report.freezeSecondsByCauseLine()).append(".\n\n");
+            md.append("Freeze-seconds by cause: ").append(report.freezeSecondsByCauseLine()).append("; ")
+                    .append(report.episodesLine()).append(".\n\n");
             md.append("| rep | start | end | cause | confidence | secondary | missing | evidence | lever |\n"
                     + "|---|---|---|---|---|---|---|---|---|\n");
             for (Episode e : episodes) {

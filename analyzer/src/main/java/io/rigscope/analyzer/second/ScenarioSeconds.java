@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.second;
 
 import io.rigscope.analyzer.freeze.FreezeRule;
+import io.rigscope.analyzer.servertiming.ServerTimingTrack;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;
 import java.util.ArrayDeque;
@@ -44,6 +45,8 @@ public final class ScenarioSeconds {
     private final RepeatTotals totals = new RepeatTotals();
     private final Set<Long> touched = new HashSet<>();
     private final Cursor cursor = new Cursor();
+    /** What the responses said of the service's own time (Server-Timing); empty when none did. */
+    private final ServerTimingTrack serverTiming = new ServerTimingTrack();
 
     /**
      * Where the previous sample went: consecutive samples of one generator and second (the usual order) skip the
@@ -101,8 +104,16 @@ public final class ScenarioSeconds {
      * @param generator the generator that sent it
      * @param slowUs the slow threshold in force, µs
      */
+    /** What this scenario's responses said of the service's own time (Server-Timing). */
+    public io.rigscope.analyzer.servertiming.ServerTimingTrack serverTiming() {
+        return serverTiming;
+    }
+
     public void record(String generator, Sample s, long slowUs) {
         long sec = Math.floorDiv(s.t2(), 1_000_000L);
+        if (!s.serverTiming().isEmpty()) {
+            serverTiming.record(s);
+        }
         Cursor c = cursor;
         if (!generator.equals(c.ledgerOf)) {
             c.ledger = ledgers.of(generator);

@@ -493,7 +493,7 @@ public final class SeriesAnalysis {
         for (SecondStats s : closed) {
             closedSeconds++;
             decided.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false,
-                    seconds.closed().serviceHistogram(s.sec())));
+                    seconds.closed().serviceHistogram(s.sec()), seconds.serverTiming().second(s.sec())));
             if (s.freeze()) {
                 if (!scenario.equals(settings.probeScenario())) {
                     freezeSeconds++; // the console's count: the load's freeze-seconds, never the probe's

@@ -192,6 +192,16 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
     }
 
     /** {@code vacuum_storm 3, wal_pool 14, unattributed 1}, or {@code none}. */
+    /**
+     * The episodes in one line: {@code 3 episode(s), 1 unattributed}: how many the analyzer could not explain.
+     */
+    public String episodesLine() {
+        List<io.rigscope.analyzer.episode.Episode> all = episodes();
+        long unattributed = all.stream()
+                .filter(e -> e.cause() == io.rigscope.analyzer.episode.Cause.UNATTRIBUTED).count();
+        return all.size() + " episode(s), " + unattributed + " unattributed";
+    }
+
     public String freezeSecondsByCauseLine() {
         Map<String, Integer> m = freezeSecondsByCause();
         if (m.isEmpty()) {

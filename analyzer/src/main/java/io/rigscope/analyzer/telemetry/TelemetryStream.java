@@ -30,7 +30,9 @@ public enum TelemetryStream {
     /** The disk canary's fsync latency, 1 s. */
     CANARY(Topic.CANARY, false, 1, 10),
     /** CloudWatch datapoints, 60 s. */
-    CLOUDWATCH(Topic.CLOUDWATCH, false, 60, 120);
+    CLOUDWATCH(Topic.CLOUDWATCH, false, 60, 120),
+    /** The service's process (CPU, RSS, threads, run-queue wait, stops, JVM pauses), 1 s. */
+    PROCESS(Topic.PROCESS, false, 1, 10);
 
     private final Topic topic;
     private final boolean events;

@@ -12,7 +12,8 @@
  *
  * For tests, the root element carries what is drawn: data-latency-points (points on the latency chart),
  * data-freeze-marked (freeze-seconds marked), data-episodes-marked (episode bands drawn), data-verdict,
- * data-panels-drawn (telemetry panels with a chart), data-selected-episode (the band last clicked).
+ * data-panels-drawn (telemetry panels with a chart), data-selected-episode (the band last clicked),
+ * data-server-timing-points (seconds whose slowest timed request is drawn on the Server-Timing panel).
  */
 (function () {
   'use strict';
@@ -74,6 +75,9 @@
     this.detailBox = r.appendChild(el('section', {'class': 'rs-episode-detail', id: 'rs-episode-detail'}));
     this.detailBox.appendChild(el('p', {'class': 'rs-note'}, 'Click an episode band to see its evidence here.'));
     this.rateBox = r.appendChild(el('section', {'class': 'rs-panel', id: 'rs-rates'}));
+    this.timingBox = r.appendChild(el('section', {'class': 'rs-panel', id: 'rs-server-timing'}));
+    this.timingChartBox = this.timingBox.appendChild(el('div'));
+    this.timingNote = this.timingBox.appendChild(el('p', {'class': 'rs-note', id: 'rs-server-timing-slowest'}));
     this.telemetryBox = r.appendChild(el('section', {'class': 'rs-telemetry'}));
     var self = this;
     PANELS.forEach(function (p) {
@@ -86,6 +90,7 @@
     r.dataset.latencyPoints = '0';
     r.dataset.freezeMarked = '0';
     r.dataset.episodesMarked = '0';
+    r.dataset.serverTimingPoints = '0';
   };
 
   /** Takes one wire line; call render() (or schedule()) after a batch. */
@@ -204,6 +209,7 @@
     this.fitWidth();
     this.renderLatency(sc, secs);
     this.renderRates(sc, secs);
+    this.renderServerTiming(sc, secs);
     this.renderTelemetry();
     this.renderEpisodes();
     this.renderDetail();
@@ -510,6 +516,75 @@
     ], 200, function (u) { self.drawMarks(u, sc, false); });
     upsertChart(this, 'rates', this.rateBox, opts, [xs, offered, delivered, dropped, inflight]);
   };
+
+  /** The Server-Timing names drawn first, in this order and colour; any other name the service gives follows. */
+  var TIMING_NAMES = ['pool', 'db', 'app'];
+  var TIMING_COLOURS = {pool: '#e8590c', db: '#1971c2', app: '#2f9e44'};
+
+  /**
+   * Where the service says each second's time went: for each second, its slowest request that carried
+   * Server-Timing (SECOND's slowest_timed), the service time the generator measured for it beside each metric the
+   * service named for it (pool, db, app, ...), with the second's measured p99. Below, that request for the slowest
+   * second, in words. Nothing is added up or computed here: every figure is a SECOND body's.
+   */
+  SeriesPage.prototype.renderServerTiming = function (sc, secs) {
+    var self = this;
+    var byS = (sc && this.seconds[sc]) || {};
+    var timed = secs.filter(function (s) { return byS[s].slowest_timed && !byS[s].provisional; });
+    if (!timed.length) {
+      if (!this.chartsByName.timing) {
+        this.timingChartBox.innerHTML = '';
+        this.timingChartBox.appendChild(el('div', {'class': 'rs-panel-title'}, TIMING_TITLE));
+        this.timingChartBox.appendChild(el('p', {'class': 'rs-nodata', 'data-stream': 'Server-Timing'},
+          'no Server-Timing: no response of ' + (sc || 'the load') + ' carried the header (the service does not tell its time)'));
+      }
+      this.timingNote.textContent = '';
+      this.root.dataset.serverTimingPoints = '0';
+      return;
+    }
+    var names = TIMING_NAMES.filter(function (n) {
+      return timed.some(function (s) { return byS[s].slowest_timed.timing_ms[n] !== undefined; });
+    });
+    timed.forEach(function (s) {
+      Object.keys(byS[s].slowest_timed.timing_ms).forEach(function (n) { if (names.indexOf(n) < 0) { names.push(n); } });
+    });
+    var series = [{},
+      {label: 'measured ms (slowest timed request)', stroke: '#222', width: 2, spanGaps: false},
+      {label: 'measured p99 ms (the second)', stroke: '#aaa', width: 1, dash: [4, 3], spanGaps: false}];
+    var data = [this.axis,
+      this.column(byS, function (b) { return b.slowest_timed && !b.provisional ? b.slowest_timed.service_ms : null; }),
+      this.column(byS, function (b) { return b.slowest_timed && !b.provisional ? b.p99_ms : null; })];
+    names.forEach(function (n, i) {
+      series.push({label: n + ' ms', stroke: TIMING_COLOURS[n] || COLOURS[i % COLOURS.length], width: 1.5, spanGaps: false});
+      data.push(self.column(byS, function (b) {
+        var v = b.slowest_timed && !b.provisional ? b.slowest_timed.timing_ms[n] : undefined;
+        return v === undefined ? null : v;
+      }));
+    });
+    if (this.chartsByName.timing && this.timingNames !== names.join(',')) {
+      // a name seen for the first time: the chart's series change, so it is drawn again
+      var old = this.chartsByName.timing;
+      this.charts.splice(this.charts.indexOf(old), 1);
+      delete this.chartsByName.timing;
+      old.destroy();
+    }
+    this.timingNames = names.join(',');
+    if (!this.chartsByName.timing) { this.timingChartBox.innerHTML = ''; }
+    var opts = this.syncedOpts(TIMING_TITLE, series, 220, function (u) { self.drawMarks(u, sc, false); });
+    opts.axes = [{}, {label: 'ms'}];
+    upsertChart(this, 'timing', this.timingChartBox, opts, data);
+    var worst = timed.reduce(function (a, s) {
+      return a === null || byS[s].slowest_timed.service_ms > byS[a].slowest_timed.service_ms ? s : a;
+    }, null);
+    var w = byS[worst].slowest_timed;
+    this.timingNote.textContent = 'slowest timed request: ' + hms(worst) + ' UTC, measured ' + w.service_ms
+      + ' ms; the service said ' + Object.keys(w.timing_ms).map(function (n) { return n + ' ' + w.timing_ms[n] + ' ms'; }).join(', ')
+      + ' (' + timed.length + ' seconds with Server-Timing)';
+    this.timingNote.dataset.sec = String(worst);
+    this.root.dataset.serverTimingPoints = String(timed.length);
+  };
+
+  var TIMING_TITLE = 'where the service says the time went, per second (Server-Timing, ms): the slowest timed request';
 
   SeriesPage.prototype.renderTelemetry = function () {
     var self = this;

@@ -703,7 +703,7 @@ class AttributionTest {
         }
         assertThat(Attribution.standard().rules()).extracting(CauseRule::cause).containsExactlyInAnyOrder(
                 Cause.GENERATOR, Cause.VACUUM_STORM, Cause.WAL_POOL, Cause.LOCK_CONTENTION, Cause.STORAGE,
-                Cause.CACHE_RAM, Cause.HOST_IO);
+                Cause.CACHE_RAM, Cause.HOST_IO, Cause.CONNECTION_POOL, Cause.SERVICE);
     }
 
     // ---- the scene ----

@@ -22,6 +22,9 @@ public final class BenchServer implements AutoCloseable {
 
     /** The smallest JSON body the server can answer with: {@code {"ok":""}}. */
     public static final int MIN_JSON_BYTES = 9;
+    /** The header the bench server sends with {@code --server-timing-pairs}: the reference SUT's shape. */
+    public static final String SUT_SERVER_TIMING = "pool;dur=0.012, db;dur=0.734, app;dur=0.081";
+    private static final String SERVER_TIMING = "Server-Timing";
 
     private final ByteBuf body;
 
@@ -44,6 +47,14 @@ public final class BenchServer implements AutoCloseable {
      * {@code responseBytes} of body: 2 is {@code ok}; from {@link #MIN_JSON_BYTES} up, {@code {"ok":"xx...x"}}.
      */
     public BenchServer(String host, int port, int threads, int responseBytes) {
+        this(host, port, threads, responseBytes, null);
+    }
+
+    /**
+     * As {@link #BenchServer(String, int, int, int)}, with {@code serverTiming} (or null: none) as every answer's
+     * {@code Server-Timing} header, for measuring what reading it costs the generator.
+     */
+    public BenchServer(String host, int port, int threads, int responseBytes, String serverTiming) {
         if (responseBytes != 2 && responseBytes < MIN_JSON_BYTES) {
             throw new IllegalArgumentException("response bytes must be 2 (ok) or >= " + MIN_JSON_BYTES + " (JSON), was "
                     + responseBytes);
@@ -56,6 +67,9 @@ public final class BenchServer implements AutoCloseable {
         this.server = HttpServer.create().host(host).port(port).runOn(loops)
                 .handle((req, res) -> {
                     served.increment();
+                    if (serverTiming != null) {
+                        res.header(SERVER_TIMING, serverTiming);
+                    }
                     return req.receive().then(res.header(HttpHeaderNames.CONTENT_LENGTH, length)
                             .send(Mono.just(body.duplicate())).then());
                 })

@@ -68,6 +68,9 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
     private final Decoder decoder;
     private final Listener listener;
     private final int keepBodyBytes;
+    private final boolean readServerTiming;
+    /** The response's Server-Timing header value, or null (only when {@code readServerTiming}). */
+    private String serverTiming;
     /** The kept body of the response in flight (reused; null until a body is kept). */
     private byte[] kept;
     private int keptBytes;
@@ -97,12 +100,30 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
      *                      body is only counted)
      */
     public HttpConnection(Listener listener, int maxHeadBytes, int keepBodyBytes) {
+        this(listener, maxHeadBytes, keepBodyBytes, false);
+    }
+
+    /**
+     * @param maxHeadBytes     the largest response head (status line, headers) accepted
+     * @param keepBodyBytes    how many bytes of each response body to keep for {@link #keptBody()}; 0: none
+     * @param readServerTiming keep each response's {@code Server-Timing} header value for {@link #serverTiming()}
+     */
+    public HttpConnection(Listener listener, int maxHeadBytes, int keepBodyBytes, boolean readServerTiming) {
         if (keepBodyBytes < 0) {
             throw new IllegalArgumentException("keepBodyBytes must be >= 0, was " + keepBodyBytes);
         }
         this.listener = Objects.requireNonNull(listener, "listener");
         this.decoder = new Decoder(maxHeadBytes);
         this.keepBodyBytes = keepBodyBytes;
+        this.readServerTiming = readServerTiming;
+    }
+
+    /**
+     * The {@code Server-Timing} header of the response being reported (several fields joined with {@code ", "}), or
+     * null when it had none or the connection does not read it. Only valid inside {@link Listener#onResponse}.
+     */
+    public String serverTiming() {
+        return serverTiming;
     }
 
     /**
@@ -172,6 +193,7 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
         bodyBytes = 0;
         keptBytes = 0;
         truncated = false;
+        serverTiming = null;
         channel.writeAndFlush(request, channel.voidPromise());
     }
 
@@ -234,6 +256,9 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
                 // 1xx interim responses are skipped, except 101, which ends the response and leaves HTTP
                 interim = status >= 100 && status < 200 && status != 101;
                 keepAlive = status != 101 && HttpUtil.isKeepAlive(response);
+                if (readServerTiming && !interim) {
+                    serverTiming = serverTimingOf(response);
+                }
             }
             if (msg instanceof HttpContent content) {
                 ByteBuf piece = content.content();
@@ -264,6 +289,17 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
         }
     }
+
+    private static String serverTimingOf(HttpResponse response) {
+        String first = response.headers().get(SERVER_TIMING);
+        if (first == null) {
+            return null;
+        }
+        java.util.List<String> all = response.headers().getAll(SERVER_TIMING);
+        return all.size() == 1 ? first : String.join(", ", all);
+    }
+
+    private static final io.netty.util.AsciiString SERVER_TIMING = io.netty.util.AsciiString.cached("server-timing");
 
     /** Copies what fits under the cap of {@code piece} (not consumed: the caller releases it). */
     private void keep(ByteBuf piece) {

@@ -3,6 +3,7 @@ package io.rigscope.model.codec;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.ServerTiming;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,12 +25,18 @@ import java.util.Map;
  *   scenario index, t2 - previous t2 (zigzag; the first is relative to ts), t2 - t1, t1 - t0,
  *   status, error kind (ordinal of {@link ErrorKind}, declaration order), batch, qty (zigzag), bytes
  * </pre>
+ * A batch where some sample carries a {@link ServerTiming} starts with {@code 'R' 'S' 'B' 0x02} instead and adds,
+ * after the scenarios, a table of the timing names (count, then each as length + UTF-8, first-appearance order),
+ * and at the end of each row the sample's timing: its metric count, then each metric as name index and µs. A batch
+ * without timing is still written as version 1, byte for byte as before; the decoder reads both.
  * {@link ErrorKind} constants may only be appended, never reordered. Package-private: {@link WireCodec} is the API.
  */
 final class CompactSamples {
 
     /** The first four bytes of every compact batch. */
     static final byte[] MAGIC = {'R', 'S', 'B', 1};
+    /** The first four bytes of a compact batch with server timing. */
+    static final byte[] MAGIC_TIMED = {'R', 'S', 'B', 2};
     private static final ErrorKind[] KINDS = ErrorKind.values();
 
     private CompactSamples() {
@@ -38,12 +45,19 @@ final class CompactSamples {
     /** True when the value starts with the compact magic. */
     static boolean isCompact(byte[] value) {
         return value.length >= 4 && value[0] == MAGIC[0] && value[1] == MAGIC[1] && value[2] == MAGIC[2]
-                && value[3] == MAGIC[3];
+                && (value[3] == MAGIC[3] || value[3] == MAGIC_TIMED[3]);
     }
 
     static byte[] encode(SampleBatch batch) {
-        Out out = new Out(16 + batch.samples().size() * 14);
-        out.raw(MAGIC);
+        boolean timed = false;
+        for (Sample s : batch.samples()) {
+            if (!s.serverTiming().isEmpty()) {
+                timed = true;
+                break;
+            }
+        }
+        Out out = new Out(16 + batch.samples().size() * (timed ? 24 : 14));
+        out.raw(timed ? MAGIC_TIMED : MAGIC);
         out.string(batch.run());
         out.varint(batch.rep());
         out.string(batch.src());
@@ -58,6 +72,20 @@ final class CompactSamples {
         }
         out.varint(names.size());
         names.forEach(out::string);
+        Map<String, Integer> timingIndex = new HashMap<>();
+        if (timed) {
+            List<String> timingNames = new ArrayList<>();
+            for (Sample s : batch.samples()) {
+                ServerTiming t = s.serverTiming();
+                for (int i = 0; i < t.size(); i++) {
+                    if (timingIndex.putIfAbsent(t.name(i), timingNames.size()) == null) {
+                        timingNames.add(t.name(i));
+                    }
+                }
+            }
+            out.varint(timingNames.size());
+            timingNames.forEach(out::string);
+        }
         out.varint(batch.samples().size());
         long previous = batch.ts();
         for (Sample s : batch.samples()) {
@@ -71,6 +99,14 @@ final class CompactSamples {
             out.varint(s.batch());
             out.zigzag(s.qty());
             out.varint(s.bytes());
+            if (timed) {
+                ServerTiming t = s.serverTiming();
+                out.varint(t.size());
+                for (int i = 0; i < t.size(); i++) {
+                    out.varint(timingIndex.get(t.name(i)));
+                    out.varint(t.durUs(i));
+                }
+            }
         }
         return out.toByteArray();
     }
@@ -81,6 +117,7 @@ final class CompactSamples {
      * @throws IllegalArgumentException when the bytes are truncated or describe an invalid batch
      */
     static SampleBatch decode(byte[] value) {
+        boolean timed = value[3] == MAGIC_TIMED[3];
         In in = new In(value, MAGIC.length);
         String run = in.string();
         int rep = (int) in.varint();
@@ -90,6 +127,13 @@ final class CompactSamples {
         String[] scenarios = new String[scenarioCount];
         for (int i = 0; i < scenarioCount; i++) {
             scenarios[i] = in.string();
+        }
+        String[] timingNames = new String[0];
+        if (timed) {
+            timingNames = new String[in.count()];
+            for (int i = 0; i < timingNames.length; i++) {
+                timingNames[i] = in.string();
+            }
         }
         int n = in.count();
         List<Sample> samples = new ArrayList<>(n);
@@ -112,7 +156,26 @@ final class CompactSamples {
             int batchSize = (int) in.varint();
             long qty = in.zigzag();
             long bytes = in.varint();
-            samples.add(new Sample(scenarios[scenario], t0, t1, t2, status, KINDS[(int) kind], batchSize, qty, bytes));
+            ServerTiming timing = ServerTiming.NONE;
+            if (timed) {
+                int k = in.count();
+                if (k > 0) {
+                    String[] names = new String[k];
+                    long[] durUs = new long[k];
+                    for (int j = 0; j < k; j++) {
+                        long name = in.varint();
+                        if (name >= timingNames.length) {
+                            throw new IllegalArgumentException("sample " + i + " names timing #" + name + " of "
+                                    + timingNames.length);
+                        }
+                        names[j] = timingNames[(int) name];
+                        durUs[j] = in.varint();
+                    }
+                    timing = ServerTiming.of(names, durUs);
+                }
+            }
+            samples.add(new Sample(scenarios[scenario], t0, t1, t2, status, KINDS[(int) kind], batchSize, qty, bytes,
+                    timing));
         }
         if (in.pos != value.length) {
             throw new IllegalArgumentException((value.length - in.pos) + " trailing bytes after " + n + " samples");

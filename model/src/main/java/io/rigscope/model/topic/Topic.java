@@ -9,6 +9,7 @@ import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.PgLogEvent;
+import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.Verdict;
 import io.rigscope.model.wire.Vmstat;
@@ -37,7 +38,10 @@ public enum Topic {
     CLOUDWATCH("rig.cloudwatch", CloudWatchPoint.class, 1, "one CloudWatch datapoint"),
     CANARY("rig.canary", Canary.class, 1, "disk canary fsync latency per second"),
     VERDICTS("rig.verdicts", Verdict.class, 3, "analyzer output"),
-    DLQ("rig.dlq", DeadLetter.class, 1, "records that could not be decoded, with the reason");
+    DLQ("rig.dlq", DeadLetter.class, 1, "records that could not be decoded, with the reason"),
+    // appended, never inserted: a generator's spool file stores a topic by its ordinal
+    PROCESS("rig.process", ProcessMetrics.class, 1,
+            "the service's process per second: CPU, RSS, threads, run-queue wait, stops, JVM pauses");
 
     /** Retention for every topic: kept forever, so archives can be replayed. */
     public static final String RETENTION_MS = "-1";

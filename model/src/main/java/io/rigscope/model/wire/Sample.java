@@ -1,5 +1,7 @@
 package io.rigscope.model.wire;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Objects;
 
 /**
@@ -17,9 +19,19 @@ import java.util.Objects;
  * @param batch events in the request body
  * @param qty sum of the events' quantities sent
  * @param bytes request body size in bytes
+ * @param serverTiming what the service said of its time in a {@code Server-Timing} header ({@link ServerTiming#NONE}
+ *                     when it said nothing; then left out of the JSON, so older samples decode unchanged)
  */
 public record Sample(String scenario, long t0, long t1, long t2, int status, ErrorKind err, int batch, long qty,
-                     long bytes) {
+                     long bytes,
+                     @JsonProperty("server_timing_us") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+                     ServerTiming serverTiming) {
+
+    /** A sample without server timing. */
+    public Sample(String scenario, long t0, long t1, long t2, int status, ErrorKind err, int batch, long qty,
+                  long bytes) {
+        this(scenario, t0, t1, t2, status, err, batch, qty, bytes, ServerTiming.NONE);
+    }
 
     public Sample {
         Checks.nonBlank(scenario, "scenario");
@@ -30,6 +42,12 @@ public record Sample(String scenario, long t0, long t1, long t2, int status, Err
         }
         Checks.nonNegative(batch, "batch");
         Checks.nonNegative(bytes, "bytes");
+        serverTiming = serverTiming == null ? ServerTiming.NONE : serverTiming;
+    }
+
+    /** This sample with the service's own account of its time. */
+    public Sample withServerTiming(ServerTiming timing) {
+        return new Sample(scenario, t0, t1, t2, status, err, batch, qty, bytes, timing);
     }
 
     /** {@code t2 - t1}, microseconds. */

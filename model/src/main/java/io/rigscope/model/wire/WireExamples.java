@@ -32,7 +32,8 @@ public final class WireExamples {
                         new ScheduleStart("open-loop", T + 50_000, 600_000L, List.of("ingest"), null, null)
                                 .body(Marker.Kind.REPEAT_START)),
                 new SampleBatch("s-2026-11-30a", 1, "gen-1", T + 1_000_000, List.of(
-                        new Sample("ingest", T + 1_000, T + 1_020, T + 4_950, 201, ErrorKind.NONE, 10, 512, 1843),
+                        new Sample("ingest", T + 1_000, T + 1_020, T + 4_950, 201, ErrorKind.NONE, 10, 512, 1843,
+                                ServerTiming.of(new String[] {"pool", "db", "app"}, new long[] {12, 3_410, 402})),
                         new Sample("ingest", T + 1_833, T + 1_840, T + 161_200, 0, ErrorKind.TIMEOUT, 10, 498,
                                 1841))),
                 new Ledger("s-2026-11-30a", 1, "gen-1", T + 1_050_000, "ingest", T / 1_000_000, 1200, 1200, 0, 1198,
@@ -71,6 +72,8 @@ public final class WireExamples {
                 new Verdict("s-2026-11-30a", 1, "analyzer-1", T + 11_000_000, Verdict.Kind.FREEZE, "ingest",
                         ordered("sec", T / 1_000_000, "max_ms", 161.2, "over_50ms_pct", 23.4, "requests", 1198L)),
                 new DeadLetter("s-2026-11-30a", 0, "codec", T, "rig.samples/1@5121", "rig.samples",
-                        "invalid record: sample times must satisfy 0 < t0 <= t1 <= t2", "{\"run\":\"s-2026-11-30a\"}"));
+                        "invalid record: sample times must satisfy 0 < t0 <= t1 <= t2", "{\"run\":\"s-2026-11-30a\"}"),
+                new ProcessMetrics("s-2026-11-30a", 1, "process@app-1", T + 1_000_000, 48213, "java", 1000.4, 37.5, 2,
+                        412_000_000L, 61, 3.2, 800.0, 100.0, 0.0, 1.4));
     }
 }

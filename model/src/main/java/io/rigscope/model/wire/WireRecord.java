@@ -12,7 +12,7 @@ import io.rigscope.model.topic.Topic;
  */
 public sealed interface WireRecord
         permits Marker, SampleBatch, Ledger, Health, Vmstat, OsMetrics, Waits, DbSample, PgLogEvent,
-                CloudWatchPoint, Canary, Verdict, DeadLetter {
+                CloudWatchPoint, Canary, ProcessMetrics, Verdict, DeadLetter {
 
     /** The series id; also the Kafka key. Never blank. */
     String run();

@@ -75,4 +75,26 @@ class CompactSamplesTest {
 
         assertThat(((Decoded.Failed) d).deadLetter().reason()).contains("differs from the record's run");
     }
+
+    @Test
+    void serverTimingSurvivesEveryFormAndABatchWithoutItKeepsVersionOneBytes() {
+        SampleBatch timed = new SampleBatch("s-1", 1, "gen-1", 1_700_000_001_000_000L, List.of(
+                new Sample("ingest", 1_700_000_000_100_000L, 1_700_000_000_100_500L, 1_700_000_000_102_500L, 201,
+                        ErrorKind.NONE, 10, 55, 1800, io.rigscope.model.wire.ServerTiming.of(
+                                new String[] {"pool", "db", "app"}, new long[] {120, 3400, 250})),
+                new Sample("ingest", 1_700_000_000_200_000L, 1_700_000_000_200_000L, 1_700_000_000_203_000L, 201,
+                        ErrorKind.NONE, 10, 40, 1800)));
+
+        for (WireCodec.Format format : WireCodec.Format.values()) {
+            byte[] bytes = codec.encode(timed, format);
+            assertThat(codec.decode(Topic.SAMPLES, "s-1", bytes, "test")).isEqualTo(new Decoded.Ok(timed));
+        }
+        assertThat(codec.encode(timed, WireCodec.Format.COMPACT)[3]).isEqualTo((byte) 2);
+        assertThat(codec.encode(batch, WireCodec.Format.COMPACT)[3]).isEqualTo((byte) 1);
+        String json = new String(codec.encode(timed, WireCodec.Format.JSON), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(json).contains("\"server_timing_us\":{\"pool\":120,\"db\":3400,\"app\":250}");
+        assertThat(json.indexOf("server_timing_us")).isEqualTo(json.lastIndexOf("server_timing_us"));
+        assertThat(new String(codec.encode(batch, WireCodec.Format.JSON), java.nio.charset.StandardCharsets.UTF_8))
+                .doesNotContain("server_timing");
+    }
 }

@@ -11,7 +11,7 @@ public final class Calibration {
      * starved CPU (a cause that must not be named: host_io).
      */
     public static final List<CalibrationCase> CASES = List.of(new CleanCase(), new GeneratorPauseCase(),
-            new HotRowCase(), new WalPoolCase(), new VacuumStormCase(), new EdgeSecondCase(), new CpuStarvedCase());
+            new HotRowCase(), new WalPoolCase(), new VacuumStormCase(), new EdgeSecondCase(), new CpuStarvedCase(), new ServicePauseCase(), new PoolCase());
 
     private Calibration() {
     }

@@ -39,6 +39,11 @@ public interface CalibrationCase {
         return ApiKeys.Touch.PER_MINUTE;
     }
 
+    /** The SUT's connection pool size; 0 is the SUT's default (16). */
+    default int sutPoolSize() {
+        return 0;
+    }
+
     /** The series: one short sustained repeat against {@code target}. */
     SeriesPlan plan(String series, URI target, String apiKey);
 

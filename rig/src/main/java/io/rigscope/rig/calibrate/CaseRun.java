@@ -123,11 +123,12 @@ public final class CaseRun {
             // the SUT in its own JVM, as run and demo start it: the generator's health measures the generator
             try (SutProcess sut = SutProcess.start(new SutProcess.Spec(owner, Migrations.APP_ROLE, null, touch,
                     "multi-row", Provisioning.DEMO_TENANT, Provisioning.DEMO_API_KEY, Duration.ofSeconds(60),
-                    SutProcess.newLogFile()));
+                    SutProcess.newLogFile(), c.sutPoolSize()));
                  WirePublisher publisher = new WirePublisher(bootstrap, codec,
                          WirePublisher.Options.defaults().withOutFile(plain).withClientId("rigscope-calibrate"))) {
-                console.printf("sut: usage-events API on %s (pid %d, touch %s; log %s)%n", sut.baseUri(), sut.pid(),
-                        touch, sut.logFile());
+                console.printf("sut: usage-events API on %s (pid %d, touch %s%s; log %s)%n", sut.baseUri(), sut.pid(),
+                        touch, c.sutPoolSize() > 0 ? ", pool " + c.sutPoolSize() : "", sut.logFile());
+                provoked.ctx = provoked.ctx.withSutPid(sut.pid());
                 SeriesPlan plan = c.plan(series, sut.baseUri(), Provisioning.DEMO_API_KEY);
                 if (!SeriesSession.bringUp(new BringUpChecks.Spec(owner, Migrations.APP_ROLE, null, sut.baseUri(),
                         Provisioning.DEMO_API_KEY, plan.load().batch(), BringUpChecks.DEFAULT_COUNT_SQL), console)) {
@@ -141,6 +142,7 @@ public final class CaseRun {
                 TelemetrySources.Local local = profile == CalibrationProfile.LOCAL
                         ? new TelemetrySources.Local(owner, pg.logFile(), null, false, pg.dataDir(), tables, null)
                                 .withCanaryDir(pg.volume().map(LoopVolume::hostDirectory).orElse(null))
+                                .withServicePid(sut.pid())
                         : null;
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT, local,
                         env.toEnvironment(), reportJson, reportMd, profile.analyzerTimeout(), reportHtml, hlogDir);
@@ -181,7 +183,7 @@ public final class CaseRun {
      */
     private static final class Provoked implements SeriesRunner.RepeatListener, AutoCloseable {
         final CalibrationCase c;
-        final CaseContext ctx;
+        CaseContext ctx;
         final AtomicInteger rep = new AtomicInteger();
         private Provocation running;
 

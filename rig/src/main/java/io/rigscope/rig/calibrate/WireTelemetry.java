@@ -51,6 +51,7 @@ public final class WireTelemetry {
     private final List<Vmstat> vmstat = new ArrayList<>();
     private final List<OsMetrics> os = new ArrayList<>();
     private final List<CloudWatchPoint> cloudWatch = new ArrayList<>();
+    private final List<io.rigscope.model.wire.ProcessMetrics> process = new ArrayList<>();
     private final Map<String, Set<String>> sources = new TreeMap<>();
 
     private WireTelemetry(long fromUs, long toUs) {
@@ -97,6 +98,8 @@ public final class WireTelemetry {
                 t.vmstat.add(v);
             } else if (r instanceof OsMetrics o) {
                 t.os.add(o);
+            } else if (r instanceof io.rigscope.model.wire.ProcessMetrics p) {
+                t.process.add(p);
             }
         }
         return t;
@@ -194,6 +197,16 @@ public final class WireTelemetry {
     /** The health record with the worst event-loop lag, if any. */
     public Optional<Health> worstLoopLag() {
         return health.stream().max(Comparator.comparingDouble(Health::loopLagMs));
+    }
+
+    /** The service's process record ({@code rig.process}) with the longest pause (stopped or at a safepoint), if any. */
+    public Optional<io.rigscope.model.wire.ProcessMetrics> worstProcessPause() {
+        return process.stream().max(Comparator.comparingDouble(io.rigscope.model.wire.ProcessMetrics::pauseMs));
+    }
+
+    /** {@code rig.process} records in the load. */
+    public int processSamples() {
+        return process.size();
     }
 
     /** The health record with the worst JVM pause, if any. */

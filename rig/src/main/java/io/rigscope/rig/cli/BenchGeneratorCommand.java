@@ -111,6 +111,12 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--check-pairs", defaultValue = "1", description = "--check: how many without/with pairs of measured runs (default ${DEFAULT-VALUE}).")
     int checkPairs;
 
+    @Option(names = "--server-timing-pairs", defaultValue = "0", description = {"Also measure what reading the "
+        + "Server-Timing header costs: the bench server answers with the reference SUT's header "
+        + "(" + BenchServer.SUT_SERVER_TIMING + ") and this many pairs of measured runs are made with the header ignored, "
+        + "then read onto every sample; the ratios are printed (default ${DEFAULT-VALUE}: not measured)."})
+    int serverTimingPairs;
+
     @Option(names = "--response-bytes", defaultValue = "2", description = "Body size of the bench server's answers: 2 is 'ok', 9 or more "
         + "a JSON object {\"ok\":\"xx..\"} (default ${DEFAULT-VALUE}; ignored with --target).")
     int responseBytes;
@@ -151,7 +157,11 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         }
         Map<String, Object> out = new LinkedHashMap<>();
         URI external = target == null ? null : targetUri(target);
-        try (BenchServer server = external == null ? new BenchServer("127.0.0.1", 0, serverThreads, responseBytes) : null;
+        if (serverTimingPairs < 0) {
+            throw new UsageException("--server-timing-pairs must be >= 0, was " + serverTimingPairs);
+        }
+        try (BenchServer server = external == null ? new BenchServer("127.0.0.1", 0, serverThreads, responseBytes,
+                serverTimingPairs > 0 ? BenchServer.SUT_SERVER_TIMING : null) : null;
              Publishing publishing = new Publishing()) {
             GeneratorBench bench = server != null ? new GeneratorBench(server, publishing.sink(), options, maxInFlight)
                     : new GeneratorBench(external, null, publishing.sink(), options, maxInFlight);
@@ -180,6 +190,18 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
                     pairs.add(new BenchResult[] {without, bench.run(rate, measured, responseCheck)});
                 }
             }
+            List<BenchResult[]> timingPairs = new ArrayList<>();
+            if (serverTimingPairs > 0) {
+                GeneratorBench ignoring = server != null
+                        ? new GeneratorBench(server, publishing.sink(), options.withServerTiming(false), maxInFlight)
+                        : new GeneratorBench(external, null, publishing.sink(), options.withServerTiming(false), maxInFlight);
+                for (int p = 0; p < serverTimingPairs; p++) {
+                    System.err.printf("bench: measuring %s at %.0f req/s with Server-Timing ignored, then read (pair %d/%d)%n",
+                            measured, rate, p + 1, serverTimingPairs);
+                    BenchResult without = ignoring.run(rate, measured);
+                    timingPairs.add(new BenchResult[] {without, bench.run(rate, measured)});
+                }
+            }
             out.putAll(main.toMap());
             out.put("holds", main.held(tolerance));
             out.put("duration_s", measured.toSeconds());
@@ -205,6 +227,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("load_avg_1m", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             if (responseCheck != null) {
                 out.put("check", checkFigures(responseCheck, pairs));
+            }
+            if (!timingPairs.isEmpty()) {
+                out.put("server_timing", timingFigures(timingPairs));
             }
             if (vsWrk) {
                 out.put("wrk", wrk.map(Object::toString).orElse("not installed"));
@@ -269,6 +294,28 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         ratios.put("service_p50_ms", ratio(pairs, BenchResult::serviceP50Ms));
         ratios.put("service_p99_ms", ratio(pairs, BenchResult::serviceP99Ms));
         m.put("ratio_with_over_without", ratios);
+        return m;
+    }
+
+    /** {@code --server-timing-pairs}' figures: the header, every pair (ignored, read) and the ratios read / ignored. */
+    private Map<String, Object> timingFigures(List<BenchResult[]> pairs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("header", BenchServer.SUT_SERVER_TIMING);
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (BenchResult[] pair : pairs) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("ignored", pairFigures(pair[0]));
+            p.put("read", pairFigures(pair[1]));
+            runs.add(p);
+        }
+        m.put("pairs", runs);
+        Map<String, Object> ratios = new LinkedHashMap<>();
+        ratios.put("cpu_us_per_request", ratio(pairs, BenchResult::cpuUsPerRequest));
+        ratios.put("user_cpu_us_per_request", ratio(pairs, BenchResult::userUsPerRequest));
+        ratios.put("lag_p99_ms", ratio(pairs, BenchResult::lagP99Ms));
+        ratios.put("service_p50_ms", ratio(pairs, BenchResult::serviceP50Ms));
+        ratios.put("service_p99_ms", ratio(pairs, BenchResult::serviceP99Ms));
+        m.put("ratio_read_over_ignored", ratios);
         return m;
     }
 

@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         header = "Provoke each tail cause for real here and check the analyzer's attribution; exit 0 or 1.",
         description = {"Runs the calibration cases (clean, generator-pause, hot-row, wal-pool, vacuum-storm, "
-            + "edge-second, cpu-starved), each a short series on its own private PostgreSQL cluster, and compares the cause "
+            + "edge-second, cpu-starved, service-pause, pool), each a short series on its own private PostgreSQL cluster, and compares the cause "
             + "of each case's dominant episode with the expected one. Prints CALIBRATED (exit 0) or NOT "
             + "CALIBRATED (exit 1).",
             "--profile rds gives the analyzer only what an RDS instance gives (Enhanced Monitoring, Performance "
@@ -49,7 +49,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--case", paramLabel = "NAME", description = "Run only this case (repeatable): clean, "
-            + "generator-pause, hot-row, wal-pool, vacuum-storm, edge-second, cpu-starved.")
+            + "generator-pause, hot-row, wal-pool, vacuum-storm, edge-second, cpu-starved, service-pause, pool.")
     List<String> cases = new ArrayList<>();
 
     @Option(names = "--profile", paramLabel = "local|rds", defaultValue = "local", description = "Which telemetry "

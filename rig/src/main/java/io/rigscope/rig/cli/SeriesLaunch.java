@@ -65,6 +65,7 @@ final class SeriesLaunch {
                         BringUpChecks.DEFAULT_COUNT_SQL), console)) {
                     return Optional.empty();
                 }
+                io.rigscope.rig.series.SutWarmup.run(plan, console);
             }
             plan.describeRequests().forEach(line -> console.println("series: " + line));
             if (!file.startSut() && plan.requests() != null) {
@@ -107,6 +108,18 @@ final class SeriesLaunch {
             Path pgLog = file.pgLog() != null ? file.pgLog() : cluster.map(PrivatePostgres::logFile).orElse(null);
             TelemetrySources.Local telemetry = new TelemetrySources.Local(database, pgLog, file.pgLogPrefix(), false,
                     pgData, file.effectiveWatchTables(), null);
+            if (sut != null) {
+                telemetry = telemetry.withServicePid(sut.pid()); // the SUT's process: rig.process
+            } else if (file.servicePid() != null) {
+                long pid = file.servicePid();
+                if (ProcessHandle.of(pid).isEmpty()) {
+                    throw new UsageException("target.pid " + pid + ": no such process on this host (the process "
+                            + "collector reads /proc/" + pid + "; give the pid of the service on the host rigscope "
+                            + "runs on, or leave target.pid out)");
+                }
+                telemetry = telemetry.withServicePid(pid); // the user's service: rig.process
+                console.printf("process: watching the service's process, pid %d (target.pid), as rig.process%n", pid);
+            }
             if (pgData == null) {
                 telemetry = telemetry.withoutLocalDisk();
                 console.println("disk: no pgdata, and the database's data directory is not on this host (or not "

@@ -33,15 +33,17 @@ import software.amazon.awssdk.regions.Region;
 /** {@code rigscope collect NAME}: runs one collector (or every local one) and publishes what it collects. */
 @Command(name = "collect", mixinStandardHelpOptions = true,
         description = {"Run a collector and publish its records to its topic (and --out FILE.jsonl).",
-            "NAME: vmstat | os | waits | db | pglog | canary | em | pi | rdslog | cloudwatch | all | k6 "
+            "NAME: vmstat | os | waits | db | pglog | canary | process | em | pi | rdslog | cloudwatch | all | k6 "
             + "('all' runs every local collector). Without --pg, collectors that need PostgreSQL use a "
             + "private cluster started for the run (its log file and data directory too).",
+            "process watches a service's process on this host (--pid N): CPU, RSS, threads, run-queue wait, stops, "
+            + "a JVM's GC and safepoint time (rig.process; docs/collectors.md).",
             "k6 follows a running k6 (--follow FILE or --topic T) and publishes its samples, drops, thresholds "
             + "and markers as 'import k6' would; its seconds close by time (--lateness). See docs/k6.md.",
             "Prints one line per second: records per collector and the gist of the latest one."})
 public final class CollectCommand implements Callable<Integer> {
 
-    private static final List<String> NAMES = List.of("vmstat", "os", "waits", "db", "pglog", "canary", "em", "pi",
+    private static final List<String> NAMES = List.of("vmstat", "os", "waits", "db", "pglog", "canary", "process", "em", "pi",
             "rdslog", "cloudwatch", "all", "k6");
 
     @Mixin
@@ -84,6 +86,9 @@ public final class CollectCommand implements Callable<Integer> {
     @Option(names = "--interval", paramLabel = "DURATION", description = "Sampling interval of vmstat, os, waits, db (default 1s).")
     String interval;
 
+    @Option(names = "--pid", paramLabel = "N", description = "process: the service's process id, on this host.")
+    Long pid;
+
     @Option(names = "--aws-endpoint", paramLabel = "URL", description = "Send AWS calls here instead of AWS's endpoints.")
     URI awsEndpoint;
 
@@ -123,6 +128,17 @@ public final class CollectCommand implements Callable<Integer> {
         }
         PgUrl target = pgUrl == null ? null : PgTarget.parse(pgUrl);
         CollectorContext ctx = CollectorContext.of(series);
+        if (name.equals("process")) {
+            if (pid == null) {
+                throw new UsageException("collect process needs --pid N (the service's process on this host)");
+            }
+            if (ProcessHandle.of(pid).isEmpty()) {
+                throw new UsageException("--pid " + pid + ": no such process on this host");
+            }
+            var collector = new io.rigscope.collectors.process.ProcessCollector(
+                    new io.rigscope.collectors.process.ProcessCollector.Config(pid, every, null, null), ctx);
+            return run(new CollectorSet(java.util.Map.of("process", collector.records())), stopAfter);
+        }
         List<String> wanted = name.equals("all") ? TelemetrySources.LOCAL : List.of(name);
         boolean rds = TelemetrySources.RDS.contains(name);
         boolean needsPg = !rds && wanted.stream().anyMatch(n -> List.of("waits", "db", "pglog").contains(n));

@@ -104,6 +104,11 @@ final class LiveLine {
             return "fsyncs=" + c.fsyncs() + " max=" + c.fsyncMaxUs() + "us p99=" + c.fsyncP99Us() + "us stalled="
                     + c.stalledIntervals();
         }
+        if (r instanceof io.rigscope.model.wire.ProcessMetrics m) {
+            return "pid=" + m.pid() + " cpu=" + fmt(m.cpuPct()) + "% rss=" + (m.rssBytes() >> 20) + "MB threads="
+                    + m.threads() + " runq=" + fmt(m.runqWaitMs()) + "ms stopped=" + fmt(m.stoppedMs()) + "ms"
+                    + (m.safepointMs() == null ? "" : " safepoint=" + fmt(m.safepointMs()) + "ms");
+        }
         if (r instanceof CloudWatchPoint p) {
             return p.metric() + "=" + fmt(p.value());
         }

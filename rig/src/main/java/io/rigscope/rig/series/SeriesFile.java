@@ -39,13 +39,19 @@ import java.util.Set;
  * @param pgLogPrefix the server's {@code log_line_prefix} for reading {@code pgLog}, or null (the default prefix)
  * @param pgData the database's data directory ({@code pgdata}: the disk view and the canary measure its
  *               filesystem), or null: for a database rigscope did not start, then no local disk is measured
+ * @param servicePid the service's process id on this host ({@code target.pid}): the process collector watches it
+ *                   ({@code rig.process}); null when the file gives none (then the service's process is not watched,
+ *                   unless rigscope starts the reference SUT, whose process it always watches)
  */
 public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String tenant, List<String> watchTables,
                          String sutTouch, String sutInsert, String sutAppPassword, Path pgLog, Double costPerHour,
-                         String pgLogPrefix, Path pgData) {
+                         String pgLogPrefix, Path pgData, Long servicePid) {
 
     public SeriesFile {
         watchTables = watchTables == null ? null : List.copyOf(watchTables);
+        if (servicePid != null && servicePid <= 0) {
+            throw new IllegalArgumentException("servicePid must be > 0, was " + servicePid);
+        }
     }
 
     /** Placeholder target while the reference SUT is not started yet. */
@@ -58,7 +64,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                        String pglog, String pglogPrefix, String pgdata, Double costPerHour) {
     }
 
-    private record Target(String url, String apiKey, String tenant, String idleTimeout) {
+    private record Target(String url, String apiKey, String tenant, String idleTimeout, Long pid) {
     }
 
     private record Sut(String touch, String insert, String appPassword) {
@@ -104,13 +110,13 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     /** This file with the reference SUT's app-role password replaced ({@code demo --app-password}). */
     public SeriesFile withAppPassword(String password) {
         return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, password, pgLog,
-                costPerHour, pgLogPrefix, pgData);
+                costPerHour, pgLogPrefix, pgData, servicePid);
     }
 
     /** This file with {@code database} replaced (by {@code --pg}). */
     public SeriesFile withDatabase(String url) {
         return new SeriesFile(plan, url, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
-                costPerHour, pgLogPrefix, pgData);
+                costPerHour, pgLogPrefix, pgData, servicePid);
     }
 
     /**
@@ -218,7 +224,27 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             return new SeriesFile(plan, database, url == null, tenant, watchTables, touch, insert,
                     sut == null ? null : nonBlank(sut.appPassword(), "sut.app_password"),
                     pglog == null ? null : Path.of(pglog), top.costPerHour(),
-                    nonBlank(top.pglogPrefix(), "pglog_prefix"), pgdata == null ? null : dir.resolve(pgdata));
+                    nonBlank(top.pglogPrefix(), "pglog_prefix"), pgdata == null ? null : dir.resolve(pgdata),
+                    servicePid(target, url));
+        }
+
+        /**
+         * {@code target.pid}: the service's process on this host, for a service rigscope did not start (it watches
+         * the reference SUT it starts on its own). Whether the process exists is checked when the series starts.
+         */
+        private Long servicePid(Target target, String url) {
+            Long pid = target == null ? null : target.pid();
+            if (pid == null) {
+                return null;
+            }
+            if (pid <= 0) {
+                throw fail("target.pid", "must be a process id > 0, was " + pid);
+            }
+            if (url == null) {
+                throw fail("target.pid", "needs target.url: without it rigscope starts the reference SUT and watches "
+                        + "that process itself");
+            }
+            return pid;
         }
 
         private URI targetUrl(String url) {

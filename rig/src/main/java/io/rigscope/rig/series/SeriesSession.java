@@ -226,6 +226,7 @@ public final class SeriesSession {
         console.println();
         console.println("== series " + plan.series() + ": " + report.headline());
         console.println("freeze-seconds by cause: " + report.freezeSecondsByCauseLine());
+        console.println("episodes: " + report.episodesLine());
         console.println(ReportFiles.markdown(report));
         List<RepeatSummary> rungs = report.repeats().stream().filter(r -> r.kind() == RepeatTrack.Kind.LADDER)
                 .toList();

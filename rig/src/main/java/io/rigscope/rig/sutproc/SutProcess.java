@@ -43,9 +43,17 @@ public final class SutProcess implements AutoCloseable {
      * @param apiKey the key to provision
      * @param startTimeout how long it may take to print its URL
      * @param logFile where its output goes
+     * @param poolSize its connection pool size ({@code --pool-size}); 0 is the SUT's default
      */
     public record Spec(PgUrl owner, String appUser, String appPassword, String touch, String insert, String tenant,
-                       String apiKey, Duration startTimeout, Path logFile) {
+                       String apiKey, Duration startTimeout, Path logFile, int poolSize) {
+
+        /** The SUT's default pool. */
+        public Spec(PgUrl owner, String appUser, String appPassword, String touch, String insert, String tenant,
+                    String apiKey, Duration startTimeout, Path logFile) {
+            this(owner, appUser, appPassword, touch, insert, tenant, apiKey, startTimeout, logFile, 0);
+        }
+
         public Spec {
             Objects.requireNonNull(owner, "owner");
             Objects.requireNonNull(appUser, "appUser");
@@ -81,9 +89,12 @@ public final class SutProcess implements AutoCloseable {
         String opts = System.getenv("RIGSCOPE_SUT_JAVA_OPTS");
         List<String> javaOptions = Arrays.asList((opts == null || opts.isBlank() ? DEFAULT_JAVA_OPTS : opts)
                 .strip().split("\\s+"));
-        List<String> arguments = List.of("sut", "--port", "0", "--bind", "127.0.0.1", "--migrate",
-                "--app-user", spec.appUser(), "--api-key-touch", spec.touch(), "--insert", spec.insert(),
-                "--tenant", spec.tenant());
+        List<String> arguments = new java.util.ArrayList<>(List.of("sut", "--port", "0", "--bind", "127.0.0.1",
+                "--migrate", "--app-user", spec.appUser(), "--api-key-touch", spec.touch(), "--insert", spec.insert(),
+                "--tenant", spec.tenant()));
+        if (spec.poolSize() > 0) {
+            arguments.addAll(List.of("--pool-size", Integer.toString(spec.poolSize())));
+        }
         Map<String, String> env = new HashMap<>();
         env.put("RIGSCOPE_PG", spec.owner().libpq());
         env.put("RIGSCOPE_API_KEY", spec.apiKey());

@@ -107,6 +107,19 @@ class SeriesFileTest {
     }
 
     @Test
+    void theServicesPidIsTheTargetsAndNeedsItsUrl() throws Exception {
+        SeriesFile watched = read("target: {url: 'http://svc:8080', pid: 48213}\nsustained: {rate: 5}\n");
+        assertThat(watched.servicePid()).isEqualTo(48213L);
+        assertThat(read("target: {url: 'http://svc:8080'}\nsustained: {rate: 5}\n").servicePid()).isNull();
+        assertThatThrownBy(() -> read("target: {url: 'http://svc:8080', pid: 0}\nsustained: {rate: 5}\n"))
+                .hasMessageContaining("series.yaml: target.pid must be a process id > 0, was 0");
+        assertThatThrownBy(() -> read("target: {url: 'http://svc:8080', pid: java}\nsustained: {rate: 5}\n"))
+                .hasMessageContaining("target.pid").hasMessageContaining("a whole number");
+        assertThatThrownBy(() -> read("target: {pid: 48213}\nsustained: {rate: 5}\n"))
+                .hasMessageContaining("series.yaml: target.pid needs target.url");
+    }
+
+    @Test
     void everyBuiltInDemoFileReads() {
         for (boolean quick : new boolean[] {false, true}) {
             for (boolean hotRow : new boolean[] {false, true}) {

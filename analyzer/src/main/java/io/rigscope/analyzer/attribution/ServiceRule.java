@@ -1,0 +1,218 @@
+package io.rigscope.analyzer.attribution;
+
+import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.servertiming.ServerTimingTrack;
+import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.model.wire.ProcessMetrics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code service}: the service itself, neither the database nor the instrument. Its defining evidence is either
+ * <ul>
+ *   <li>its own account: the slowest request of the episode that carried {@code Server-Timing} spent at least
+ *       {@code attribution_service_share} of the episode's worst request in the service's own metrics (every one but
+ *       {@code db} and {@code pool}), more than in {@code db}; or</li>
+ *   <li>its process ({@code rig.process}, within the stream's tolerance of the episode): stopped or at a JVM safepoint
+ *       for at least {@code attribution_service_pause_ms}, attributed when that pause is at least
+ *       {@code attribution_cover_share} of the episode's worst request (most likely when shorter); or starved of CPU:
+ *       its threads waited for a CPU (run-queue wait, summed over threads) at least
+ *       {@code attribution_service_pause_ms} in a second, or its CPU reached {@code attribution_service_cpu_share} of
+ *       the host's; attributed when that wait is at least {@code attribution_cover_share} of the worst request (most
+ *       likely otherwise).</li>
+ * </ul>
+ * The database control is this rule's own: over the episode {@code rig.waits} must show fewer than
+ * {@code attribution_db_busy_sessions} active sessions not waiting on the client; a busy database means no finding
+ * (a database cause, or none, explains it). Without {@code rig.waits}, a Server-Timing finding meets the control by
+ * its {@code db} share being the smaller (named as the substitute); a process-only finding is then capped at most
+ * likely. The instrument control is {@link Attribution}'s, as for every server cause.
+ *
+ * <p>By exclusion ({@code most_likely}): with no Server-Timing and no {@code rig.process} over the episode, when every
+ * stream that would show another cause is there and shows none: the generator's health with no stall of
+ * {@code attribution_generator_pause_ms}, the database idle by {@code rig.waits} (as above) and sampled by
+ * {@code rig.db}, the disk watched by the canary or the device view. A missing one of these means no finding: a
+ * confident wrong answer is the worst outcome.
+ */
+public final class ServiceRule implements CauseRule {
+
+    @Override
+    public Cause cause() {
+        return Cause.SERVICE;
+    }
+
+    @Override
+    public String fingerprint() {
+        return "Server-Timing's own (non-db, non-pool) share >= attribution_service_share of the episode's worst request, "
+                + "or the process stopped/at a safepoint >= attribution_service_pause_ms or CPU-saturated "
+                + "(attribution_service_cpu_share), with the database not busy (< attribution_db_busy_sessions)";
+    }
+
+    @Override
+    public Optional<Finding> examine(EpisodeScene scene) {
+        double busy = ServiceView.busySessions(scene);
+        if (busy >= scene.settings().dbBusySessions()) {
+            return Optional.empty();
+        }
+        double worstUs = scene.episode().worstMs() * 1000.0;
+        Optional<Finding> timed = byTiming(scene, busy, worstUs);
+        if (timed.isPresent() && timed.get().confidence() == Confidence.ATTRIBUTED) {
+            return timed;
+        }
+        Optional<Finding> process = byProcess(scene, busy, worstUs);
+        if (process.isPresent()) {
+            return process;
+        }
+        if (timed.isPresent()) {
+            return timed;
+        }
+        if (ServiceView.slowestTimed(scene) == null && !scene.covered(TelemetryStream.PROCESS)) {
+            return byExclusion(scene, busy);
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Finding> byTiming(EpisodeScene scene, double busy, double worstUs) {
+        ServerTimingTrack.Worst w = ServiceView.slowestTimed(scene);
+        if (w == null || worstUs <= 0) {
+            return Optional.empty();
+        }
+        long ownUs = ServiceView.ownUs(w.timing());
+        long dbUs = ServiceView.us(w.timing(), ServiceView.DB);
+        if (ownUs < scene.settings().serviceShare() * worstUs || ownUs <= dbUs) {
+            return Optional.empty();
+        }
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(Evidence.measured("server-timing", w.sec() * 1_000_000L, "service_own_ms", ownUs / 1000.0, "ms",
+                "the slowest timed request (second " + w.sec() + ", " + WaitProfile.round(w.serviceUs() / 1000.0)
+                        + " ms) spent " + WaitProfile.round(ownUs / 1000.0) + " ms in the service itself ("
+                        + ServiceView.describe(w.timing()) + "), >= attribution_service_share "
+                        + scene.settings().serviceShare() + " of the episode's worst request " + scene.episode().worstMs()
+                        + " ms"));
+        if (busy >= 0) {
+            evidence.add(ServiceView.dbFact(scene, busy));
+        } else {
+            evidence.add(new Evidence("server-timing", "database control met by Server-Timing: db "
+                    + WaitProfile.round(dbUs / 1000.0) + " ms of that request (rig.waits missing)"));
+        }
+        return Optional.of(new Finding(Cause.SERVICE, Confidence.ATTRIBUTED, evidence, List.of()));
+    }
+
+    private static Optional<Finding> byProcess(EpisodeScene scene, double busy, double worstUs) {
+        List<ProcessMetrics> around = scene.around(TelemetryStream.PROCESS, ProcessMetrics.class);
+        ProcessMetrics paused = null;
+        ProcessMetrics starved = null;
+        ProcessMetrics saturated = null;
+        for (ProcessMetrics p : around) {
+            if (p.pauseMs() * 1000 >= scene.settings().servicePauseUs()
+                    && (paused == null || p.pauseMs() > paused.pauseMs())) {
+                paused = p;
+            }
+            if (p.threadRunqWaitMs() * 1000 >= scene.settings().servicePauseUs()
+                    && (starved == null || p.threadRunqWaitMs() > starved.threadRunqWaitMs())) {
+                starved = p;
+            }
+            double capPct = scene.settings().serviceCpuShare() * 100.0 * Math.max(1, p.cpus());
+            if (p.cpuPct() >= capPct && (saturated == null || p.cpuPct() > saturated.cpuPct())) {
+                saturated = p;
+            }
+        }
+        double coverUs = scene.settings().coverShare() * worstUs;
+        List<Evidence> evidence = new ArrayList<>();
+        Confidence confidence;
+        if (paused != null && (starved == null || paused.pauseMs() * 1000 >= coverUs)) {
+            String what = paused.stoppedMs() >= paused.pauseMs() ? "stopped (state T)" : "at JVM safepoints";
+            confidence = paused.pauseMs() * 1000 >= coverUs ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
+            evidence.add(Evidence.measured("rig.process", paused.ts(), "pause_ms", paused.pauseMs(), "ms",
+                    "the service's process " + paused.src() + " (pid " + paused.pid() + ") was " + what + " "
+                            + WaitProfile.round(paused.pauseMs()) + " ms in the second ending at "
+                            + paused.ts() / 1_000_000L + " (>= attribution_service_pause_ms "
+                            + scene.settings().servicePauseUs() / 1000 + "), "
+                            + (confidence == Confidence.ATTRIBUTED ? "covering" : "short of") + " the episode's worst "
+                            + "request " + scene.episode().worstMs() + " ms; " + scene.within(TelemetryStream.PROCESS)));
+        } else if (starved != null || saturated != null) {
+            ProcessMetrics p = starved != null ? starved : saturated;
+            // threads waiting for a CPU that long in a second: the service could not run, whatever else it waited on.
+            // One record spans one second, so a worst request of several seconds is covered by a run of starved
+            // seconds, never by one record
+            double runMs = ServiceView.starvedRunMs(scene);
+            boolean persisted = runMs * 1000 >= coverUs;
+            confidence = p.threadRunqWaitMs() * 1000 >= coverUs || persisted ? Confidence.ATTRIBUTED
+                    : Confidence.MOST_LIKELY;
+            evidence.add(Evidence.measured("rig.process", p.ts(), "runq_wait_ms", p.threadRunqWaitMs(), "ms",
+                    "the service's process " + p.src() + " (pid " + p.pid() + ") was starved of CPU: a thread of it "
+                            + "waited " + WaitProfile.round(p.threadRunqWaitMs()) + " ms for a CPU in the second ending at "
+                            + p.ts() / 1_000_000L + " (" + WaitProfile.round(p.runqWaitMs()) + " ms summed over its "
+                            + p.threads() + " threads; " + WaitProfile.round(p.cpuPct())
+                            + " % CPU of " + p.cpus() + " CPUs)" + (runMs > 0 ? "; a thread of it waited for a CPU at "
+                            + "least attribution_service_starved_share " + scene.settings().serviceStarvedShare()
+                            + " of each second for " + WaitProfile.round(runMs) + " ms in a row" : "") + ", "
+                            + (confidence == Confidence.ATTRIBUTED ? "covering" : "short of")
+                            + " the episode's worst request " + scene.episode().worstMs() + " ms; "
+                            + scene.within(TelemetryStream.PROCESS)));
+            ServerTimingTrack.Worst w = ServiceView.slowestTimed(scene);
+            if (confidence == Confidence.ATTRIBUTED && ServiceView.poolDominates(scene, w, worstUs)) {
+                // a pool too small for the load looks the same from here: requests queue for a connection either way
+                confidence = Confidence.MOST_LIKELY;
+                evidence.add(new Evidence("server-timing", "the slowest timed request also waited "
+                        + WaitProfile.round(ServiceView.us(w.timing(), ServiceView.POOL) / 1000.0) + " ms for a pooled "
+                        + "connection (" + ServiceView.describe(w.timing()) + "): a pool too small for the load would "
+                        + "show the same wait, so neither is proven"));
+            }
+        } else {
+            return Optional.empty();
+        }
+        if (busy >= 0) {
+            evidence.add(ServiceView.dbFact(scene, busy));
+        } else {
+            Evidence why = new Evidence("rig.waits", "database control missing: no rig.waits over the episode, a busy "
+                    + "database cannot be ruled out");
+            return Optional.of(new Finding(Cause.SERVICE, Confidence.MOST_LIKELY, append(evidence, why),
+                    List.of("rig.waits")));
+        }
+        return Optional.of(new Finding(Cause.SERVICE, confidence, evidence, List.of()));
+    }
+
+    private static Optional<Finding> byExclusion(EpisodeScene scene, double busy) {
+        if (busy < 0 || !scene.covered(TelemetryStream.DB)) {
+            return Optional.empty();
+        }
+        if (!scene.covered(TelemetryStream.CANARY) && !scene.covered(TelemetryStream.OS)) {
+            return Optional.empty();
+        }
+        Map<Long, double[]> health = scene.health().subMap(scene.startSec() - 1, true, scene.endSec(), true);
+        if (health.isEmpty()) {
+            return Optional.empty();
+        }
+        double worstStallMs = 0;
+        for (double[] h : health.values()) {
+            worstStallMs = Math.max(worstStallMs, Math.max(h[0], h[1]));
+        }
+        if (worstStallMs * 1000 >= scene.settings().generatorPauseUs()) {
+            return Optional.empty();
+        }
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(new Evidence("attribution", "by exclusion: the service gave no Server-Timing and no rig.process "
+                + "covers the episode; the generator was healthy (worst JVM pause or loop lag "
+                + WaitProfile.round(worstStallMs) + " ms), the disk watched ("
+                + (scene.covered(TelemetryStream.CANARY) ? "rig.canary" : "rig.os") + ") and the database sampled "
+                + "(rig.db)"));
+        evidence.add(ServiceView.dbFact(scene, busy));
+        return Optional.of(new Finding(Cause.SERVICE, Confidence.MOST_LIKELY, evidence,
+                List.of("rig.process", "server-timing")));
+    }
+
+    /** True for a {@code service} finding made by exclusion (it stands only when no other rule's fingerprint fits). */
+    static boolean byExclusion(Finding f) {
+        return f.cause() == Cause.SERVICE && f.lacking().contains("server-timing");
+    }
+
+    private static List<Evidence> append(List<Evidence> list, Evidence e) {
+        List<Evidence> out = new ArrayList<>(list);
+        out.add(e);
+        return out;
+    }
+}

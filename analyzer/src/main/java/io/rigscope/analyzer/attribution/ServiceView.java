@@ -1,0 +1,172 @@
+package io.rigscope.analyzer.attribution;
+
+import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.servertiming.ServerTimingTrack;
+import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.model.wire.ProcessMetrics;
+import io.rigscope.model.wire.ServerTiming;
+import io.rigscope.model.wire.Waits;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the {@code service} and {@code connection_pool} rules share: the episode's slowest request that told its
+ * time (Server-Timing) and the database control (was the database busy?). Pure.
+ */
+final class ServiceView {
+
+    /** The Server-Timing name of the database's share. */
+    static final String DB = "db";
+    /** The Server-Timing name of the wait for a pooled connection. */
+    static final String POOL = "pool";
+
+    private ServiceView() {
+    }
+
+    /** The slowest request of the episode's seconds that carried Server-Timing, or null. */
+    static ServerTimingTrack.Worst slowestTimed(EpisodeScene scene) {
+        ServerTimingTrack.Worst worst = null;
+        for (ServerTimingTrack.Worst w : scene.serverTiming().worst(scene.startSec(), scene.endSec())) {
+            if (worst == null || w.serviceUs() > worst.serviceUs()) {
+                worst = w;
+            }
+        }
+        return worst;
+    }
+
+    /**
+     * True when the timed request {@code w} (may be null) waited for a pooled connection at least
+     * {@code attribution_pool_share} of the episode's worst request, longer than in {@code db} and in the service's own
+     * metrics: {@link ConnectionPoolRule}'s fingerprint.
+     */
+    static boolean poolDominates(EpisodeScene scene, ServerTimingTrack.Worst w, double worstUs) {
+        if (w == null) {
+            return false;
+        }
+        long poolUs = us(w.timing(), POOL);
+        return poolUs >= scene.settings().poolShare() * worstUs && poolUs > us(w.timing(), DB)
+                && poolUs > ownUs(w.timing());
+    }
+
+    /** Every metric but {@code db} and {@code pool}: the service's own time, µs. */
+    static long ownUs(ServerTiming t) {
+        long sum = 0;
+        for (int i = 0; i < t.size(); i++) {
+            if (!t.name(i).equals(DB) && !t.name(i).equals(POOL)) {
+                sum += t.durUs(i);
+            }
+        }
+        return sum;
+    }
+
+    /** A metric's duration, µs, 0 when the service did not name it. */
+    static long us(ServerTiming t, String name) {
+        return Math.max(0, t.durUs(name));
+    }
+
+    /** The timing in words: {@code pool 0.1 ms, db 3.4 ms, app 812.0 ms}. */
+    static String describe(ServerTiming t) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < t.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(t.name(i)).append(' ').append(WaitProfile.round(t.durUs(i) / 1000.0))
+                    .append(" ms");
+        }
+        return b.toString();
+    }
+
+    /**
+     * The database's load over the episode from {@code rig.waits}: average active sessions not waiting on the client
+     * ({@code Client:*}), or -1 when the stream does not cover the episode.
+     */
+    static double busySessions(EpisodeScene scene) {
+        if (!scene.covered(TelemetryStream.WAITS)) {
+            return -1;
+        }
+        List<Waits> waits = scene.around(TelemetryStream.WAITS, Waits.class);
+        if (waits.isEmpty()) {
+            return -1;
+        }
+        double sum = 0;
+        for (Waits w : waits) {
+            for (Map.Entry<String, Double> e : w.load().entrySet()) {
+                if (!e.getKey().startsWith("Client:")) {
+                    sum += e.getValue();
+                }
+            }
+        }
+        return sum / waits.size();
+    }
+
+    /** Average sessions waiting on the client ({@code Client:*}) over the episode's waits, 0 without them. */
+    static double clientSessions(EpisodeScene scene) {
+        List<Waits> waits = scene.around(TelemetryStream.WAITS, Waits.class);
+        if (waits.isEmpty()) {
+            return 0;
+        }
+        double sum = 0;
+        for (Waits w : waits) {
+            for (Map.Entry<String, Double> e : w.load().entrySet()) {
+                if (e.getKey().startsWith("Client:")) {
+                    sum += e.getValue();
+                }
+            }
+        }
+        return sum / waits.size();
+    }
+
+    /** The database control's fact: its sessions over the episode, in words. */
+    static Evidence dbFact(EpisodeScene scene, double busy) {
+        return new Evidence("rig.waits", "database not busy: " + WaitProfile.round(busy) + " active sessions not "
+                + "waiting on the client (< attribution_db_busy_sessions " + scene.settings().dbBusySessions() + "), "
+                + WaitProfile.round(clientSessions(scene)) + " on Client:*, " + scene.within(TelemetryStream.WAITS));
+    }
+
+    /**
+     * True when {@code rig.process} shows the service starved of CPU around the episode: one thread's run-queue wait
+     * in one record (the sum over threads in older records) at least {@code attribution_cover_share} of the
+     * episode's worst request, or one thread waiting at least {@code attribution_service_starved_share} of a
+     * record's interval ({@link #starvedSecond}: a thread cannot wait longer than the second it is measured in, so a
+     * worst request of several seconds is never covered by one record).
+     */
+    static boolean starved(EpisodeScene scene, double worstUs) {
+        for (ProcessMetrics p : scene.around(TelemetryStream.PROCESS, ProcessMetrics.class)) {
+            if (p.threadRunqWaitMs() * 1000 >= scene.settings().coverShare() * worstUs || starvedSecond(scene, p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * True when one thread of the process waited for a CPU at least {@code attribution_service_starved_share} of the
+     * record's interval ({@code runqWaitMaxMs}; false for older records that carry only the sum over threads).
+     */
+    static boolean starvedSecond(EpisodeScene scene, ProcessMetrics p) {
+        return p.runqWaitMaxMs() != null && p.intervalMs() > 0
+                && p.runqWaitMaxMs() >= scene.settings().serviceStarvedShare() * p.intervalMs();
+    }
+
+    /**
+     * The longest run of consecutive {@link #starvedSecond starved} records around the episode (each within 1.5 of
+     * its interval of the one before): its span, ms (the sum of their intervals), 0 when none.
+     */
+    static double starvedRunMs(EpisodeScene scene) {
+        double best = 0;
+        double run = 0;
+        long lastTs = Long.MIN_VALUE;
+        double lastIntervalMs = 0;
+        for (ProcessMetrics p : scene.around(TelemetryStream.PROCESS, ProcessMetrics.class)) {
+            if (!starvedSecond(scene, p)) {
+                run = 0;
+                lastTs = Long.MIN_VALUE;
+                continue;
+            }
+            boolean next = lastTs != Long.MIN_VALUE && p.ts() - lastTs <= 1.5 * lastIntervalMs * 1000;
+            run = next ? run + p.intervalMs() : p.intervalMs();
+            lastTs = p.ts();
+            lastIntervalMs = p.intervalMs();
+            best = Math.max(best, run);
+        }
+        return best;
+    }
+}
