@@ -91,11 +91,24 @@ public final class WireSource {
      * @param onDeadLetter receives every value that did not decode; called on the polling thread
      */
     public Flux<List<WireRecord>> batches(Spec spec, Consumer<Decoded.Failed> onDeadLetter, int maxRecordsPerList) {
+        return batches(spec, onDeadLetter, maxRecordsPerList, false);
+    }
+
+    /**
+     * As {@link #batches(Spec, Consumer, int)}; with {@code heartbeats}, a following read also emits an empty list at
+     * most once a second while it is caught up and connected to the broker (the consumer's {@code connection-count}
+     * above 0): the source is alive and has nothing new. A reader that judges silence by the wall clock (the
+     * analyzer's liveness) then tells a quiet series from a broker it cannot reach: during a broker outage no
+     * heartbeat comes.
+     */
+    public Flux<List<WireRecord>> batches(Spec spec, Consumer<Decoded.Failed> onDeadLetter, int maxRecordsPerList,
+                                          boolean heartbeats) {
         if (maxRecordsPerList < 1) {
             throw new IllegalArgumentException("maxRecordsPerList must be >= 1, was " + maxRecordsPerList);
         }
-        return raw(spec)
-                .concatMapIterable(records -> slices(records, maxRecordsPerList), 1)
+        return raw(spec, heartbeats && spec.follow())
+                .concatMapIterable(records -> records.isEmpty() ? List.of(List.<ConsumerRecord<String, byte[]>>of())
+                        : slices(records, maxRecordsPerList), 1)
                 .map(slice -> {
                     List<WireRecord> out = new ArrayList<>(slice.size());
                     for (ConsumerRecord<String, byte[]> r : slice) {
@@ -149,6 +162,10 @@ public final class WireSource {
 
     /** Undecoded poll results (for benchmarks that measure raw consumption). */
     public Flux<ConsumerRecords<String, byte[]>> raw(Spec spec) {
+        return raw(spec, false);
+    }
+
+    private Flux<ConsumerRecords<String, byte[]>> raw(Spec spec, boolean heartbeats) {
         return Flux.using(() -> new Poller(clients, spec),
                         poller -> Flux.<ConsumerRecords<String, byte[]>>generate(sink -> {
                             ConsumerRecords<String, byte[]> polled = poller.poll();
@@ -157,9 +174,10 @@ public final class WireSource {
                             } else {
                                 sink.next(polled);
                             }
-                        }).subscribeOn(poller.scheduler),
-                        Poller::close)
-                .filter(records -> !records.isEmpty());
+                        }).subscribeOn(poller.scheduler)
+                                // on the polling thread: the consumer is read there only
+                                .filter(records -> !records.isEmpty() || heartbeats && poller.heartbeatDue()),
+                        Poller::close);
     }
 
     /** One consumer and its thread. */
@@ -168,6 +186,24 @@ public final class WireSource {
         private final Scheduler scheduler = Schedulers.newSingle("wire-source", true);
         private final Spec spec;
         private Map<TopicPartition, Long> endOffsets;
+        private long lastHeartbeatNanos = System.nanoTime();
+
+        /** True at most once a second, when the consumer is connected to a broker (its {@code connection-count}). */
+        boolean heartbeatDue() {
+            long now = System.nanoTime();
+            if (now - lastHeartbeatNanos < 1_000_000_000L) {
+                return false;
+            }
+            for (var e : consumer.metrics().entrySet()) {
+                if (e.getKey().name().equals("connection-count") && e.getKey().group().equals("consumer-metrics")) {
+                    if (!(e.getValue().metricValue() instanceof Number n) || n.doubleValue() < 1) {
+                        return false;
+                    }
+                }
+            }
+            lastHeartbeatNanos = now;
+            return true;
+        }
 
         Poller(KafkaClients clients, Spec spec) {
             this.spec = spec;

@@ -30,6 +30,7 @@ import java.util.Objects;
  * @param reconciliationRequired see {@link AnalyzerSetting#RECONCILIATION_REQUIRED}
  * @param thresholdsAllScenarios see {@link AnalyzerSetting#THRESHOLDS_ALL_SCENARIOS}
  * @param ladderMinDeliveredRatio see {@link AnalyzerSetting#LADDER_MIN_DELIVERED_RATIO}
+ * @param generatorSilenceSec see {@link AnalyzerSetting#GENERATOR_SILENCE_S}
  * @param thresholds the repeat thresholds, in declaration order
  * @param attribution the attribution rules' thresholds (the {@code attribution_*} keys)
  */
@@ -37,7 +38,8 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                                double windowFactor, int windowMinBuckets, double driftBound, long minSamples,
                                String probeScenario, long probeP99Us, int episodeGapSec, String scenario,
                                boolean reconciliationRequired, boolean thresholdsAllScenarios,
-                               double ladderMinDeliveredRatio, List<Threshold> thresholds, AttributionSettings attribution) {
+                               double ladderMinDeliveredRatio, int generatorSilenceSec, List<Threshold> thresholds,
+                               AttributionSettings attribution) {
 
     public AnalyzerSettings {
         positive(freezeWorstUs, AnalyzerSetting.FREEZE_WORST_MS);
@@ -63,6 +65,7 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
         if (!(ladderMinDeliveredRatio >= 0 && ladderMinDeliveredRatio <= 1)) {
             throw bad(AnalyzerSetting.LADDER_MIN_DELIVERED_RATIO, "must be within [0, 1]", ladderMinDeliveredRatio);
         }
+        positive(generatorSilenceSec, AnalyzerSetting.GENERATOR_SILENCE_S);
         thresholds = List.copyOf(Objects.requireNonNull(thresholds, "thresholds"));
         Objects.requireNonNull(attribution, "attribution");
     }
@@ -70,7 +73,7 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
     /** The defaults of {@link AnalyzerSetting}, no thresholds. */
     public static AnalyzerSettings defaults() {
         return new AnalyzerSettings(150_000, 50_000, 0.10, 10, 3.0, 2, 1.5, 1000, "probe", 500_000, 3, "",
-                true, false, 0.99, List.of(), AttributionSettings.defaults());
+                true, false, 0.99, 5, List.of(), AttributionSettings.defaults());
     }
 
     /**
@@ -115,6 +118,7 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                 bool(values, AnalyzerSetting.RECONCILIATION_REQUIRED, reconciliationRequired),
                 bool(values, AnalyzerSetting.THRESHOLDS_ALL_SCENARIOS, thresholdsAllScenarios),
                 dbl(values, AnalyzerSetting.LADDER_MIN_DELIVERED_RATIO, ladderMinDeliveredRatio),
+                (int) lng(values, AnalyzerSetting.GENERATOR_SILENCE_S, generatorSilenceSec),
                 newThresholds,
                 new AttributionSettings(
                         msToUs(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_PAUSE_MS, attribution.generatorPauseUs()),
@@ -140,7 +144,8 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
     public AnalyzerSettings withThresholds(List<Threshold> replacement) {
         return new AnalyzerSettings(freezeWorstUs, freezeSlowUs, freezeSlowFraction, windowBucketSec, windowFactor,
                 windowMinBuckets, driftBound, minSamples, probeScenario, probeP99Us, episodeGapSec, scenario,
-                reconciliationRequired, thresholdsAllScenarios, ladderMinDeliveredRatio, replacement, attribution);
+                reconciliationRequired, thresholdsAllScenarios, ladderMinDeliveredRatio, generatorSilenceSec, replacement,
+                attribution);
     }
 
     private static double number(Map<AnalyzerSetting, Object> values, AnalyzerSetting s, double fallback) {

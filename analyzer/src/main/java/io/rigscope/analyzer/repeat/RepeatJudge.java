@@ -92,6 +92,13 @@ public final class RepeatJudge {
         if (aborted != null) {
             gates = abortFails(gates, aborted);
         }
+        Silence silence = track.kind() == RepeatTrack.Kind.CEILING ? null : track.silence();
+        if (silence != null) {
+            gates = new LinkedHashMap<>(gates);
+            // value: seconds of the schedule never offered; limit 0; the sentence says who and since when
+            gates.put(Silence.ENDED_BY, new GateResult(Silence.ENDED_BY, false, silence.neverOfferedSec(), 0,
+                    silence.describe()));
+        }
         boolean pass = gates.values().stream().allMatch(GateResult::pass);
         // the reconciliation gates' own judgement (0 events claimed for 0 rows gained reconciles nothing)
         Boolean reconciled = track.gain() == null ? null
@@ -103,8 +110,10 @@ public final class RepeatJudge {
         for (Episode e : EpisodeJoiner.join(track.rep(), spans, settings.episodeGapSec())) {
             List<SecondStats> inside = seconds.stream()
                     .filter(s -> s.sec() >= e.startSec() && s.sec() < e.endSec()).toList();
-            episodes.add(attributor.attribute(new EpisodeScene(withHealth(e, track), inside, repeatP50Us,
-                    track.healthBySec(), telemetry, cadence, settings.attribution())));
+            Episode attributed = attributor.attribute(new EpisodeScene(withHealth(e, track), inside, repeatP50Us,
+                    track.healthBySec(), telemetry, cadence, settings.attribution()));
+            episodes.add(attributed.withMissingSilentSince(telemetry.silentSince(attributed.missing(),
+                    attributed.endSec())));
         }
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
                 primary == null ? 0 : primary.serviceAtPercentileUs(50),
@@ -112,7 +121,7 @@ public final class RepeatJudge {
                 primary == null ? 0 : primary.responseAtPercentileUs(99), drift, spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
                 facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted,
-                errors(primary));
+                errors(primary), silence);
     }
 
     /**

@@ -51,9 +51,11 @@ import java.util.Map;
  * @param aborted why the repeat stopped before its schedule ended ({@link AbortOnFail}), or null when it ran it
  * @param errors the primary scenario's failed requests by error kind code ({@code {"refused": 42}}), most first (ties
  *               in {@code ErrorKind} order); empty when none failed
+ * @param silence the silent generator that ended the repeat ({@link Liveness}), or null when none did; JSON
+ *                {@code silence}, with {@code ended_by: generator_silent}; both absent otherwise
  */
 @WireView
-@JsonPropertyOrder({"rep", "kind", "scenario", "pass", "aborted", "samples", "dropped", "failed", "errors", "p50_ms", "p99_ms",
+@JsonPropertyOrder({"rep", "kind", "scenario", "pass", "aborted", "ended_by", "silence", "samples", "dropped", "failed", "errors", "p50_ms", "p99_ms",
     "response_p99_ms", "drift", "span_s", "freeze_seconds", "freeze_per_10min", "freeze_cadence_s", "freeze_gaps_s",
     "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed",
     "qty_claimed", "freeze_seconds_by_cause", "seconds_closed_by", "lateness_ms", "late_samples", "gates"})
@@ -72,7 +74,8 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             SecondClosing closing, long lateSamples,
                             @JsonProperty("aborted") @JsonInclude(JsonInclude.Include.NON_NULL) Abort aborted,
                             @JsonProperty("errors") @JsonInclude(JsonInclude.Include.NON_EMPTY)
-                            Map<String, Long> errors) {
+                            Map<String, Long> errors,
+                            @JsonProperty("silence") @JsonInclude(JsonInclude.Include.NON_NULL) Silence silence) {
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);
@@ -81,6 +84,13 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
         episodes = List.copyOf(episodes);
         closing = closing == null ? new SecondClosing.ByLedger() : closing;
         errors = errors == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(errors));
+    }
+
+    /** {@code generator_silent} when a silent generator ended the repeat, else null (absent from the JSON). */
+    @JsonProperty("ended_by")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public String endedBy() {
+        return silence == null ? null : Silence.ENDED_BY;
     }
 
     /** The primary scenario's failed requests, every kind. */

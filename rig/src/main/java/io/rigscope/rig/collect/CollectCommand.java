@@ -190,7 +190,11 @@ public final class CollectCommand implements Callable<Integer> {
             List<Flux<WireRecord>> tagged = new ArrayList<>();
             live.expect(set.names());
             for (String n : set.names()) {
-                tagged.add(set.stream(n).doOnNext(r -> live.record(n, r)));
+                // every collector's stream is endless (its failures are gap markers and retries): one that ends or
+                // fails anyway has died, and collect stops naming it rather than publish the others as if whole
+                tagged.add(set.stream(n).doOnNext(r -> live.record(n, r))
+                        .onErrorMap(e -> !(e instanceof CollectorDied), e -> new CollectorDied(n, e.toString(), e))
+                        .concatWith(Flux.defer(() -> Flux.error(new CollectorDied(n, "its stream ended", null)))));
             }
             Flux<WireRecord> all = Flux.merge(tagged).publishOn(publishThread).doOnNext(sink);
             if (stopAfter != null) {
@@ -200,8 +204,14 @@ public final class CollectCommand implements Callable<Integer> {
             var ticker = Flux.interval(Duration.ofSeconds(1), Schedulers.parallel())
                     .subscribe(t -> System.out.println(live.render((System.nanoTime() - startNs) / 1_000_000_000L)));
             var done = new java.util.concurrent.CountDownLatch(1);
+            var died = new java.util.concurrent.atomic.AtomicReference<CollectorDied>();
             var running = all.doFinally(s -> done.countDown()).subscribe(r -> { }, e -> {
-                System.err.println("collect: stopped: " + e.getMessage());
+                if (e instanceof CollectorDied d) {
+                    died.set(d);
+                    System.err.println("collect: collector " + d.collector + " died: " + d.getMessage());
+                } else {
+                    System.err.println("collect: stopped: " + e.getMessage());
+                }
             });
             Thread hook = new Thread(() -> {
                 running.dispose();
@@ -222,9 +232,25 @@ public final class CollectCommand implements Callable<Integer> {
             output.flush();
             System.out.println("collect: records per topic " + live.perTopic() + "; gaps " + live.gaps()
                     + "; unparsed log lines " + live.rawLogLines() + output.summary());
+            if (died.get() != null) {
+                System.err.println("collect: exiting " + ExitCodes.ERROR + ": collector " + died.get().collector
+                        + " died (" + died.get().getMessage() + "); its stream is silent from here");
+                return ExitCodes.ERROR;
+            }
             return output.failed() ? ExitCodes.ERROR : ExitCodes.OK;
         } finally {
             publishThread.dispose();
+        }
+    }
+
+    /** A collector whose stream ended or failed: it will publish nothing more. */
+    static final class CollectorDied extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final String collector;
+
+        CollectorDied(String collector, String why, Throwable cause) {
+            super(why, cause);
+            this.collector = collector;
         }
     }
 
