@@ -96,10 +96,12 @@ public final class WireSource {
 
     /**
      * As {@link #batches(Spec, Consumer, int)}; with {@code heartbeats}, a following read also emits an empty list at
-     * most once a second while it is caught up and connected to the broker (the consumer's {@code connection-count}
-     * above 0): the source is alive and has nothing new. A reader that judges silence by the wall clock (the
-     * analyzer's liveness) then tells a quiet series from a broker it cannot reach: during a broker outage no
-     * heartbeat comes.
+     * most once a second when, after an empty poll, it has evidence that the wire carries writes now and it has read
+     * everything there is: its write probe ({@value WriteProbe#TOPIC}, one small record a second, {@code acks=all})
+     * had a record sent in the last 1.5 s acknowledged, and every assigned partition's log end offset was read and
+     * the consumer is at it. A reader that judges silence by the wall clock (the analyzer's liveness) counts only
+     * such seconds: during a broker outage, a broker's controlled shutdown or its restart (logs loading, leaders
+     * being elected) no heartbeat comes, though the consumer may stay connected.
      */
     public Flux<List<WireRecord>> batches(Spec spec, Consumer<Decoded.Failed> onDeadLetter, int maxRecordsPerList,
                                           boolean heartbeats) {
@@ -187,19 +189,51 @@ public final class WireSource {
         private final Spec spec;
         private Map<TopicPartition, Long> endOffsets;
         private long lastHeartbeatNanos = System.nanoTime();
+        /** How recent an acknowledged probe write must be for a heartbeat. */
+        private static final long PROBE_FRESH_MS = 1_500;
+        private final KafkaClients clients;
+        private WriteProbe probe;
+        private boolean probeFailed;
 
-        /** True at most once a second, when the consumer is connected to a broker (its {@code connection-count}). */
+        /**
+         * True at most once a second, when there is evidence that the wire carries writes now and this reader has
+         * read all there is: a write probe record ({@link WriteProbe}) sent within the last
+         * {@value #PROBE_FRESH_MS} ms was acknowledged, and every assigned partition's log end offset was read and
+         * this consumer's position is at it. The consumer's connection alone is no such evidence: it stays
+         * connected while a broker shuts down or, restarted, still loads its logs and elects leaders.
+         * On the polling thread. A probe that cannot be set up (the topic cannot be created) gives no heartbeat,
+         * ever: said once on stderr.
+         */
         boolean heartbeatDue() {
             long now = System.nanoTime();
-            if (now - lastHeartbeatNanos < 1_000_000_000L) {
+            if (now - lastHeartbeatNanos < 1_000_000_000L || probeFailed) {
                 return false;
             }
-            for (var e : consumer.metrics().entrySet()) {
-                if (e.getKey().name().equals("connection-count") && e.getKey().group().equals("consumer-metrics")) {
-                    if (!(e.getValue().metricValue() instanceof Number n) || n.doubleValue() < 1) {
+            if (probe == null) {
+                try {
+                    probe = WriteProbe.open(clients, spec.series());
+                } catch (RuntimeException e) {
+                    probeFailed = true;
+                    System.err.println("rigscope: no write probe (" + e.getMessage() + "): a generator that falls "
+                            + "silent is judged when the input ends, not live");
+                    return false;
+                }
+            }
+            probe.tick(now);
+            if (!probe.acceptedWriteSentSince(now - PROBE_FRESH_MS * 1_000_000L)) {
+                return false;
+            }
+            try {
+                Set<TopicPartition> assigned = consumer.assignment();
+                Map<TopicPartition, Long> ends = consumer.endOffsets(assigned, Duration.ofSeconds(1));
+                for (var e : ends.entrySet()) {
+                    if (consumer.position(e.getKey(), Duration.ofSeconds(1)) < e.getValue()) {
                         return false;
                     }
                 }
+            } catch (org.apache.kafka.common.KafkaException e) {
+                // a partition without a leader that answers (org.apache.kafka.common.errors.TimeoutException too)
+                return false;
             }
             lastHeartbeatNanos = now;
             return true;
@@ -207,6 +241,7 @@ public final class WireSource {
 
         Poller(KafkaClients clients, Spec spec) {
             this.spec = spec;
+            this.clients = clients;
             Properties p = new Properties();
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
@@ -272,6 +307,9 @@ public final class WireSource {
             consumer.wakeup();
             scheduler.schedule(() -> {
                 try {
+                    if (probe != null) {
+                        probe.close();
+                    }
                     consumer.close(Duration.ofSeconds(5));
                 } finally {
                     scheduler.dispose();

@@ -65,7 +65,12 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
         if (!(ladderMinDeliveredRatio >= 0 && ladderMinDeliveredRatio <= 1)) {
             throw bad(AnalyzerSetting.LADDER_MIN_DELIVERED_RATIO, "must be within [0, 1]", ladderMinDeliveredRatio);
         }
-        positive(generatorSilenceSec, AnalyzerSetting.GENERATOR_SILENCE_S);
+        if (generatorSilenceSec < MIN_GENERATOR_SILENCE_SEC) {
+            // live, up to 3.5 s after a broker stops taking writes may still count as evidenced quiet (the last
+            // probe acknowledged 1.5 s, the pipeline's 2 s window): a shorter grace could end a repeat by an outage
+            throw bad(AnalyzerSetting.GENERATOR_SILENCE_S, "must be >= " + MIN_GENERATOR_SILENCE_SEC,
+                    generatorSilenceSec);
+        }
         thresholds = List.copyOf(Objects.requireNonNull(thresholds, "thresholds"));
         Objects.requireNonNull(attribution, "attribution");
     }
@@ -198,6 +203,9 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
         }
         throw bad(s, "must be true or false", v);
     }
+
+    /** The shortest {@code generator_silence_s}: see docs/gates.md, "A generator that falls silent". */
+    public static final int MIN_GENERATOR_SILENCE_SEC = 4;
 
     private static void positive(double v, AnalyzerSetting s) {
         if (!(v > 0)) {

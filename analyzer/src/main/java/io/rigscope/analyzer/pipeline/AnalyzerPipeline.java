@@ -31,6 +31,9 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class AnalyzerPipeline {
 
+    /** Liveness is judged at a tick only when the source's last heartbeat (an empty batch) is this recent. */
+    private static final long ALIVE_WITHIN_NANOS = 2_000_000_000L;
+
     private final Supplier<SeriesAnalysis> analyses;
 
     /** @param analyses makes a fresh analysis for each subscription */
@@ -54,16 +57,14 @@ public final class AnalyzerPipeline {
         SeriesAnalysis analysis = analyses.get();
         onStart.accept(analysis.progress());
         AtomicLong lastBatchNanos = new AtomicLong(System.nanoTime());
-        // any batch, an empty one included (a Kafka source's heartbeat: connected and caught up), and whether one
-        // empty batch ever came: then the source says when it is alive, and silence is judged only while it is
-        AtomicLong lastAliveNanos = new AtomicLong(System.nanoTime());
-        java.util.concurrent.atomic.AtomicBoolean heartbeats = new java.util.concurrent.atomic.AtomicBoolean();
+        // the last empty batch: a Kafka source's heartbeat (a write probe acknowledged, every partition read to its
+        // end); silence is judged only in the seconds one came, never from the wall clock alone
+        AtomicLong lastAliveNanos = new AtomicLong(System.nanoTime() - ALIVE_WITHIN_NANOS);
         Flux<List<Decision>> decided = input
                 .publishOn(scheduler, 2)
                 .map(batch -> {
-                    lastAliveNanos.set(System.nanoTime());
                     if (batch.isEmpty()) {
-                        heartbeats.set(true);
+                        lastAliveNanos.set(System.nanoTime());
                         return List.of();
                     }
                     lastBatchNanos.set(System.nanoTime());
@@ -80,9 +81,10 @@ public final class AnalyzerPipeline {
                     .takeUntilOther(inputDone.asMono())
                     .map(tick -> {
                         List<Decision> out = new ArrayList<>();
-                        // a broker that cannot be reached is not a silent generator: while a heartbeating source
-                        // says nothing (an outage), the clock is not read, and Liveness restarts its count after
-                        if (!heartbeats.get() || System.nanoTime() - lastAliveNanos.get() < 2_500_000_000L) {
+                        // a broker that does not take writes is not a silent generator: without a heartbeat in the
+                        // last 2 s (an outage, a shutdown, a restart still electing leaders; a source that never
+                        // heartbeats) the clock is not read, and Liveness restarts its count after
+                        if (System.nanoTime() - lastAliveNanos.get() < ALIVE_WITHIN_NANOS) {
                             analysis.checkLiveness(System.currentTimeMillis() * 1000L, out);
                         }
                         return out;

@@ -214,13 +214,36 @@ class GeneratorSilenceTest {
     }
 
     @Test
+    void aSourceThatNeverHeartbeatsGivesNoLiveVerdict() {
+        // no evidence that the wire carries writes (no heartbeat, ever): the clock alone judges nothing live
+        long startSec = System.currentTimeMillis() / 1000 - 10;
+        List<WireRecord> records = repeat(startSec, 30, seconds(0, 8), false);
+        List<Decision> decided = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var subscription = Analyzer.forSeries(SERIES).live(Flux.concat(Flux.just(records), Flux.never()), p -> { })
+                .subscribe(decided::add);
+        try {
+            Thread.sleep(9_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            subscription.dispose();
+        }
+        assertThat(decided).noneMatch(d -> d instanceof Decision.Repeat);
+    }
+
+    /** What a following Kafka source emits while a write probe is acknowledged and it is caught up. */
+    private static Flux<List<WireRecord>> heartbeats() {
+        return Flux.interval(Duration.ofSeconds(1)).map(i -> List.<WireRecord>of());
+    }
+
+    @Test
     void theLivePipelineJudgesTheSilentRepeatOnItsOwnClockAndEndsWithTheReplaysReport() {
         // timestamps close to now, so the analyzer's wall clock passes the grace a few seconds into the test
         long startSec = System.currentTimeMillis() / 1000 - 10;
         List<WireRecord> records = repeat(startSec, 30, seconds(0, 8), false);
         long t0 = System.nanoTime();
         List<Decision> decisions = Analyzer.forSeries(SERIES)
-                .live(Flux.concat(Flux.just(records), Flux.never()), p -> { })
+                .live(Flux.concat(Flux.just(records), heartbeats()), p -> { })
                 .collectList().block(Duration.ofSeconds(40));
         long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
         assertThat(decisions).isNotNull();
