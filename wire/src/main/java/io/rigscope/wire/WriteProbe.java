@@ -32,8 +32,10 @@ final class WriteProbe implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final String key;
     private final AtomicBoolean inFlight = new AtomicBoolean();
-    private volatile long ackedSentNanos = Long.MIN_VALUE;
-    private long lastSentNanos = Long.MIN_VALUE;
+    private volatile boolean ackedAny;
+    private volatile long ackedSentNanos;
+    private boolean sentAny;
+    private long lastSentNanos;
 
     private WriteProbe(KafkaProducer<String, byte[]> producer, String key) {
         this.producer = producer;
@@ -70,16 +72,19 @@ final class WriteProbe implements AutoCloseable {
 
     /** Sends a probe record when a second passed since the last one and none is awaiting its acknowledgement. */
     void tick(long nowNanos) {
-        if (nowNanos - lastSentNanos < SEND_EVERY_NANOS || !inFlight.compareAndSet(false, true)) {
+        if (sentAny && nowNanos - lastSentNanos < SEND_EVERY_NANOS || !inFlight.compareAndSet(false, true)) {
             return;
         }
+        sentAny = true;
         lastSentNanos = nowNanos;
         long sentNanos = nowNanos;
         try {
             producer.send(new ProducerRecord<>(TOPIC, key, Long.toString(System.currentTimeMillis())
                     .getBytes(StandardCharsets.US_ASCII)), (meta, error) -> {
                         if (error == null) {
-                            ackedSentNanos = Math.max(ackedSentNanos, sentNanos);
+                            // sends are one at a time (inFlight), so each ack is of a later send
+                            ackedSentNanos = sentNanos;
+                            ackedAny = true;
                         }
                         inFlight.set(false);
                     });
@@ -91,8 +96,7 @@ final class WriteProbe implements AutoCloseable {
 
     /** True when a probe record sent at or after {@code sinceNanos} (System.nanoTime) was acknowledged. */
     boolean acceptedWriteSentSince(long sinceNanos) {
-        long acked = ackedSentNanos;
-        return acked != Long.MIN_VALUE && acked - sinceNanos >= 0;
+        return ackedAny && ackedSentNanos - sinceNanos >= 0;
     }
 
     @Override
