@@ -170,15 +170,24 @@ public final class WireSource {
     private Flux<ConsumerRecords<String, byte[]>> raw(Spec spec, boolean heartbeats) {
         return Flux.using(() -> new Poller(clients, spec),
                         poller -> Flux.<ConsumerRecords<String, byte[]>>generate(sink -> {
+                            // a heartbeat found due after a poll that returned records follows those records: a
+                            // series whose other sources publish all the time (collectors) has few empty polls
+                            if (poller.heartbeatPending) {
+                                poller.heartbeatPending = false;
+                                sink.next(poller.heartbeat);
+                                return;
+                            }
                             ConsumerRecords<String, byte[]> polled = poller.poll();
                             if (polled == null) {
                                 sink.complete();
                             } else {
+                                poller.heartbeatPending = !polled.isEmpty() && heartbeats && poller.heartbeatDue();
                                 sink.next(polled);
                             }
                         }).subscribeOn(poller.scheduler)
                                 // on the polling thread: the consumer is read there only
-                                .filter(records -> !records.isEmpty() || heartbeats && poller.heartbeatDue()),
+                                .filter(records -> records == poller.heartbeat || !records.isEmpty()
+                                        || heartbeats && poller.heartbeatDue()),
                         Poller::close);
     }
 
@@ -192,6 +201,10 @@ public final class WireSource {
         /** How recent an acknowledged probe write must be for a heartbeat. */
         private static final long PROBE_FRESH_MS = 1_500;
         private final KafkaClients clients;
+        /** The empty poll result that stands for a heartbeat found due after a poll that returned records. */
+        final ConsumerRecords<String, byte[]> heartbeat = new ConsumerRecords<>(Map.of());
+        /** Set on the polling thread after a non-empty poll found a heartbeat due; the next item is then it. */
+        boolean heartbeatPending;
         private WriteProbe probe;
         private boolean probeFailed;
 
