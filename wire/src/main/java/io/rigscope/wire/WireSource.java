@@ -96,7 +96,7 @@ public final class WireSource {
 
     /**
      * As {@link #batches(Spec, Consumer, int)}; with {@code heartbeats}, a following read also emits an empty list at
-     * most once a second when, after an empty poll, it has evidence that the wire carries writes now and it has read
+     * most once a second when, after a poll, it has evidence that the wire carries writes now and it has read
      * everything there is: its write probe ({@value WriteProbe#TOPIC}, one small record a second, {@code acks=all})
      * had a record sent in the last 1.5 s acknowledged, and every assigned partition's log end offset was read and
      * the consumer is at it. A reader that judges silence by the wall clock (the analyzer's liveness) counts only
