@@ -14,6 +14,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -230,5 +232,37 @@ class CommandLineTest {
         assertThat(json.get("freeze_seconds").asLong()).isPositive();
         assertThat(json.get("dead_letters").asLong()).isZero();
         assertThat(r.err()).contains("bench: live", "10/10 s");
+        List<String> keys = new ArrayList<>();
+        json.fieldNames().forEachRemaining(keys::add);
+        assertThat(keys).containsExactly("mode", "warmup_s", "warmup_second_close_latency_max_ms", "duration_s",
+                "rate_target_per_s", "samples", "samples_per_s", "samples_analyzed", "telemetry_records", "stalls",
+                "second_close_latency_p50_ms", "second_close_latency_p99_ms", "second_close_latency_max_ms",
+                "seconds_timed", "second_verdict_latency_p50_ms", "second_verdict_latency_p99_ms",
+                "second_verdict_latency_max_ms", "verdicts_timed", "heap_after_gc_max_mb", "heap_after_gc_first_min_mb",
+                "heap_after_gc_last_min_mb", "gc_readings", "gc_collectors", "decisions", "freeze_seconds", "episodes",
+                "dead_letters", "pacing_lag_max_ms", "hiccup_max_ms", "ledger_lag_p99_ms", "slowest_seconds",
+                "series_verdict", "attributor", "encoding", "max_heap_mb", "cpus");
+        assertThat(json.get("mode").asText()).isEqualTo("live");
+        assertThat(r.out()).containsPattern("\"second_close_latency_p99_ms\":\\d+\\.\\d{3},")
+                .containsPattern("\"samples_per_s\":\\d+\\.\\d,");
+        assertThat(json.get("slowest_seconds").isArray()).isTrue();
+    }
+
+    @Test
+    void benchAnalyzerReplayPrintsItsFiguresAsOneJsonObject() throws Exception {
+        // the smallest series the bench makes: 10 s at 100 samples/s
+        RigscopeRun r = rigscope("bench", "analyzer", "--json", "--samples", "1000", "--rate", "100");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        List<String> keys = new ArrayList<>();
+        json.fieldNames().forEachRemaining(keys::add);
+        assertThat(keys).containsExactly("samples", "raw_consume_per_s", "replay_per_s", "ratio", "heap_peak_mb",
+                "heap_after_gc_peak_mb", "records", "publish_s", "verdicts", "encoding", "max_heap_mb", "cpus");
+        assertThat(json.get("samples").asLong()).isGreaterThanOrEqualTo(1_000);
+        assertThat(json.get("replay_per_s").isIntegralNumber()).as(r.out()).isTrue();
+        assertThat(json.get("replay_per_s").asLong()).isPositive();
+        assertThat(r.out()).containsPattern("\"ratio\":\\d+\\.\\d{3},").containsPattern("\"publish_s\":\\d+\\.\\d,");
+        assertThat(json.get("verdicts").asLong()).isPositive();
+        assertThat(json.get("encoding").isTextual()).isTrue();
     }
 }

@@ -2,10 +2,14 @@ package io.rigscope.analyzer.api;
 
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesAnalysis;
+import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.wire.WirePublisher;
+import io.rigscope.wire.WireSource;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -77,6 +81,30 @@ public record Analyzer(String series, AnalyzerSettings defaults, UnaryOperator<A
     /** {@link #replay(Flux)}, handing the run's progress counters to {@code onStart} when it starts. */
     public Flux<Decision> replay(Flux<List<WireRecord>> input, Consumer<Progress> onStart) {
         return pipeline(SeriesAnalysis.Judging.AT_FINISH).decisions(input, false, onStart);
+    }
+
+    /**
+     * The verdict pipeline every reader of a series runs ({@code run}'s live analysis, {@code analyze}, the
+     * analyzer service's every series, the live bench): the decisions of {@code input}, followed live or read to
+     * its end, each published to {@code rig.verdicts} through {@code verdicts} as it is decided (null: published
+     * nowhere). Cold, as {@link #live}.
+     *
+     * @param live follow the input ({@link #live}) or read it to its end ({@link #replay})
+     * @param onStart receives the run's progress counters when it starts
+     */
+    public Flux<Decision> verdicts(Flux<List<WireRecord>> input, boolean live, Consumer<Progress> onStart,
+                                   WirePublisher verdicts) {
+        Flux<Decision> decisions = live ? live(input, onStart) : replay(input, onStart);
+        return verdicts == null ? decisions : decisions.doOnNext(d -> verdicts.publish(DecisionCodec.toVerdict(d)));
+    }
+
+    /**
+     * {@link #verdicts} of this series followed live on Kafka ({@link AnalyzerInput#fromKafka}: every topic, dead
+     * letters to {@code dlq}).
+     */
+    public Flux<Decision> follow(WireSource source, Consumer<Decoded.Failed> dlq, WirePublisher verdicts,
+                                 Consumer<Progress> onStart) {
+        return verdicts(AnalyzerInput.fromKafka(source, series, true, dlq), true, onStart, verdicts);
     }
 
     /** A fresh in-memory analysis of this series, judging repeats as a live one does. */

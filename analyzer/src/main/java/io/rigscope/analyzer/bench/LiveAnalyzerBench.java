@@ -2,9 +2,7 @@ package io.rigscope.analyzer.bench;
 
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
-import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.attribution.Attributor;
-import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
@@ -231,7 +229,7 @@ public final class LiveAnalyzerBench {
 
             // one writer per LatencyTrack: the analysis thread here, the verdict consumer's polling thread below
             Mono<Void> analysis = Analyzer.forSeries(series).withAttributor(plan.attributor())
-                    .live(AnalyzerInput.fromKafka(new WireSource(bootstrap, codec), series, true, dlq), progress::set)
+                    .follow(new WireSource(bootstrap, codec), dlq, analyzerOut, progress::set)
                     .doOnNext(d -> {
                         if (d instanceof Decision.Second s && !s.provisional() && s.second().exact()) {
                             long latencyUs = clock.nowUs() - s.tsUs();
@@ -248,7 +246,6 @@ public final class LiveAnalyzerBench {
                             verdict.set(String.valueOf(s.report().verdict()));
                         }
                         decisions.incrementAndGet();
-                        analyzerOut.publish(DecisionCodec.toVerdict(d));
                     })
                     .then();
             Mono<Void> verdictsOnTopic = new WireSource(bootstrap, codec)

@@ -69,8 +69,18 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
 
     /** The defaults of {@link AnalyzerSetting}, no thresholds. */
     public static AnalyzerSettings defaults() {
-        return new AnalyzerSettings(150_000, 50_000, 0.10, 10, 3.0, 2, 1.5, 1000, "probe", 500_000, 3, "",
-                true, false, 0.99, List.of(), AttributionSettings.defaults());
+        return DEFAULTS;
+    }
+
+    /** Every setting at its {@link AnalyzerSetting#defaultValue()}: the table is the defaults' one home. */
+    private static final AnalyzerSettings DEFAULTS = fromTable();
+
+    private static AnalyzerSettings fromTable() {
+        Map<AnalyzerSetting, Object> all = new EnumMap<>(AnalyzerSetting.class);
+        for (AnalyzerSetting s : AnalyzerSetting.values()) {
+            all.put(s, s.defaultValue());
+        }
+        return build(all, null, List.of());
     }
 
     /**
@@ -99,41 +109,114 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
         } else if (flat.containsKey("thresholds") && flat.get("thresholds") != null) {
             throw new IllegalArgumentException("config key thresholds must be an object of metric -> [expressions]");
         }
+        return build(values, this, newThresholds);
+    }
+
+    /**
+     * Settings from {@code values}; a setting absent from them keeps {@code base}'s value (every setting is present
+     * when {@code base} is null: the table's defaults).
+     */
+    private static AnalyzerSettings build(Map<AnalyzerSetting, Object> values, AnalyzerSettings base,
+                                          List<Threshold> thresholds) {
+        Fields f = new Fields(values, base);
         return new AnalyzerSettings(
-                msToUs(values, AnalyzerSetting.FREEZE_WORST_MS, freezeWorstUs),
-                msToUs(values, AnalyzerSetting.FREEZE_SLOW_MS, freezeSlowUs),
-                dbl(values, AnalyzerSetting.FREEZE_SLOW_FRACTION, freezeSlowFraction),
-                (int) lng(values, AnalyzerSetting.WINDOW_BUCKET_S, windowBucketSec),
-                dbl(values, AnalyzerSetting.WINDOW_FACTOR, windowFactor),
-                (int) lng(values, AnalyzerSetting.WINDOW_MIN_BUCKETS, windowMinBuckets),
-                dbl(values, AnalyzerSetting.DRIFT_BOUND, driftBound),
-                lng(values, AnalyzerSetting.MIN_SAMPLES, minSamples),
-                str(values, AnalyzerSetting.PROBE_SCENARIO, probeScenario),
-                msToUs(values, AnalyzerSetting.PROBE_P99_MS, probeP99Us),
-                (int) lng(values, AnalyzerSetting.EPISODE_GAP_S, episodeGapSec),
-                str(values, AnalyzerSetting.SCENARIO, scenario),
-                bool(values, AnalyzerSetting.RECONCILIATION_REQUIRED, reconciliationRequired),
-                bool(values, AnalyzerSetting.THRESHOLDS_ALL_SCENARIOS, thresholdsAllScenarios),
-                dbl(values, AnalyzerSetting.LADDER_MIN_DELIVERED_RATIO, ladderMinDeliveredRatio),
-                newThresholds,
+                f.us(AnalyzerSetting.FREEZE_WORST_MS, AnalyzerSettings::freezeWorstUs),
+                f.us(AnalyzerSetting.FREEZE_SLOW_MS, AnalyzerSettings::freezeSlowUs),
+                f.dbl(AnalyzerSetting.FREEZE_SLOW_FRACTION, AnalyzerSettings::freezeSlowFraction),
+                (int) f.lng(AnalyzerSetting.WINDOW_BUCKET_S, AnalyzerSettings::windowBucketSec),
+                f.dbl(AnalyzerSetting.WINDOW_FACTOR, AnalyzerSettings::windowFactor),
+                (int) f.lng(AnalyzerSetting.WINDOW_MIN_BUCKETS, AnalyzerSettings::windowMinBuckets),
+                f.dbl(AnalyzerSetting.DRIFT_BOUND, AnalyzerSettings::driftBound),
+                f.lng(AnalyzerSetting.MIN_SAMPLES, AnalyzerSettings::minSamples),
+                f.str(AnalyzerSetting.PROBE_SCENARIO, AnalyzerSettings::probeScenario),
+                f.us(AnalyzerSetting.PROBE_P99_MS, AnalyzerSettings::probeP99Us),
+                (int) f.lng(AnalyzerSetting.EPISODE_GAP_S, AnalyzerSettings::episodeGapSec),
+                f.str(AnalyzerSetting.SCENARIO, AnalyzerSettings::scenario),
+                f.bool(AnalyzerSetting.RECONCILIATION_REQUIRED, AnalyzerSettings::reconciliationRequired),
+                f.bool(AnalyzerSetting.THRESHOLDS_ALL_SCENARIOS, AnalyzerSettings::thresholdsAllScenarios),
+                f.dbl(AnalyzerSetting.LADDER_MIN_DELIVERED_RATIO, AnalyzerSettings::ladderMinDeliveredRatio),
+                thresholds,
                 new AttributionSettings(
-                        msToUs(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_PAUSE_MS, attribution.generatorPauseUs()),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_COVER_SHARE, attribution.coverShare()),
-                        Math.round(dbl(values, AnalyzerSetting.ATTRIBUTION_VACUUM_WAL_MB,
-                                attribution.vacuumWalBytes() / 1_048_576.0) * 1_048_576.0),
-                        msToUs(values, AnalyzerSetting.ATTRIBUTION_CANARY_STALL_MS, attribution.canaryStallUs()),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_LOCK_SHARE, attribution.lockShare()),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_WAL_WAIT_SHARE, attribution.walWaitShare()),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_READ_SHARE, attribution.readShare()),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_P50_LIFT, attribution.p50Lift()),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_QUEUE_DEPTH, attribution.queueDepth()),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_AWAIT_MS, attribution.awaitMs()),
-                        (int) lng(values, AnalyzerSetting.ATTRIBUTION_GRACE_S, attribution.graceSec()),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_COMMIT_SHARE, attribution.commitShare()),
+                        f.us(AnalyzerSetting.ATTRIBUTION_GENERATOR_PAUSE_MS, b -> b.attribution().generatorPauseUs()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_COVER_SHARE, b -> b.attribution().coverShare()),
+                        Math.round(f.dbl(AnalyzerSetting.ATTRIBUTION_VACUUM_WAL_MB,
+                                b -> b.attribution().vacuumWalBytes() / 1_048_576.0) * 1_048_576.0),
+                        f.us(AnalyzerSetting.ATTRIBUTION_CANARY_STALL_MS, b -> b.attribution().canaryStallUs()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_LOCK_SHARE, b -> b.attribution().lockShare()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_WAL_WAIT_SHARE, b -> b.attribution().walWaitShare()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_READ_SHARE, b -> b.attribution().readShare()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_P50_LIFT, b -> b.attribution().p50Lift()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_QUEUE_DEPTH, b -> b.attribution().queueDepth()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_AWAIT_MS, b -> b.attribution().awaitMs()),
+                        (int) f.lng(AnalyzerSetting.ATTRIBUTION_GRACE_S, b -> b.attribution().graceSec()),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_COMMIT_SHARE, b -> b.attribution().commitShare()),
                         values.containsKey(AnalyzerSetting.ATTRIBUTION_GENERATOR_HOSTS)
-                                ? AttributionSettings.hosts(str(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_HOSTS, ""))
-                                : attribution.generatorHosts(),
-                        dbl(values, AnalyzerSetting.ATTRIBUTION_GENERATOR_IDLE_PCT, attribution.generatorIdlePct())));
+                                ? AttributionSettings.hosts(f.str(AnalyzerSetting.ATTRIBUTION_GENERATOR_HOSTS, b -> ""))
+                                : base.attribution().generatorHosts(),
+                        f.dbl(AnalyzerSetting.ATTRIBUTION_GENERATOR_IDLE_PCT, b -> b.attribution().generatorIdlePct())));
+    }
+
+    /** Reads each setting from the values given, else from the base settings. */
+    private record Fields(Map<AnalyzerSetting, Object> values, AnalyzerSettings base) {
+
+        private Object raw(AnalyzerSetting s) {
+            Object v = values.get(s);
+            if (v == null && base == null) {
+                throw new IllegalStateException("no value and no base for " + s.key());
+            }
+            return v;
+        }
+
+        double dbl(AnalyzerSetting s, java.util.function.ToDoubleFunction<AnalyzerSettings> fallback) {
+            Object v = raw(s);
+            if (v == null) {
+                return fallback.applyAsDouble(base);
+            }
+            if (v instanceof Number n) {
+                return n.doubleValue();
+            }
+            try {
+                return Double.parseDouble(String.valueOf(v).strip());
+            } catch (NumberFormatException e) {
+                throw bad(s, "must be a number (" + s.unit() + ")", v);
+            }
+        }
+
+        /** A value in ms, as µs. */
+        long us(AnalyzerSetting s, java.util.function.ToLongFunction<AnalyzerSettings> fallbackUs) {
+            return raw(s) == null ? fallbackUs.applyAsLong(base) : Math.round(dbl(s, b -> 0) * 1000.0);
+        }
+
+        long lng(AnalyzerSetting s, java.util.function.ToLongFunction<AnalyzerSettings> fallback) {
+            if (raw(s) == null) {
+                return fallback.applyAsLong(base);
+            }
+            double d = dbl(s, b -> 0);
+            if (d != Math.rint(d)) {
+                throw bad(s, "must be a whole number (" + s.unit() + ")", values.get(s));
+            }
+            return (long) d;
+        }
+
+        String str(AnalyzerSetting s, java.util.function.Function<AnalyzerSettings, String> fallback) {
+            Object v = raw(s);
+            return v == null ? fallback.apply(base) : String.valueOf(v);
+        }
+
+        boolean bool(AnalyzerSetting s, java.util.function.Predicate<AnalyzerSettings> fallback) {
+            Object v = raw(s);
+            if (v == null) {
+                return fallback.test(base);
+            }
+            if (v instanceof Boolean b) {
+                return b;
+            }
+            String t = String.valueOf(v).strip();
+            if (t.equals("true") || t.equals("false")) {
+                return Boolean.parseBoolean(t);
+            }
+            throw bad(s, "must be true or false", v);
+        }
     }
 
     /** These settings with other thresholds. */
@@ -141,57 +224,6 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
         return new AnalyzerSettings(freezeWorstUs, freezeSlowUs, freezeSlowFraction, windowBucketSec, windowFactor,
                 windowMinBuckets, driftBound, minSamples, probeScenario, probeP99Us, episodeGapSec, scenario,
                 reconciliationRequired, thresholdsAllScenarios, ladderMinDeliveredRatio, replacement, attribution);
-    }
-
-    private static double number(Map<AnalyzerSetting, Object> values, AnalyzerSetting s, double fallback) {
-        Object v = values.get(s);
-        if (v == null) {
-            return fallback;
-        }
-        if (v instanceof Number n) {
-            return n.doubleValue();
-        }
-        try {
-            return Double.parseDouble(String.valueOf(v).strip());
-        } catch (NumberFormatException e) {
-            throw bad(s, "must be a number (" + s.unit() + ")", v);
-        }
-    }
-
-    private static long msToUs(Map<AnalyzerSetting, Object> values, AnalyzerSetting s, long fallbackUs) {
-        return Math.round(number(values, s, fallbackUs / 1000.0) * 1000.0);
-    }
-
-    private static double dbl(Map<AnalyzerSetting, Object> values, AnalyzerSetting s, double fallback) {
-        return number(values, s, fallback);
-    }
-
-    private static long lng(Map<AnalyzerSetting, Object> values, AnalyzerSetting s, long fallback) {
-        double d = number(values, s, fallback);
-        if (d != Math.rint(d)) {
-            throw bad(s, "must be a whole number (" + s.unit() + ")", values.get(s));
-        }
-        return (long) d;
-    }
-
-    private static String str(Map<AnalyzerSetting, Object> values, AnalyzerSetting s, String fallback) {
-        Object v = values.get(s);
-        return v == null ? fallback : String.valueOf(v);
-    }
-
-    private static boolean bool(Map<AnalyzerSetting, Object> values, AnalyzerSetting s, boolean fallback) {
-        Object v = values.get(s);
-        if (v == null) {
-            return fallback;
-        }
-        if (v instanceof Boolean b) {
-            return b;
-        }
-        String t = String.valueOf(v).strip();
-        if (t.equals("true") || t.equals("false")) {
-            return Boolean.parseBoolean(t);
-        }
-        throw bad(s, "must be true or false", v);
     }
 
     private static void positive(double v, AnalyzerSetting s) {

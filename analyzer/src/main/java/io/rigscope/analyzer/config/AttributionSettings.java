@@ -52,8 +52,7 @@ public record AttributionSettings(long generatorPauseUs, double coverShare, long
 
     /** The defaults of {@link AnalyzerSetting}. */
     public static AttributionSettings defaults() {
-        return new AttributionSettings(100_000, 0.5, 16L << 20, 100_000, 0.5, 0.3, 0.3, 3.0, 32, 20, 5, 0.25, List.of(),
-                10);
+        return AnalyzerSettings.defaults().attribution();
     }
 
     /** These settings with the generator's hosts (as {@code vmstat@HOST} names them). */

@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.drift;
 
+import io.rigscope.analyzer.second.ClosedSeconds;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 
 /**
@@ -15,17 +16,17 @@ public final class DriftRule {
 
     /** The two thirds of the scenario's closed seconds, or null when drift cannot be measured. */
     public static Thirds thirds(ScenarioSeconds s) {
-        if (s == null || s.closedSeconds() == 0) {
+        if (s == null || s.closed().size() == 0) {
             return null;
         }
-        long first = s.firstClosedSec();
-        long last = s.lastClosedSec();
+        long first = s.closed().first();
+        long last = s.closed().last();
         long k = (last - first + 1) / 3;
         if (k == 0) {
             return null;
         }
-        ScenarioSeconds.RangeP99 head = s.serviceP99Between(first, first + k);
-        ScenarioSeconds.RangeP99 tail = s.serviceP99Between(last - k + 1, last + 1);
+        ClosedSeconds.RangeP99 head = s.closed().serviceP99Between(first, first + k);
+        ClosedSeconds.RangeP99 tail = s.closed().serviceP99Between(last - k + 1, last + 1);
         if (head.count() == 0 || tail.count() == 0) {
             return null;
         }

@@ -44,13 +44,13 @@ public record RepeatFacts(RepeatTrack.Kind kind, ScenarioSeconds primary, Functi
 
     /** Requests of every scenario (probe included). */
     public long requests() {
-        return all.stream().mapToLong(ScenarioSeconds::count).sum();
+        return all.stream().mapToLong(s -> s.totals().count()).sum();
     }
 
     /** Failed requests of every scenario by error kind, in {@link ErrorKind} order, only kinds seen. */
     public Map<ErrorKind, Long> errorsByKind() {
         Map<ErrorKind, Long> out = new EnumMap<>(ErrorKind.class);
-        all.forEach(s -> s.errorsByKind().forEach((k, n) -> out.merge(k, n, Long::sum)));
+        all.forEach(s -> s.totals().errorsByKind().forEach((k, n) -> out.merge(k, n, Long::sum)));
         return out;
     }
 

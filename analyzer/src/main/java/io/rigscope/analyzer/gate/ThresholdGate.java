@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.gate;
 
 import io.rigscope.analyzer.second.Latency;
+import io.rigscope.analyzer.second.RepeatTotals;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.threshold.Aggregation;
 import io.rigscope.analyzer.threshold.Threshold;
@@ -91,13 +92,14 @@ public final class ThresholdGate implements Gate {
         long minUs = Long.MAX_VALUE;
         long maxUs = 0;
         for (ScenarioSeconds s : scenarios) {
-            count += s.count();
-            failed += s.failed();
-            dropped += s.ledgerTotals()[2];
-            if (s.count() > 0) {
-                sumServiceUs += s.meanServiceUs() * s.count();
-                minUs = Math.min(minUs, s.minServiceUs());
-                maxUs = Math.max(maxUs, s.maxServiceUs());
+            RepeatTotals t = s.totals();
+            count += t.count();
+            failed += t.failed();
+            dropped += s.ledgers().totals().dropped();
+            if (t.count() > 0) {
+                sumServiceUs += t.meanServiceUs() * t.count();
+                minUs = Math.min(minUs, t.minServiceUs());
+                maxUs = Math.max(maxUs, t.maxServiceUs());
             }
         }
         if (scenarios.isEmpty() || count == 0 && kind != Aggregation.Kind.COUNT) {
@@ -106,7 +108,7 @@ public final class ThresholdGate implements Gate {
         double perSec = spanSec == 0 ? Double.NaN : 1.0 / spanSec;
         return switch (threshold.metric()) {
             case HTTP_REQ_DURATION -> switch (kind) {
-                case AVG -> (scenarios.size() == 1 ? scenarios.get(0).meanServiceUs() : sumServiceUs / count) / 1000.0;
+                case AVG -> (scenarios.size() == 1 ? scenarios.get(0).totals().meanServiceUs() : sumServiceUs / count) / 1000.0;
                 case MIN -> minUs / 1000.0;
                 case MAX -> maxUs / 1000.0;
                 case MED -> percentileUs(scenarios, 50) / 1000.0;
@@ -121,10 +123,10 @@ public final class ThresholdGate implements Gate {
 
     private static long percentileUs(List<ScenarioSeconds> scenarios, double percentile) {
         if (scenarios.size() == 1) {
-            return scenarios.get(0).serviceAtPercentileUs(percentile);
+            return scenarios.get(0).totals().serviceAtPercentileUs(percentile);
         }
         Histogram pooled = Latency.newHistogram();
-        scenarios.forEach(s -> s.addServiceTo(pooled));
+        scenarios.forEach(s -> s.totals().addServiceTo(pooled));
         return Latency.percentileUs(pooled, percentile);
     }
 }

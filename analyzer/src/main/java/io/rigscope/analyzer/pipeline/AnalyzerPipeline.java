@@ -5,7 +5,6 @@ import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesAnalysis;
 import io.rigscope.model.wire.WireRecord;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
@@ -55,9 +54,7 @@ public final class AnalyzerPipeline {
                 .publishOn(scheduler, 2)
                 .map(batch -> {
                     lastBatchNanos.set(System.nanoTime());
-                    List<Decision> out = new ArrayList<>();
-                    analysis.acceptAll(batch, out);
-                    return out;
+                    return analysis.acceptAll(batch);
                 });
         if (stopWhenComplete) {
             // Complete: SERIES_END, every repeat's data, and the telemetry that covers them. When the telemetry
@@ -70,10 +67,6 @@ public final class AnalyzerPipeline {
         }
         return decided
                 .concatMapIterable(out -> out)
-                .concatWith(Mono.fromCallable(() -> {
-                    List<Decision> out = new ArrayList<>();
-                    analysis.finish(out);
-                    return out;
-                }).subscribeOn(scheduler).flatMapIterable(out -> out));
+                .concatWith(Mono.fromCallable(analysis::finish).subscribeOn(scheduler).flatMapIterable(out -> out));
     }
 }

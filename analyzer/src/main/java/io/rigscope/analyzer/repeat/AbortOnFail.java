@@ -42,10 +42,10 @@ public final class AbortOnFail {
         long last = Long.MIN_VALUE;
         long closed = 0;
         for (ScenarioSeconds s : track.scenarios().values()) {
-            if (s.closedSeconds() > 0) {
-                first = Math.min(first, s.firstClosedSec());
-                last = Math.max(last, s.lastClosedSec());
-                closed += s.closedSeconds();
+            if (s.closed().size() > 0) {
+                first = Math.min(first, s.closed().first());
+                last = Math.max(last, s.closed().last());
+                closed += s.closed().size();
             }
         }
         if (closed == 0) {
@@ -55,8 +55,8 @@ public final class AbortOnFail {
         long atMs = Math.max(0, ((last + 1) * 1_000_000L - startUs) / 1000);
         String primaryName = RepeatJudge.primaryScenario(track, settings);
         ScenarioSeconds primary = primaryName == null ? null : track.scenarios().get(primaryName);
-        long spanSec = primary == null || primary.closedSeconds() == 0 ? 0
-                : primary.lastClosedSec() - primary.firstClosedSec() + 1;
+        long spanSec = primary == null || primary.closed().size() == 0 ? 0
+                : primary.closed().last() - primary.closed().first() + 1;
         List<ScenarioSeconds> all = List.copyOf(track.scenarios().values());
         for (Threshold t : aborting) {
             if (atMs < t.delayAbortEval().toMillis()) {
@@ -77,7 +77,7 @@ public final class AbortOnFail {
     private static long distinctSeconds(RepeatTrack track) {
         Set<Long> seconds = new HashSet<>();
         for (ScenarioSeconds s : track.scenarios().values()) {
-            s.seconds().forEach(stats -> seconds.add(stats.sec()));
+            s.closed().stats().forEach(stats -> seconds.add(stats.sec()));
         }
         return seconds.size();
     }

@@ -15,6 +15,7 @@ import io.rigscope.analyzer.gate.GateSet;
 import io.rigscope.analyzer.gate.RepeatFacts;
 import io.rigscope.analyzer.lever.LeverContext;
 import io.rigscope.analyzer.lever.Levers;
+import io.rigscope.analyzer.second.ClosedSeconds;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
@@ -57,11 +58,11 @@ public final class RepeatJudge {
         long failed = 0;
         long late = 0;
         for (ScenarioSeconds s : track.scenarios().values()) {
-            dropped += s.ledgerTotals()[2];
-            failed += s.failed();
-            late += s.lateSamples();
+            dropped += s.ledgers().totals().dropped();
+            failed += s.totals().failed();
+            late += s.totals().lateSamples();
         }
-        List<SecondStats> seconds = primary == null ? List.of() : primary.seconds();
+        List<SecondStats> seconds = primary == null ? List.of() : primary.closed().stats();
         long provisional = 0;
         List<Long> freezeSeconds = new ArrayList<>();
         List<EpisodeJoiner.Span> spans = new ArrayList<>();
@@ -75,21 +76,22 @@ public final class RepeatJudge {
             }
         }
         long spanSec = seconds.isEmpty() ? 0 : seconds.get(seconds.size() - 1).sec() - seconds.get(0).sec() + 1;
-        List<ScenarioSeconds.Bucket> buckets = primary == null ? List.of() : primary.buckets(settings.windowBucketSec());
+        List<ClosedSeconds.Bucket> buckets = primary == null ? List.of() : primary.closed().buckets(settings.windowBucketSec());
         List<Window> windows = new WindowRule(settings.windowFactor(), settings.windowMinBuckets()).windows(buckets);
         for (Window w : windows) {
             spans.add(new EpisodeJoiner.Span(w.startSec(), w.endSec(), true, w.buckets(), w.worstP99Us() / 1000.0));
         }
-        long worstBucket = buckets.stream().mapToLong(ScenarioSeconds.Bucket::p99Us).max().orElse(-1);
+        long worstBucket = buckets.stream().mapToLong(ClosedSeconds.Bucket::p99Us).max().orElse(-1);
         Double drift = DriftRule.drift(primary);
-        long probeP99 = probe == null || probe.count() == 0 ? -1 : probe.serviceAtPercentileUs(99);
-        long samples = primary == null ? 0 : primary.count();
+        long probeP99 = probe == null || probe.totals().count() == 0 ? -1 : probe.totals().serviceAtPercentileUs(99);
+        long samples = primary == null ? 0 : primary.totals().count();
 
         RepeatFacts facts = new RepeatFacts(track.kind(), primary, name -> track.scenarios().get(name), samples,
-                primary == null ? 0 : primary.ledgerTotals()[0], primary == null ? 0 : primary.count() - primary.failed(),
+                primary == null ? 0 : primary.ledgers().totals().scheduled(),
+                primary == null ? 0 : primary.totals().count() - primary.totals().failed(),
                 dropped, failed, spanSec, drift, probeP99,
                 primary == null ? new RepeatFacts.Claim(0, 0)
-                        : new RepeatFacts.Claim(primary.claimedEvents(), primary.claimedQty()),
+                        : new RepeatFacts.Claim(primary.totals().claimedEvents(), primary.totals().claimedQty()),
                 track.gain(), configErrors, List.copyOf(track.scenarios().values()), targetOf.apply(primaryName));
         Map<String, GateResult> gates = GateSet.of(track.kind(), settings, track.k6Verdicts()).judge(facts);
         Abort aborted = track.aborted();
@@ -103,7 +105,7 @@ public final class RepeatJudge {
 
         List<Episode> episodes = new ArrayList<>();
         Cadence cadence = Cadence.of(freezeSeconds);
-        long repeatP50Us = primary == null ? 0 : primary.serviceAtPercentileUs(50);
+        long repeatP50Us = primary == null ? 0 : primary.totals().serviceAtPercentileUs(50);
         for (Episode e : EpisodeJoiner.join(track.rep(), spans, settings.episodeGapSec())) {
             List<SecondStats> inside = seconds.stream()
                     .filter(s -> s.sec() >= e.startSec() && s.sec() < e.endSec()).toList();
@@ -115,9 +117,9 @@ public final class RepeatJudge {
             episodes.add(Levers.attach(attributor.attribute(scene), scene, context));
         }
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
-                primary == null ? 0 : primary.serviceAtPercentileUs(50),
-                primary == null ? 0 : primary.serviceAtPercentileUs(99),
-                primary == null ? 0 : primary.responseAtPercentileUs(99), drift, spanSec, cadence,
+                primary == null ? 0 : primary.totals().serviceAtPercentileUs(50),
+                primary == null ? 0 : primary.totals().serviceAtPercentileUs(99),
+                primary == null ? 0 : primary.totals().responseAtPercentileUs(99), drift, spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
                 facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted,
                 errors(primary));
@@ -145,7 +147,7 @@ public final class RepeatJudge {
         if (primary == null) {
             return out;
         }
-        primary.errorsByKind().entrySet().stream()
+        primary.totals().errorsByKind().entrySet().stream()
                 .sorted(Comparator.comparingLong((Map.Entry<ErrorKind, Long> e) -> e.getValue()).reversed()
                         .thenComparing(Map.Entry::getKey))
                 .forEach(e -> out.put(e.getKey().code(), e.getValue()));
@@ -163,8 +165,8 @@ public final class RepeatJudge {
         String best = null;
         long most = -1;
         for (var e : track.scenarios().entrySet()) {
-            if (!e.getKey().equals(settings.probeScenario()) && e.getValue().count() > most) {
-                most = e.getValue().count();
+            if (!e.getKey().equals(settings.probeScenario()) && e.getValue().totals().count() > most) {
+                most = e.getValue().totals().count();
                 best = e.getKey();
             }
         }
@@ -179,7 +181,7 @@ public final class RepeatJudge {
                         + " freeze-second(s) so far, worst request " + open.worstMs() + " ms")), List.of(), null);
         List<SecondStats> inside = new ArrayList<>();
         List<Long> freezes = new ArrayList<>();
-        for (SecondStats s : scenario.seconds()) {
+        for (SecondStats s : scenario.closed().stats()) {
             if (s.sec() >= open.startSec() && s.sec() < open.endSec()) {
                 inside.add(s);
             }
@@ -187,7 +189,7 @@ public final class RepeatJudge {
                 freezes.add(s.sec());
             }
         }
-        return attributor.attribute(new EpisodeScene(withHealth(e, track), inside, scenario.serviceAtPercentileUs(50),
+        return attributor.attribute(new EpisodeScene(withHealth(e, track), inside, scenario.totals().serviceAtPercentileUs(50),
                 track.healthBySec(), telemetry, Cadence.of(freezes), settings.attribution()));
     }
 

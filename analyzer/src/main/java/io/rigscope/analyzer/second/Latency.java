@@ -54,6 +54,20 @@ public final class Latency {
         return us / 1000.0;
     }
 
+    /** A histogram from {@code pool} (recycled ones are empty), or a new one. */
+    static Histogram borrow(java.util.ArrayDeque<Histogram> pool) {
+        Histogram h = pool.poll();
+        return h == null ? newHistogram() : h;
+    }
+
+    /** Empties {@code h} and keeps it in {@code pool} for the next {@link #borrow} (at most 64 kept). */
+    static void recycle(java.util.ArrayDeque<Histogram> pool, Histogram h) {
+        h.reset();
+        if (pool.size() < 64) {
+            pool.push(h);
+        }
+    }
+
     /** The value at a percentile, µs, or 0 when empty (HdrHistogram's highest-equivalent value). */
     public static long percentileUs(Histogram h, double percentile) {
         return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile);

@@ -74,6 +74,10 @@ public final class SeriesAnalysis {
     private final ArrayDeque<Histogram> pool = new ArrayDeque<>();
     private final List<String> configErrors = new ArrayList<>();
     private final Progress progress = new Progress();
+    /** The verdicts decided and not yet handed over ({@link #drain}). */
+    private final List<Decision> decided = new ArrayList<>();
+    /** The report, once {@link #finish} made it. */
+    private SeriesReport report;
     private final TelemetryIndex telemetry = new TelemetryIndex();
     private AnalyzerSettings settings;
     private FreezeRule freezeRule;
@@ -140,37 +144,61 @@ public final class SeriesAnalysis {
         return progress;
     }
 
-    /** Feeds a batch of records; appends the verdicts they caused. */
-    public void acceptAll(List<? extends WireRecord> batch, List<Decision> out) {
+    /** Feeds a batch of records; returns the verdicts they caused, in order. */
+    public List<Decision> acceptAll(List<? extends WireRecord> batch) {
         for (WireRecord r : batch) {
-            accept(r, out);
+            take(r);
         }
         progress.update(records, samples, closedSeconds, freezeSeconds, judged, currentRep);
+        return drain();
     }
 
-    /** Feeds one record; appends the verdicts it caused. */
-    public void accept(WireRecord record, List<Decision> out) {
+    /** Feeds one record; returns the verdicts it caused, in order. */
+    public List<Decision> accept(WireRecord record) {
+        take(record);
+        return drain();
+    }
+
+    /** The report of a finished analysis ({@link #finish}). */
+    public SeriesReport report() {
+        if (report == null) {
+            throw new IllegalStateException("the analysis of " + series + " is not finished");
+        }
+        return report;
+    }
+
+    /** The verdicts decided since the last call, handed over once. */
+    private List<Decision> drain() {
+        if (decided.isEmpty()) {
+            return List.of();
+        }
+        List<Decision> out = List.copyOf(decided);
+        decided.clear();
+        return out;
+    }
+
+    private void take(WireRecord record) {
         if (!series.equals(record.run())) {
             return;
         }
         records++;
         if (record instanceof SampleBatch batch) {
-            onSamples(batch, out);
+            onSamples(batch);
         } else if (record instanceof Ledger ledger) {
-            onLedger(ledger, out);
+            onLedger(ledger);
         } else if (record instanceof Marker marker) {
-            onMarker(marker, out);
+            onMarker(marker);
         } else if (record instanceof Health health) {
             if (health.rep() > 0) {
-                onHealth(health, out);
+                onHealth(health);
             }
         } else {
             if (telemetry.accept(record)) {
                 if (judging == Judging.AS_DATA_COMPLETES) {
-                    reviseProvisional(record, out);
+                    reviseProvisional(record);
                 }
                 for (RepeatTrack t : repeats.values()) {
-                    maybeJudge(t, out);
+                    maybeJudge(t);
                 }
             }
         }
@@ -199,17 +227,17 @@ public final class SeriesAnalysis {
 
     /**
      * Ends the analysis: closes every open second (as not final), judges every repeat not yet judged and
-     * the series, appends those verdicts (the last is SERIES) and returns the report.
+     * the series, and returns those verdicts (the last is SERIES, holding the report: also {@link #report()}).
      */
-    public SeriesReport finish(List<Decision> out) {
+    public List<Decision> finish() {
         for (RepeatTrack t : repeats.values()) {
             for (ScenarioSeconds s : t.scenarios().values()) {
-                emitSeconds(t.rep(), s, s.closeAll(freezeRule), out);
+                emitSeconds(t.rep(), s, s.closeAll(freezeRule));
             }
         }
         for (RepeatTrack t : repeats.values()) {
             if (!t.judged()) {
-                emitRepeat(t, out);
+                emitRepeat(t);
             }
         }
         List<RepeatSummary> summaries = new ArrayList<>();
@@ -223,12 +251,13 @@ public final class SeriesAnalysis {
         SeriesReport report = SeriesReport.of(series, summaries, settings.reconciliationRequired(), samplesOutside)
                 .withCeiling(ceiling == null ? null : ceiling.withDenominator(denominatorRowsPerSec))
                 .withEnvironment(environment);
-        out.add(new Decision.Series(series, tsOf(maxSecond()), report));
+        this.report = report;
+        decided.add(new Decision.Series(series, tsOf(maxSecond()), report));
         progress.update(records, samples, closedSeconds, freezeSeconds, judged, currentRep);
-        return report;
+        return drain();
     }
 
-    private void onSamples(SampleBatch batch, List<Decision> out) {
+    private void onSamples(SampleBatch batch) {
         int n = batch.samples().size();
         samples += n;
         if (batch.rep() == 0) {
@@ -252,29 +281,29 @@ public final class SeriesAnalysis {
             seconds.record(gen, s, slowUs);
         }
         if (track.closesByTime(gen)) {
-            settleAll(track, out); // the watermark moved: any scenario's second may have passed
+            settleAll(track); // the watermark moved: any scenario's second may have passed
         } else {
             for (ScenarioSeconds s : touched) {
-                emitSeconds(track.rep(), s, s.settle(freezeRule), out);
+                emitSeconds(track.rep(), s, s.settle(freezeRule));
             }
         }
-        maybeJudge(track, out);
+        maybeJudge(track);
     }
 
-    private void settleAll(RepeatTrack track, List<Decision> out) {
+    private void settleAll(RepeatTrack track) {
         for (ScenarioSeconds s : track.scenarios().values()) {
-            emitSeconds(track.rep(), s, s.settleAll(freezeRule), out);
+            emitSeconds(track.rep(), s, s.settleAll(freezeRule));
         }
     }
 
-    private void onLedger(Ledger ledger, List<Decision> out) {
+    private void onLedger(Ledger ledger) {
         if (ledger.rep() == 0) {
             return;
         }
         RepeatTrack track = repeat(ledger.rep());
         ScenarioSeconds s = track.scenario(ledger.scenario());
-        emitSeconds(track.rep(), s, s.onLedger(ledger, freezeRule), out);
-        maybeJudge(track, out);
+        emitSeconds(track.rep(), s, s.onLedger(ledger, freezeRule));
+        maybeJudge(track);
     }
 
     /**
@@ -282,18 +311,18 @@ public final class SeriesAnalysis {
      * that ended before this record and are still open are published once as provisional SECOND verdicts
      * ({@code "final": false, "provisional": true}), so a live dashboard sees a second that waits for its ledger.
      */
-    private void onHealth(Health health, List<Decision> out) {
+    private void onHealth(Health health) {
         RepeatTrack track = repeat(health.rep());
         track.health(health);
         long beforeSec = Math.floorDiv(health.ts(), 1_000_000L);
         for (ScenarioSeconds s : track.scenarios().values()) {
             for (SecondStats stats : s.provisional(beforeSec, freezeRule)) {
-                out.add(new Decision.Second(series, track.rep(), s.scenario(), tsOf(stats.sec()), stats, true));
+                decided.add(new Decision.Second(series, track.rep(), s.scenario(), tsOf(stats.sec()), stats, true));
             }
         }
     }
 
-    private void onMarker(Marker m, List<Decision> out) {
+    private void onMarker(Marker m) {
         switch (m.kind()) {
             case CONFIG -> {
                 targets(m.data());
@@ -318,7 +347,7 @@ public final class SeriesAnalysis {
                     SecondClosing closing = SecondClosing.declaredBy(m);
                     if (closing != null) {
                         t.declare(m.src(), closing);
-                        settleAll(t, out);
+                        settleAll(t);
                     }
                 } catch (IllegalArgumentException e) {
                     configError(e.getMessage());
@@ -347,9 +376,9 @@ public final class SeriesAnalysis {
                         configError(e.getMessage());
                         t.sourceEnded(m.src(), null);
                     }
-                    settleAll(t, out);
+                    settleAll(t);
                 }
-                maybeJudge(t, out);
+                maybeJudge(t);
             }
             case RECONCILIATION -> {
                 if (m.rep() > 0) {
@@ -359,7 +388,7 @@ public final class SeriesAnalysis {
                     } catch (IllegalArgumentException e) {
                         configError(e.getMessage());
                     }
-                    maybeJudge(t, out);
+                    maybeJudge(t);
                 }
             }
             case SERIES_END -> seriesEnded = true;
@@ -421,19 +450,19 @@ public final class SeriesAnalysis {
         return repeats.computeIfAbsent(rep, r -> new RepeatTrack(r, pool));
     }
 
-    private void maybeJudge(RepeatTrack t, List<Decision> out) {
+    private void maybeJudge(RepeatTrack t) {
         if (judging == Judging.AS_DATA_COMPLETES && !t.judged() && t.dataComplete()
                 && (t.gain() != null || !settings.reconciliationRequired() || t.kind() == RepeatTrack.Kind.CEILING)
                 && telemetry.settled(lastSecond(t) + 1, settings.attribution().graceSec())) {
-            emitRepeat(t, out);
+            emitRepeat(t);
         }
     }
 
-    private void emitRepeat(RepeatTrack t, List<Decision> out) {
+    private void emitRepeat(RepeatTrack t) {
         if (t.kind() == RepeatTrack.Kind.CEILING) {
             String primary = RepeatJudge.primaryScenario(t, settings);
             ceiling = CeilingRule.of(t.rep(), primary == null ? null : t.scenarios().get(primary), t.scheduledMs());
-            out.add(new Decision.CeilingFound(series, t.rep(), primary, tsOf(lastSecond(t)), ceiling));
+            decided.add(new Decision.CeilingFound(series, t.rep(), primary, tsOf(lastSecond(t)), ceiling));
             t.markJudged();
             return;
         }
@@ -441,40 +470,40 @@ public final class SeriesAnalysis {
                 environment);
         long endUs = tsOf(lastSecond(t));
         for (Window w : r.windows()) {
-            out.add(new Decision.TailWindow(series, t.rep(), r.scenario(), tsOf(w.endSec() - 1), w));
+            decided.add(new Decision.TailWindow(series, t.rep(), r.scenario(), tsOf(w.endSec() - 1), w));
         }
         for (Episode e : r.episodes()) {
-            out.add(new Decision.EpisodeFound(series, t.rep(), r.scenario(), tsOf(e.endSec() - 1), e, false));
+            decided.add(new Decision.EpisodeFound(series, t.rep(), r.scenario(), tsOf(e.endSec() - 1), e, false));
         }
-        out.add(new Decision.Repeat(series, t.rep(), r.scenario(), endUs, r));
+        decided.add(new Decision.Repeat(series, t.rep(), r.scenario(), endUs, r));
         t.markJudged();
         judged++;
     }
 
-    private void emitSeconds(int rep, ScenarioSeconds seconds, List<SecondStats> closed, List<Decision> out) {
-        emitClosed(rep, seconds, closed, out);
+    private void emitSeconds(int rep, ScenarioSeconds seconds, List<SecondStats> closed) {
+        emitClosed(rep, seconds, closed);
         if (judging == Judging.AS_DATA_COMPLETES && !closed.isEmpty()) {
             RepeatTrack t = repeat(rep);
             Abort stop = AbortOnFail.check(t, settings);
             if (stop != null) {
-                out.add(new Decision.Stop(series, rep, null, tsOf(closed.get(closed.size() - 1).sec()), stop));
+                decided.add(new Decision.Stop(series, rep, null, tsOf(closed.get(closed.size() - 1).sec()), stop));
             }
         }
     }
 
-    private void emitClosed(int rep, ScenarioSeconds seconds, List<SecondStats> closed, List<Decision> out) {
+    private void emitClosed(int rep, ScenarioSeconds seconds, List<SecondStats> closed) {
         String scenario = seconds.scenario();
         for (SecondStats s : closed) {
             closedSeconds++;
-            out.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false,
-                    seconds.serviceHistogram(s.sec())));
+            decided.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false,
+                    seconds.closed().serviceHistogram(s.sec())));
             if (s.freeze()) {
                 if (!scenario.equals(settings.probeScenario())) {
                     freezeSeconds++; // the console's count: the load's freeze-seconds, never the probe's
                 }
-                out.add(new Decision.Freeze(series, rep, scenario, tsOf(s.sec()), s, freezeRule.describe()));
+                decided.add(new Decision.Freeze(series, rep, scenario, tsOf(s.sec()), s, freezeRule.describe()));
                 if (judging == Judging.AS_DATA_COMPLETES && s.exact() && !scenario.equals(settings.probeScenario())) {
-                    provisionalEpisode(repeat(rep), scenario, s, out);
+                    provisionalEpisode(repeat(rep), scenario, s);
                 }
             }
         }
@@ -484,9 +513,9 @@ public final class SeriesAnalysis {
      * Live: the episode this freeze-second opens or extends (freeze-seconds {@code episode_gap_s} apart or closer
      * join), attributed with the telemetry so far, as a provisional decision.
      */
-    private void provisionalEpisode(RepeatTrack t, String scenario, SecondStats s, List<Decision> out) {
+    private void provisionalEpisode(RepeatTrack t, String scenario, SecondStats s) {
         t.openEpisode(scenario, s.sec(), s.maxServiceUs() / 1000.0, settings.episodeGapSec());
-        publishProvisional(t, out, true);
+        publishProvisional(t, true);
     }
 
     /**
@@ -494,23 +523,23 @@ public final class SeriesAnalysis {
      * provisional cause (the waits of a frozen second arrive after the second closed); a changed cause is
      * published again.
      */
-    private void reviseProvisional(WireRecord telemetryRecord, List<Decision> out) {
+    private void reviseProvisional(WireRecord telemetryRecord) {
         long sec = Math.floorDiv(telemetryRecord.ts(), 1_000_000L);
         for (RepeatTrack t : repeats.values()) {
             RepeatTrack.OpenEpisode open = t.currentEpisode();
             if (!t.judged() && open != null && sec >= open.startSec() - 2 && sec <= open.endSec() + 2) {
-                publishProvisional(t, out, false);
+                publishProvisional(t, false);
             }
         }
     }
 
-    private void publishProvisional(RepeatTrack t, List<Decision> out, boolean always) {
+    private void publishProvisional(RepeatTrack t, boolean always) {
         RepeatTrack.OpenEpisode open = t.currentEpisode();
         String scenario = t.openScenario();
         Episode e = RepeatJudge.provisional(t, t.scenario(scenario), open, settings, attributor, telemetry);
         boolean changed = t.provisionalChanged(e.cause().code() + "/" + e.confidence().code());
         if (always || changed) {
-            out.add(new Decision.EpisodeFound(series, t.rep(), scenario, tsOf(open.endSec() - 1), e, true));
+            decided.add(new Decision.EpisodeFound(series, t.rep(), scenario, tsOf(open.endSec() - 1), e, true));
         }
     }
 
@@ -525,8 +554,8 @@ public final class SeriesAnalysis {
     private static long lastSecond(RepeatTrack t) {
         long max = 0;
         for (ScenarioSeconds s : t.scenarios().values()) {
-            if (s.closedSeconds() > 0) {
-                max = Math.max(max, s.lastClosedSec());
+            if (s.closed().size() > 0) {
+                max = Math.max(max, s.closed().last());
             }
         }
         return max;

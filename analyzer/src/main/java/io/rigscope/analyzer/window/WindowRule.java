@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.window;
 
-import io.rigscope.analyzer.second.ScenarioSeconds.Bucket;
+import io.rigscope.analyzer.second.ClosedSeconds.Bucket;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -27,8 +27,8 @@ class GateSetTest {
         s.record("gen-1", sample(500, ErrorKind.HTTP_5XX, 50, 999), 50_000);
         s.record("gen-1", sample(0, ErrorKind.TIMEOUT, 50, 999), 50_000);
 
-        assertThat(s.claimedEvents()).isEqualTo(100);
-        assertThat(s.claimedQty()).isEqualTo(500);
+        assertThat(s.totals().claimedEvents()).isEqualTo(100);
+        assertThat(s.totals().claimedQty()).isEqualTo(500);
     }
 
     @Test

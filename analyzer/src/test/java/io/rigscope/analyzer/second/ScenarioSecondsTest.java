@@ -59,7 +59,7 @@ class ScenarioSecondsTest {
             assertThat(c.exact()).isTrue();
         });
         assertThat(s.complete()).isTrue();
-        assertThat(s.ledgerTotals()[1]).as("sent, summed over both shares").isEqualTo(2);
+        assertThat(s.ledgers().totals().sent()).as("sent, summed over both shares").isEqualTo(2);
     }
 
     @Test
@@ -75,8 +75,8 @@ class ScenarioSecondsTest {
         assertThat(again).hasSize(1);
         assertThat(again.get(0).count()).isEqualTo(2);
         assertThat(again.get(0).maxServiceUs()).isEqualTo(900_000);
-        assertThat(s.seconds()).hasSize(1);
-        assertThat(s.reopenedSeconds()).isEqualTo(1);
+        assertThat(s.closed().stats()).hasSize(1);
+        assertThat(s.closed().reopened()).isEqualTo(1);
     }
 
     @Test
@@ -118,7 +118,7 @@ class ScenarioSecondsTest {
 
         assertThat(closed).extracting(SecondStats::sec).containsExactly(SEC);
         assertThat(closed.get(0).exact()).as("no sample of it can arrive any more without being late").isTrue();
-        assertThat(s.lateSamples()).isZero();
+        assertThat(s.totals().lateSamples()).isZero();
     }
 
     @Test
@@ -135,14 +135,14 @@ class ScenarioSecondsTest {
         List<SecondStats> after = s.settleAll(RULE);
 
         assertThat(after).as("the closed second is not reopened").isEmpty();
-        assertThat(s.lateSamples()).isEqualTo(1);
-        assertThat(s.seconds()).singleElement().satisfies(closed -> {
+        assertThat(s.totals().lateSamples()).isEqualTo(1);
+        assertThat(s.closed().stats()).singleElement().satisfies(closed -> {
             assertThat(closed.count()).isEqualTo(1);
             assertThat(closed.maxServiceUs()).isEqualTo(10_000);
         });
-        assertThat(s.reopenedSeconds()).isZero();
-        assertThat(s.failed()).as("a late failure is still a failure").isEqualTo(1);
-        assertThat(s.count()).as("the figures' requests").isEqualTo(2);
+        assertThat(s.closed().reopened()).isZero();
+        assertThat(s.totals().failed()).as("a late failure is still a failure").isEqualTo(1);
+        assertThat(s.totals().count()).as("the figures' requests").isEqualTo(2);
     }
 
     @Test

@@ -130,7 +130,13 @@ class ReconciliationRuleTest {
         SeriesAnalysis analysis = new SeriesAnalysis(SERIES, AnalyzerSettings.defaults(), UnaryOperator.identity(),
                 Attributor.none());
         List<Decision> out = new ArrayList<>();
-        all.forEach(x -> analysis.accept(x, out));
-        return analysis.finish(out);
+        all.forEach(x -> out.addAll(analysis.accept(x)));
+        return finish(analysis, out);
+    }
+
+    /** Finishes {@code analysis}, its verdicts appended to {@code out}; returns its report. */
+    private static SeriesReport finish(SeriesAnalysis analysis, List<Decision> out) {
+        out.addAll(analysis.finish());
+        return analysis.report();
     }
 }

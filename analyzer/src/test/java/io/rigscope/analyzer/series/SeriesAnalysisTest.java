@@ -46,7 +46,7 @@ class SeriesAnalysisTest {
         List<Decision> out = new ArrayList<>();
         for (WireRecord r : records) {
             assertThat(analysis.complete()).as("complete before %s", r).isFalse();
-            analysis.accept(r, out);
+            out.addAll(analysis.accept(r));
         }
         assertThat(analysis.complete()).isTrue();
         assertThat(out).filteredOn(d -> d instanceof Decision.Repeat).hasSize(2);
@@ -202,8 +202,8 @@ class SeriesAnalysisTest {
         SeriesAnalysis analysis = new SeriesAnalysis("core", AnalyzerSettings.defaults(), UnaryOperator.identity(),
                 io.rigscope.analyzer.attribution.Attributor.standard());
         List<Decision> out = new ArrayList<>();
-        records.forEach(r -> analysis.accept(r, out));
-        analysis.finish(out);
+        records.forEach(r -> out.addAll(analysis.accept(r)));
+        finish(analysis, out);
 
         int provisional = -1;
         int judged = -1;
@@ -244,7 +244,7 @@ class SeriesAnalysisTest {
         SeriesAnalysis analysis = new SeriesAnalysis("core", AnalyzerSettings.defaults(), UnaryOperator.identity(),
                 io.rigscope.analyzer.attribution.Attributor.standard());
         List<Decision> out = new ArrayList<>();
-        records.forEach(r -> analysis.accept(r, out));
+        records.forEach(r -> out.addAll(analysis.accept(r)));
 
         List<io.rigscope.analyzer.episode.Cause> provisional = out.stream()
                 .filter(d -> d instanceof Decision.EpisodeFound e && e.provisional())
@@ -263,7 +263,7 @@ class SeriesAnalysisTest {
     void liveAThresholdWithAbortOnFailStopsTheRepeatOnceWhenItFailsAfterItsDelay() {
         List<Decision> out = new ArrayList<>();
         SeriesAnalysis analysis = analysis();
-        records(ABORTING).forEach(r -> analysis.accept(r, out));
+        records(ABORTING).forEach(r -> out.addAll(analysis.accept(r)));
 
         List<Decision.Stop> stops = out.stream().filter(d -> d instanceof Decision.Stop)
                 .map(d -> (Decision.Stop) d).toList();
@@ -296,7 +296,7 @@ class SeriesAnalysisTest {
                         List.of(Map.of("threshold", "max<300", "abortOnFail", true, "delayAbortEval", "20s")))));
         List<Decision> out = new ArrayList<>();
         SeriesAnalysis analysis = analysis();
-        records(plan).forEach(r -> analysis.accept(r, out));
+        records(plan).forEach(r -> out.addAll(analysis.accept(r)));
 
         Decision.Stop stop = (Decision.Stop) out.stream().filter(d -> d instanceof Decision.Stop).findFirst()
                 .orElseThrow();
@@ -318,8 +318,8 @@ class SeriesAnalysisTest {
         SeriesAnalysis replay = new SeriesAnalysis("core", AnalyzerSettings.defaults(), UnaryOperator.identity(),
                 Attributor.none(), SeriesAnalysis.Judging.AT_FINISH);
         List<Decision> out = new ArrayList<>();
-        records.forEach(r -> replay.accept(r, out));
-        SeriesReport report = replay.finish(out);
+        records.forEach(r -> out.addAll(replay.accept(r)));
+        SeriesReport report = finish(replay, out);
 
         assertThat(out).noneMatch(d -> d instanceof Decision.Stop);
         var repeat = report.repeats().get(0);
@@ -336,8 +336,8 @@ class SeriesAnalysisTest {
         // the live analysis of the same records reports the same repeat, the stop included
         SeriesAnalysis live = analysis();
         List<Decision> liveOut = new ArrayList<>();
-        records.forEach(r -> live.accept(r, liveOut));
-        assertThat(new String(ReportFiles.json(live.finish(liveOut)))).isEqualTo(new String(ReportFiles.json(report)));
+        records.forEach(r -> liveOut.addAll(live.accept(r)));
+        assertThat(new String(ReportFiles.json(finish(live, liveOut)))).isEqualTo(new String(ReportFiles.json(report)));
     }
 
     @Test
@@ -358,15 +358,15 @@ class SeriesAnalysisTest {
     private static SeriesReport run(List<WireRecord> records) {
         SeriesAnalysis analysis = analysis();
         List<Decision> out = new ArrayList<>();
-        records.forEach(r -> analysis.accept(r, out));
-        return analysis.finish(out);
+        records.forEach(r -> out.addAll(analysis.accept(r)));
+        return finish(analysis, out);
     }
 
     private static byte[] report(List<WireRecord> records) {
         SeriesAnalysis analysis = analysis();
         List<Decision> out = new ArrayList<>();
-        records.forEach(r -> analysis.accept(r, out));
-        return ReportFiles.json(analysis.finish(out));
+        records.forEach(r -> out.addAll(analysis.accept(r)));
+        return ReportFiles.json(finish(analysis, out));
     }
 
     private static SeriesAnalysis analysis() {
@@ -377,5 +377,11 @@ class SeriesAnalysisTest {
         List<WireRecord> records = new ArrayList<>();
         SyntheticSeries.emit(plan, records::add);
         return records;
+    }
+
+    /** Finishes {@code analysis}, its verdicts appended to {@code out}; returns its report. */
+    private static SeriesReport finish(SeriesAnalysis analysis, List<Decision> out) {
+        out.addAll(analysis.finish());
+        return analysis.report();
     }
 }

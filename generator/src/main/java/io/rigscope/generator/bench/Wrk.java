@@ -1,8 +1,8 @@
 package io.rigscope.generator.bench;
 
+import io.rigscope.wire.host.ExecutableSearch;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -45,17 +45,7 @@ public final class Wrk {
 
     /** The {@code wrk} on the PATH, if there is one. */
     public static Optional<Wrk> find() {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String dir : path.split(java.io.File.pathSeparator)) {
-            Path candidate = Path.of(dir, "wrk");
-            if (Files.isExecutable(candidate)) {
-                return Optional.of(new Wrk(candidate));
-            }
-        }
-        return Optional.empty();
+        return ExecutableSearch.onPath("wrk").map(Wrk::new);
     }
 
     /**

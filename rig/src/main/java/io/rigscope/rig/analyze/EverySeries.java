@@ -2,9 +2,7 @@ package io.rigscope.rig.analyze;
 
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
-import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
@@ -14,6 +12,7 @@ import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.KafkaClients;
+import io.rigscope.wire.kafka.KafkaConsumers;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +22,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -33,15 +31,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * {@code rigscope analyze} without {@code --series}: follows {@code rig.markers} in a Kafka consumer group and
@@ -115,11 +110,6 @@ public final class EverySeries {
      * analysed to the end.
      */
     public List<String> run(Duration stopAfter, BiConsumer<String, SeriesReport> onReport) {
-        Properties props = spec.clients().applyTo(new Properties());
-        props.putIfAbsent(ConsumerConfig.GROUP_ID_CONFIG, spec.group());
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, spec.fromEarliest() ? "earliest" : "latest");
-        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "rigscope-analyzer-group");
         ExecutorService workers = Executors.newFixedThreadPool(spec.parallel(), r -> {
             Thread t = new Thread(r, "analyze-series");
             t.setDaemon(true);
@@ -127,8 +117,8 @@ public final class EverySeries {
         });
         List<String> done = java.util.Collections.synchronizedList(new ArrayList<>());
         long deadline = stopAfter == null ? Long.MAX_VALUE : System.nanoTime() + stopAfter.toNanos();
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(props, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> c = KafkaConsumers.groupMember(spec.clients(), spec.group(),
+                spec.fromEarliest(), "rigscope-analyzer-group")) {
             consumer = c;
             c.subscribe(List.of(Topic.MARKERS.topicName()), new ConsumerRebalanceListener() {
                 @Override
@@ -202,13 +192,7 @@ public final class EverySeries {
         // a series another member began (before a rebalance) has dead-lettered some records already: not again
         Consumer<Decoded.Failed> dlq = publisher == null ? f -> { }
                 : DeadLetterSink.once(publisher, source, series, DLQ_READ_TIMEOUT);
-        Decision last = analyzer.live(AnalyzerInput.fromKafka(source, series, true, dlq), p -> { })
-                .doOnNext(d -> {
-                    if (spec.publish() && publisher != null) {
-                        publisher.publish(DecisionCodec.toVerdict(d));
-                    }
-                })
-                .blockLast();
+        Decision last = analyzer.follow(source, dlq, spec.publish() ? publisher : null, p -> { }).blockLast();
         if (!(last instanceof Decision.Series s)) {
             throw new IllegalStateException("the analysis of " + series + " ended without a series verdict");
         }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
-import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.config.AnalyzerSetting;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.GateResult;
@@ -279,11 +278,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         ReportMaterial kept = new ReportMaterial(series, reportHtml != null, hlog != null);
         Flux<List<WireRecord>> tapped = bounded.doOnNext(kept::records);
         try {
-            last = (live ? analyzer.live(tapped, progress::set) : analyzer.replay(tapped, progress::set))
+            last = analyzer.verdicts(tapped, live, progress::set, publisher)
                     .doOnNext(d -> {
-                        if (publisher != null) {
-                            publisher.publish(DecisionCodec.toVerdict(d));
-                        }
                         kept.decision(d);
                         if (lines) {
                             String line = LiveAnalysis.line(d, probe);

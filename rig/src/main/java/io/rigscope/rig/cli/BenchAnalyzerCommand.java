@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -104,12 +106,13 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
             }
             AnalyzerBench.Figures f = AnalyzerBench.run(servers, samples, ratePerSec, encoding, line -> System.err.println("bench: " + line));
             if (json) {
-                System.out.printf(Locale.ROOT, "{\"samples\":%d,\"raw_consume_per_s\":%.0f,\"replay_per_s\":%.0f,"
-                                + "\"ratio\":%.3f,\"heap_peak_mb\":%.1f,\"heap_after_gc_peak_mb\":%.1f,\"records\":%d,"
-                                + "\"publish_s\":%.1f,\"verdicts\":%d,\"encoding\":\"%s\",\"max_heap_mb\":%d,\"cpus\":%d}%n",
-                        f.samples(), f.rawConsumePerSec(), f.replayPerSec(), f.ratio(), f.heapPeakMb(),
-                        f.heapAfterGcPeakMb(), f.records(), f.publishSec(), f.verdicts(), f.encoding(),
-                        Runtime.getRuntime().maxMemory() / 1048576, Runtime.getRuntime().availableProcessors());
+                System.out.println(new FiguresJson().put("samples", f.samples())
+                        .fixed("raw_consume_per_s", f.rawConsumePerSec(), 0).fixed("replay_per_s", f.replayPerSec(), 0)
+                        .fixed("ratio", f.ratio(), 3).fixed("heap_peak_mb", f.heapPeakMb(), 1)
+                        .fixed("heap_after_gc_peak_mb", f.heapAfterGcPeakMb(), 1).put("records", f.records())
+                        .fixed("publish_s", f.publishSec(), 1).put("verdicts", f.verdicts())
+                        .put("encoding", f.encoding()).put("max_heap_mb", Runtime.getRuntime().maxMemory() / 1048576)
+                        .put("cpus", Runtime.getRuntime().availableProcessors()).toJson());
             } else {
                 System.out.printf(Locale.ROOT, "samples            %,d (%,d records, %s, published in %.1f s)%n",
                         f.samples(), f.records(), f.encoding(), f.publishSec());
@@ -160,22 +163,28 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
         long maxHeapMb = Runtime.getRuntime().maxMemory() / 1048576;
         int cpus = Runtime.getRuntime().availableProcessors();
         if (json) {
-            System.out.printf(Locale.ROOT, "{\"mode\":\"live\",\"warmup_s\":%d,\"warmup_second_close_latency_max_ms\":%.3f,\"duration_s\":%d,\"rate_target_per_s\":%d,\"samples\":%d,"
-                            + "\"samples_per_s\":%.1f,\"samples_analyzed\":%d,\"telemetry_records\":%d,\"stalls\":%d,"
-                            + "\"second_close_latency_p50_ms\":%.3f,\"second_close_latency_p99_ms\":%.3f,"
-                            + "\"second_close_latency_max_ms\":%.3f,\"seconds_timed\":%d,"
-                            + "\"second_verdict_latency_p50_ms\":%.3f,\"second_verdict_latency_p99_ms\":%.3f,"
-                            + "\"second_verdict_latency_max_ms\":%.3f,\"verdicts_timed\":%d,"
-                            + "\"heap_after_gc_max_mb\":%s,\"heap_after_gc_first_min_mb\":%s,\"heap_after_gc_last_min_mb\":%s,"
-                            + "\"gc_readings\":%d,\"gc_collectors\":\"%s\",\"decisions\":%d,\"freeze_seconds\":%d,"
-                            + "\"episodes\":%d,\"dead_letters\":%d,\"pacing_lag_max_ms\":%.3f,\"hiccup_max_ms\":%.3f,\"ledger_lag_p99_ms\":%.3f,\"slowest_seconds\":%s,\"series_verdict\":\"%s\","
-                            + "\"attributor\":\"%s\",\"encoding\":\"%s\",\"max_heap_mb\":%d,\"cpus\":%d}%n",
-                    f.warmupSec(), f.warmupCloseMaxMs(), f.durationSec(), f.targetRatePerSec(), f.samples(), f.samplesPerSec(), f.samplesAnalyzed(),
-                    f.telemetryRecords(), f.stalls(), close.p50Ms(), close.p99Ms(), close.maxMs(), close.count(),
-                    onTopic.p50Ms(), onTopic.p99Ms(), onTopic.maxMs(), onTopic.count(), jsonNumber(f.heapAfterGcMaxMb()),
-                    jsonNumber(f.heapAfterGcFirstMinMb()), jsonNumber(f.heapAfterGcLastMinMb()), f.gcReadings(),
-                    f.gcCollectors(), f.decisions(), f.freezeSeconds(), f.episodes(), f.deadLetters(),
-                    f.pacingLagMaxMs(), f.hiccupMaxMs(), f.ledgerLag().p99Ms(), slowestJson(f), f.seriesVerdict(), f.attributor(), f.encoding(), maxHeapMb, cpus);
+            System.out.println(new FiguresJson().put("mode", "live").put("warmup_s", f.warmupSec())
+                    .fixed("warmup_second_close_latency_max_ms", f.warmupCloseMaxMs(), 3)
+                    .put("duration_s", f.durationSec()).put("rate_target_per_s", f.targetRatePerSec())
+                    .put("samples", f.samples()).fixed("samples_per_s", f.samplesPerSec(), 1)
+                    .put("samples_analyzed", f.samplesAnalyzed()).put("telemetry_records", f.telemetryRecords())
+                    .put("stalls", f.stalls())
+                    .fixed("second_close_latency_p50_ms", close.p50Ms(), 3)
+                    .fixed("second_close_latency_p99_ms", close.p99Ms(), 3)
+                    .fixed("second_close_latency_max_ms", close.maxMs(), 3).put("seconds_timed", close.count())
+                    .fixed("second_verdict_latency_p50_ms", onTopic.p50Ms(), 3)
+                    .fixed("second_verdict_latency_p99_ms", onTopic.p99Ms(), 3)
+                    .fixed("second_verdict_latency_max_ms", onTopic.maxMs(), 3).put("verdicts_timed", onTopic.count())
+                    .fixed("heap_after_gc_max_mb", f.heapAfterGcMaxMb(), 1)
+                    .fixed("heap_after_gc_first_min_mb", f.heapAfterGcFirstMinMb(), 1)
+                    .fixed("heap_after_gc_last_min_mb", f.heapAfterGcLastMinMb(), 1)
+                    .put("gc_readings", f.gcReadings()).put("gc_collectors", f.gcCollectors())
+                    .put("decisions", f.decisions()).put("freeze_seconds", f.freezeSeconds())
+                    .put("episodes", f.episodes()).put("dead_letters", f.deadLetters())
+                    .fixed("pacing_lag_max_ms", f.pacingLagMaxMs(), 3).fixed("hiccup_max_ms", f.hiccupMaxMs(), 3)
+                    .fixed("ledger_lag_p99_ms", f.ledgerLag().p99Ms(), 3).put("slowest_seconds", slowestJson(f))
+                    .put("series_verdict", f.seriesVerdict()).put("attributor", f.attributor())
+                    .put("encoding", f.encoding()).put("max_heap_mb", maxHeapMb).put("cpus", cpus).toJson());
             return;
         }
         System.out.printf(Locale.ROOT, "samples                      %,d in %d + %d s at %,.1f/s (target %,d/s; %,d analyzed)%n",
@@ -192,26 +201,23 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                     s.second(), s.closeMs(), s.verdictMs(), s.ledgerLagMs(), s.hiccupMs());
         }
         System.out.printf(Locale.ROOT, "heap_after_gc                max %s MB, first minute %s MB, last minute %s MB (%d GCs: %s; max heap %d MB)%n",
-                jsonNumber(f.heapAfterGcMaxMb()), jsonNumber(f.heapAfterGcFirstMinMb()), jsonNumber(f.heapAfterGcLastMinMb()),
+                oneDecimalOrNull(f.heapAfterGcMaxMb()), oneDecimalOrNull(f.heapAfterGcFirstMinMb()), oneDecimalOrNull(f.heapAfterGcLastMinMb()),
                 f.gcReadings(), f.gcCollectors(), maxHeapMb);
         System.out.printf(Locale.ROOT, "decisions                    %,d (freeze-seconds %d, episodes %d), dead letters %d, series %s%n",
                 f.decisions(), f.freezeSeconds(), f.episodes(), f.deadLetters(), f.seriesVerdict());
     }
 
-    private static String slowestJson(LiveAnalyzerBench.Figures f) {
-        StringBuilder out = new StringBuilder("[");
+    private static List<FiguresJson> slowestJson(LiveAnalyzerBench.Figures f) {
+        List<FiguresJson> slowest = new ArrayList<>();
         for (LiveAnalyzerBench.SlowSecond s : f.slowest()) {
-            if (out.length() > 1) {
-                out.append(',');
-            }
-            out.append(String.format(Locale.ROOT,
-                    "{\"second\":%d,\"close_ms\":%.3f,\"verdict_ms\":%.3f,\"ledger_lag_ms\":%.3f,\"hiccup_ms\":%.3f}",
-                    s.second(), s.closeMs(), s.verdictMs(), s.ledgerLagMs(), s.hiccupMs()));
+            slowest.add(new FiguresJson().put("second", s.second()).fixed("close_ms", s.closeMs(), 3)
+                    .fixed("verdict_ms", s.verdictMs(), 3).fixed("ledger_lag_ms", s.ledgerLagMs(), 3)
+                    .fixed("hiccup_ms", s.hiccupMs(), 3));
         }
-        return out.append(']').toString();
+        return slowest;
     }
 
-    private static String jsonNumber(double v) {
+    private static String oneDecimalOrNull(double v) {
         return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.1f", v);
     }
 }

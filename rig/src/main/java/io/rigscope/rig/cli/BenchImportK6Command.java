@@ -104,11 +104,11 @@ public final class BenchImportK6Command implements Callable<Integer> {
         double readerCpuSec = readerCpuNs / 1e9;
         double cpuRatio = readerCpuSec > 0 && jqCpuSec > 0 ? jqCpuSec / readerCpuSec : Double.NaN;
         if (json) {
-            System.out.printf(Locale.ROOT, "{\"lines\":%d,\"lines_per_s\":%.0f,\"jq_lines_per_s\":%.0f,\"ratio\":%.2f,"
-                            + "\"samples\":%d,\"records\":%d,\"reader_s\":%.3f,\"jq_s\":%.3f,\"reader_cpu_s\":%.3f,"
-                            + "\"jq_cpu_s\":%.3f,\"cpu_ratio\":%.2f}%n", lines, readerPerSec,
-                    jqPerSec, ratio, result.samples(), records.get(), readerNs / 1e9, lines / jqPerSec, readerCpuSec,
-                    jqCpuSec, cpuRatio);
+            System.out.println(new FiguresJson().put("lines", lines).fixed("lines_per_s", readerPerSec, 0)
+                    .fixed("jq_lines_per_s", jqPerSec, 0).fixed("ratio", ratio, 2).put("samples", result.samples())
+                    .put("records", records.get()).fixed("reader_s", readerNs / 1e9, 3).fixed("jq_s", lines / jqPerSec, 3)
+                    .fixed("reader_cpu_s", readerCpuSec, 3).fixed("jq_cpu_s", jqCpuSec, 3).fixed("cpu_ratio", cpuRatio, 2)
+                    .toJson());
         } else {
             System.out.printf(Locale.ROOT, "lines           %,d (%,d samples, %,d records)%n", lines, result.samples(),
                     records.get());

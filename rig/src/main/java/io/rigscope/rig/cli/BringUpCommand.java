@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.method.BringUpChecks;
-import io.rigscope.rig.method.Finding;
+import io.rigscope.rig.bringup.BringUpChecks;
+import io.rigscope.rig.bringup.CheckResult;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;
 import java.net.URI;
@@ -58,9 +58,9 @@ public final class BringUpCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        List<Finding> findings = new BringUpChecks(spec).run();
-        findings.forEach(System.out::println);
-        if (Finding.allPassed(findings)) {
+        List<CheckResult> results = new BringUpChecks(spec).run();
+        results.forEach(System.out::println);
+        if (CheckResult.allPassed(results)) {
             return ExitCodes.OK;
         }
         System.err.println("bring-up: refusing to continue; fix the failures above");

@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.rig.method.Denominator;
+import io.rigscope.rig.denominator.Denominator;
 import io.rigscope.sut.Sut;
 import io.rigscope.sut.SutConfig;
 import io.rigscope.sut.schema.Provisioning;

@@ -2,7 +2,7 @@ package io.rigscope.rig.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.rigscope.rig.method.EnvironmentFacts;
+import io.rigscope.rig.environment.EnvironmentFacts;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

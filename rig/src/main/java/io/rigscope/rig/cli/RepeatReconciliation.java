@@ -3,7 +3,7 @@ package io.rigscope.rig.cli;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.method.Reconciliation;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -10,6 +10,7 @@ import io.rigscope.model.codec.WireLine;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.wire.WireSource;
+import io.rigscope.wire.host.HostPort;
 import java.net.InetSocketAddress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -75,31 +76,13 @@ public final class Dashboard implements AutoCloseable {
         }
 
         /**
-         * Parses {@code HOST:PORT}, {@code :PORT} or {@code PORT} (host 127.0.0.1).
+         * Parses {@code HOST:PORT}, {@code [IPV6]:PORT}, {@code :PORT} or {@code PORT} (host 127.0.0.1) through
+         * {@link HostPort#parseListen}.
          *
          * @throws IllegalArgumentException naming what is wrong
          */
         public static InetSocketAddress parseListen(String text) {
-            String host = "127.0.0.1";
-            String port = text.trim();
-            int colon = port.lastIndexOf(':');
-            if (colon >= 0) {
-                host = colon == 0 ? host : port.substring(0, colon);
-                port = port.substring(colon + 1);
-            }
-            if (host.startsWith("[") && host.endsWith("]")) {
-                host = host.substring(1, host.length() - 1);
-            }
-            int p;
-            try {
-                p = Integer.parseInt(port);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + text + "' is not HOST:PORT (the port is not a number)");
-            }
-            if (p < 0 || p > 65535 || host.isBlank()) {
-                throw new IllegalArgumentException("'" + text + "' is not HOST:PORT (port 0-65535)");
-            }
-            return InetSocketAddress.createUnresolved(host, p);
+            return HostPort.parseListen(text, "127.0.0.1").unresolved();
         }
     }
 

@@ -10,7 +10,7 @@ import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.calibrate.CaseRun;
-import io.rigscope.rig.method.BringUpChecks;
+import io.rigscope.rig.bringup.BringUpChecks;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesRunner;
 import io.rigscope.rig.series.SeriesSession;

@@ -2,7 +2,6 @@ package io.rigscope.rig.series;
 
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
-import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
@@ -76,9 +75,8 @@ public final class LiveAnalysis implements AutoCloseable {
         DeadLetterSink dlq = new DeadLetterSink(publisher);
         CompletableFuture<SeriesReport> result = new CompletableFuture<>();
         ReportMaterial kept = new ReportMaterial(analyzer.series(), true, true);
-        Disposable d = analyzer.live(AnalyzerInput.fromKafka(source, analyzer.series(), true, dlq)
-                        .doOnNext(kept::records))
-                .doOnNext(decision -> publisher.publish(DecisionCodec.toVerdict(decision)))
+        Disposable d = analyzer.verdicts(AnalyzerInput.fromKafka(source, analyzer.series(), true, dlq)
+                        .doOnNext(kept::records), true, p -> { }, publisher)
                 .subscribe(decision -> {
                     kept.decision(decision);
                     String line = line(decision, analyzer.defaults().probeScenario());

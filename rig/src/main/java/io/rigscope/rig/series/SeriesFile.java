@@ -186,7 +186,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                             duration(d.duration(), "denominator.duration", Duration.ofSeconds(30)),
                             nonBlank(d.insert(), "denominator.insert")));
             if (denominator != null && denominator.insert() != null) {
-                io.rigscope.rig.method.InsertTemplate.check(denominator.insert(), file + ": denominator.insert");
+                io.rigscope.rig.denominator.InsertTemplate.check(denominator.insert(), file + ": denominator.insert");
             }
             Map<String, Object> analyzer = new LinkedHashMap<>();
             if (top.analyzer() != null && !top.analyzer().isNull()) {

@@ -17,10 +17,10 @@ import io.rigscope.collectors.TelemetrySources;
 import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.RecordSink;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.rig.method.BringUpChecks;
-import io.rigscope.rig.method.Denominator;
-import io.rigscope.rig.method.Finding;
-import io.rigscope.rig.method.Reconciliation;
+import io.rigscope.rig.bringup.BringUpChecks;
+import io.rigscope.rig.denominator.Denominator;
+import io.rigscope.rig.bringup.CheckResult;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
@@ -129,10 +129,10 @@ public final class SeriesSession {
         return bringUp(new BringUpChecks(spec).run(), console);
     }
 
-    /** Prints findings already made, one a line; true when every one passed. */
-    public static boolean bringUp(List<Finding> findings, PrintStream console) {
-        findings.forEach(f -> console.println("bring-up: " + f));
-        if (!Finding.allPassed(findings)) {
+    /** Prints results already made, one a line; true when every one passed. */
+    public static boolean bringUp(List<CheckResult> results, PrintStream console) {
+        results.forEach(f -> console.println("bring-up: " + f));
+        if (!CheckResult.allPassed(results)) {
             console.println("bring-up checks failed: no load offered");
             return false;
         }
@@ -211,7 +211,7 @@ public final class SeriesSession {
             var customers = ingest != null ? ingest.customers()
                     : new io.rigscope.generator.plan.CustomerPool.Ranged(plan.load().customerFormat(), 1,
                             plan.load().customers());
-            String script = io.rigscope.rig.method.InsertTemplate.check(d.insert(), "denominator.insert")
+            String script = io.rigscope.rig.denominator.InsertTemplate.check(d.insert(), "denominator.insert")
                     .script(plan.load().batch(), customers, ingest == null ? 1 : ingest.quantityMin(),
                             ingest == null ? 100 : ingest.quantityMax());
             return new Denominator.Spec(db, plan.load().batch(), d.duration(), d.clients(), tenant, null, script);

@@ -10,7 +10,7 @@ import io.rigscope.generator.RecordSink;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.rig.method.Reconciliation;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
 import io.rigscope.sut.SutConfig;

@@ -1,5 +1,6 @@
 package io.rigscope.wire.kafka;
 
+import io.rigscope.wire.host.HostPort;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -46,10 +47,9 @@ public final class BrokerAddressFile {
             long pid = Long.parseLong(lines.get(1).strip());
             if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
                 String address = lines.get(0).strip();
-                int colon = address.lastIndexOf(':');
+                HostPort broker = HostPort.parse(address);
                 try (Socket s = new Socket()) {
-                    s.connect(new InetSocketAddress(address.substring(0, colon),
-                            Integer.parseInt(address.substring(colon + 1))), CONNECT_TIMEOUT_MS);
+                    s.connect(new InetSocketAddress(broker.host(), broker.port()), CONNECT_TIMEOUT_MS);
                     return Optional.of(address);
                 }
             }

@@ -1,20 +1,17 @@
 package io.rigscope.importers.k6.follow;
 
 import io.rigscope.wire.kafka.KafkaClients;
+import io.rigscope.wire.kafka.KafkaConsumers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * The topic k6's xk6-output-kafka extension writes, read from its start: each message one k6 sample in its
@@ -53,13 +50,7 @@ public final class K6Topic implements K6LineSource {
     public K6Topic(KafkaClients clients, String topic, Consumer<String> notes) {
         this.topic = Objects.requireNonNull(topic, "topic");
         this.notes = Objects.requireNonNull(notes, "notes");
-        Properties p = new Properties();
-        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "rigscope-collect-k6");
-        this.consumer = new KafkaConsumer<>(clients.applyTo(p)); // the user's properties win, as everywhere
+        this.consumer = KafkaConsumers.textReader(clients, "rigscope-collect-k6"); // the user's properties win
     }
 
     @Override

@@ -1,10 +1,11 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.bringup;
 
 import io.rigscope.generator.body.BodyRenderer;
 import io.rigscope.generator.body.RequestBody;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.pg.PgUrl;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.http.HttpClient;
@@ -57,25 +58,25 @@ public final class ServiceWriteThrough {
     /**
      * Sends one request and looks for its rows. A request whose answer fails its check is tried again with newly
      * drawn values, up to {@link #ATTEMPTS} requests (drawn values may be ones the service refuses, as a series
-     * provoking refusals draws them on purpose); each refusal is named in the finding.
+     * provoking refusals draws them on purpose); each refusal is named in the result.
      */
-    public Finding run() {
+    public CheckResult run() {
         if (ingest.body() == null) {
-            return Finding.fail("write-through", "the ingest scenario has no body: nothing to write");
+            return CheckResult.fail("write-through", "the ingest scenario has no body: nothing to write");
         }
         List<String> refused = new ArrayList<>();
         for (int attempt = 1; ; attempt++) {
             Attempt a = attempt();
             if (a.refusal() == null) {
-                if (refused.isEmpty() || !a.finding().ok()) {
-                    return a.finding();
+                if (refused.isEmpty() || !a.result().ok()) {
+                    return a.result();
                 }
-                return Finding.pass("write-through", a.finding().detail() + " (request " + attempt + " of "
+                return CheckResult.pass("write-through", a.result().detail() + " (request " + attempt + " of "
                         + ATTEMPTS + "; before it: " + String.join("; ", refused) + ")");
             }
             refused.add(a.refusal());
             if (attempt == ATTEMPTS) {
-                return Finding.fail("write-through", ATTEMPTS + " requests, each failing its check: "
+                return CheckResult.fail("write-through", ATTEMPTS + " requests, each failing its check: "
                         + String.join("; ", refused));
             }
         }
@@ -84,8 +85,8 @@ public final class ServiceWriteThrough {
     /** Requests the bring-up may send when answers fail their check. */
     public static final int ATTEMPTS = 5;
 
-    /** One request's finding, or the reason its answer failed the check (then the finding is null). */
-    private record Attempt(Finding finding, String refusal) {
+    /** One request's result, or the reason its answer failed the check (then the result is null). */
+    private record Attempt(CheckResult result, String refusal) {
     }
 
     private Attempt attempt() {
@@ -154,11 +155,11 @@ public final class ServiceWriteThrough {
     }
 
     private static Attempt failed(String detail) {
-        return new Attempt(Finding.fail("write-through", detail), null);
+        return new Attempt(CheckResult.fail("write-through", detail), null);
     }
 
     private static Attempt passed(String detail) {
-        return new Attempt(Finding.pass("write-through", detail), null);
+        return new Attempt(CheckResult.pass("write-through", detail), null);
     }
 
     private static void sleep() {

@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.bringup;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.r2dbc.spi.ConnectionFactory;
 import io.rigscope.pg.PgUrl;
+import io.rigscope.rig.reconciliation.NamedSql;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.db.Sql;
 import io.rigscope.sut.schema.Migrations;
@@ -22,8 +23,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The checks a series must pass before any load is offered. Each yields a {@link Finding}; a run refuses to
- * continue unless {@link Finding#allPassed} (see docs/protocol.md):
+ * The checks a series must pass before any load is offered. Each yields a {@link CheckResult}; a run refuses to
+ * continue unless {@link CheckResult#allPassed} (see docs/protocol.md):
  * <ol>
  *   <li>{@code schema}: every migration this build ships is recorded in {@code schema_migrations}, none
  *       changed since (checksums match) and none unknown to this build.</li>
@@ -88,21 +89,21 @@ public final class BringUpChecks {
         this.spec = spec;
     }
 
-    /** Runs every check, in order, and returns one finding per check. */
-    public List<Finding> run() {
+    /** Runs every check, in order, and returns one result per check. */
+    public List<CheckResult> run() {
         ConnectionFactory owner = spec.owner().connectionFactory("rigscope-bringup");
-        List<Finding> findings = new ArrayList<>();
-        findings.add(schema(owner));
-        findings.add(appRole(owner));
-        findings.add(writeThrough(owner));
-        return List.copyOf(findings);
+        List<CheckResult> results = new ArrayList<>();
+        results.add(schema(owner));
+        results.add(appRole(owner));
+        results.add(writeThrough(owner));
+        return List.copyOf(results);
     }
 
-    Finding schema(ConnectionFactory owner) {
+    CheckResult schema(ConnectionFactory owner) {
         try {
             Migrations.Status s = Migrations.shipped().status(owner);
             if (!s.tableExists()) {
-                return Finding.fail("schema", "not migrated: no schema_migrations table in " + spec.owner()
+                return CheckResult.fail("schema", "not migrated: no schema_migrations table in " + spec.owner()
                         + "; run `rigscope sut --pg URL --migrate` first");
             }
             if (!s.clean()) {
@@ -116,15 +117,15 @@ public final class BringUpChecks {
                 if (!s.unknown().isEmpty()) {
                     what.add("unknown to this build: " + versions(s.unknown()));
                 }
-                return Finding.fail("schema", "not clean: " + String.join("; ", what));
+                return CheckResult.fail("schema", "not clean: " + String.join("; ", what));
             }
-            return Finding.pass("schema", Migrations.shipped().all().size() + " migrations applied, checksums match");
+            return CheckResult.pass("schema", Migrations.shipped().all().size() + " migrations applied, checksums match");
         } catch (RuntimeException e) {
-            return Finding.fail("schema", "cannot read the schema state: " + message(e));
+            return CheckResult.fail("schema", "cannot read the schema state: " + message(e));
         }
     }
 
-    Finding appRole(ConnectionFactory owner) {
+    CheckResult appRole(ConnectionFactory owner) {
         String role = spec.appUser();
         try {
             List<Object[]> attrs = Sql.blockList(owner, TIMEOUT,
@@ -133,7 +134,7 @@ public final class BringUpChecks {
                     r -> new Object[] {r.get("rolsuper", Boolean.class), r.get("rolcanlogin", Boolean.class),
                         r.get("owner", String.class)}, role, SutContract.EVENTS_TABLE);
             if (attrs.isEmpty()) {
-                return Finding.fail("app-role", "role " + role + " does not exist; run `rigscope sut --migrate`");
+                return CheckResult.fail("app-role", "role " + role + " does not exist; run `rigscope sut --migrate`");
             }
             Object[] a = attrs.get(0);
             List<String> problems = new ArrayList<>();
@@ -172,15 +173,15 @@ public final class BringUpChecks {
                 }
             }
             return problems.isEmpty()
-                    ? Finding.pass("app-role", role + " logs in, is not the owner, holds the " + REQUIRED_GRANTS.size()
+                    ? CheckResult.pass("app-role", role + " logs in, is not the owner, holds the " + REQUIRED_GRANTS.size()
                             + " grants it needs")
-                    : Finding.fail("app-role", String.join("; ", problems));
+                    : CheckResult.fail("app-role", String.join("; ", problems));
         } catch (RuntimeException e) {
-            return Finding.fail("app-role", "cannot check role " + role + ": " + message(e));
+            return CheckResult.fail("app-role", "cannot check role " + role + ": " + message(e));
         }
     }
 
-    Finding writeThrough(ConnectionFactory owner) {
+    CheckResult writeThrough(ConnectionFactory owner) {
         String prefix = "bringup-" + Long.toString(System.currentTimeMillis(), 36) + "-";
         ObjectNode body = json.createObjectNode();
         ArrayNode events = body.putArray("events");
@@ -203,13 +204,13 @@ public final class BringUpChecks {
                     .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
                     HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            return Finding.fail("write-through", "cannot POST to " + spec.sutBase() + ": " + message(e));
+            return CheckResult.fail("write-through", "cannot POST to " + spec.sutBase() + ": " + message(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Finding.fail("write-through", "interrupted while posting the bring-up batch");
+            return CheckResult.fail("write-through", "interrupted while posting the bring-up batch");
         }
         if (res.statusCode() / 100 != 2) {
-            return Finding.fail("write-through", "POST /v1/usage-events answered " + res.statusCode() + ": "
+            return CheckResult.fail("write-through", "POST /v1/usage-events answered " + res.statusCode() + ": "
                     + abbreviate(res.body()));
         }
         long claimed;
@@ -226,18 +227,18 @@ public final class BringUpChecks {
                     r -> ((Number) r.get(0)).longValue(), sql.args(Map.of("key_prefix", prefix)));
             rows = counts.isEmpty() ? 0 : counts.get(0);
         } catch (RuntimeException e) {
-            return Finding.fail("write-through", "the count SQL failed: " + message(e));
+            return CheckResult.fail("write-through", "the count SQL failed: " + message(e));
         }
         int sent = spec.batchEvents();
         if (rows == 0) {
-            return Finding.fail("write-through", "a " + res.statusCode() + " that wrote no row: posted " + sent
+            return CheckResult.fail("write-through", "a " + res.statusCode() + " that wrote no row: posted " + sent
                     + " events, answered written=" + claimed + ", the database has 0 rows with keys " + prefix + "*");
         }
         if (rows != sent || claimed != sent) {
-            return Finding.fail("write-through", "posted " + sent + " events, answered written=" + claimed
+            return CheckResult.fail("write-through", "posted " + sent + " events, answered written=" + claimed
                     + ", the database has " + rows + " rows with keys " + prefix + "*");
         }
-        return Finding.pass("write-through", "posted " + sent + " events, answered " + res.statusCode()
+        return CheckResult.pass("write-through", "posted " + sent + " events, answered " + res.statusCode()
                 + " written=" + claimed + ", found " + rows + " rows");
     }
 

@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.denominator;
 
 import io.rigscope.generator.plan.CustomerPool;
 import io.rigscope.rig.cli.UsageException;

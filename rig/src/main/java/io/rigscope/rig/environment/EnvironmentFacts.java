@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.environment;
 
 import io.rigscope.model.wire.Marker;
 import io.rigscope.pg.PgUrl;

@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.reconciliation;
 
 import io.r2dbc.spi.ConnectionFactory;
 import io.rigscope.model.wire.DatabaseGain;

@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.bringup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,9 +7,12 @@ import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Marker;
+import io.rigscope.pg.PgUrl;
+import io.rigscope.rig.denominator.Denominator;
+import io.rigscope.rig.environment.EnvironmentFacts;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.SutContract;
-import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.sut.testing.SutOnPostgres;
@@ -43,9 +46,9 @@ class BenchMethodTest {
     @Test
     void bringUpPassesOnAMigratedSchemaAndAnHonestSut() {
         try (RunningSut sut = pg.start()) {
-            List<Finding> findings = checks(pg.owner(), sut).run();
-            assertThat(findings).extracting(Finding::check).containsExactly("schema", "app-role", "write-through");
-            assertThat(Finding.allPassed(findings)).as(findings.toString()).isTrue();
+            List<CheckResult> results = checks(pg.owner(), sut).run();
+            assertThat(results).extracting(CheckResult::check).containsExactly("schema", "app-role", "write-through");
+            assertThat(CheckResult.allPassed(results)).as(results.toString()).isTrue();
         }
     }
 
@@ -54,11 +57,11 @@ class BenchMethodTest {
         pg.psql("CREATE DATABASE unmigrated");
         PgUrl bare = PgUrl.parse("--pg", pg.libpqUrl("unmigrated", "postgres"));
         try (RunningSut sut = pg.start()) {
-            List<Finding> findings = checks(bare, sut).run();
-            assertThat(Finding.allPassed(findings)).isFalse();
-            assertThat(findings.get(0).ok()).isFalse();
-            assertThat(findings.get(0).detail()).contains("not migrated");
-            assertThat(findings.get(1).ok()).as("the app role has no grants on missing tables").isFalse();
+            List<CheckResult> results = checks(bare, sut).run();
+            assertThat(CheckResult.allPassed(results)).isFalse();
+            assertThat(results.get(0).ok()).isFalse();
+            assertThat(results.get(0).detail()).contains("not migrated");
+            assertThat(results.get(1).ok()).as("the app role has no grants on missing tables").isFalse();
         }
     }
 
@@ -66,7 +69,7 @@ class BenchMethodTest {
     void bringUpNamesAGrantTheAppRoleLacks() {
         pg.psql("REVOKE INSERT ON usage_events FROM rigscope_app");
         try (RunningSut sut = pg.start()) {
-            Finding role = checks(pg.owner(), sut).run().get(1);
+            CheckResult role = checks(pg.owner(), sut).run().get(1);
             assertThat(role.ok()).isFalse();
             assertThat(role.detail()).contains("lacks INSERT on usage_events");
         } finally {
@@ -77,7 +80,7 @@ class BenchMethodTest {
     @Test
     void bringUpCatchesA2xxThatWroteNoRow() {
         try (RunningSut sut = pg.start(c -> c.withLossyOneIn(1))) {
-            Finding write = checks(pg.owner(), sut).run().get(2);
+            CheckResult write = checks(pg.owner(), sut).run().get(2);
             assertThat(write.ok()).isFalse();
             assertThat(write.detail()).contains("that wrote no row").contains("written=50");
         }

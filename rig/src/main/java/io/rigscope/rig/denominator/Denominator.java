@@ -1,8 +1,9 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.denominator;
 
 import io.rigscope.pg.PgUrl;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.schema.Provisioning;
+import io.rigscope.wire.host.ExecutableSearch;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -181,14 +182,9 @@ public final class Denominator {
 
     /** pgbench on PATH, else the newest /usr/lib/postgresql/N/bin/pgbench. */
     public static Optional<Path> findPgbench() {
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String dir : path.split(":")) {
-                Path p = Path.of(dir, "pgbench");
-                if (!dir.isEmpty() && Files.isExecutable(p)) {
-                    return Optional.of(p);
-                }
-            }
+        Optional<Path> onPath = ExecutableSearch.onPath("pgbench");
+        if (onPath.isPresent()) {
+            return onPath;
         }
         Path root = Path.of("/usr/lib/postgresql");
         if (!Files.isDirectory(root)) {

@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.reconciliation;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.denominator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.rigscope.rig.method;
+package io.rigscope.rig.bringup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,8 @@ import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.Waits;
+import io.rigscope.rig.denominator.Denominator;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.schema.Migrations;
@@ -36,9 +38,9 @@ class OverTlsTest {
         assertThat(pg.owner().sslMode()).isEqualTo("verify-full");
         Instant start = Instant.now();
         try (RunningSut sut = pg.start()) {
-            List<Finding> findings = new BringUpChecks(new BringUpChecks.Spec(pg.owner(), Migrations.APP_ROLE, null,
+            List<CheckResult> results = new BringUpChecks(new BringUpChecks.Spec(pg.owner(), Migrations.APP_ROLE, null,
                     sut.baseUri(), Provisioning.DEMO_API_KEY, 50, BringUpChecks.DEFAULT_COUNT_SQL)).run();
-            assertThat(findings).allSatisfy(f -> assertThat(f.ok()).as(f.toString()).isTrue());
+            assertThat(results).allSatisfy(f -> assertThat(f.ok()).as(f.toString()).isTrue());
         }
         DatabaseGain gain = new Reconciliation(pg.owner(), SutContract.RECONCILIATION_SQL).count("tls", 1, "rig",
                 1_700_000_000_000_000L, "sustained", new Reconciliation.Window(start, Instant.now()));

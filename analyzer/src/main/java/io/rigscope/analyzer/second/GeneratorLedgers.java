@@ -1,0 +1,116 @@
+package io.rigscope.analyzer.second;
+
+import io.rigscope.model.wire.Ledger;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.TreeMap;
+
+/**
+ * The ledgers of one scenario's generators in one repeat: each source's ledger (or time watermark), the counts
+ * per second summed over them, and how many generators share the schedule. It answers when a second is final
+ * and when the scenario's data is complete (the rules are {@link ScenarioSeconds}'s). Bounded by the repeat's
+ * seconds. Single-threaded.
+ */
+public final class GeneratorLedgers {
+
+    private final String scenario;
+    private final TreeMap<String, SourceLedger> bySource = new TreeMap<>();
+    /** Second -> counts summed over the generators (each source's ledger second once). */
+    private final TreeMap<Long, LedgerCounts> bySec = new TreeMap<>();
+    private int expected;
+
+    GeneratorLedgers(String scenario) {
+        this.scenario = scenario;
+    }
+
+    /** The ledger of {@code source}, created on first sight. */
+    SourceLedger of(String source) {
+        return bySource.computeIfAbsent(source, g -> new SourceLedger());
+    }
+
+    /** The schedule is shared by {@code n} generators (generate --share K/N). */
+    void expect(int n) {
+        expected = Math.max(expected, n);
+    }
+
+    /** Accounts one ledger record; returns its source's ledger. */
+    SourceLedger account(Ledger ledger) {
+        SourceLedger g = of(ledger.src());
+        if (g.account(ledger)) {
+            bySec.merge(ledger.sec(), LedgerCounts.ZERO.plus(ledger), LedgerCounts::plus);
+        }
+        return g;
+    }
+
+    /** Whether second {@code sec}, holding {@code open}'s samples, is final for every generator expected. */
+    boolean finalFor(long sec, OpenSecond open) {
+        if (bySource.size() < expected) {
+            return false;
+        }
+        for (var e : bySource.entrySet()) {
+            if (!e.getValue().finalFor(scenario, sec, open.seen(e.getKey()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Second {@code sec} closed: no source waits for its samples any more. */
+    void closed(long sec) {
+        for (SourceLedger g : bySource.values()) {
+            g.pendingCompleted.remove(sec);
+        }
+    }
+
+    /** The ledger's counts for a second, with what was in flight at its end; NONE when no ledger covers it. */
+    SecondLedger second(long sec) {
+        LedgerCounts own = bySec.get(sec);
+        if (own == null) {
+            return SecondLedger.NONE;
+        }
+        long sent = 0;
+        long completed = 0;
+        for (LedgerCounts c : bySec.headMap(sec, true).values()) {
+            sent += c.sent();
+            completed += c.completed();
+        }
+        return new SecondLedger(own.scheduled(), own.sent(), own.dropped(), own.completed(),
+                Math.max(0, sent - completed));
+    }
+
+    /** The counts over every generator and second. */
+    public LedgerCounts totals() {
+        LedgerCounts t = LedgerCounts.ZERO;
+        for (SourceLedger g : bySource.values()) {
+            t = t.plus(g.totals());
+        }
+        return t;
+    }
+
+    /**
+     * True when every generator expected has published its last ledger and every request a ledger counted has
+     * arrived (whether seconds are still open is {@link ScenarioSeconds#complete}'s part).
+     */
+    boolean complete() {
+        if (bySource.isEmpty() || bySource.size() < expected) {
+            return false;
+        }
+        for (SourceLedger g : bySource.values()) {
+            if (!g.complete(scenario)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Generators seen on this scenario, in name order. */
+    public Collection<String> generators() {
+        return Collections.unmodifiableSet(bySource.keySet());
+    }
+
+    /** Whether {@code source} published its last ledger record for this scenario. */
+    boolean lastFrom(String source) {
+        SourceLedger g = bySource.get(source);
+        return g != null && g.last();
+    }
+}
