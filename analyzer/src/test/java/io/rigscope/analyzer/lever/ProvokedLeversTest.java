@@ -71,6 +71,42 @@ class ProvokedLeversTest {
         }
     }
 
+    /**
+     * The wal-pool recipe ran {@code wal_recycle=off} and {@code wal_init_zero=on} (docs/calibrate.md), which the
+     * recording's ENVIRONMENT predates; with them written into its marker, as a recording made now carries them, the
+     * lever is recycling, the pool's size beside it.
+     */
+    @Test
+    void withTheRecipesWalRecycleOffRecordedTheLeverIsWalRecycleOnWithThePoolsSizeBesideIt() throws IOException {
+        Path file = dir.resolve("wal-pool-recycle-off.jsonl");
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Objects.requireNonNull(
+                getClass().getResourceAsStream("/provoked/wal-pool.jsonl.gz"))), StandardCharsets.UTF_8));
+             var out = Files.newBufferedWriter(file)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.contains("\"kind\":\"ENVIRONMENT\"")) {
+                    line = line.replace("\"max_connections\":\"200\"",
+                            "\"max_connections\":\"200\",\"wal_recycle\":\"off\",\"wal_init_zero\":\"on\"");
+                }
+                out.write(line);
+                out.newLine();
+            }
+        }
+        Decision last = Analyzer.forSeries("cal-wal-pool-20261130-193420").replay(AnalyzerInput.fromWireFile(file,
+                new WireCodec(), f -> {
+                    throw new AssertionError(f.deadLetter().reason());
+                })).blockLast(Duration.ofSeconds(60));
+        List<Episode> walPool = ((Decision.Series) last).report().episodes().stream()
+                .filter(e -> e.cause() == Cause.WAL_POOL).toList();
+        assertThat(walPool).isNotEmpty().allSatisfy(e -> {
+            assertThat(e.lever().setting()).isEqualTo("wal_recycle");
+            assertThat(e.lever().value()).isEqualTo("on");
+            assertThat(e.lever().also()).containsExactly(new Lever.Also("min_wal_size", "15104MB"));
+            assertThat(e.lever().why()).contains("wal_init_zero=on: a created segment is first written full of zeros",
+                    "wal_recycle=off: a finished segment is removed, never renamed for reuse");
+        });
+    }
+
     @Test
     void theGp3StormsLeverIsTheScaleFactorWhosePassTheDeviceWritesInASecond() throws IOException {
         SeriesReport report = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418");
