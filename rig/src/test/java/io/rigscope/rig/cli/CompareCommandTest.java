@@ -47,7 +47,7 @@ class CompareCommandTest {
         assertThat(json.get("verdict").asText()).isEqualTo("not_comparable");
         assertThat(json.get("differs").toString()).contains("pg_settings.wal_segment_size: 16MB -> 256MB");
         assertThat(json.at("/b/freeze_seconds_by_cause/wal_pool").asInt()).isEqualTo(8);
-        assertThat(json.at("/b/levers").toString()).contains("wal_pool: min_wal_size=15104MB");
+        assertThat(json.at("/b/levers").toString()).contains("wal_pool: min_wal_size=15GB");
     }
 
     @Test
