@@ -49,7 +49,9 @@ public final class Generator {
      * (REPEAT_END, ...) carries what {@code stop} emitted under {@code stopped} (docs/wire-format.md), so whoever
      * reads the series knows why it is short. A stop after the schedule's end changes nothing.
      *
-     * @param stop emits why the run must stop (e.g. {@code {"by": "abortOnFail", ...}}), or never
+     * @param stop emits why the run must stop (e.g. {@code {"by": "abortOnFail", ...}}; an empty map stops it without
+     *             a reason, as {@code generate} does on SIGINT/SIGTERM: the end marker then has no {@code stopped}), or
+     *             never
      */
     public Mono<RunSummary> run(LoadPlan plan, Mono<Map<String, Object>> stop) {
         Objects.requireNonNull(plan, "plan");

@@ -49,10 +49,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *                          checks"). A scenario without such a check never copies a body. >= 1
  * @param serverTiming read each response's W3C {@code Server-Timing} header onto its sample (default true; docs/generator.md
  *                     "Server-Timing" gives its cost); false: the header is ignored and samples carry none
+ * @param journalDir where the write-ahead sample journal goes ({@code outbox.SampleJournal}: every sample batch
+ *                   written there before it is handed to the sink, the broker's acknowledgements marked in it, so that
+ *                   a killed generator's unacknowledged samples can be published later by {@code generate --recover});
+ *                   null: no journal (the default; docs/generator.md "What a killed generator loses")
  */
 public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, long pollNanos, Duration preconnect, Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                                Duration batchMaxAge, Duration drainGrace, ProgressListener listener, AtomicLong seriesCounter,
-                               int checkBodyCapBytes, boolean serverTiming) {
+                               int checkBodyCapBytes, boolean serverTiming, Path journalDir) {
 
     /** The default {@link #checkBodyCapBytes()}: 64 KiB. */
     public static final int DEFAULT_CHECK_BODY_CAP_BYTES = 64 * 1024;
@@ -96,7 +100,7 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
                             Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                             Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
         this(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, null, DEFAULT_CHECK_BODY_CAP_BYTES, true);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, null, DEFAULT_CHECK_BODY_CAP_BYTES, true, null);
     }
 
     /**
@@ -105,52 +109,52 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
      */
     public static GeneratorOptions defaults() {
         return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 0, Duration.ofMillis(20), Duration.ZERO, 4096, null, 500,
-                Duration.ofMillis(50), Duration.ofSeconds(5), null, null, DEFAULT_CHECK_BODY_CAP_BYTES, true);
+                Duration.ofMillis(50), Duration.ofSeconds(5), null, null, DEFAULT_CHECK_BODY_CAP_BYTES, true, null);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
-                drainGrace, l, seriesCounter, checkBodyCapBytes, serverTiming);
+                drainGrace, l, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
     }
 
     public GeneratorOptions withMinWakeGapNanos(long n) {
         return new GeneratorOptions(ioThreads, n, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes, serverTiming);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
     }
 
     public GeneratorOptions withBusyPoll(boolean b) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, b, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
-                drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming);
+                drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
     }
 
     public GeneratorOptions withPollNanos(long n) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, n, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
     }
 
     public GeneratorOptions withPreconnect(Duration d) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, d, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples,
-                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming);
+                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
     }
 
     public GeneratorOptions withIdleTimeout(Duration d) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, d, outboxCapacity, spoolDir, batchMaxSamples,
-                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming);
+                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
     }
 
     public GeneratorOptions withIoThreads(int n) {
         return new GeneratorOptions(n, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes, serverTiming);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes, serverTiming);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes, serverTiming);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
     }
 
     /**
@@ -159,18 +163,24 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
      */
     public GeneratorOptions withSeriesCounter(AtomicLong counter) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, counter, checkBodyCapBytes, serverTiming);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, counter, checkBodyCapBytes, serverTiming, journalDir);
+    }
+
+    /** These options with the write-ahead sample journal in {@code dir} (null: none); see {@link #journalDir()}. */
+    public GeneratorOptions withJournalDir(Path dir) {
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, dir);
     }
 
     /** These options with response checks keeping at most {@code bytes} of a body (see {@link #checkBodyCapBytes()}). */
     public GeneratorOptions withCheckBodyCapBytes(int bytes) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, bytes, serverTiming);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, bytes, serverTiming, journalDir);
     }
 
     /** These options reading (true) or ignoring (false) each response's {@code Server-Timing} header. */
     public GeneratorOptions withServerTiming(boolean read) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, read);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, read, journalDir);
     }
 }

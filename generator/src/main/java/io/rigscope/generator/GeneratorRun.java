@@ -3,6 +3,7 @@ package io.rigscope.generator;
 import io.rigscope.generator.health.HealthMonitor;
 import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.outbox.Outbox;
+import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.codec.WireCodec;
@@ -54,10 +55,11 @@ final class GeneratorRun {
 
     /**
      * Asks the run to stop starting requests, saying why: when that ends the schedule before its duration, the end
-     * marker carries {@code reason} under {@code stopped}. The first stop's reason is kept.
+     * marker carries {@code reason} under {@code stopped}. The first stop's reason is kept; an empty or null one
+     * stops without a reason (a signal: the end marker carries no {@code stopped}).
      */
     void stop(Map<String, Object> reason) {
-        if (!state.stopping() && reason != null) {
+        if (!state.stopping() && reason != null && !reason.isEmpty()) {
             stoppedBy = Collections.unmodifiableMap(new LinkedHashMap<>(reason));
         }
         stop();
@@ -78,7 +80,8 @@ final class GeneratorRun {
         String nonce = Long.toHexString(ThreadLocalRandom.current().nextLong() & 0xffffffffL);
         String keyPrefix = plan.series() + "." + plan.rep() + "." + plan.src() + "." + nonce + ".";
         Outbox outbox = new Outbox(sink, options.outboxCapacity(),
-                options.spoolDir().resolve("rigscope-spool-" + plan.src() + "-" + nonce + ".bin"), codec);
+                options.spoolDir().resolve("rigscope-spool-" + plan.src() + "-" + nonce + ".bin"), codec,
+                options.journalDir() == null ? null : SampleJournal.create(options.journalDir(), plan.src(), codec));
         ClientLoops loops = ClientLoops.shared(options.ioThreads());
         List<ScenarioRun> runs = new ArrayList<>();
         HealthMonitor health = null;

@@ -95,6 +95,25 @@ public final class WirePublisher implements AutoCloseable {
         producer.send(new ProducerRecord<>(topic.topicName(), record.run(), value), this::onAck);
     }
 
+    /**
+     * Publishes one record and calls {@code done} with null once the broker acknowledged it, or with the send's
+     * failure (on the producer's I/O thread: keep it short). Records of one series (one key, one partition) are
+     * acknowledged in the order they were published.
+     */
+    public void publish(WireRecord record, java.util.function.Consumer<Exception> done) {
+        Topic topic = record.topic();
+        WireCodec.Format format = topic == Topic.SAMPLES ? options.samplesFormat() : WireCodec.Format.JSON;
+        byte[] value = codec.encode(record, format);
+        if (file != null) {
+            file.write(record);
+        }
+        published.incrementAndGet();
+        producer.send(new ProducerRecord<>(topic.topicName(), record.run(), value), (meta, error) -> {
+            onAck(meta, error);
+            done.accept(error);
+        });
+    }
+
     private void onAck(org.apache.kafka.clients.producer.RecordMetadata meta, Exception error) {
         if (error == null) {
             acked.incrementAndGet();

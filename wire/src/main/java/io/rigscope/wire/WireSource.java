@@ -91,11 +91,26 @@ public final class WireSource {
      * @param onDeadLetter receives every value that did not decode; called on the polling thread
      */
     public Flux<List<WireRecord>> batches(Spec spec, Consumer<Decoded.Failed> onDeadLetter, int maxRecordsPerList) {
+        return batches(spec, onDeadLetter, maxRecordsPerList, false);
+    }
+
+    /**
+     * As {@link #batches(Spec, Consumer, int)}; with {@code heartbeats}, a following read also emits an empty list at
+     * most once a second when, after a poll, it has evidence that the wire carries writes now and it has read
+     * everything there is: its write probe ({@value WriteProbe#TOPIC}, one small record a second, {@code acks=all})
+     * had a record sent in the last 1.5 s acknowledged, and every assigned partition's log end offset was read and
+     * the consumer is at it. A reader that judges silence by the wall clock (the analyzer's liveness) counts only
+     * such seconds: during a broker outage, a broker's controlled shutdown or its restart (logs loading, leaders
+     * being elected) no heartbeat comes, though the consumer may stay connected.
+     */
+    public Flux<List<WireRecord>> batches(Spec spec, Consumer<Decoded.Failed> onDeadLetter, int maxRecordsPerList,
+                                          boolean heartbeats) {
         if (maxRecordsPerList < 1) {
             throw new IllegalArgumentException("maxRecordsPerList must be >= 1, was " + maxRecordsPerList);
         }
-        return raw(spec)
-                .concatMapIterable(records -> slices(records, maxRecordsPerList), 1)
+        return raw(spec, heartbeats && spec.follow())
+                .concatMapIterable(records -> records.isEmpty() ? List.of(List.<ConsumerRecord<String, byte[]>>of())
+                        : slices(records, maxRecordsPerList), 1)
                 .map(slice -> {
                     List<WireRecord> out = new ArrayList<>(slice.size());
                     for (ConsumerRecord<String, byte[]> r : slice) {
@@ -149,17 +164,31 @@ public final class WireSource {
 
     /** Undecoded poll results (for benchmarks that measure raw consumption). */
     public Flux<ConsumerRecords<String, byte[]>> raw(Spec spec) {
+        return raw(spec, false);
+    }
+
+    private Flux<ConsumerRecords<String, byte[]>> raw(Spec spec, boolean heartbeats) {
         return Flux.using(() -> new Poller(clients, spec),
                         poller -> Flux.<ConsumerRecords<String, byte[]>>generate(sink -> {
+                            // a heartbeat found due after a poll that returned records follows those records: a
+                            // series whose other sources publish all the time (collectors) has few empty polls
+                            if (poller.heartbeatPending) {
+                                poller.heartbeatPending = false;
+                                sink.next(poller.heartbeat);
+                                return;
+                            }
                             ConsumerRecords<String, byte[]> polled = poller.poll();
                             if (polled == null) {
                                 sink.complete();
                             } else {
+                                poller.heartbeatPending = !polled.isEmpty() && heartbeats && poller.heartbeatDue();
                                 sink.next(polled);
                             }
-                        }).subscribeOn(poller.scheduler),
-                        Poller::close)
-                .filter(records -> !records.isEmpty());
+                        }).subscribeOn(poller.scheduler)
+                                // on the polling thread: the consumer is read there only
+                                .filter(records -> records == poller.heartbeat || !records.isEmpty()
+                                        || heartbeats && poller.heartbeatDue()),
+                        Poller::close);
     }
 
     /** One consumer and its thread. */
@@ -168,9 +197,64 @@ public final class WireSource {
         private final Scheduler scheduler = Schedulers.newSingle("wire-source", true);
         private final Spec spec;
         private Map<TopicPartition, Long> endOffsets;
+        private long lastHeartbeatNanos = System.nanoTime();
+        /** How recent an acknowledged probe write must be for a heartbeat. */
+        private static final long PROBE_FRESH_MS = 1_500;
+        private final KafkaClients clients;
+        /** The empty poll result that stands for a heartbeat found due after a poll that returned records. */
+        final ConsumerRecords<String, byte[]> heartbeat = new ConsumerRecords<>(Map.of());
+        /** Set on the polling thread after a non-empty poll found a heartbeat due; the next item is then it. */
+        boolean heartbeatPending;
+        private WriteProbe probe;
+        private boolean probeFailed;
+
+        /**
+         * True at most once a second, when there is evidence that the wire carries writes now and this reader has
+         * read all there is: a write probe record ({@link WriteProbe}) sent within the last
+         * {@value #PROBE_FRESH_MS} ms was acknowledged, and every assigned partition's log end offset was read and
+         * this consumer's position is at it. The consumer's connection alone is no such evidence: it stays
+         * connected while a broker shuts down or, restarted, still loads its logs and elects leaders.
+         * On the polling thread. A probe that cannot be set up (the topic cannot be created) gives no heartbeat,
+         * ever: said once on stderr.
+         */
+        boolean heartbeatDue() {
+            long now = System.nanoTime();
+            if (now - lastHeartbeatNanos < 1_000_000_000L || probeFailed) {
+                return false;
+            }
+            if (probe == null) {
+                try {
+                    probe = WriteProbe.open(clients, spec.series());
+                } catch (RuntimeException e) {
+                    probeFailed = true;
+                    System.err.println("rigscope: no write probe (" + e.getMessage() + "): a generator that falls "
+                            + "silent is judged when the input ends, not live");
+                    return false;
+                }
+            }
+            probe.tick(now);
+            if (!probe.acceptedWriteSentSince(now - PROBE_FRESH_MS * 1_000_000L)) {
+                return false;
+            }
+            try {
+                Set<TopicPartition> assigned = consumer.assignment();
+                Map<TopicPartition, Long> ends = consumer.endOffsets(assigned, Duration.ofSeconds(1));
+                for (var e : ends.entrySet()) {
+                    if (consumer.position(e.getKey(), Duration.ofSeconds(1)) < e.getValue()) {
+                        return false;
+                    }
+                }
+            } catch (org.apache.kafka.common.KafkaException e) {
+                // a partition without a leader that answers (org.apache.kafka.common.errors.TimeoutException too)
+                return false;
+            }
+            lastHeartbeatNanos = now;
+            return true;
+        }
 
         Poller(KafkaClients clients, Spec spec) {
             this.spec = spec;
+            this.clients = clients;
             Properties p = new Properties();
             p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
             p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
@@ -236,6 +320,9 @@ public final class WireSource {
             consumer.wakeup();
             scheduler.schedule(() -> {
                 try {
+                    if (probe != null) {
+                        probe.close();
+                    }
                     consumer.close(Duration.ofSeconds(5));
                 } finally {
                     scheduler.dispose();

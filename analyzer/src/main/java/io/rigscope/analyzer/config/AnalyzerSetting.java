@@ -36,6 +36,8 @@ public enum AnalyzerSetting {
             "true: a threshold without a {scenario:NAME} filter covers every scenario together, as k6 judges it (k6 imports and rescans set it); false: the primary scenario."),
     LADDER_MIN_DELIVERED_RATIO("ladder_min_delivered_ratio", "fraction", "0.99",
             "Ladder rung gate: successful requests over scheduled requests must reach this."),
+    GENERATOR_SILENCE_S("generator_silence_s", "s", "5",
+            "A generator that published nothing for longer than this (by its records' timestamps) while its repeat is open is silent: the repeat ends there and fails (ended_by generator_silent). Live, only seconds in which the broker acknowledged the analyzer's write probe and the analyzer had read every partition to its end count. At least 4."),
     ATTRIBUTION_GENERATOR_PAUSE_MS("attribution_generator_pause_ms", "ms", "100",
             "Generator control: a JVM pause or event-loop lag this long within 1 s of an episode names the generator."),
     ATTRIBUTION_COVER_SHARE("attribution_cover_share", "fraction", "0.5",

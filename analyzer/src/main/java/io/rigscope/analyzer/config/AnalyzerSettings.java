@@ -30,6 +30,7 @@ import java.util.Objects;
  * @param reconciliationRequired see {@link AnalyzerSetting#RECONCILIATION_REQUIRED}
  * @param thresholdsAllScenarios see {@link AnalyzerSetting#THRESHOLDS_ALL_SCENARIOS}
  * @param ladderMinDeliveredRatio see {@link AnalyzerSetting#LADDER_MIN_DELIVERED_RATIO}
+ * @param generatorSilenceSec see {@link AnalyzerSetting#GENERATOR_SILENCE_S}
  * @param thresholds the repeat thresholds, in declaration order
  * @param attribution the attribution rules' thresholds (the {@code attribution_*} keys)
  */
@@ -37,7 +38,8 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                                double windowFactor, int windowMinBuckets, double driftBound, long minSamples,
                                String probeScenario, long probeP99Us, int episodeGapSec, String scenario,
                                boolean reconciliationRequired, boolean thresholdsAllScenarios,
-                               double ladderMinDeliveredRatio, List<Threshold> thresholds, AttributionSettings attribution) {
+                               double ladderMinDeliveredRatio, int generatorSilenceSec, List<Threshold> thresholds,
+                               AttributionSettings attribution) {
 
     public AnalyzerSettings {
         positive(freezeWorstUs, AnalyzerSetting.FREEZE_WORST_MS);
@@ -62,6 +64,12 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
         scenario = scenario == null ? "" : scenario.strip();
         if (!(ladderMinDeliveredRatio >= 0 && ladderMinDeliveredRatio <= 1)) {
             throw bad(AnalyzerSetting.LADDER_MIN_DELIVERED_RATIO, "must be within [0, 1]", ladderMinDeliveredRatio);
+        }
+        if (generatorSilenceSec < MIN_GENERATOR_SILENCE_SEC) {
+            // live, up to 3.5 s after a broker stops taking writes may still count as evidenced quiet (the last
+            // probe acknowledged 1.5 s, the pipeline's 2 s window): a shorter grace could end a repeat by an outage
+            throw bad(AnalyzerSetting.GENERATOR_SILENCE_S, "must be >= " + MIN_GENERATOR_SILENCE_SEC,
+                    generatorSilenceSec);
         }
         thresholds = List.copyOf(Objects.requireNonNull(thresholds, "thresholds"));
         Objects.requireNonNull(attribution, "attribution");
@@ -135,6 +143,7 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
                 f.bool(AnalyzerSetting.RECONCILIATION_REQUIRED, AnalyzerSettings::reconciliationRequired),
                 f.bool(AnalyzerSetting.THRESHOLDS_ALL_SCENARIOS, AnalyzerSettings::thresholdsAllScenarios),
                 f.dbl(AnalyzerSetting.LADDER_MIN_DELIVERED_RATIO, AnalyzerSettings::ladderMinDeliveredRatio),
+                (int) f.lng(AnalyzerSetting.GENERATOR_SILENCE_S, AnalyzerSettings::generatorSilenceSec),
                 thresholds,
                 new AttributionSettings(
                         f.us(AnalyzerSetting.ATTRIBUTION_GENERATOR_PAUSE_MS, b -> b.attribution().generatorPauseUs()),
@@ -230,8 +239,12 @@ public record AnalyzerSettings(long freezeWorstUs, long freezeSlowUs, double fre
     public AnalyzerSettings withThresholds(List<Threshold> replacement) {
         return new AnalyzerSettings(freezeWorstUs, freezeSlowUs, freezeSlowFraction, windowBucketSec, windowFactor,
                 windowMinBuckets, driftBound, minSamples, probeScenario, probeP99Us, episodeGapSec, scenario,
-                reconciliationRequired, thresholdsAllScenarios, ladderMinDeliveredRatio, replacement, attribution);
+                reconciliationRequired, thresholdsAllScenarios, ladderMinDeliveredRatio, generatorSilenceSec, replacement,
+                attribution);
     }
+
+    /** The shortest {@code generator_silence_s}: see docs/gates.md, "A generator that falls silent". */
+    public static final int MIN_GENERATOR_SILENCE_SEC = 4;
 
     private static void positive(double v, AnalyzerSetting s) {
         if (!(v > 0)) {

@@ -4,8 +4,14 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.analyzer.api.WireView;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -25,16 +31,23 @@ import java.util.Objects;
  * @param secondary a second cause seen at the same time (e.g. a vacuum during a WAL refill), or null
  * @param lever what to change, computed from this episode's evidence (docs/attribution.md, Levers); null while
  *     the episode has no cause (unattributed, or not yet attributed)
+ * @param missingSilentSinceSec of the {@code missing} streams, those that had been publishing and fell silent before
+ *                              the episode ended -> the first second they were silent (the one after their last
+ *                              record), epoch s; JSON {@code missing_silent_since}, absent when empty
  */
 @WireView
 @JsonPropertyOrder({"rep", "start", "end", "freeze_seconds", "window_buckets", "worst_ms", "cause", "confidence",
-    "evidence", "missing", "secondary_cause", "lever", "evidence_items"})
+    "evidence", "missing", "missing_silent_since", "secondary_cause", "lever", "evidence_items"})
 public record Episode(@JsonProperty("rep") int rep, @JsonProperty("start") long startSec,
                       @JsonProperty("end") long endSec, @JsonProperty("freeze_seconds") int freezeSeconds,
                       @JsonProperty("window_buckets") int windowBuckets, @JsonProperty("worst_ms") double worstMs,
                       Cause cause, Confidence confidence, @JsonProperty("evidence_items") List<Evidence> evidence,
                       @JsonProperty("missing") List<String> missing, Cause secondary,
-                      @JsonProperty("lever") @JsonInclude(JsonInclude.Include.NON_NULL) Lever lever) {
+                      @JsonProperty("lever") @JsonInclude(JsonInclude.Include.NON_NULL) Lever lever,
+                      @JsonProperty("missing_silent_since") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+                      Map<String, Long> missingSilentSinceSec) {
+
+    private static final DateTimeFormatter HH_MM_SS = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
     public Episode {
         if (endSec <= startSec) {
@@ -44,13 +57,31 @@ public record Episode(@JsonProperty("rep") int rep, @JsonProperty("start") long 
         Objects.requireNonNull(confidence, "confidence");
         evidence = List.copyOf(evidence);
         missing = List.copyOf(missing);
+        missingSilentSinceSec = missingSilentSinceSec == null ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(missingSilentSinceSec));
     }
 
-    /** An episode without a lever (before its cause is named). */
+    /** This episode with the seconds its missing streams fell silent (missing stream -> epoch s). */
+    public Episode withMissingSilentSince(Map<String, Long> sinceSec) {
+        return new Episode(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, cause, confidence, evidence,
+                missing, secondary, lever, sinceSec);
+    }
+
+    /** The missing streams in one line: {@code rig.waits (silent since 12:00:31), rig.os}; "-" when none. */
+    public String missingLine() {
+        if (missing.isEmpty()) {
+            return "-";
+        }
+        return String.join(", ", missing.stream().map(m -> missingSilentSinceSec.containsKey(m)
+                ? m + " (silent since " + HH_MM_SS.format(Instant.ofEpochSecond(missingSilentSinceSec.get(m))) + ")"
+                : m).toList());
+    }
+
+    /** An episode without a lever (before its cause is named), none of whose missing streams is known silent. */
     public Episode(int rep, long startSec, long endSec, int freezeSeconds, int windowBuckets, double worstMs,
                    Cause cause, Confidence confidence, List<Evidence> evidence, List<String> missing, Cause secondary) {
         this(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, cause, confidence, evidence, missing,
-                secondary, null);
+                secondary, null, Map.of());
     }
 
     /**
@@ -64,19 +95,19 @@ public record Episode(@JsonProperty("rep") int rep, @JsonProperty("start") long 
         List<String> lacking = new ArrayList<>(missing);
         missingStreams.stream().filter(m -> !lacking.contains(m)).forEach(lacking::add);
         return new Episode(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, newCause, newConfidence, all,
-                lacking, secondary, lever);
+                lacking, secondary, lever, missingSilentSinceSec);
     }
 
     /** This episode with a secondary cause (null for none). */
     public Episode withSecondary(Cause second) {
         return new Episode(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, cause, confidence, evidence,
-                missing, second, lever);
+                missing, second, lever, missingSilentSinceSec);
     }
 
     /** This episode with its lever (null for none). */
     public Episode withLever(Lever computed) {
         return new Episode(rep, startSec, endSec, freezeSeconds, windowBuckets, worstMs, cause, confidence, evidence,
-                missing, secondary, computed);
+                missing, secondary, computed, missingSilentSinceSec);
     }
 
     /** The evidence in one line, for consoles and tables. */

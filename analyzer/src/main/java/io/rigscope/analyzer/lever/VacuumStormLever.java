@@ -19,7 +19,8 @@ import java.util.OptionalDouble;
  * <pre>
  *   b   = the pass's WAL bytes / its full-page images                  (rig.pglog, the completion over the episode)
  *   r   = the table's rows / its pages                                  (rig.pglog: tuples_remain / pages_remain)
- *   D   = the median over the episode's rig.os records of the busiest device's write KB/s x 1024   (bytes/s)
+ *   D   = the median of the busiest device's write KB/s x 1024 in the rig.os records stamped while the pass ran
+ *         inside the episode (else within the stream's tolerance of the episode)                      (bytes/s)
  *   s   = (D x 1 s / b x r - autovacuum_vacuum_insert_threshold) / rows  rounded down to 2 significant digits
  * </pre>
  * and the cost limit that holds the pass's own writes to half of D: {@code D/2 / b} pages a second, each costing
@@ -61,8 +62,20 @@ final class VacuumStormLever implements Levers.LeverRule {
             return Lever.notMeasured("the autovacuum of " + pass.table() + " logged no WAL bytes, pages or rows "
                     + "remaining: the pages a pass dirties cannot be sized");
         }
+        // what the device delivered while the pass ran inside the episode: its records stamped in the overlap
+        long passStartSec = Math.floorDiv(pass.ts() - Math.round(pass.metrics().getOrDefault("elapsed_s", 0.0) * 1e6),
+                1_000_000L);
+        long passEndSec = Math.floorDiv(pass.ts(), 1_000_000L) + 1;
+        long fromSec = Math.max(scene.startSec(), passStartSec);
+        long toSec = Math.min(scene.endSec(), passEndSec);
+        List<OsMetrics> during = scene.telemetry().records(TelemetryStream.OS, fromSec, toSec, OsMetrics.class);
+        String window = "stamped while the pass ran inside the episode";
+        if (during.isEmpty()) {
+            during = scene.around(TelemetryStream.OS, OsMetrics.class);
+            window = "over the episode, " + scene.within(TelemetryStream.OS);
+        }
         List<Double> writeKbPerSec = new ArrayList<>();
-        for (OsMetrics os : scene.around(TelemetryStream.OS, OsMetrics.class)) {
+        for (OsMetrics os : during) {
             os.diskIO().stream().mapToDouble(OsMetrics.DiskIO::writeKbPS).max().ifPresent(writeKbPerSec::add);
         }
         if (writeKbPerSec.isEmpty()) {
@@ -87,8 +100,8 @@ final class VacuumStormLever implements Levers.LeverRule {
                 .append(num(walPerPage, 0)).append(" B a page; table ").append(num(rows, 0)).append(" rows in ")
                 .append(num(pages, 0)).append(" pages = ").append(num(rowsPerPage, 2))
                 .append(" rows a page; device ").append(num(deviceBytesPerSec / 1_048_576.0, 1))
-                .append(" MB/s written (rig.os, median of ").append(writeKbPerSec.size())
-                .append(" record(s) over the episode, busiest device); a pass may write what the device writes in ")
+                .append(" MB/s written (rig.os, busiest device, median of ").append(writeKbPerSec.size())
+                .append(" record(s) ").append(window).append("); a pass may write what the device writes in ")
                 .append("1 s: ").append(num(deviceBytesPerSec / 1_048_576.0, 1)).append(" MB / ")
                 .append(num(walPerPage, 0)).append(" B = ").append(num(pagesPerPass, 0)).append(" pages = ")
                 .append(num(pagesPerPass * rowsPerPage, 0)).append(" rows; (").append(num(pagesPerPass * rowsPerPage, 0))

@@ -35,7 +35,9 @@ public final class AnalyzerInput {
     }
 
     /**
-     * Records of one series from Kafka, in batches as polled.
+     * Records of one series from Kafka, in batches as polled; following, an empty batch at most once a second while
+     * caught up and connected to the broker (a heartbeat: {@link WireSource#batches(WireSource.Spec, Consumer, int,
+     * boolean)}), which the live analysis' liveness rule needs to tell a dead generator from an unreachable broker.
      *
      * @param follow keep reading new records (live); false stops at the end offsets taken at the start (replay)
      * @param onDeadLetter receives every value that did not decode, once
@@ -45,7 +47,7 @@ public final class AnalyzerInput {
         return Flux.concat(
                 source.batches(new WireSource.Spec(EnumSet.of(Topic.MARKERS), series, true, false), f -> { },
                         KAFKA_SLICE),
-                source.batches(new WireSource.Spec(TOPICS, series, true, follow), onDeadLetter, KAFKA_SLICE));
+                source.batches(new WireSource.Spec(TOPICS, series, true, follow), onDeadLetter, KAFKA_SLICE, true));
     }
 
     /** Records from a wire file ({@code .jsonl}, {@code .gz} accepted), markers first, in batches. */

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -23,9 +24,14 @@ import reactor.core.scheduler.Schedulers;
  * <p>Cold: each subscription creates its own analysis and thread. A live analysis ({@code stopWhenComplete})
  * ends when the series is complete (SERIES_END, every repeat's data in, and the telemetry that covers them), or
  * when its data is complete and nothing more arrived for {@code attribution_grace_s} of wall-clock time (the
- * telemetry stopped with the series); otherwise it ends when the input does. Cancelling stops the source without a SERIES verdict.
+ * telemetry stopped with the series), or when a silent generator ended its repeat and nothing arrived since for the
+ * grace; otherwise it ends when the input does. Live, the analyzer's clock is read every second for
+ * {@link SeriesAnalysis#checkLiveness} (a generator that died). Cancelling stops the source without a SERIES verdict.
  */
 public final class AnalyzerPipeline {
+
+    /** Liveness is judged at a tick only when the source's last heartbeat (an empty batch) is this recent. */
+    private static final long ALIVE_WITHIN_NANOS = 2_000_000_000L;
 
     private final Supplier<SeriesAnalysis> analyses;
 
@@ -50,19 +56,42 @@ public final class AnalyzerPipeline {
         SeriesAnalysis analysis = analyses.get();
         onStart.accept(analysis.progress());
         AtomicLong lastBatchNanos = new AtomicLong(System.nanoTime());
+        // the last empty batch: a Kafka source's heartbeat (a write probe acknowledged, every partition read to its
+        // end); silence is judged only in the seconds one came, never from the wall clock alone
+        AtomicLong lastAliveNanos = new AtomicLong(System.nanoTime() - ALIVE_WITHIN_NANOS);
         Flux<List<Decision>> decided = input
                 .publishOn(scheduler, 2)
                 .map(batch -> {
+                    if (batch.isEmpty()) {
+                        lastAliveNanos.set(System.nanoTime());
+                        return List.of();
+                    }
                     lastBatchNanos.set(System.nanoTime());
                     return analysis.acceptAll(batch);
                 });
         if (stopWhenComplete) {
+            // Liveness: every second the analyzer's clock is read, so a generator that died (nothing more arrives
+            // from it) ends its repeat within generator_silence_s (SeriesAnalysis#checkLiveness). On the analysis'
+            // own thread, like every batch.
+            Sinks.Empty<Void> inputDone = Sinks.empty();
+            Flux<List<Decision>> ticks = Flux.interval(Duration.ofSeconds(1), scheduler)
+                    .takeUntilOther(inputDone.asMono())
+                    .map(tick -> {
+                        // a broker that does not take writes is not a silent generator: without a heartbeat in the
+                        // last 2 s (an outage, a shutdown, a restart still electing leaders; a source that never
+                        // heartbeats) the clock is not read, and Liveness restarts its count after
+                        return System.nanoTime() - lastAliveNanos.get() < ALIVE_WITHIN_NANOS
+                                ? analysis.checkLiveness(System.currentTimeMillis() * 1000L) : List.<Decision>of();
+                    })
+                    .filter(out -> !out.isEmpty());
+            decided = Flux.merge(decided.doFinally(signal -> inputDone.tryEmitEmpty()), ticks);
             // Complete: SERIES_END, every repeat's data, and the telemetry that covers them. When the telemetry
             // stops with the series (nothing more arrives), the quiet itself ends the wait: once the data is
             // complete and no record came for the grace, the analysis finishes with what it has.
             long graceNanos = Duration.ofSeconds(Math.max(1, analysis.settings().attribution().graceSec())).toNanos();
             Flux<Long> quietAfterData = Flux.interval(Duration.ofSeconds(1), scheduler)
-                    .filter(tick -> analysis.dataComplete() && System.nanoTime() - lastBatchNanos.get() > graceNanos);
+                    .filter(tick -> (analysis.dataComplete() || analysis.endedBySilence())
+                            && System.nanoTime() - lastBatchNanos.get() > graceNanos);
             decided = decided.takeUntil(out -> analysis.complete()).takeUntilOther(quietAfterData);
         }
         return decided

@@ -98,6 +98,13 @@ public final class RepeatJudge {
         if (aborted != null) {
             gates = abortFails(gates, aborted);
         }
+        Silence silence = track.kind() == RepeatTrack.Kind.CEILING ? null : track.silence();
+        if (silence != null) {
+            gates = new LinkedHashMap<>(gates);
+            // value: seconds of the schedule never offered; limit 0; the sentence says who and since when
+            gates.put(Silence.ENDED_BY, new GateResult(Silence.ENDED_BY, false, silence.neverOfferedSec(), 0,
+                    silence.describe()));
+        }
         boolean pass = gates.values().stream().allMatch(GateResult::pass);
         // the reconciliation gates' own judgement (0 events claimed for 0 rows gained reconciles nothing)
         Boolean reconciled = track.gain() == null ? null
@@ -114,7 +121,9 @@ public final class RepeatJudge {
             LeverContext context = new LeverContext(environment,
                     seconds.isEmpty() ? e.startSec() : seconds.get(0).sec(),
                     seconds.isEmpty() ? e.endSec() : seconds.get(seconds.size() - 1).sec() + 1);
-            episodes.add(Levers.attach(attributor.attribute(scene), scene, context));
+            Episode attributed = Levers.attach(attributor.attribute(scene), scene, context);
+            episodes.add(attributed.withMissingSilentSince(telemetry.silentSince(attributed.missing(),
+                    attributed.endSec())));
         }
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
                 primary == null ? 0 : primary.totals().serviceAtPercentileUs(50),
@@ -122,7 +131,7 @@ public final class RepeatJudge {
                 primary == null ? 0 : primary.totals().responseAtPercentileUs(99), drift, spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
                 facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted,
-                errors(primary), primary == null ? Map.of() : primary.serverTiming().figures());
+                errors(primary), primary == null ? Map.of() : primary.serverTiming().figures(), silence);
     }
 
     /**

@@ -55,9 +55,11 @@ import java.util.Map;
  * @param serverTiming the primary scenario's Server-Timing per metric name (the service's own account of its time:
  *                     {@code {"db": {"p50_ms": 1.2, "p99_ms": 4.0}}}), in first-appearance order; empty (and left out
  *                     of the JSON) when no response carried the header
+ * @param silence the silent generator that ended the repeat ({@link Liveness}), or null when none did; JSON
+ *                {@code silence}, with {@code ended_by: generator_silent}; both absent otherwise
  */
 @WireView
-@JsonPropertyOrder({"rep", "kind", "scenario", "pass", "aborted", "samples", "dropped", "failed", "errors", "p50_ms", "p99_ms",
+@JsonPropertyOrder({"rep", "kind", "scenario", "pass", "aborted", "ended_by", "silence", "samples", "dropped", "failed", "errors", "p50_ms", "p99_ms",
     "response_p99_ms", "drift", "span_s", "freeze_seconds", "freeze_per_10min", "freeze_cadence_s", "freeze_gaps_s",
     "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed",
     "qty_claimed", "freeze_seconds_by_cause", "seconds_closed_by", "lateness_ms", "late_samples", "server_timing",
@@ -79,19 +81,8 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             @JsonProperty("errors") @JsonInclude(JsonInclude.Include.NON_EMPTY)
                             Map<String, Long> errors,
                             @JsonProperty("server_timing") @JsonInclude(JsonInclude.Include.NON_EMPTY)
-                            Map<String, TimingFigure> serverTiming) {
-
-    /** A summary without Server-Timing figures. */
-    public RepeatSummary(int rep, RepeatTrack.Kind kind, String scenario, boolean pass, long samples, long dropped,
-                         long failed, long p50Us, long p99Us, long responseP99Us, Double drift, long spanSec,
-                         Cadence cadence, List<Long> freezeSeconds, List<Window> windows, double medianBucketP99Us,
-                         long worstBucketP99Us, long probeP99Us, Boolean reconciled, long provisionalSeconds,
-                         long eventsClaimed, long qtyClaimed, Map<String, GateResult> gates, List<Episode> episodes,
-                         SecondClosing closing, long lateSamples, Abort aborted, Map<String, Long> errors) {
-        this(rep, kind, scenario, pass, samples, dropped, failed, p50Us, p99Us, responseP99Us, drift, spanSec, cadence,
-                freezeSeconds, windows, medianBucketP99Us, worstBucketP99Us, probeP99Us, reconciled, provisionalSeconds,
-                eventsClaimed, qtyClaimed, gates, episodes, closing, lateSamples, aborted, errors, Map.of());
-    }
+                            Map<String, TimingFigure> serverTiming,
+                            @JsonProperty("silence") @JsonInclude(JsonInclude.Include.NON_NULL) Silence silence) {
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);
@@ -101,6 +92,13 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
         closing = closing == null ? new SecondClosing.ByLedger() : closing;
         errors = errors == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(errors));
         serverTiming = serverTiming == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(serverTiming));
+    }
+
+    /** {@code generator_silent} when a silent generator ended the repeat, else null (absent from the JSON). */
+    @JsonProperty("ended_by")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public String endedBy() {
+        return silence == null ? null : Silence.ENDED_BY;
     }
 
     /** The primary scenario's failed requests, every kind. */

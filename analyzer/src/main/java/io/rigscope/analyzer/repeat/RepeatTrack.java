@@ -62,6 +62,8 @@ public final class RepeatTrack {
     private OpenEpisode openEpisode;
     private String openScenario;
     private String provisionalCause;
+    private final Liveness liveness = new Liveness();
+    private Silence silence;
 
     /**
      * The live episode a run of freeze-seconds forms: its first second, its end (exclusive), its freeze-seconds
@@ -305,6 +307,21 @@ public final class RepeatTrack {
         boolean changed = !causeAndConfidence.equals(provisionalCause);
         provisionalCause = causeAndConfidence;
         return changed;
+    }
+
+    /** Which of its generators are still heard from. */
+    public Liveness liveness() {
+        return liveness;
+    }
+
+    /** Ends the repeat by a silent generator (null: it was not ended so); its judgement fails with it. */
+    public void silenced(Silence s) {
+        silence = s;
+    }
+
+    /** The silence that ended the repeat, or null. */
+    public Silence silence() {
+        return silence;
     }
 
     /** Whether the REPEAT verdict was emitted. */

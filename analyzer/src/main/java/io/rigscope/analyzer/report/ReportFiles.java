@@ -63,6 +63,10 @@ public final class ReportFiles {
                 md.append("\nRepeat ").append(r.rep()).append(": ").append(r.aborted().describe())
                         .append("; that gate fails.\n");
             }
+            if (r.silence() != null) {
+                md.append("\nRepeat ").append(r.rep()).append(" ended by `").append(r.endedBy()).append("`: ")
+                        .append(r.silence().describe()).append("; ").append(r.silence().lossLine()).append(".\n");
+            }
             for (GateResult g : r.failedGates()) {
                 if (g.reason() != null) {
                     md.append("\nRepeat ").append(r.rep()).append(", `").append(g.name()).append("`: ")
@@ -93,11 +97,17 @@ public final class ReportFiles {
                         .append(e.endSec()).append(" | ").append(e.cause().code()).append(" | ")
                         .append(e.confidence().code()).append(" | ")
                         .append(e.secondary() == null ? "-" : e.secondary().code()).append(" | ")
-                        .append(e.missing().isEmpty() ? "-" : String.join(", ", e.missing())).append(" | ")
+                        .append(e.missingLine()).append(" | ")
                         .append(String.join("<br>", e.evidence().stream().map(Evidence::text).toList())
                                 .replace("|", "\\|"))
                         .append(" | ").append(leverCell(e)).append(" |\n");
             }
+        }
+        if (!report.silentStreams().isEmpty()) {
+            md.append("\n## Streams that fell silent\n\n| stream | silent since (UTC) | epoch s |\n|---|---|---|\n");
+            report.silentStreams().forEach((topic, sec) -> md.append("| ").append(topic).append(" | ")
+                    .append(java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC)
+                            .format(java.time.Instant.ofEpochSecond(sec))).append(" | ").append(sec).append(" |\n"));
         }
         Map<String, Object> env = report.environment();
         if (env != null && !env.isEmpty()) {

@@ -12,6 +12,7 @@ import io.rigscope.analyzer.repeat.AbortOnFail;
 import io.rigscope.analyzer.repeat.RepeatJudge;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
+import io.rigscope.analyzer.repeat.Silence;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.second.SecondStats;
@@ -235,10 +236,59 @@ public final class SeriesAnalysis {
     }
 
     /**
+     * Live: the analyzer's clock reads {@code nowUs} (epoch µs; the pipeline ticks it every second). A repeat with a
+     * generator silent by {@link io.rigscope.analyzer.repeat.Liveness#live} ends there: its open seconds close as
+     * not final and it is judged at once, failing with {@code ended_by: generator_silent} (the telemetry is not
+     * waited for: the generator will not end it). The verdict names the generator and the second it fell silent
+     * from its records alone, as a replay does. No-op in {@link Judging#AT_FINISH}. Returns the verdicts it caused.
+     */
+    public List<Decision> checkLiveness(long nowUs) {
+        if (judging != Judging.AS_DATA_COMPLETES) {
+            return List.of();
+        }
+        for (RepeatTrack t : repeats.values()) {
+            if (t.judged() || t.kind() == RepeatTrack.Kind.CEILING) {
+                continue;
+            }
+            Silence silence = t.liveness().live(nowUs, settings.generatorSilenceSec());
+            if (silence != null) {
+                t.silenced(silence);
+                for (ScenarioSeconds s : t.scenarios().values()) {
+                    emitClosed(t.rep(), s, s.closeAll(freezeRule));
+                }
+                emitRepeat(t);
+            }
+        }
+        progress.update(records, samples, closedSeconds, freezeSeconds, judged, currentRep);
+        return drain();
+    }
+
+    /**
+     * True when every repeat is judged and a silent generator ended one of them: nothing will end the series (its
+     * generator is gone), so a live analysis may stop once its input is quiet.
+     */
+    public boolean endedBySilence() {
+        boolean any = false;
+        for (RepeatTrack t : repeats.values()) {
+            if (!t.judged()) {
+                return false;
+            }
+            any |= t.silence() != null;
+        }
+        return any;
+    }
+
+    /**
      * Ends the analysis: closes every open second (as not final), judges every repeat not yet judged and
      * the series, and returns those verdicts (the last is SERIES, holding the report: also {@link #report()}).
      */
     public List<Decision> finish() {
+        for (RepeatTrack t : repeats.values()) {
+            // every report applies the silence rule to everything read: a replay's and the live run's agree
+            if (t.kind() != RepeatTrack.Kind.CEILING) {
+                t.silenced(t.liveness().atFinish(settings.generatorSilenceSec()));
+            }
+        }
         for (RepeatTrack t : repeats.values()) {
             for (ScenarioSeconds s : t.scenarios().values()) {
                 emitSeconds(t.rep(), s, s.closeAll(freezeRule));
@@ -259,7 +309,8 @@ public final class SeriesAnalysis {
         // the figures' hardware and settings travel with them (from the ENVIRONMENT marker: replay-safe)
         SeriesReport report = SeriesReport.of(series, summaries, settings.reconciliationRequired(), samplesOutside)
                 .withCeiling(ceiling == null ? null : ceiling.withDenominator(denominatorRowsPerSec))
-                .withEnvironment(environment);
+                .withEnvironment(environment)
+                .withSilentStreams(telemetry.silentBefore(maxSecond(), settings.attribution().graceSec()));
         this.report = report;
         decided.add(new Decision.Series(series, tsOf(maxSecond()), report));
         progress.update(records, samples, closedSeconds, freezeSeconds, judged, currentRep);
@@ -274,6 +325,7 @@ public final class SeriesAnalysis {
             return;
         }
         RepeatTrack track = repeat(batch.rep());
+        track.liveness().heard(batch.src(), batch.ts());
         String gen = batch.src();
         long slowUs = settings.freezeSlowUs();
         String lastScenario = null;
@@ -310,6 +362,8 @@ public final class SeriesAnalysis {
             return;
         }
         RepeatTrack track = repeat(ledger.rep());
+        track.liveness().heard(ledger.src(), ledger.ts());
+        track.liveness().ledger(ledger.src(), ledger.sec());
         ScenarioSeconds s = track.scenario(ledger.scenario());
         emitSeconds(track.rep(), s, s.onLedger(ledger, freezeRule));
         maybeJudge(track);
@@ -322,6 +376,7 @@ public final class SeriesAnalysis {
      */
     private void onHealth(Health health) {
         RepeatTrack track = repeat(health.rep());
+        track.liveness().heard(health.src(), health.ts());
         track.health(health);
         long beforeSec = Math.floorDiv(health.ts(), 1_000_000L);
         for (ScenarioSeconds s : track.scenarios().values()) {
@@ -348,6 +403,10 @@ public final class SeriesAnalysis {
             RepeatTrack t = repeat(m.rep());
             t.started(m.phase(), start.durationMs() == null ? 0 : start.durationMs(),
                     start.startEpochUs() == null ? 0 : start.startEpochUs());
+            if (start.startEpochUs() != null && start.startEpochUs() > 0) {
+                t.liveness().started(m.src(), m.ts(), start.startEpochUs(),
+                        start.durationMs() == null ? 0 : start.durationMs());
+            }
             if (start.generators() != null && start.generators() > 1) {
                 t.expectGenerators(start.generators()); // generate --share K/N: wait for all N
             }
@@ -363,6 +422,8 @@ public final class SeriesAnalysis {
             currentRep = Math.max(currentRep, m.rep());
         } else if (body instanceof RepeatEnd end) {
             RepeatTrack t = repeat(m.rep());
+            t.liveness().heard(m.src(), m.ts());
+            t.liveness().ended(m.src());
             if (end.k6Thresholds() != null) {
                 t.ended(end.k6Thresholds().stream().map(K6Verdict::fromMap).toList());
             } else {

@@ -6,6 +6,7 @@ import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -217,6 +218,43 @@ public final class TelemetryIndex {
      */
     public long lateUs(TelemetryStream stream) {
         return Math.min(lateUs.getOrDefault(stream, 0L), LATE_CAP_SEC * 1_000_000L);
+    }
+
+    /**
+     * Of these stream topics, those that had been publishing and fell silent before {@code endSec}: seen, with their
+     * latest record before {@code endSec} minus their tolerance; each -> the second after its latest record, epoch s.
+     * Everything read decides it (a stream's latest record), so a replay names the same second as the live run.
+     */
+    public Map<String, Long> silentSince(List<String> topics, long endSec) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String topic : topics) {
+            var stream = Topic.byName(topic).flatMap(TelemetryStream::of);
+            if (stream.isPresent() && seen(stream.get()) && !stream.get().events()) {
+                long lastSec = Math.floorDiv(watermarkUs(stream.get()), 1_000_000L);
+                if (lastSec + toleranceSec(stream.get()) < endSec) {
+                    out.put(topic, lastSec + 1);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Every periodic stream that had been publishing and fell silent more than its tolerance plus {@code graceSec}
+     * before {@code endSec} (the series' last second of load): topic -> the second after its latest record, epoch s,
+     * in {@link TelemetryStream} order.
+     */
+    public Map<String, Long> silentBefore(long endSec, int graceSec) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (TelemetryStream s : TelemetryStream.values()) {
+            if (seen(s) && !s.events()) {
+                long lastSec = Math.floorDiv(watermarkUs(s), 1_000_000L);
+                if (lastSec + toleranceSec(s) + graceSec < endSec) {
+                    out.put(s.topic().topicName(), lastSec + 1);
+                }
+            }
+        }
+        return out;
     }
 
     /** Records not kept because their stream already had {@value #PER_SECOND_CAP} in that second. */

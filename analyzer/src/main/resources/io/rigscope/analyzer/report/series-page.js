@@ -835,7 +835,10 @@
     var ul = d.appendChild(el('ul', {'class': 'rs-evidence'}));
     (b.evidence || []).forEach(function (line) { ul.appendChild(el('li', null, line)); });
     if (b.missing && b.missing.length) {
-      d.appendChild(el('p', {'class': 'rs-missing'}, 'no record over its span: ' + b.missing.join(', ')));
+      var since = b.missing_silent_since || {};
+      d.appendChild(el('p', {'class': 'rs-missing'}, 'no record over its span: ' + b.missing.map(function (m) {
+        return since[m] ? m + ' (silent since ' + hms(since[m]) + ')' : m;
+      }).join(', ')));
     }
     if (b.lever) {
       var l = b.lever;
@@ -851,6 +854,16 @@
     return 'aborted ' + (a.at_ms / 1000) + ' s into ' + (a.scheduled_ms ? 'its ' + (a.scheduled_ms / 1000) + ' s schedule' : 'its schedule')
       + ': ' + a.threshold + ' measured ' + fmt(a.value) + ' over ' + a.seconds_closed + ' closed second(s) (abortOnFail'
       + (a.delay_ms ? ', delayAbortEval ' + (a.delay_ms / 1000) + ' s' : '') + ')';
+  }
+
+  /** A repeat ended by a silent generator, in words (the REPEAT body's silence: repeat.Silence.describe). */
+  function silenceText(x) {
+    var covered = Object.keys(x.ledger_covered_to_sec || {}).map(function (g) {
+      var sec = x.ledger_covered_to_sec[g];
+      return g + ' ' + (sec < 0 ? 'no second' : hms(sec));
+    }).join(', ');
+    return 'ended: generator ' + x.generator + ' silent since ' + hms(x.since_sec) + ': ' + x.never_offered_s + ' of '
+      + x.scheduled_s + ' s of the schedule never offered; ledger covered up to ' + covered + ': ' + x.note;
   }
 
   SeriesPage.prototype.renderGates = function () {
@@ -877,6 +890,10 @@
       if (r.aborted) {
         t.appendChild(el('tr', {'class': 'rs-fail-row rs-aborted'})).appendChild(el('td', {colspan: '4'},
           abortText(r.aborted)));
+      }
+      if (r.ended_by === 'generator_silent' && r.silence) {
+        t.appendChild(el('tr', {'class': 'rs-fail-row rs-silent'})).appendChild(el('td', {colspan: '4'},
+          silenceText(r.silence)));
       }
       var hr = t.appendChild(el('tr'));
       ['gate', 'result', 'value', 'limit'].forEach(function (h) { hr.appendChild(el('th', null, h)); });

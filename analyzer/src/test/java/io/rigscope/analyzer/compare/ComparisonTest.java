@@ -48,6 +48,36 @@ class ComparisonTest {
         assertThat(c.why()).contains("no verdict: 2 judged repeat(s) in A, 1 in B; at least 3 a side");
     }
 
+    /**
+     * Two runs of one series file on this VM (src/test/resources/compare/README.md), 3 sustained repeats each. By hand:
+     * p99 A {3954.687, 2840.575, 1353.727} all above B {1118.207, 491.007, 346.623}: only that split and its mirror
+     * of the C(6,3) = 20 are as extreme, p = 2/20 = 0.1. Freeze-seconds A {11, 12, 11}, B {11, 9, 6}: |mean
+     * difference| 8/3, reached when A's three sum to at most 26 or at least 34 of the pooled 60: {12, 11, 11} three
+     * ways, {9, 6, 11} three ways, p = 6/20 = 0.3.
+     */
+    @Test
+    void twoRealRunsOfThreeRepeatsGiveTheExactPValuesCountedByHand() throws IOException {
+        SeriesFigures a = SeriesFigures.of("run-a", JSON.readTree(resource("/compare/run-a.report.json")));
+        SeriesFigures b = SeriesFigures.of("run-b", JSON.readTree(resource("/compare/run-b.report.json")));
+        Comparison c = Comparison.of(a, b, false, Set.of());
+
+        assertThat(a.repeats()).extracting(SeriesFigures.Repeat::p99Ms).containsExactly(3954.687, 2840.575, 1353.727);
+        assertThat(b.repeats()).extracting(SeriesFigures.Repeat::p99Ms).containsExactly(1118.207, 491.007, 346.623);
+        assertThat(a.repeats()).extracting(SeriesFigures.Repeat::freezeSeconds).containsExactly(11, 12, 11);
+        assertThat(b.repeats()).extracting(SeriesFigures.Repeat::freezeSeconds).containsExactly(11, 9, 6);
+        assertThat(c.differs()).isEmpty();
+        assertThat(c.p99().arrangements()).isEqualTo(20);
+        assertThat(c.p99().atLeastAsExtreme()).isEqualTo(2);
+        assertThat(c.p99().pValue()).isEqualTo(0.1);
+        assertThat(c.freezeSeconds().atLeastAsExtreme()).isEqualTo(6);
+        assertThat(c.freezeSeconds().pValue()).isEqualTo(0.3);
+        // the same configuration twice, the host's load differing: what the test alone cannot tell from a treatment
+        assertThat(c.verdict()).isEqualTo("better");
+        assertThat(b.freezeSecondsByCause()).containsEntry("wal_pool", 15).containsEntry("generator", 11);
+        assertThat(b.episodeLevers()).contains("rep 3 wal_pool: min_wal_size=224MB");
+        assertThat(Comparison.of(b, a, false, Set.of()).verdict()).isEqualTo("worse");
+    }
+
     @Test
     void theWalPoolProvocationAgainstTheCleanRunIsNotComparableAndNamesTheSettings() throws IOException {
         SeriesFigures clean = replayed("clean", "cal-clean-20261130-193235");
@@ -59,7 +89,7 @@ class ComparisonTest {
                 "pg_settings.min_wal_size: 80MB -> 512MB", "pg_settings.synchronous_commit: off -> on",
                 "pg_settings.wal_segment_size: 16MB -> 256MB");
         assertThat(wal.freezeSecondsByCause()).containsEntry("wal_pool", 8);
-        assertThat(wal.episodeLevers()).contains("rep 2 wal_pool: min_wal_size=15104MB");
+        assertThat(wal.episodeLevers()).contains("rep 2 wal_pool: min_wal_size=15GB");
 
         Comparison anyway = Comparison.of(clean, wal, true, Set.of());
         assertThat(anyway.lines()).allSatisfy(l -> assertThat(l).startsWith("[cross-rig] "));

@@ -7,6 +7,7 @@ import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.WireExamples;
 import io.rigscope.model.wire.WireRecord;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +41,21 @@ class TelemetryIndexTest {
 
         assertThat(index.lacking(SEC + 10, SEC + 12)).contains("rig.canary");
         assertThat(index.lacking(SEC + 20, SEC + 25)).doesNotContain("rig.canary");
+    }
+
+    @Test
+    void aStreamThatStoppedPublishingIsSilentSinceTheSecondAfterItsLastRecord() {
+        TelemetryIndex index = new TelemetryIndex();
+        for (long s = SEC; s <= SEC + 10; s++) {
+            index.accept(canaryAt(s)); // the canary collector died after second SEC+10
+        }
+        // an episode at SEC+20..SEC+23 lacks the canary, which fell silent at SEC+11
+        assertThat(index.lacking(SEC + 20, SEC + 23)).contains("rig.canary");
+        assertThat(index.silentSince(List.of("rig.canary", "rig.waits"), SEC + 23))
+                .containsExactly(Map.entry("rig.canary", SEC + 11));
+        // over the series: silent more than its tolerance plus the grace before the last second of load
+        assertThat(index.silentBefore(SEC + 30, 5)).containsExactly(Map.entry("rig.canary", SEC + 11));
+        assertThat(index.silentBefore(SEC + 12, 5)).as("it stopped with the load").isEmpty();
     }
 
     @Test

@@ -139,12 +139,22 @@ public final class GeneratorBench {
 
         @Override
         public void publish(WireRecord record) {
+            record(record);
+            next.publish(record);
+        }
+
+        @Override
+        public void publish(WireRecord record, Acknowledgement ack) {
+            record(record);
+            next.publish(record, ack);
+        }
+
+        private void record(WireRecord record) {
             if (record instanceof SampleBatch batch) {
                 for (Sample s : batch.samples()) {
                     recorder.recordValue(Math.min(s.serviceUs(), HIGHEST_SERVICE_US));
                 }
             }
-            next.publish(record);
         }
 
         @Override

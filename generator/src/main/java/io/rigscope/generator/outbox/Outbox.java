@@ -43,6 +43,8 @@ public final class Outbox implements AutoCloseable {
     private volatile boolean spooling;
     private volatile boolean closing;
     private volatile RuntimeException sinkFailure;
+    /** The write-ahead journal of samples, or null. */
+    private final SampleJournal journal;
 
     /**
      * @param sink where records go
@@ -50,6 +52,16 @@ public final class Outbox implements AutoCloseable {
      * @param spoolFile the spool file (created, truncated; deleted on close)
      */
     public Outbox(RecordSink sink, int queueCapacity, Path spoolFile, WireCodec codec) {
+        this(sink, queueCapacity, spoolFile, codec, null);
+    }
+
+    /**
+     * @param journal every sample batch is appended to it before it is queued, and marked there once the sink
+     *                says it is durable ({@link SampleJournal}); null: none. Closed (and deleted when complete) by
+     *                {@link #close}.
+     */
+    public Outbox(RecordSink sink, int queueCapacity, Path spoolFile, WireCodec codec, SampleJournal journal) {
+        this.journal = journal;
         this.sink = Objects.requireNonNull(sink, "sink");
         this.queue = new ArrayBlockingQueue<>(queueCapacity);
         this.spool = new SpoolFile(Objects.requireNonNull(spoolFile, "spoolFile"), codec);
@@ -67,6 +79,9 @@ public final class Outbox implements AutoCloseable {
         produced.incrementAndGet();
         if (record instanceof SampleBatch b) {
             producedSamples.addAndGet(b.samples().size());
+            if (journal != null) {
+                journal.append(b); // write-ahead: on disk before it can reach the broker
+            }
         }
         if (!spooling && queue.offer(record)) {
             return;
@@ -116,7 +131,11 @@ public final class Outbox implements AutoCloseable {
     }
 
     private void publish(WireRecord record) {
-        sink.publish(record);
+        if (journal != null && record instanceof SampleBatch) {
+            sink.publish(record, journal::acknowledged);
+        } else {
+            sink.publish(record);
+        }
         published.incrementAndGet();
         if (record instanceof SampleBatch b) {
             publishedSamples.addAndGet(b.samples().size());
@@ -180,6 +199,9 @@ public final class Outbox implements AutoCloseable {
                     + " record(s) unpublished");
         }
         sink.flush();
+        if (journal != null) {
+            journal.close();
+        }
     }
 
     @Override

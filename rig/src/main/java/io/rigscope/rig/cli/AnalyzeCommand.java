@@ -325,8 +325,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
             if (r.aborted() != null) {
                 System.out.println("    " + r.aborted().describe());
             }
+            if (r.silence() != null) {
+                System.out.println("    ended_by " + r.endedBy() + ": " + r.silence().describe());
+                System.out.println("    " + r.silence().lossLine());
+            }
         }
         report.episodes().forEach(e -> System.out.println(LiveAnalysis.episodeLine(e)));
+        report.silentStreams().forEach((topic, sec) -> System.out.println("  stream " + topic + " silent since "
+                + java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC)
+                        .format(java.time.Instant.ofEpochSecond(sec)) + " (it had been publishing)"));
         if (report.ceiling() != null) {
             System.out.printf(Locale.ROOT, "  ceiling %.0f events/s closed loop%s%n", report.ceiling().eventsPerSec(),
                     report.ceiling().ratio() == null ? "" : ", ratio " + report.ceiling().ratio()

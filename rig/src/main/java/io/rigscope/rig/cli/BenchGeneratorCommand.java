@@ -16,6 +16,8 @@ import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -117,6 +119,12 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         + "then read onto every sample; the ratios are printed (default ${DEFAULT-VALUE}: not measured)."})
     int serverTimingPairs;
 
+    @Option(names = "--spool-pairs", paramLabel = "N", defaultValue = "0",
+            description = {"Also measure the write-ahead sample journal (generate --spool): N pairs of measured runs "
+                + "without and with it, alternating, and the ratios with / without (the median over the pairs) "
+                + "(default ${DEFAULT-VALUE}: not measured)."})
+    int spoolPairs;
+
     @Option(names = "--response-bytes", defaultValue = "2", description = "Body size of the bench server's answers: 2 is 'ok', 9 or more "
         + "a JSON object {\"ok\":\"xx..\"} (default ${DEFAULT-VALUE}; ignored with --target).")
     int responseBytes;
@@ -202,6 +210,20 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
                     timingPairs.add(new BenchResult[] {without, bench.run(rate, measured)});
                 }
             }
+            List<BenchResult[]> spooled = new ArrayList<>();
+            if (spoolPairs > 0) {
+                Path journalDir = Files.createTempDirectory("rigscope-bench-journal");
+                GeneratorBench withJournal = server != null
+                        ? new GeneratorBench(server, publishing.sink(), options.withJournalDir(journalDir), maxInFlight)
+                        : new GeneratorBench(external, null, publishing.sink(), options.withJournalDir(journalDir),
+                                maxInFlight);
+                for (int p = 0; p < spoolPairs; p++) {
+                    BenchResult without = p == 0 ? main : bench.run(rate, measured);
+                    System.err.printf("bench: measuring %s at %.0f req/s with the sample journal (--spool %s)%n",
+                            measured, rate, journalDir);
+                    spooled.add(new BenchResult[] {without, withJournal.run(rate, measured)});
+                }
+            }
             out.putAll(main.toMap());
             out.put("holds", main.held(tolerance));
             out.put("duration_s", measured.toSeconds());
@@ -230,6 +252,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             }
             if (!timingPairs.isEmpty()) {
                 out.put("server_timing", timingFigures(timingPairs));
+            }
+            if (!spooled.isEmpty()) {
+                out.put("spool", spoolFigures(spooled));
             }
             if (vsWrk) {
                 out.put("wrk", wrk.map(Object::toString).orElse("not installed"));
@@ -316,6 +341,26 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         ratios.put("service_p50_ms", ratio(pairs, BenchResult::serviceP50Ms));
         ratios.put("service_p99_ms", ratio(pairs, BenchResult::serviceP99Ms));
         m.put("ratio_read_over_ignored", ratios);
+        return m;
+    }
+
+    /** {@code --spool-pairs}' figures: every pair's runs (without, with the journal) and the ratios with / without. */
+    private Map<String, Object> spoolFigures(List<BenchResult[]> pairs) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (BenchResult[] pair : pairs) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("without", pairFigures(pair[0]));
+            p.put("with", pairFigures(pair[1]));
+            runs.add(p);
+        }
+        m.put("pairs", runs);
+        Map<String, Object> ratios = new LinkedHashMap<>();
+        ratios.put("cpu_us_per_request", ratio(pairs, BenchResult::cpuUsPerRequest));
+        ratios.put("user_cpu_us_per_request", ratio(pairs, BenchResult::userUsPerRequest));
+        ratios.put("lag_p99_ms", ratio(pairs, BenchResult::lagP99Ms));
+        ratios.put("service_p99_ms", ratio(pairs, BenchResult::serviceP99Ms));
+        m.put("ratio_with_over_without", ratios);
         return m;
     }
 

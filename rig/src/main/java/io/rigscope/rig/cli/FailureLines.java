@@ -39,6 +39,17 @@ public final class FailureLines implements RecordSink {
 
     @Override
     public void publish(WireRecord record) {
+        note(record);
+        next.publish(record);
+    }
+
+    @Override
+    public void publish(WireRecord record, Acknowledgement ack) {
+        note(record);
+        next.publish(record, ack);
+    }
+
+    private void note(WireRecord record) {
         if (record instanceof SampleBatch batch) {
             Map<String, Sample> firstHere = new LinkedHashMap<>();
             for (Sample s : batch.samples()) {
@@ -52,7 +63,6 @@ public final class FailureLines implements RecordSink {
             // printed once the batch is counted: "so far" is every such failure up to the end of this batch
             firstHere.forEach((key, s) -> console.println(line(s, seen.get(key))));
         }
-        next.publish(record);
     }
 
     @Override

@@ -374,7 +374,7 @@ public final class FaultSeries {
             }
         }
 
-        private static String javaBinary() {
+        static String javaBinary() {
             return ProcessHandle.current().info().command()
                     .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         }

@@ -14,7 +14,7 @@ import java.util.Objects;
  * {@code rigscope selftest}: the rig's own guarantees on the machine at hand, each with its figure: a broker
  * restarted mid-repeat ({@link BrokerRestart}), an analyzer killed mid-series ({@link AnalyzerRestart}),
  * PostgreSQL restarted mid-run ({@link PgRestart}), all three in one {@link FaultSeries}, then 10,000 malformed
- * records on the same broker ({@link MalformedRecords}).
+ * records on the same broker ({@link MalformedRecords}), then a generator killed mid-repeat ({@link GeneratorKill}).
  */
 public final class Selftest {
 
@@ -60,6 +60,9 @@ public final class Selftest {
             MalformedRecords.Result bad = new MalformedRecords(o.bootstrap())
                     .run(o.series() + "-malformed-" + Clock.systemUTC().millis(), MALFORMED);
 
+            progress.println("selftest: a generator killed mid-repeat (SIGKILL), about 30 s");
+            GeneratorKill killed = GeneratorKill.run(o.bootstrap(), o.series() + "-generator-killed", workDir,
+                    progress);
             Map<String, Object> f = new LinkedHashMap<>();
             f.put("series", o.series());
             f.put("broker_restart_down_s", round(broker.downSec()));
@@ -84,7 +87,14 @@ public final class Selftest {
             f.put("pg_restart_gap_markers", pg.gapSpans().values().stream().allMatch(b -> b));
             f.put("pg_restart_missing", pg.missingOverOutage());
             f.put("pg_restart_episodes", pg.episodesOverOutage().size());
-            boolean ok = broker.holds() && analyzer.holds() && pg.holds() && bad.holds();
+            f.put("generator_kill_exit", killed.killExit());
+            f.put("generator_kill_judged_after_s", round(killed.judgedAfterSec()));
+            f.put("generator_kill_grace_s", killed.graceSec());
+            f.put("generator_kill_ended_by", killed.endedBy());
+            f.put("generator_kill_passed", killed.passed());
+            f.put("generator_kill_silence", killed.silence());
+            f.put("generator_kill_report_identical", killed.identical());
+            boolean ok = broker.holds() && analyzer.holds() && pg.holds() && bad.holds() && killed.holds();
             f.put("ok", ok);
 
             List<String> lines = List.of(
@@ -109,7 +119,12 @@ public final class Selftest {
                             collectors(pg), PgRestart.RECONNECT_LIMIT_SEC,
                             pg.gapSpans().values().stream().allMatch(b -> b) ? "span it" : "DO NOT span it",
                             pg.missingOverOutage().isEmpty() ? "none" : String.join(", ", pg.missingOverOutage()),
-                            pg.episodesOverOutage().size())));
+                            pg.episodesOverOutage().size())),
+                    line("generator killed", killed.holds(), String.format(Locale.ROOT,
+                            "SIGKILL mid-repeat (exit %d): judged %.1f s after the kill (grace %d s), ended_by %s, %s; "
+                                    + "%s; replay report %s (%,d bytes)", killed.killExit(), killed.judgedAfterSec(),
+                            killed.graceSec(), killed.endedBy(), killed.passed() ? "PASS" : "FAIL", killed.silence(),
+                            killed.identical() ? "byte-identical" : "DIFFERENT", killed.reportBytes())));
             return new Result(lines, f, ok);
         }
     }

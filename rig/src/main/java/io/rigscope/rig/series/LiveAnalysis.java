@@ -175,10 +175,11 @@ public final class LiveAnalysis implements AutoCloseable {
      */
     public static String episodeLine(Episode e) {
         String key = keyEvidence(e);
-        String line = String.format(Locale.ROOT, "   ! episode rep %d: %s..%s, %d freeze-s, cause %s (%s)%s: %s",
+        String line = String.format(Locale.ROOT, "   ! episode rep %d: %s..%s, %d freeze-s, cause %s (%s)%s: %s%s",
                 e.rep(), HH_MM_SS.format(Instant.ofEpochSecond(e.startSec())),
                 HH_MM_SS.format(Instant.ofEpochSecond(e.endSec())), e.freezeSeconds(), e.cause().code(),
-                e.confidence().code(), e.secondary() == null ? "" : ", also " + e.secondary().code(), key);
+                e.confidence().code(), e.secondary() == null ? "" : ", also " + e.secondary().code(), key,
+                e.missingSilentSinceSec().isEmpty() ? "" : " [missing: " + e.missingLine() + "]");
         return e.lever() == null ? line : line + System.lineSeparator() + leverLine(e.lever());
     }
 
@@ -204,7 +205,9 @@ public final class LiveAnalysis implements AutoCloseable {
                 : "failed " + String.join(", ", failed.stream().map(GateResult::describe).toList());
         return String.format(Locale.ROOT, "   analyzer: repeat %d %s: %d samples, %d dropped, %d failed; p50 %s ms, "
                         + "p99 %s ms (service); %d events claimed; %s", r.rep(), r.pass() ? "PASS" : "FAIL",
-                r.samples(), r.dropped(), r.failed(), r.p50Ms(), r.p99Ms(), r.eventsClaimed(), gates);
+                r.samples(), r.dropped(), r.failed(), r.p50Ms(), r.p99Ms(), r.eventsClaimed(), gates)
+                + (r.silence() == null ? "" : "\n   ! rep " + r.rep() + " ended: " + r.silence().describe() + "; "
+                        + r.silence().lossLine());
     }
 
     @Override

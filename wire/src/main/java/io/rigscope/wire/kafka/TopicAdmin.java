@@ -113,6 +113,33 @@ public final class TopicAdmin implements AutoCloseable {
         }
     }
 
+    /**
+     * Creates a reader's write-probe topic (one partition, records kept an hour) when it does not exist yet.
+     *
+     * @return true when this call created it
+     */
+    public boolean ensureProbeTopic(String name) {
+        if (names().contains(name)) {
+            return false;
+        }
+        try {
+            admin.createTopics(List.of(new NewTopic(name, 1, (short) 1)
+                            .configs(Map.of("retention.ms", String.valueOf(Duration.ofHours(1).toMillis())))))
+                    .all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicExistsException) {
+                return false;
+            }
+            throw new IllegalStateException("cannot create topic " + name + ": " + e.getCause(), e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("creating topic " + name + " timed out at " + bootstrap, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** Names of all topics on the cluster. */
     public Set<String> names() {
         try {
