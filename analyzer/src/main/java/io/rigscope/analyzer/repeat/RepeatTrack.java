@@ -6,6 +6,9 @@ import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.second.TimeWatermark;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.RepeatStart;
+import java.util.function.Consumer;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.List;
@@ -307,6 +310,54 @@ public final class RepeatTrack {
         boolean changed = !causeAndConfidence.equals(provisionalCause);
         provisionalCause = causeAndConfidence;
         return changed;
+    }
+
+    /**
+     * A REPEAT_START of {@code src} stamped {@code tsUs}: the schedule (its phase, duration and start), a rigscope
+     * generator taking part ({@link Liveness}), and the generators sharing the schedule ({@code generate --share}).
+     */
+    public void start(String src, long tsUs, String phase, RepeatStart start) {
+        long durationMs = start.durationMs() == null ? 0 : start.durationMs();
+        long startUs = start.startEpochUs() == null ? 0 : start.startEpochUs();
+        started(phase, durationMs, startUs);
+        if (startUs > 0) {
+            liveness.started(src, tsUs, startUs, durationMs);
+        }
+        if (start.generators() != null && start.generators() > 1) {
+            expectGenerators(start.generators()); // generate --share K/N: wait for all N
+        }
+    }
+
+    /**
+     * A REPEAT_END of {@code src} stamped {@code tsUs}: its part ends, with k6's own verdicts and the stop it carries
+     * when it does; a stop that cannot be read goes to {@code problems} (the config gate).
+     */
+    public void end(String src, long tsUs, RepeatEnd end, Consumer<String> problems) {
+        liveness.heard(src, tsUs);
+        liveness.ended(src);
+        if (end.k6Thresholds() != null) {
+            ended(end.k6Thresholds().stream().map(K6Verdict::fromMap).toList());
+        } else {
+            ended();
+        }
+        if (end.stopped() != null) {
+            try {
+                aborted(Abort.fromMap(end.stopped()));
+            } catch (IllegalArgumentException e) {
+                problems.accept(e.getMessage());
+            }
+        }
+    }
+
+    /** The last second closed in any of its scenarios, epoch s; 0 when none. */
+    public long lastClosedSecond() {
+        long max = 0;
+        for (ScenarioSeconds s : scenarios.values()) {
+            if (s.closed().size() > 0) {
+                max = Math.max(max, s.closed().last());
+            }
+        }
+        return max;
     }
 
     /** Which of its generators are still heard from. */

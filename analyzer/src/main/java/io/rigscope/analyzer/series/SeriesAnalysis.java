@@ -6,7 +6,6 @@ import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.ceiling.CeilingRule;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.repeat.Abort;
 import io.rigscope.analyzer.repeat.AbortOnFail;
 import io.rigscope.analyzer.repeat.RepeatJudge;
@@ -17,7 +16,6 @@ import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
-import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.window.Window;
 import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DatabaseGain;
@@ -38,7 +36,6 @@ import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
@@ -65,32 +62,21 @@ import org.HdrHistogram.Histogram;
 public final class SeriesAnalysis {
 
     private final String series;
-    private final AnalyzerSettings defaults;
-    /** The defaults folded with every CONFIG marker so far (before the command line's overrides). */
-    private AnalyzerSettings configured;
-    /** Scenario -> the URL its load went to, from the CONFIG markers' {@code scenarios} (the last one wins). */
-    private final Map<String, String> scenarioUrls = new TreeMap<>();
-    /** The series plan's {@code target} from a CONFIG marker's {@code series_plan}, or null. */
-    private String planTarget;
-    /** The last ENVIRONMENT marker's data, or null. */
-    private Map<String, Object> environment;
-    /** The denominator phase's rows/s (pgbench), or null. */
-    private Double denominatorRowsPerSec;
+    /** The settings in force, the markers' problems, the load's URLs, the environment and the denominator. */
+    private final SeriesConfig config;
     /** The last ceiling decided, or null. */
     private Ceiling ceiling;
-    private final UnaryOperator<AnalyzerSettings> overrides;
     private final Attributor attributor;
     private final TreeMap<Integer, RepeatTrack> repeats = new TreeMap<>();
     private final ArrayDeque<Histogram> pool = new ArrayDeque<>();
-    private final List<String> configErrors = new ArrayList<>();
     private final Progress progress = new Progress();
     /** The verdicts decided and not yet handed over ({@link #drain}). */
     private final List<Decision> decided = new ArrayList<>();
     /** The report, once {@link #finish} made it. */
     private SeriesReport report;
     private final TelemetryIndex telemetry = new TelemetryIndex();
-    private AnalyzerSettings settings;
-    private FreezeRule freezeRule;
+    /** Live only: open seconds and the running episode, before they are final. */
+    private final LiveProvisional provisional;
     private boolean seriesEnded;
     private long records;
     private long samples;
@@ -137,16 +123,14 @@ public final class SeriesAnalysis {
                           Attributor attributor, Judging judging) {
         this.judging = Objects.requireNonNull(judging, "judging");
         this.series = Objects.requireNonNull(series, "series");
-        this.defaults = Objects.requireNonNull(defaults, "defaults");
-        this.overrides = Objects.requireNonNull(overrides, "overrides");
+        this.config = new SeriesConfig(defaults, overrides);
         this.attributor = Objects.requireNonNull(attributor, "attributor");
-        this.configured = defaults;
-        apply(overrides.apply(defaults));
+        this.provisional = new LiveProvisional(series, attributor, telemetry);
     }
 
     /** The settings in force. */
     public AnalyzerSettings settings() {
-        return settings;
+        return config.settings();
     }
 
     /** Live counters. */
@@ -205,7 +189,8 @@ public final class SeriesAnalysis {
         } else {
             if (telemetry.accept(record)) {
                 if (judging == Judging.AS_DATA_COMPLETES) {
-                    reviseProvisional(record);
+                    decided.addAll(provisional.revise(repeats.values(), Math.floorDiv(record.ts(), 1_000_000L),
+                            config.settings()));
                 }
                 for (RepeatTrack t : repeats.values()) {
                     maybeJudge(t);
@@ -219,7 +204,7 @@ public final class SeriesAnalysis {
      * the last repeat's end (plus its tolerance and the grace): a live analysis may stop.
      */
     public boolean complete() {
-        return dataComplete() && telemetry.settled(maxSecond() + 1, settings.attribution().graceSec());
+        return dataComplete() && telemetry.settled(maxSecond() + 1, config.settings().attribution().graceSec());
     }
 
     /** True when SERIES_END arrived and every repeat's data is complete (the telemetry may still be coming). */
@@ -250,11 +235,11 @@ public final class SeriesAnalysis {
             if (t.judged() || t.kind() == RepeatTrack.Kind.CEILING) {
                 continue;
             }
-            Silence silence = t.liveness().live(nowUs, settings.generatorSilenceSec());
+            Silence silence = t.liveness().live(nowUs, config.settings().generatorSilenceSec());
             if (silence != null) {
                 t.silenced(silence);
                 for (ScenarioSeconds s : t.scenarios().values()) {
-                    emitClosed(t.rep(), s, s.closeAll(freezeRule));
+                    emitClosed(t.rep(), s, s.closeAll(config.freezeRule()));
                 }
                 emitRepeat(t);
             }
@@ -286,12 +271,12 @@ public final class SeriesAnalysis {
         for (RepeatTrack t : repeats.values()) {
             // every report applies the silence rule to everything read: a replay's and the live run's agree
             if (t.kind() != RepeatTrack.Kind.CEILING) {
-                t.silenced(t.liveness().atFinish(settings.generatorSilenceSec()));
+                t.silenced(t.liveness().atFinish(config.settings().generatorSilenceSec()));
             }
         }
         for (RepeatTrack t : repeats.values()) {
             for (ScenarioSeconds s : t.scenarios().values()) {
-                emitSeconds(t.rep(), s, s.closeAll(freezeRule));
+                emitSeconds(t.rep(), s, s.closeAll(config.freezeRule()));
             }
         }
         for (RepeatTrack t : repeats.values()) {
@@ -302,15 +287,15 @@ public final class SeriesAnalysis {
         List<RepeatSummary> summaries = new ArrayList<>();
         for (RepeatTrack t : repeats.values()) {
             if (t.kind() != RepeatTrack.Kind.CEILING) {
-                summaries.add(RepeatJudge.judge(t, settings, attributor, telemetry, configErrors, this::targetOf,
-                environment));
+                summaries.add(RepeatJudge.judge(t, config.settings(), attributor, telemetry, config.errors(), config::targetOf,
+                config.environment()));
             }
         }
         // the figures' hardware and settings travel with them (from the ENVIRONMENT marker: replay-safe)
-        SeriesReport report = SeriesReport.of(series, summaries, settings.reconciliationRequired(), samplesOutside)
-                .withCeiling(ceiling == null ? null : ceiling.withDenominator(denominatorRowsPerSec))
-                .withEnvironment(environment)
-                .withSilentStreams(telemetry.silentBefore(maxSecond(), settings.attribution().graceSec()));
+        SeriesReport report = SeriesReport.of(series, summaries, config.settings().reconciliationRequired(), samplesOutside)
+                .withCeiling(ceiling == null ? null : ceiling.withDenominator(config.denominatorRowsPerSec()))
+                .withEnvironment(config.environment())
+                .withSilentStreams(telemetry.silentBefore(maxSecond(), config.settings().attribution().graceSec()));
         this.report = report;
         decided.add(new Decision.Series(series, tsOf(maxSecond()), report));
         progress.update(records, samples, closedSeconds, freezeSeconds, judged, currentRep);
@@ -327,7 +312,7 @@ public final class SeriesAnalysis {
         RepeatTrack track = repeat(batch.rep());
         track.liveness().heard(batch.src(), batch.ts());
         String gen = batch.src();
-        long slowUs = settings.freezeSlowUs();
+        long slowUs = config.settings().freezeSlowUs();
         String lastScenario = null;
         ScenarioSeconds seconds = null;
         List<ScenarioSeconds> touched = new ArrayList<>(2);
@@ -345,7 +330,7 @@ public final class SeriesAnalysis {
             settleAll(track); // the watermark moved: any scenario's second may have passed
         } else {
             for (ScenarioSeconds s : touched) {
-                emitSeconds(track.rep(), s, s.settle(freezeRule));
+                emitSeconds(track.rep(), s, s.settle(config.freezeRule()));
             }
         }
         maybeJudge(track);
@@ -353,7 +338,7 @@ public final class SeriesAnalysis {
 
     private void settleAll(RepeatTrack track) {
         for (ScenarioSeconds s : track.scenarios().values()) {
-            emitSeconds(track.rep(), s, s.settleAll(freezeRule));
+            emitSeconds(track.rep(), s, s.settleAll(config.freezeRule()));
         }
     }
 
@@ -365,7 +350,7 @@ public final class SeriesAnalysis {
         track.liveness().heard(ledger.src(), ledger.ts());
         track.liveness().ledger(ledger.src(), ledger.sec());
         ScenarioSeconds s = track.scenario(ledger.scenario());
-        emitSeconds(track.rep(), s, s.onLedger(ledger, freezeRule));
+        emitSeconds(track.rep(), s, s.onLedger(ledger, config.freezeRule()));
         maybeJudge(track);
     }
 
@@ -378,38 +363,16 @@ public final class SeriesAnalysis {
         RepeatTrack track = repeat(health.rep());
         track.liveness().heard(health.src(), health.ts());
         track.health(health);
-        long beforeSec = Math.floorDiv(health.ts(), 1_000_000L);
-        for (ScenarioSeconds s : track.scenarios().values()) {
-            for (SecondStats stats : s.provisional(beforeSec, freezeRule)) {
-                decided.add(new Decision.Second(series, track.rep(), s.scenario(), tsOf(stats.sec()), stats, true));
-            }
-        }
+        decided.addAll(provisional.openSeconds(track, Math.floorDiv(health.ts(), 1_000_000L), config.freezeRule()));
     }
 
     private void onMarker(Marker m) {
         MarkerBody body = m.body();
-        if (body instanceof Config config) {
-            targets(config);
-            try {
-                // Markers fold: a generator's CONFIG (its load plan) must not wipe the series' thresholds.
-                AnalyzerSettings next = configured.withConfig(config.settings());
-                apply(overrides.apply(next));
-                configured = next;
-                configErrors.clear();
-            } catch (IllegalArgumentException e) {
-                configError("CONFIG marker: " + e.getMessage());
-            }
+        if (body instanceof Config c) {
+            config.config(c);
         } else if (body instanceof RepeatStart start) {
             RepeatTrack t = repeat(m.rep());
-            t.started(m.phase(), start.durationMs() == null ? 0 : start.durationMs(),
-                    start.startEpochUs() == null ? 0 : start.startEpochUs());
-            if (start.startEpochUs() != null && start.startEpochUs() > 0) {
-                t.liveness().started(m.src(), m.ts(), start.startEpochUs(),
-                        start.durationMs() == null ? 0 : start.durationMs());
-            }
-            if (start.generators() != null && start.generators() > 1) {
-                t.expectGenerators(start.generators()); // generate --share K/N: wait for all N
-            }
+            t.start(m.src(), m.ts(), m.phase(), start);
             try {
                 SecondClosing closing = SecondClosing.declaredBy(m.src(), start);
                 if (closing != null) {
@@ -417,30 +380,17 @@ public final class SeriesAnalysis {
                     settleAll(t);
                 }
             } catch (IllegalArgumentException e) {
-                configError(e.getMessage());
+                config.error(e.getMessage());
             }
             currentRep = Math.max(currentRep, m.rep());
         } else if (body instanceof RepeatEnd end) {
             RepeatTrack t = repeat(m.rep());
-            t.liveness().heard(m.src(), m.ts());
-            t.liveness().ended(m.src());
-            if (end.k6Thresholds() != null) {
-                t.ended(end.k6Thresholds().stream().map(K6Verdict::fromMap).toList());
-            } else {
-                t.ended();
-            }
-            if (end.stopped() != null) {
-                try {
-                    t.aborted(Abort.fromMap(end.stopped()));
-                } catch (IllegalArgumentException e) {
-                    configError(e.getMessage());
-                }
-            }
+            t.end(m.src(), m.ts(), end, config::error);
             if (t.closesByTime(m.src())) {
                 try {
                     t.sourceEnded(m.src(), SecondClosing.publishedBy(m.src(), end));
                 } catch (IllegalArgumentException e) {
-                    configError(e.getMessage());
+                    config.error(e.getMessage());
                     t.sourceEnded(m.src(), null);
                 }
                 settleAll(t);
@@ -452,7 +402,7 @@ public final class SeriesAnalysis {
                 try {
                     t.gained(DatabaseGain.of(m));
                 } catch (IllegalArgumentException e) {
-                    configError(e.getMessage());
+                    config.error(e.getMessage());
                 }
                 maybeJudge(t);
             }
@@ -460,48 +410,14 @@ public final class SeriesAnalysis {
             seriesEnded = true;
         } else if (body instanceof PhaseEnd end) {
             if ("denominator".equals(m.phase()) && end.rowsPerSec() != null) {
-                denominatorRowsPerSec = end.rowsPerSec();
+                config.denominator(end.rowsPerSec());
             }
         } else if (body instanceof Environment environmentFacts) {
-            environment = environmentFacts.facts();
+            config.environment(environmentFacts.facts());
         } else if (body instanceof Gap) {
             telemetry.acceptGap(m);
         }
         // SERIES_START, PHASE_START: phases do not change a verdict
-    }
-
-    /** Remembers the URLs a CONFIG marker names: its scenarios' (a load plan), its series plan's target. */
-    private void targets(Config config) {
-        scenarioUrls.putAll(config.scenarioUrls());
-        if (config.seriesTarget() != null) {
-            planTarget = config.seriesTarget();
-        }
-    }
-
-    /**
-     * The URL the scenario's load went to: its own, else the series plan's target, else every scenario's URL
-     * (comma-separated); null when no CONFIG marker named one. What is on the wire, never asked of a generator.
-     */
-    private String targetOf(String scenario) {
-        if (scenario != null && scenarioUrls.containsKey(scenario)) {
-            return scenarioUrls.get(scenario);
-        }
-        if (planTarget != null) {
-            return planTarget;
-        }
-        return scenarioUrls.isEmpty() ? null : String.join(", ", new java.util.LinkedHashSet<>(scenarioUrls.values()));
-    }
-
-    /** Records a problem with the series' markers once; each fails the {@code config} gate of every repeat. */
-    private void configError(String error) {
-        if (!configErrors.contains(error)) {
-            configErrors.add(error);
-        }
-    }
-
-    private void apply(AnalyzerSettings s) {
-        settings = s;
-        freezeRule = FreezeRule.of(s);
     }
 
     private RepeatTrack repeat(int rep) {
@@ -510,23 +426,23 @@ public final class SeriesAnalysis {
 
     private void maybeJudge(RepeatTrack t) {
         if (judging == Judging.AS_DATA_COMPLETES && !t.judged() && t.dataComplete()
-                && (t.gain() != null || !settings.reconciliationRequired() || t.kind() == RepeatTrack.Kind.CEILING)
-                && telemetry.settled(lastSecond(t) + 1, settings.attribution().graceSec())) {
+                && (t.gain() != null || !config.settings().reconciliationRequired() || t.kind() == RepeatTrack.Kind.CEILING)
+                && telemetry.settled(t.lastClosedSecond() + 1, config.settings().attribution().graceSec())) {
             emitRepeat(t);
         }
     }
 
     private void emitRepeat(RepeatTrack t) {
         if (t.kind() == RepeatTrack.Kind.CEILING) {
-            String primary = RepeatJudge.primaryScenario(t, settings);
+            String primary = RepeatJudge.primaryScenario(t, config.settings());
             ceiling = CeilingRule.of(t.rep(), primary == null ? null : t.scenarios().get(primary), t.scheduledMs());
-            decided.add(new Decision.CeilingFound(series, t.rep(), primary, tsOf(lastSecond(t)), ceiling));
+            decided.add(new Decision.CeilingFound(series, t.rep(), primary, tsOf(t.lastClosedSecond()), ceiling));
             t.markJudged();
             return;
         }
-        RepeatSummary r = RepeatJudge.judge(t, settings, attributor, telemetry, configErrors, this::targetOf,
-                environment);
-        long endUs = tsOf(lastSecond(t));
+        RepeatSummary r = RepeatJudge.judge(t, config.settings(), attributor, telemetry, config.errors(), config::targetOf,
+                config.environment());
+        long endUs = tsOf(t.lastClosedSecond());
         for (Window w : r.windows()) {
             decided.add(new Decision.TailWindow(series, t.rep(), r.scenario(), tsOf(w.endSec() - 1), w));
         }
@@ -542,7 +458,7 @@ public final class SeriesAnalysis {
         emitClosed(rep, seconds, closed);
         if (judging == Judging.AS_DATA_COMPLETES && !closed.isEmpty()) {
             RepeatTrack t = repeat(rep);
-            Abort stop = AbortOnFail.check(t, settings);
+            Abort stop = AbortOnFail.check(t, config.settings());
             if (stop != null) {
                 decided.add(new Decision.Stop(series, rep, null, tsOf(closed.get(closed.size() - 1).sec()), stop));
             }
@@ -556,71 +472,27 @@ public final class SeriesAnalysis {
             decided.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false,
                     seconds.closed().serviceHistogram(s.sec()), seconds.serverTiming().second(s.sec())));
             if (s.freeze()) {
-                if (!scenario.equals(settings.probeScenario())) {
+                if (!scenario.equals(config.settings().probeScenario())) {
                     freezeSeconds++; // the console's count: the load's freeze-seconds, never the probe's
                 }
-                decided.add(new Decision.Freeze(series, rep, scenario, tsOf(s.sec()), s, freezeRule.describe()));
-                if (judging == Judging.AS_DATA_COMPLETES && s.exact() && !scenario.equals(settings.probeScenario())) {
-                    provisionalEpisode(repeat(rep), scenario, s);
+                decided.add(new Decision.Freeze(series, rep, scenario, tsOf(s.sec()), s, config.freezeRule().describe()));
+                if (judging == Judging.AS_DATA_COMPLETES && s.exact() && !scenario.equals(config.settings().probeScenario())) {
+                    decided.add(provisional.freeze(repeat(rep), scenario, s, config.settings()));
                 }
             }
-        }
-    }
-
-    /**
-     * Live: the episode this freeze-second opens or extends (freeze-seconds {@code episode_gap_s} apart or closer
-     * join), attributed with the telemetry so far, as a provisional decision.
-     */
-    private void provisionalEpisode(RepeatTrack t, String scenario, SecondStats s) {
-        t.openEpisode(scenario, s.sec(), s.maxServiceUs() / 1000.0, settings.episodeGapSec());
-        publishProvisional(t, true);
-    }
-
-    /**
-     * Live: telemetry that lands on a repeat's running episode (within a few seconds of its end) may change its
-     * provisional cause (the waits of a frozen second arrive after the second closed); a changed cause is
-     * published again.
-     */
-    private void reviseProvisional(WireRecord telemetryRecord) {
-        long sec = Math.floorDiv(telemetryRecord.ts(), 1_000_000L);
-        for (RepeatTrack t : repeats.values()) {
-            RepeatTrack.OpenEpisode open = t.currentEpisode();
-            if (!t.judged() && open != null && sec >= open.startSec() - 2 && sec <= open.endSec() + 2) {
-                publishProvisional(t, false);
-            }
-        }
-    }
-
-    private void publishProvisional(RepeatTrack t, boolean always) {
-        RepeatTrack.OpenEpisode open = t.currentEpisode();
-        String scenario = t.openScenario();
-        Episode e = RepeatJudge.provisional(t, t.scenario(scenario), open, settings, attributor, telemetry);
-        boolean changed = t.provisionalChanged(e.cause().code() + "/" + e.confidence().code());
-        if (always || changed) {
-            decided.add(new Decision.EpisodeFound(series, t.rep(), scenario, tsOf(open.endSec() - 1), e, true));
         }
     }
 
     private long maxSecond() {
         long max = 0;
         for (RepeatTrack t : repeats.values()) {
-            max = Math.max(max, lastSecond(t));
-        }
-        return max;
-    }
-
-    private static long lastSecond(RepeatTrack t) {
-        long max = 0;
-        for (ScenarioSeconds s : t.scenarios().values()) {
-            if (s.closed().size() > 0) {
-                max = Math.max(max, s.closed().last());
-            }
+            max = Math.max(max, t.lastClosedSecond());
         }
         return max;
     }
 
     /** The verdict timestamp of a second: its end, epoch µs (event time, never the wall clock). */
-    private static long tsOf(long sec) {
+    static long tsOf(long sec) {
         return Math.max(1, (sec + 1) * 1_000_000L);
     }
 }

@@ -304,21 +304,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         m.put("kind", check);
         m.put("check", responseCheck.toMap());
         m.put("response_bytes", target == null ? responseBytes : null);
-        List<Map<String, Object>> runs = new ArrayList<>();
-        for (BenchResult[] pair : pairs) {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("without", pairFigures(pair[0]));
-            p.put("with", pairFigures(pair[1]));
-            runs.add(p);
-        }
-        m.put("pairs", runs);
-        Map<String, Object> ratios = new LinkedHashMap<>();
-        ratios.put("cpu_us_per_request", ratio(pairs, BenchResult::cpuUsPerRequest));
-        ratios.put("user_cpu_us_per_request", ratio(pairs, BenchResult::userUsPerRequest));
-        ratios.put("lag_p99_ms", ratio(pairs, BenchResult::lagP99Ms));
-        ratios.put("service_p50_ms", ratio(pairs, BenchResult::serviceP50Ms));
-        ratios.put("service_p99_ms", ratio(pairs, BenchResult::serviceP99Ms));
-        m.put("ratio_with_over_without", ratios);
+        m.putAll(pairedFigures(pairs, "without", "with", "ratio_with_over_without", true));
         return m;
     }
 
@@ -326,32 +312,24 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     private Map<String, Object> timingFigures(List<BenchResult[]> pairs) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("header", BenchServer.SUT_SERVER_TIMING);
-        List<Map<String, Object>> runs = new ArrayList<>();
-        for (BenchResult[] pair : pairs) {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("ignored", pairFigures(pair[0]));
-            p.put("read", pairFigures(pair[1]));
-            runs.add(p);
-        }
-        m.put("pairs", runs);
-        Map<String, Object> ratios = new LinkedHashMap<>();
-        ratios.put("cpu_us_per_request", ratio(pairs, BenchResult::cpuUsPerRequest));
-        ratios.put("user_cpu_us_per_request", ratio(pairs, BenchResult::userUsPerRequest));
-        ratios.put("lag_p99_ms", ratio(pairs, BenchResult::lagP99Ms));
-        ratios.put("service_p50_ms", ratio(pairs, BenchResult::serviceP50Ms));
-        ratios.put("service_p99_ms", ratio(pairs, BenchResult::serviceP99Ms));
-        m.put("ratio_read_over_ignored", ratios);
+        m.putAll(pairedFigures(pairs, "ignored", "read", "ratio_read_over_ignored", true));
         return m;
     }
 
     /** {@code --spool-pairs}' figures: every pair's runs (without, with the journal) and the ratios with / without. */
     private Map<String, Object> spoolFigures(List<BenchResult[]> pairs) {
+        return pairedFigures(pairs, "without", "with", "ratio_with_over_without", false);
+    }
+
+    /** Pairs of runs (A, B) under the given names, then the ratios B / A (the median over the pairs). */
+    private Map<String, Object> pairedFigures(List<BenchResult[]> pairs, String a, String b, String ratioKey,
+                                              boolean withP50) {
         Map<String, Object> m = new LinkedHashMap<>();
         List<Map<String, Object>> runs = new ArrayList<>();
         for (BenchResult[] pair : pairs) {
             Map<String, Object> p = new LinkedHashMap<>();
-            p.put("without", pairFigures(pair[0]));
-            p.put("with", pairFigures(pair[1]));
+            p.put(a, pairFigures(pair[0]));
+            p.put(b, pairFigures(pair[1]));
             runs.add(p);
         }
         m.put("pairs", runs);
@@ -359,8 +337,11 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         ratios.put("cpu_us_per_request", ratio(pairs, BenchResult::cpuUsPerRequest));
         ratios.put("user_cpu_us_per_request", ratio(pairs, BenchResult::userUsPerRequest));
         ratios.put("lag_p99_ms", ratio(pairs, BenchResult::lagP99Ms));
+        if (withP50) {
+            ratios.put("service_p50_ms", ratio(pairs, BenchResult::serviceP50Ms));
+        }
         ratios.put("service_p99_ms", ratio(pairs, BenchResult::serviceP99Ms));
-        m.put("ratio_with_over_without", ratios);
+        m.put(ratioKey, ratios);
         return m;
     }
 
