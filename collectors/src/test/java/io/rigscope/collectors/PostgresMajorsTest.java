@@ -129,19 +129,19 @@ class PostgresMajorsTest {
         }
     }
 
-    /** A session waiting for another's row lock shows as Lock:transactionid. */
+    /** A session waiting for another's row lock shows as Lock:transactionid (the lock held 8 s: a loaded CI host took over 4 s to sample it). */
     private static void waits(LiveDatabase pg, PgUrl monitor) throws Exception {
         var collector = new WaitsCollector(new WaitsCollector.Config(monitor, null), CollectorContext.of("majors"));
         var holder = CompletableFuture.runAsync(() -> pg.run(
-                "begin; update api_keys set last_used_at = now() where id = 1; select pg_sleep(4); commit;"));
+                "begin; update api_keys set last_used_at = now() where id = 1; select pg_sleep(8); commit;"));
         Thread.sleep(300);
         var waiter = CompletableFuture.runAsync(() -> pg.run(
                 "update api_keys set last_used_at = now() where id = 1"));
         Waits contended = collector.records().ofType(Waits.class)
-                .filter(w -> w.load().containsKey("Lock:transactionid")).next().block(Duration.ofSeconds(10));
+                .filter(w -> w.load().containsKey("Lock:transactionid")).next().block(Duration.ofSeconds(20));
         assertThat(contended.load().get("Lock:transactionid")).isEqualTo(1.0);
-        holder.get(10, TimeUnit.SECONDS);
-        waiter.get(10, TimeUnit.SECONDS);
+        holder.get(20, TimeUnit.SECONDS);
+        waiter.get(20, TimeUnit.SECONDS);
     }
 
     /** The server's own log lines for a checkpoint and an autovacuum, parsed with their figures. */
