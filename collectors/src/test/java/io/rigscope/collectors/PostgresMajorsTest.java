@@ -129,7 +129,10 @@ class PostgresMajorsTest {
         }
     }
 
-    /** A session waiting for another's row lock shows as Lock:transactionid (the lock held 8 s: a loaded CI host took over 4 s to sample it). */
+    /**
+     * A session waiting for another's row lock shows as Lock:transactionid (the lock is held 8 s: a loaded host
+     * took over 4 s to take the first sample).
+     */
     private static void waits(LiveDatabase pg, PgUrl monitor) throws Exception {
         var collector = new WaitsCollector(new WaitsCollector.Config(monitor, null), CollectorContext.of("majors"));
         var holder = CompletableFuture.runAsync(() -> pg.run(
