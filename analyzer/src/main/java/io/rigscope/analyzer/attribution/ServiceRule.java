@@ -22,8 +22,10 @@ import java.util.Optional;
  *       {@code attribution_cover_share} of the episode's worst request (most likely when shorter); or starved of CPU:
  *       its threads waited for a CPU (run-queue wait, summed over threads) at least
  *       {@code attribution_service_pause_ms} in a second, or its CPU reached {@code attribution_service_cpu_share} of
- *       the host's; attributed when that wait is at least {@code attribution_cover_share} of the worst request (most
- *       likely otherwise).</li>
+ *       the host's; attributed when that wait is at least {@code attribution_cover_share} of the worst request and
+ *       vmstat covers the episode (most likely otherwise). Starvation names nothing when vmstat shows the host's CPU
+ *       saturated around the episode (run queue at least 2 per CPU, or idle at most 5 %): every process on that host
+ *       waited for a CPU, the instrument included.</li>
  * </ul>
  * The database control is this rule's own: over the episode {@code rig.waits} must show fewer than
  * {@code attribution_db_busy_sessions} active sessions not waiting on the client; a busy database means no finding
@@ -135,13 +137,20 @@ public final class ServiceRule implements CauseRule {
                             + "request " + scene.episode().worstMs() + " ms; " + scene.within(TelemetryStream.PROCESS)));
         } else if (starved != null || saturated != null) {
             ProcessMetrics p = starved != null ? starved : saturated;
+            if (ServiceView.hostSaturated(scene, p).isPresent()) {
+                // every process on a saturated host waits for a CPU, the instrument and the database included: the
+                // service's wait is the host's doing, not a cause of the service's own (calibrate's clean and
+                // generator-pause cases on 2 busy cores were named service from it)
+                return Optional.empty();
+            }
             // threads waiting for a CPU that long in a second: the service could not run, whatever else it waited on.
             // One record spans one second, so a worst request of several seconds is covered by a run of starved
             // seconds, never by one record
             double runMs = ServiceView.starvedRunMs(scene);
             boolean persisted = runMs * 1000 >= coverUs;
-            confidence = p.threadRunqWaitMs() * 1000 >= coverUs || persisted ? Confidence.ATTRIBUTED
-                    : Confidence.MOST_LIKELY;
+            // without vmstat over the episode a saturated host cannot be ruled out: at most most_likely
+            confidence = (p.threadRunqWaitMs() * 1000 >= coverUs || persisted)
+                    && scene.covered(TelemetryStream.VMSTAT) ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
             evidence.add(Evidence.measured("rig.process", p.ts(), "runq_wait_ms", p.threadRunqWaitMs(), "ms",
                     "the service's process " + p.src() + " (pid " + p.pid() + ") was starved of CPU: a thread of it "
                             + "waited " + WaitProfile.round(p.threadRunqWaitMs()) + " ms for a CPU in the second ending at "
