@@ -272,10 +272,11 @@ class EngineBehaviourTest {
             assertThat(run.samples("probe")).allSatisfy(x -> {
                 assertThat(x.status()).isZero();
                 // The timeout runs from the hand-off (at t0 here: the schedule is on time), so it covers the
-                // connect (t1 is stamped when the request is written); the sweep runs every 10 ms, plus some
-                // slack for a shared machine.
-                assertThat(x.responseUs()).isBetween(300_000L, 330_000L);
-                assertThat(x.serviceUs()).isBetween(300_000L - (x.t1() - x.t0()), 330_000L);
+                // connect (t1 is stamped when the request is written); the sweep runs every 10 ms, plus slack for a
+                // shared machine (a CI clone beside a calibration measured 379 ms: never before the timeout is what
+                // is checked; how late on a quiet host is the generator bench's to say)
+                assertThat(x.responseUs()).isBetween(300_000L, 450_000L);
+                assertThat(x.serviceUs()).isBetween(300_000L - (x.t1() - x.t0()), 450_000L);
             });
             // the last request is due at 950 ms and times out by ~1,260 ms; the run ends right after it
             assertThat(run.summary().elapsed()).isLessThan(Duration.ofMillis(1600));
