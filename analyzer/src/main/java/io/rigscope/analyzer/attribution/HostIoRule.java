@@ -5,11 +5,9 @@ import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.wire.Canary;
-import io.rigscope.model.wire.Vmstat;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -32,8 +30,8 @@ import java.util.Optional;
  * No finding at all when no write+fsync reached the threshold, or when none's disk share did (the canary was
  * slow only because it waited for a CPU), or when the CPU was saturated around the episode: the canary's thread
  * itself waited at least {@code attribution_canary_stall_ms} for a CPU within one second ({@code runqUs}, between
- * writes included), or {@code rig.vmstat}'s run queue {@code r} was at least {@value #SATURATED_RUNQ_PER_CPU} x the
- * host's CPUs (the canary's {@code cpus}) or its idle at most {@value #SATURATED_IDLE_PCT} %, in any record within
+ * writes included), or {@code rig.vmstat}'s run queue {@code r} was at least {@value HostCpu#SATURATED_RUNQ_PER_CPU} x the
+ * host's CPUs (the canary's {@code cpus}) or its idle at most {@value HostCpu#SATURATED_IDLE_PCT} %, in any record within
  * the tolerance (vmstat of the canary's host when it has records, else any host's). On a saturated CPU the disk's
  * share is not the disk's alone (the journal's and write-back's kernel threads wait for a CPU too), so a stalled
  * disk cannot be told from a starved one, and host_io is not named. Stalled intervals (canary periods with no fsync completing) are reported
@@ -43,10 +41,6 @@ import java.util.Optional;
  */
 public final class HostIoRule implements CauseRule {
 
-    /** The CPU is saturated when vmstat's run queue reaches this many runnable tasks per CPU of the host. */
-    static final double SATURATED_RUNQ_PER_CPU = 2.0;
-    /** The CPU is saturated when vmstat's idle is at most this, percent. */
-    static final int SATURATED_IDLE_PCT = 5;
     /** A write+fsync whose run-queue wait is more than this share of it was mostly a wait for a CPU. */
     static final double MOSTLY_RUNQ_SHARE = 0.5;
 
@@ -60,7 +54,7 @@ public final class HostIoRule implements CauseRule {
         return "a disk-canary write+fsync whose disk share (minus the canary's run-queue wait) is >= "
                 + "attribution_canary_stall_ms around the episode, nothing in Postgres to explain it; not named on a "
                 + "saturated CPU (the canary's own run-queue wait >= attribution_canary_stall_ms in a second, vmstat "
-                + "r >= " + SATURATED_RUNQ_PER_CPU + " x cpus or idle <= " + SATURATED_IDLE_PCT + " %)";
+                + "r >= " + HostCpu.SATURATED_RUNQ_PER_CPU + " x cpus or idle <= " + HostCpu.SATURATED_IDLE_PCT + " %)";
     }
 
     @Override
@@ -130,7 +124,7 @@ public final class HostIoRule implements CauseRule {
             // cpu-starved case: a 384 ms write+fsync, 2 ms of it the canary's own wait, under 8 busy loops)
             return Optional.empty();
         }
-        if (saturatedCpu(scene, worst, cpus).isPresent()) {
+        if (HostCpu.saturated(scene, worst.src(), cpus)) {
             return Optional.empty();
         }
         if (!worstDisk.runqMeasured() && !scene.covered(TelemetryStream.VMSTAT)) {
@@ -146,39 +140,4 @@ public final class HostIoRule implements CauseRule {
         return c.runqMeasured() ? c.fsyncMaxDiskUs() : c.fsyncMaxUs();
     }
 
-    /**
-     * A fact when vmstat shows the CPU saturated around the episode: the run queue at least
-     * {@link #SATURATED_RUNQ_PER_CPU} per CPU (when the host's CPUs are known) or idle at most
-     * {@link #SATURATED_IDLE_PCT} %.
-     */
-    private static Optional<Evidence> saturatedCpu(EpisodeScene scene, Canary canary, Integer cpus) {
-        List<Vmstat> all = scene.around(TelemetryStream.VMSTAT, Vmstat.class);
-        String host = host(canary.src());
-        List<Vmstat> same = all.stream().filter(v -> host != null && host.equals(host(v.src()))).toList();
-        List<Vmstat> vmstat = same.isEmpty() ? all : same;
-        if (vmstat.isEmpty()) {
-            return Optional.empty();
-        }
-        Vmstat busiest = vmstat.stream().max(Comparator.comparingLong(Vmstat::r)).orElseThrow();
-        Vmstat leastIdle = vmstat.stream().min(Comparator.comparingInt(Vmstat::id)).orElseThrow();
-        boolean queue = cpus != null && busiest.r() >= SATURATED_RUNQ_PER_CPU * cpus;
-        boolean idle = leastIdle.id() <= SATURATED_IDLE_PCT;
-        if (!queue && !idle) {
-            return Optional.empty();
-        }
-        String where = same.isEmpty() ? " (vmstat of " + busiest.src() + ", not the canary's host)" : "";
-        String fact = String.format(Locale.ROOT, "the CPU was saturated: run queue up to %d%s, idle down to %d %%%s "
-                        + "(%s): a canary waiting for a CPU looks like a stalled disk, so host_io is at most "
-                        + "most_likely",
-                busiest.r(), cpus == null ? "" : " on " + cpus + " CPU(s)", leastIdle.id(), where,
-                scene.within(TelemetryStream.VMSTAT));
-        return Optional.of(queue
-                ? Evidence.measured("rig.vmstat", busiest.ts(), "run_queue", busiest.r(), "tasks", fact)
-                : Evidence.measured("rig.vmstat", leastIdle.ts(), "cpu_idle", leastIdle.id(), "%", fact));
-    }
-
-    private static String host(String src) {
-        int at = src == null ? -1 : src.indexOf('@');
-        return at < 0 ? null : src.substring(at + 1);
-    }
 }

@@ -137,7 +137,7 @@ public final class ServiceRule implements CauseRule {
                             + "request " + scene.episode().worstMs() + " ms; " + scene.within(TelemetryStream.PROCESS)));
         } else if (starved != null || saturated != null) {
             ProcessMetrics p = starved != null ? starved : saturated;
-            if (ServiceView.hostSaturated(scene, p).isPresent()) {
+            if (HostCpu.saturated(scene, p.src(), p.cpus() > 0 ? p.cpus() : null)) {
                 // every process on a saturated host waits for a CPU, the instrument and the database included: the
                 // service's wait is the host's doing, not a cause of the service's own (calibrate's clean and
                 // generator-pause cases on 2 busy cores were named service from it)

@@ -5,11 +5,8 @@ import io.rigscope.analyzer.servertiming.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.ServerTiming;
-import io.rigscope.model.wire.Vmstat;
 import io.rigscope.model.wire.Waits;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
 
 /**
@@ -171,36 +168,5 @@ final class ServiceView {
             best = Math.max(best, run);
         }
         return best;
-    }
-
-    /**
-     * A fact when vmstat shows the host's CPU saturated around the episode: the run queue at least
-     * {@link HostIoRule#SATURATED_RUNQ_PER_CPU} per CPU or idle at most {@link HostIoRule#SATURATED_IDLE_PCT} %
-     * on any line (vmstat of the service's host when it has records, else any host's); empty when not, or when no
-     * vmstat covers the episode.
-     */
-    static Optional<Evidence> hostSaturated(EpisodeScene scene, ProcessMetrics p) {
-        List<Vmstat> all = scene.around(TelemetryStream.VMSTAT, Vmstat.class);
-        String host = host(p.src());
-        List<Vmstat> same = all.stream().filter(v -> host != null && host.equals(host(v.src()))).toList();
-        List<Vmstat> vmstat = same.isEmpty() ? all : same;
-        if (vmstat.isEmpty()) {
-            return Optional.empty();
-        }
-        Vmstat busiest = vmstat.stream().max(Comparator.comparingLong(Vmstat::r)).orElseThrow();
-        Vmstat leastIdle = vmstat.stream().min(Comparator.comparingInt(Vmstat::id)).orElseThrow();
-        boolean queue = p.cpus() > 0 && busiest.r() >= HostIoRule.SATURATED_RUNQ_PER_CPU * p.cpus();
-        boolean idle = leastIdle.id() <= HostIoRule.SATURATED_IDLE_PCT;
-        if (!queue && !idle) {
-            return Optional.empty();
-        }
-        return Optional.of(new Evidence("rig.vmstat", "the host's CPU was saturated: run queue up to " + busiest.r()
-                + " on " + p.cpus() + " CPU(s), idle down to " + leastIdle.id() + " % (" + busiest.src() + ", "
-                + scene.within(TelemetryStream.VMSTAT) + ")"));
-    }
-
-    private static String host(String src) {
-        int at = src == null ? -1 : src.indexOf('@');
-        return at < 0 ? null : src.substring(at + 1);
     }
 }
