@@ -107,10 +107,4 @@ public final class GeneratorLedgers {
     public Collection<String> generators() {
         return Collections.unmodifiableSet(bySource.keySet());
     }
-
-    /** Whether {@code source} published its last ledger record for this scenario. */
-    boolean lastFrom(String source) {
-        SourceLedger g = bySource.get(source);
-        return g != null && g.last();
-    }
 }
