@@ -28,8 +28,12 @@ import java.util.Set;
  * </ol>
  * A substitute that met a control is named in the finding's evidence. Ranking: a finding from a 60-s aggregate
  * ({@link Finding#coarse()}) after every other; then surer first; among equals, one that cannot explain the
- * episode ({@link Finding#partial()}: a stall shorter than its share of the worst request) after one that can, then
- * in this order: generator, vacuum_storm, wal_pool, lock_contention, storage, cache_ram, host_io, connection_pool,
+ * episode ({@link Finding#partial()}: a stall shorter than its share of the worst request) after one that can;
+ * among those that can, one whose measured stall spans at least {@code attribution_cover_share} of the worst
+ * request ({@link Finding#share()}: the service's process stopped, a generator pause) before one that measures no
+ * duration of its own (a segment's creation placed between two 1-s samples explains no length of freeze); among
+ * partial ones, the larger measured share first (a pool wait of 76 % of the worst request before a 2.5 % loop
+ * lag); then in this order: generator, vacuum_storm, wal_pool, lock_contention, storage, cache_ram, host_io, connection_pool,
  * service (the service last: a database or disk cause as sure as it explains the service's time too); then by
  * mechanism: storage right after a
  * vacuum storm whose vacuum wrote a burst of WAL over the episode. A confident wrong answer is the worst outcome:
@@ -95,8 +99,12 @@ public final class Attribution {
             }
             controlled.add(c);
         }
+        double cover = scene.settings().coverShare();
         controlled.sort(Comparator.comparing(Finding::coarse).thenComparing(Finding::confidence)
-                .thenComparing(Finding::partial).thenComparing(f -> PRIORITY.indexOf(f.cause())));
+                .thenComparing(Finding::partial)
+                .thenComparing(f -> !f.partial() && f.share() >= cover ? 0 : 1)
+                .thenComparing(f -> f.partial() ? -Math.max(f.share(), 0) : 0)
+                .thenComparing(f -> PRIORITY.indexOf(f.cause())));
         byMechanism(scene, controlled);
         if (controlled.isEmpty()) {
             List<Evidence> why = new ArrayList<>();

@@ -63,7 +63,8 @@ public final class ConnectionPoolRule implements CauseRule {
         if (busy < 0) {
             evidence.add(new Evidence("rig.waits", "database control missing: no rig.waits over the episode, a busy "
                     + "database holding its connections cannot be ruled out"));
-            return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.MOST_LIKELY, evidence, List.of("rig.waits")));
+            return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.MOST_LIKELY, evidence, List.of("rig.waits"))
+                    .explaining(poolUs / worstUs));
         }
         evidence.add(ServiceView.dbFact(scene, busy));
         if (starved) {
@@ -74,8 +75,9 @@ public final class ConnectionPoolRule implements CauseRule {
                     + "connection late and hands it back late, so the pool's size is not proven; ranked after service"));
             // partial: it cannot explain the episode on its own while the service could not run
             return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.MOST_LIKELY, evidence, List.of(), false,
-                    true));
+                    true, poolUs / worstUs));
         }
-        return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.ATTRIBUTED, evidence, List.of()));
+        return Optional.of(new Finding(Cause.CONNECTION_POOL, Confidence.ATTRIBUTED, evidence, List.of())
+                .explaining(poolUs / worstUs));
     }
 }

@@ -7,8 +7,13 @@ import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.servertiming.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.lever.LeverContext;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NavigableMap;
+import java.util.OptionalLong;
 
 /**
  * Everything a rule may look at for one episode: the episode, the primary scenario's seconds inside it and the
@@ -23,20 +28,35 @@ import java.util.NavigableMap;
  * @param cadence the repeat's freeze cadence
  * @param settings the rules' thresholds
  * @param serverTiming what the primary scenario's responses said of the service's own time (empty without it)
+ * @param environment the series' ENVIRONMENT facts (Postgres settings among them), empty when none arrived
  */
 public record EpisodeScene(Episode episode, List<SecondStats> seconds, long repeatP50Us,
                            NavigableMap<Long, double[]> health, TelemetryIndex telemetry, Cadence cadence,
-                           AttributionSettings settings, ServerTimingTrack serverTiming) {
+                           AttributionSettings settings, ServerTimingTrack serverTiming,
+                           Map<String, Object> environment) {
 
     public EpisodeScene {
         seconds = List.copyOf(seconds);
         serverTiming = serverTiming == null ? new ServerTimingTrack() : serverTiming;
+        environment = environment == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(environment));
+    }
+
+    /** A scene without ENVIRONMENT facts. */
+    public EpisodeScene(Episode episode, List<SecondStats> seconds, long repeatP50Us, NavigableMap<Long, double[]> health,
+                        TelemetryIndex telemetry, Cadence cadence, AttributionSettings settings,
+                        ServerTimingTrack serverTiming) {
+        this(episode, seconds, repeatP50Us, health, telemetry, cadence, settings, serverTiming, null);
     }
 
     /** A scene whose responses carried no Server-Timing. */
     public EpisodeScene(Episode episode, List<SecondStats> seconds, long repeatP50Us, NavigableMap<Long, double[]> health,
                         TelemetryIndex telemetry, Cadence cadence, AttributionSettings settings) {
-        this(episode, seconds, repeatP50Us, health, telemetry, cadence, settings, null);
+        this(episode, seconds, repeatP50Us, health, telemetry, cadence, settings, null, null);
+    }
+
+    /** A Postgres size setting in bytes as the ENVIRONMENT facts recorded it ({@link LeverContext#settingBytes}). */
+    public OptionalLong settingBytes(String name) {
+        return new LeverContext(environment, 0, 0).settingBytes(name);
     }
 
     public long startSec() {

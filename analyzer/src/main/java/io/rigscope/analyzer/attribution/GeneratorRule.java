@@ -66,7 +66,7 @@ public final class GeneratorRule implements CauseRule {
                 List.of(Evidence.measured("rig.health", worstSec * 1_000_000L, what, worstMs, "ms", "generator " + kind
                         + " " + WaitProfile.round(worstMs) + " ms in second " + worstSec + " (>= " + limitMs + " ms), "
                         + (covers ? "covering" : "short of") + " the episode's worst request " + episodeWorstMs
-                        + " ms: the instrument stalled")), List.of(), false, !covers));
+                        + " ms: the instrument stalled")), List.of(), false, !covers, worstMs / episodeWorstMs));
     }
 
     /**

@@ -125,14 +125,21 @@ public final class ServiceRule implements CauseRule {
         double coverUs = scene.settings().coverShare() * worstUs;
         List<Evidence> evidence = new ArrayList<>();
         Confidence confidence;
-        if (paused != null && (starved == null || paused.pauseMs() * 1000 >= coverUs)) {
+        double share = -1;
+        ServiceView.PauseRun run = paused == null ? null : ServiceView.pausedRun(scene);
+        double pauseMs = run == null ? 0 : Math.max(paused.pauseMs(), run.pauseMs());
+        if (paused != null && (starved == null || pauseMs * 1000 >= coverUs)) {
             String what = paused.stoppedMs() >= paused.pauseMs() ? "stopped (state T)" : "at JVM safepoints";
-            confidence = paused.pauseMs() * 1000 >= coverUs ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
-            evidence.add(Evidence.measured("rig.process", paused.ts(), "pause_ms", paused.pauseMs(), "ms",
+            confidence = pauseMs * 1000 >= coverUs ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
+            share = pauseMs * 1000 / worstUs;
+            boolean several = run.records() > 1 && run.pauseMs() > paused.pauseMs();
+            ProcessMetrics last = several ? run.last() : paused;
+            evidence.add(Evidence.measured("rig.process", last.ts(), "pause_ms", WaitProfile.round(pauseMs), "ms",
                     "the service's process " + paused.src() + " (pid " + paused.pid() + ") was " + what + " "
-                            + WaitProfile.round(paused.pauseMs()) + " ms in the second ending at "
-                            + paused.ts() / 1_000_000L + " (>= attribution_service_pause_ms "
-                            + scene.settings().servicePauseUs() / 1000 + "), "
+                            + WaitProfile.round(pauseMs) + " ms " + (several ? "over " + run.records()
+                            + " consecutive records ending at " : "in the second ending at ")
+                            + last.ts() / 1_000_000L + " (>= attribution_service_pause_ms "
+                            + scene.settings().servicePauseUs() / 1000 + " in one), "
                             + (confidence == Confidence.ATTRIBUTED ? "covering" : "short of") + " the episode's worst "
                             + "request " + scene.episode().worstMs() + " ms; " + scene.within(TelemetryStream.PROCESS)));
         } else if (starved != null || saturated != null) {
@@ -151,6 +158,7 @@ public final class ServiceRule implements CauseRule {
             // without vmstat over the episode a saturated host cannot be ruled out: at most most_likely
             confidence = (p.threadRunqWaitMs() * 1000 >= coverUs || persisted)
                     && scene.covered(TelemetryStream.VMSTAT) ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
+            share = Math.max(p.threadRunqWaitMs(), runMs) * 1000 / worstUs;
             evidence.add(Evidence.measured("rig.process", p.ts(), "runq_wait_ms", p.threadRunqWaitMs(), "ms",
                     "the service's process " + p.src() + " (pid " + p.pid() + ") was starved of CPU: a thread of it "
                             + "waited " + WaitProfile.round(p.threadRunqWaitMs()) + " ms for a CPU in the second ending at "
@@ -180,9 +188,9 @@ public final class ServiceRule implements CauseRule {
             Evidence why = new Evidence("rig.waits", "database control missing: no rig.waits over the episode, a busy "
                     + "database cannot be ruled out");
             return Optional.of(new Finding(Cause.SERVICE, Confidence.MOST_LIKELY, append(evidence, why),
-                    List.of("rig.waits")));
+                    List.of("rig.waits")).explaining(share));
         }
-        return Optional.of(new Finding(Cause.SERVICE, confidence, evidence, List.of()));
+        return Optional.of(new Finding(Cause.SERVICE, confidence, evidence, List.of()).explaining(share));
     }
 
     private static Optional<Finding> byExclusion(EpisodeScene scene, double busy) {

@@ -5,6 +5,8 @@ import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.wire.DbSample;
+import io.rigscope.model.wire.OsMetrics;
+import io.rigscope.model.wire.PgLogEvent;
 import io.rigscope.model.wire.Waits;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +22,9 @@ import java.util.Optional;
  *       rising between two 1-s readings in the episode's seconds with no checkpoint completing and the
  *       committers on WAL waits then ({@link #segmentCreated});</li>
  *   <li>most likely: one of the two with the other's stream missing; or both while a vacuum ran; or the file
- *       count rising in a rhythm of 3-12 s episodes without the waits stream.</li>
+ *       count rising in a rhythm of 3-12 s episodes without the waits stream; or, with neither the init wait nor
+ *       the DB sampler, a device write burst of half a segment in the episode, in step with the rhythm
+ *       ({@link #deviceBurst}).</li>
  * </ul>
  * The log's "N WAL file(s) added" counts only the checkpointer's preallocation, never a backend's own creation:
  * it is not used.
@@ -111,6 +115,14 @@ public final class WalPoolRule implements CauseRule {
             lacking.add("rig.waits");
         } else if (init && rhythm) {
             confidence = Confidence.MOST_LIKELY;
+        } else if (!init && created == null && !rose && rhythm && !dbCovered) {
+            DeviceBurst burst = deviceBurst(scene, period);
+            if (burst == null) {
+                return Optional.empty();
+            }
+            evidence.addAll(burst.evidence());
+            confidence = Confidence.MOST_LIKELY;
+            lacking.add("rig.db");
         } else {
             return Optional.empty();
         }
@@ -121,6 +133,133 @@ public final class WalPoolRule implements CauseRule {
                     + "around the episode, whose WAL also fills segments"));
         }
         return Optional.of(finding);
+    }
+
+    /** What the device view showed of a segment's zero-fill: the evidence to print. */
+    private record DeviceBurst(List<Evidence> evidence) {
+    }
+
+    /** The smallest default {@code wal_segment_size} (initdb's; RDS's is 64 MB): half of it is the least burst counted. */
+    static final long DEFAULT_SEGMENT_FLOOR_BYTES = 16L << 20;
+
+    /**
+     * Where neither the session sampler caught the init wait nor a DB sampler counted the files (RDS with
+     * Performance Insights at 1 s, no DB sampler: the walwriter's own creations never show {@code IO:WALInitWrite},
+     * and a 0.5-s creation falls between two 1-s samples about half the time), the device view places the
+     * creation: a zero-filled segment is a burst of device writes. Most likely, never attributed (a device write
+     * burst has other writers), when all of these hold:
+     * <ul>
+     *   <li>in the {@code rig.os} records of the episode's seconds (±1 s), one device wrote at least half a WAL
+     *       segment ({@code wal_segment_size} from the ENVIRONMENT facts, else 16 MB, the smallest default) more
+     *       than its median rate over the 10 s before;</li>
+     *   <li>another such burst lies one or two freeze periods (±1.5 s) away: the bursts keep the freezes' rhythm;</li>
+     *   <li>the session samples of those seconds, if any had active sessions, have at least
+     *       {@code attribution_wal_wait_share} of them on WAL (a lock or a data-file read is another cause);</li>
+     *   <li>no checkpoint completed and no vacuum burst ran around the episode (the Postgres log): both write
+     *       bursts of their own.</li>
+     * </ul>
+     */
+    private static DeviceBurst deviceBurst(EpisodeScene scene, long periodSec) {
+        long segment = scene.settingBytes("wal_segment_size").orElse(0);
+        String segmentSource = segment > 0 ? "wal_segment_size " + (segment >> 20) + " MB"
+                : "16 MB (wal_segment_size not in the environment; the smallest default)";
+        long needKb = Math.max(segment, DEFAULT_SEGMENT_FLOOR_BYTES) / 2 / 1024;
+        Burst now = burstAt(scene, scene.startSec() - 1, scene.endSec() + 1, needKb);
+        if (now == null) {
+            return null;
+        }
+        Long stepSec = null;
+        for (int k = 1; k <= 2 && stepSec == null; k++) {
+            for (int sign : new int[] {-1, 1}) {
+                long centre = now.atSec() + sign * k * periodSec;
+                Burst other = burstAt(scene, centre - 1, centre + 2, needKb);
+                if (other != null && Math.abs(other.atSec() - centre) <= 1.5) {
+                    stepSec = other.atSec();
+                    break;
+                }
+            }
+        }
+        if (stepSec == null) {
+            return null;
+        }
+        WaitProfile waits = new WaitProfile(scene.telemetry().records(TelemetryStream.WAITS, scene.startSec() - 1,
+                scene.endSec() + 1, Waits.class));
+        if (waits.total() > 0 && waits.share(WaitProfile.WAL) < scene.settings().walWaitShare()) {
+            return null;
+        }
+        for (PgLogEvent e : scene.around(TelemetryStream.PGLOG, PgLogEvent.class)) {
+            if (e.kind() == PgLogEvent.Kind.CHECKPOINT_COMPLETE) {
+                return null;
+            }
+        }
+        if (new Vacuums(scene).walBurst) {
+            return null;
+        }
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(Evidence.measured("rig.os", now.atSec() * 1_000_000L, "device_write_burst_mb",
+                WaitProfile.round(now.excessKb() / 1024.0), "MB", now.device() + " wrote "
+                        + Math.round(now.excessKb() / 1024.0) + " MB above its median rate of the 10 s before, in "
+                        + "the episode's seconds: at least half a WAL segment (" + segmentSource + ") zero-filled"));
+        evidence.add(Evidence.measured("rig.os", stepSec * 1_000_000L, "device_burst_step_s",
+                (double) Math.abs(stepSec - now.atSec()), "s", "another such burst " + Math.abs(stepSec - now.atSec())
+                        + " s away, in step with the freezes every " + periodSec + " s"));
+        evidence.add(new Evidence("rig.waits", waits.total() > 0
+                ? "committers on WAL in the session samples of those seconds (" + waits.describe(WaitProfile.WAL)
+                        + " of " + WaitProfile.round(waits.total()) + " active sessions), no IO:WALInitWrite caught"
+                : "no active session in the session samples of those seconds: a freeze shorter than the sampling "
+                        + "interval fell between two samples"));
+        evidence.add(new Evidence("rig.pglog", "no checkpoint completing and no vacuum burst around it"));
+        return new DeviceBurst(evidence);
+    }
+
+    /** A device's write burst: where, when (the record's second) and how much above its baseline, KB. */
+    private record Burst(String device, long atSec, double excessKb) {
+    }
+
+    /**
+     * The largest write burst of one device in the {@code rig.os} records of {@code [fromSec, toSec)}: its KB
+     * written above its median rate over the 10 s before {@code fromSec}, summed over those records (each record
+     * an interval of its own length, 1 s when the records are 1 s apart), when at least {@code needKb}.
+     */
+    private static Burst burstAt(EpisodeScene scene, long fromSec, long toSec, long needKb) {
+        List<OsMetrics> before = scene.telemetry().records(TelemetryStream.OS, fromSec - 10, fromSec,
+                OsMetrics.class);
+        List<OsMetrics> in = scene.telemetry().records(TelemetryStream.OS, fromSec, toSec, OsMetrics.class);
+        if (before.size() < 3 || in.isEmpty()) {
+            return null;
+        }
+        Burst best = null;
+        for (OsMetrics.DiskIO d : in.get(0).diskIO()) {
+            String device = d.device();
+            double[] base = before.stream().flatMap(o -> o.diskIO().stream()).filter(x -> x.device().equals(device))
+                    .mapToDouble(OsMetrics.DiskIO::writeKbPS).sorted().toArray();
+            if (base.length < 3) {
+                continue;
+            }
+            double median = base[base.length / 2];
+            double excess = 0;
+            long peakSec = 0;
+            double peak = -1;
+            long prevUs = before.get(before.size() - 1).ts();
+            for (OsMetrics o : in) {
+                double intervalSec = Math.min(Math.max((o.ts() - prevUs) / 1e6, 0.5), 60);
+                prevUs = o.ts();
+                for (OsMetrics.DiskIO x : o.diskIO()) {
+                    if (x.device().equals(device)) {
+                        double over = Math.max(0, x.writeKbPS() - median) * intervalSec;
+                        excess += over;
+                        if (over > peak) {
+                            peak = over;
+                            peakSec = Math.floorDiv(o.ts(), 1_000_000L);
+                        }
+                    }
+                }
+            }
+            if (excess >= needKb && (best == null || excess > best.excessKb())) {
+                best = new Burst(device, peakSec, excess);
+            }
+        }
+        return best;
     }
 
     /** A segment created in the episode, seen by 1-s samples: the sample that showed it and the waits then. */

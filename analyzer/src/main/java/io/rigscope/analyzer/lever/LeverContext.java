@@ -22,11 +22,16 @@ public record LeverContext(Map<String, Object> environment, long repeatStartSec,
         environment = environment == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(environment));
     }
 
-    /** A Postgres setting as recorded ({@code 80MB}, {@code 5min}, {@code on}), when the environment has it. */
+    /**
+     * A Postgres setting as recorded ({@code 80MB}, {@code 5min}, {@code on}), when the environment has it: under
+     * {@code pg_settings} as {@code rigscope run} records them, else under {@code settings} as an evidence
+     * directory's manifest states them (docs/rescan.md).
+     */
     public Optional<String> setting(String name) {
-        if (environment.get("pg_settings") instanceof Map<?, ?> m && m.get(name) instanceof String v
-                && !v.equals("n/a")) {
-            return Optional.of(v);
+        for (String key : new String[] {"pg_settings", "settings"}) {
+            if (environment.get(key) instanceof Map<?, ?> m && m.get(name) instanceof String v && !v.equals("n/a")) {
+                return Optional.of(v);
+            }
         }
         return Optional.empty();
     }

@@ -117,7 +117,8 @@ public final class RepeatJudge {
             List<SecondStats> inside = seconds.stream()
                     .filter(s -> s.sec() >= e.startSec() && s.sec() < e.endSec()).toList();
             EpisodeScene scene = new EpisodeScene(withHealth(e, track), inside, repeatP50Us, track.healthBySec(),
-                    telemetry, cadence, settings.attribution(), primary == null ? null : primary.serverTiming());
+                    telemetry, cadence, settings.attribution(), primary == null ? null : primary.serverTiming(),
+                    environment);
             LeverContext context = new LeverContext(environment,
                     seconds.isEmpty() ? e.startSec() : seconds.get(0).sec(),
                     seconds.isEmpty() ? e.endSec() : seconds.get(seconds.size() - 1).sec() + 1);

@@ -46,6 +46,8 @@ class AttributionTest {
     private final NavigableMap<Long, double[]> health = new TreeMap<>();
     private boolean p50Lifted;
     private Cadence cadence = Cadence.of(List.of());
+    private final Map<String, Object> environment = new java.util.LinkedHashMap<>(
+            Map.of("settings", Map.of("wal_segment_size", "64MB")));
 
     // ---- the causes, attributed on complete evidence ----
 
@@ -181,6 +183,57 @@ class AttributionTest {
         assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
         assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
         assertThat(e.evidence()).anyMatch(ev -> ev.fact().contains("showed no committer on WAL"));
+    }
+
+    @Test
+    void withoutTheSamplerAWriteBurstOfASegmentInStepWithTheFreezesIsTheWalPoolMostLikely() {
+        // the held-out RDS directory without a DB sampler: PI's 1-s samples missed the init wait (a walwriter's own
+        // creation never shows it), EM saw each 64-MB segment's zero-fill as a burst on the freezes' rhythm
+        cleanControls();
+        piWaits(Map.of("LWLock:WALWrite", 15.0, "IO:WALSync", 1.0, "Lock:transactionid", 3.0));
+        cadence = Cadence.of(List.of(START - 16, START - 8, START, START + 8));
+        emWriteBursts(64, START - 8, START, START + 8);
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.missing()).contains("rig.db");
+        assertThat(e.evidence()).anyMatch(ev -> ev.fact().contains("wal_segment_size 64 MB"))
+                .anyMatch(ev -> ev.fact().contains("in step with the freezes every 8 s"));
+    }
+
+    @Test
+    void aWriteBurstOutOfStepWithTheFreezesNeverNamesTheWalPool() {
+        cleanControls();
+        piWaits(Map.of("LWLock:WALWrite", 15.0));
+        cadence = Cadence.of(List.of(START - 16, START - 8, START, START + 8));
+        emWriteBursts(64, START);
+
+        assertThat(attribute().cause()).isNotEqualTo(Cause.WAL_POOL);
+    }
+
+    @Test
+    void aWriteBurstWithTheSessionsOnLocksOrACheckpointCompletingNeverNamesTheWalPool() {
+        cleanControls();
+        piWaits(Map.of("Lock:transactionid", 12.0, "LWLock:WALWrite", 1.0));
+        cadence = Cadence.of(List.of(START - 16, START - 8, START, START + 8));
+        emWriteBursts(64, START - 8, START, START + 8);
+        assertThat(attribute().cause()).isNotEqualTo(Cause.WAL_POOL);
+
+        telemetry.removeIf(r -> r instanceof Waits);
+        rdsLog(PgLogEvent.Kind.CHECKPOINT_COMPLETE, START + 1, null, Map.of("sync_s", 0.2, "write_s", 3.0),
+                "checkpoint complete: wrote 3000 buffers (2.3%)");
+        assertThat(attribute().cause()).isNotEqualTo(Cause.WAL_POOL);
+    }
+
+    @Test
+    void aWriteBurstSmallerThanHalfASegmentNeverNamesTheWalPool() {
+        cleanControls();
+        cadence = Cadence.of(List.of(START - 16, START - 8, START, START + 8));
+        emWriteBursts(64, START - 8, START, START + 8);
+        environment.put("settings", Map.of("wal_segment_size", "1GB"));
+
+        assertThat(attribute().cause()).isNotEqualTo(Cause.WAL_POOL);
     }
 
     @Test
@@ -720,7 +773,7 @@ class AttributionTest {
         Episode joined = new Episode(1, START, END, 2, 0, 640.0, Cause.UNATTRIBUTED, Confidence.UNATTRIBUTED,
                 List.of(new Evidence("rig.samples", "2 freeze-second(s), worst request 640.0 ms")), List.of(), null);
         return Attribution.standard().attribute(new EpisodeScene(joined, seconds, REPEAT_P50_US, health, index,
-                cadence, settings));
+                cadence, settings, null, environment));
     }
 
     /** {@link #attribute()} for an episode of freeze-seconds {@code [start, end)} whose worst request took {@code worstMs}. */
@@ -786,6 +839,25 @@ class AttributionTest {
                     new OsMetrics.LoadAverage(9, 6, 4),
                     List.of(new OsMetrics.DiskIO("rdsdev", readIops, writeIops, readIops * 8, writeIops * 6, 6.0, queue,
                             awaitMs, 99.0)), List.of()));
+        }
+    }
+
+    /**
+     * A 1-s Enhanced Monitoring document every second from 20 s before the episode: rdsdev writing 15 MB/s, and in
+     * each of {@code burstsAt}'s seconds {@code segmentMb} more (a segment's zero-fill).
+     */
+    private void emWriteBursts(int segmentMb, long... burstsAt) {
+        for (long sec = START - 20; sec < END + 20; sec++) {
+            double kb = 15_000;
+            for (long b : burstsAt) {
+                kb += b == sec ? segmentMb * 1024.0 : 0;
+            }
+            telemetry.add(new OsMetrics(RUN, 1, "em@db-1", sec * 1_000_000L, "POSTGRES",
+                    new OsMetrics.Cpu(20, 5, 1, 0, 0, 0, 0, 74, 26),
+                    new OsMetrics.Memory(16_000_000, 400_000, 9_000_000, 100_000, 80_000, 0, 8_000_000, 4_000_000),
+                    new OsMetrics.LoadAverage(1, 1, 1),
+                    List.of(new OsMetrics.DiskIO("rdsdev", 2, kb / 40, 16, kb, 40, kb > 20_000 ? 8 : 0.3,
+                            kb > 20_000 ? 10 : 1, 60)), List.of()));
         }
     }
 

@@ -75,6 +75,46 @@ class ServiceRuleTest {
     }
 
     @Test
+    void aStopStraddlingTwoRecordsIsSummedAndOutranksASegmentCreatedBesideIt() {
+        // calibrate's service-pause case, 2026-12-02 09:50: the SUT stopped 828 ms across a record boundary while the
+        // catch-up's WAL created the young cluster's third segment, 0.25 of 0.75 active sessions on WAL
+        everyStreamClean();
+        waits(Map.of("CPU", 0.25, "Client:ClientRead", 0.25, "LWLock:WALInsert", 0.25));
+        timedRequest(START, 1001, Map.of("pool", 0.1, "db", 2.5, "app", 0.6));
+        process(START, 400, 0, 5);
+        telemetry.removeIf(r -> r instanceof ProcessMetrics p && p.ts() == (START + 2) * 1_000_000L);
+        telemetry.add(new ProcessMetrics(RUN, 1, "process@local:4242", (START + 2) * 1_000_000L, 4242, "java", 1000,
+                30, 2, 900_000_000L, 60, 2.0, 428, 100, 0.0, 0.5));
+        walFileRiseAt(START);
+
+        Episode e = attribute(1001.0);
+
+        assertThat(e.cause()).isEqualTo(Cause.SERVICE);
+        assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
+        assertThat(e.secondary()).isEqualTo(Cause.WAL_POOL);
+        assertThat(e.evidence()).anyMatch(ev -> "pause_ms".equals(ev.what()) && ev.value() == 828.0
+                && ev.fact().contains("over 2 consecutive records"));
+    }
+
+    @Test
+    void ofTwoPartialFindingsTheOneExplainingMoreOfTheWorstRequestRanksFirst() {
+        // calibrate's pool case on a saturated host: a 3,438-ms pool wait of a 4,511-ms request (the service starved
+        // too, so partial) against a 113-ms generator loop lag (2.5 %)
+        everyStreamClean();
+        vmstat(20, 3);
+        health.put(START, new double[] {1.0, 113.0, 3.0});
+        waits(Map.of("CPU", 0.8, "Client:ClientRead", 1.0));
+        timedRequest(START, 4511, Map.of("pool", 3438.0, "db", 6.8, "app", 0.3));
+        processStarved(START, 600);
+
+        Episode e = attribute(4511.0);
+
+        assertThat(e.cause()).isEqualTo(Cause.CONNECTION_POOL);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+        assertThat(e.secondary()).isEqualTo(Cause.GENERATOR);
+    }
+
+    @Test
     void aPoolWaitDominatingTheWorstRequestIsConnectionPoolNotService() {
         everyStreamClean();
         waits(Map.of("CPU", 0.6, "IO:WALSync", 0.4, "Client:ClientRead", 1.0));
@@ -388,6 +428,18 @@ class ServiceRuleTest {
         // an ordinary request of the same second
         timing.record(new Sample("ingest", t2 - 2_000, t2 - 2_000, t2, 201, ErrorKind.NONE, 10, 10, 900,
                 ServerTiming.of(new String[] {"pool", "db", "app"}, new long[] {50, 1500, 300})));
+    }
+
+    /** The DB sampler every second with WAL files 2 then 3 from {@code sec}'s reading, checkpoints unchanged. */
+    private void walFileRiseAt(long sec) {
+        telemetry.removeIf(r -> r instanceof DbSample);
+        for (long s = S; s < S + 30; s++) {
+            int files = s <= sec ? 2 : 3;
+            telemetry.add(new DbSample(RUN, 1, "db@local", s * 1_000_000L + 400_000, 150018, 1000,
+                    new DbSample.Wal(100, 0, 100_000, 0), new DbSample.Checkpoints(1, 0, 10, 1, 1),
+                    new DbSample.WalDir(files, files * 16_777_216L), List.of(), List.of(),
+                    new DbSample.Database(200, 0, 0, 1000), null));
+        }
     }
 
     /** rig.process every second around the episode; in {@code sec}: stopped and safepoint ms. */

@@ -10,6 +10,7 @@ import io.rigscope.rig.bringup.BringUpChecks;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesRunner;
+import io.rigscope.rig.series.SutWarmup;
 import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;
@@ -35,7 +36,8 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Runs one {@link CalibrationCase} for real, the way {@code rigscope demo} runs a series: a private PostgreSQL
- * cluster configured for the case (thrown away after), the reference SUT on it, the bring-up checks, the case's
+ * cluster configured for the case (thrown away after), the reference SUT on it, the bring-up checks, the discarded
+ * warm-up ({@link SutWarmup}), the case's
  * preparation, then a {@link SeriesSession} with the profile's telemetry ({@link CalibrationProfile}: every local
  * collector, or the RDS-shaped set of {@link RdsTelemetry}) and the live analyzer: a warm-up ladder rung
  * (see {@link CasePlans}), then the sustained repeat, with the provocation started and ended with it. Every record
@@ -134,6 +136,8 @@ public final class CaseRun {
                         Provisioning.DEMO_API_KEY, plan.load().batch(), BringUpChecks.DEFAULT_COUNT_SQL), console)) {
                     throw new IllegalStateException("case " + c.name() + ": bring-up checks failed");
                 }
+                // warmed as run and demo warm it, before the case prepares its provocation
+                SutWarmup.run(plan, console);
                 c.prepare(provoked.ctx);
                 List<String> tables = List.of("usage_events", "api_keys");
                 EnvironmentFacts env = EnvironmentFacts.collect(owner, pg.dataDir(), null, tables);

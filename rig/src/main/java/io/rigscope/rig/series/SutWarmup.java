@@ -7,33 +7,53 @@ import io.rigscope.generator.RunSummary;
 import io.rigscope.generator.ScenarioSummary;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.model.wire.Sample;
+import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
+import org.HdrHistogram.Histogram;
 
 /**
  * Warms the reference SUT up before the first measured step, as anyone benchmarking a JVM does: the series' own
- * requests, open loop, at the highest rate the plan offers (the ladder's top rung or the sustained rate), for
- * {@link #length} (15 s; 5 s for a plan whose sustained repeats are shorter than 20 s, the quick demo), with
- * every record discarded: no repeat counts it, nothing reaches the wire. What it spares the first step: a service
- * JVM started seconds earlier that is still loading and compiling its request path and filling its connection pool
- * (docs/protocol.md, "Warming the service").
+ * requests, open loop, at the highest rate the plan offers (the ladder's top rung or the sustained rate), in
+ * {@link #SEGMENT} segments until the service has settled, with every record discarded: no repeat counts it,
+ * nothing reaches the wire. What it spares the first step: a service JVM started seconds earlier that is still
+ * loading and compiling its request path and filling its connection pool (docs/protocol.md, "Warming the service").
+ *
+ * <p>A full plan warms at least {@link #FULL} and at most {@link #FULL_MAX}: after the first three segments it stops
+ * at the first segment that {@link #settled} (nothing dropped, and its p99 response time within 25 % + 10 ms of the
+ * segment before). A short plan (sustained repeats under 20 s, the quick demo) warms one segment, {@link #SHORT}.
+ * On a 2-core host a fresh SUT JVM's compilers and the load share the cores for 10-15 s; a fixed rung shorter than
+ * that left the first measured seconds frozen (docs/calibrate.md).
  */
 public final class SutWarmup {
 
-    /** The warm-up of a full plan. */
+    /** One segment: the unit the warm-up is measured and stopped in. */
+    public static final Duration SEGMENT = Duration.ofSeconds(5);
+    /** The shortest warm-up of a full plan. */
     public static final Duration FULL = Duration.ofSeconds(15);
+    /** The longest warm-up of a full plan. */
+    public static final Duration FULL_MAX = Duration.ofSeconds(40);
     /** The warm-up of a short plan (sustained repeats under 20 s). */
-    public static final Duration SHORT = Duration.ofSeconds(5);
+    public static final Duration SHORT = SEGMENT;
 
     private SutWarmup() {
     }
 
-    /** How long the warm-up of {@code plan} lasts. */
+    /** The shortest warm-up of {@code plan}. */
     public static Duration length(SeriesPlan plan) {
-        return plan.sustained() != null && plan.sustained().duration().compareTo(Duration.ofSeconds(20)) < 0 ? SHORT
-                : FULL;
+        return isShort(plan) ? SHORT : FULL;
+    }
+
+    /** The longest warm-up of {@code plan}. */
+    public static Duration maxLength(SeriesPlan plan) {
+        return isShort(plan) ? SHORT : FULL_MAX;
+    }
+
+    private static boolean isShort(SeriesPlan plan) {
+        return plan.sustained() != null && plan.sustained().duration().compareTo(Duration.ofSeconds(20)) < 0;
     }
 
     /** The rate it offers: the highest the plan offers, requests per second. */
@@ -47,28 +67,79 @@ public final class SutWarmup {
         return rate > 0 ? rate : 50;
     }
 
-    /** Runs it against the plan's target (blocking), saying so on the console before and after. */
+    /** What one segment measured. */
+    public record Segment(long sent, long dropped, long failed, double p99Ms) {
+    }
+
+    /**
+     * Whether {@code last} has settled after {@code before}: nothing dropped, and its p99 response time within 25 %
+     * of the one before plus 10 ms, either way (a p99 still falling fast is a service still compiling).
+     */
+    public static boolean settled(Segment before, Segment last) {
+        return last.dropped() == 0 && Math.abs(last.p99Ms() - before.p99Ms()) <= 0.25 * before.p99Ms() + 10;
+    }
+
+    /** Runs it against the plan's target (blocking), one console line per segment and one at the end. */
     public static void run(SeriesPlan plan, PrintStream console) {
-        Duration length = length(plan);
         double rate = rate(plan);
-        console.printf(Locale.ROOT, "sut: warm-up: %d s at %.0f req/s of the series' own requests, not counted in any "
-                + "repeat (a JVM started seconds ago is still compiling its request path; docs/protocol.md)%n",
-                length.toSeconds(), rate);
-        LoadPlan load = new LoadPlan(plan.series() + "-warmup", 0, "gen-warmup", "warmup", LoopMode.OPEN, length,
-                SeriesRunner.scenariosOf(plan, rate, plan.load().maxInFlight(), LoopMode.OPEN), LoadPlan.Lifecycle.NONE);
-        RecordSink discard = (WireRecord record) -> { };
-        RunSummary summary = new Generator(discard, GeneratorOptions.defaults()).run(load)
-                .block(length.plus(Duration.ofMinutes(2)));
+        int least = (int) (length(plan).toSeconds() / SEGMENT.toSeconds());
+        int most = (int) (maxLength(plan).toSeconds() / SEGMENT.toSeconds());
+        console.printf(Locale.ROOT, "sut: warm-up at %.0f req/s of the series' own requests, %d to %d s until the "
+                + "service settles, not counted in any repeat (a JVM started seconds ago is still compiling its "
+                + "request path; docs/protocol.md)%n", rate, least * SEGMENT.toSeconds(), most * SEGMENT.toSeconds());
         long sent = 0;
         long failed = 0;
-        double lagP99 = 0;
+        Segment before = null;
+        int n = 0;
+        boolean settled = false;
+        while (n < most && !(n >= least && settled)) {
+            Segment s = segment(plan, rate, n);
+            n++;
+            sent += s.sent();
+            failed += s.failed();
+            settled = before != null && settled(before, s);
+            console.printf(Locale.ROOT, "sut: warm-up %2d-%2d s: %,d sent, %,d dropped, %,d failed, p99 %.1f ms%s%n",
+                    (n - 1) * SEGMENT.toSeconds(), n * SEGMENT.toSeconds(), s.sent(), s.dropped(), s.failed(),
+                    s.p99Ms(), settled ? " (settled)" : "");
+            before = s;
+        }
+        console.printf(Locale.ROOT, "sut: warm-up done after %d s: %,d requests sent, %,d failed (discarded)%s%n",
+                n * SEGMENT.toSeconds(), sent, failed,
+                settled || most == 1 ? "" : "; not settled within " + most * SEGMENT.toSeconds()
+                        + " s: the first step may still measure a warming service");
+    }
+
+    private static Segment segment(SeriesPlan plan, double rate, int n) {
+        Histogram responses = new Histogram(3_600_000_000L, 2);
+        RecordSink keepLatency = (WireRecord record) -> {
+            if (record instanceof SampleBatch batch) {
+                synchronized (responses) {
+                    for (Sample s : batch.samples()) {
+                        long us = Math.max(s.responseUs(), 0);
+                        responses.recordValue(Math.min(us, responses.getHighestTrackableValue()));
+                    }
+                }
+            }
+        };
+        LoadPlan load = new LoadPlan(plan.series() + "-warmup-" + n, 0, "gen-warmup", "warmup", LoopMode.OPEN,
+                SEGMENT, SeriesRunner.scenariosOf(plan, rate, plan.load().maxInFlight(), LoopMode.OPEN),
+                LoadPlan.Lifecycle.NONE);
+        RunSummary summary = new Generator(keepLatency, GeneratorOptions.defaults()).run(load)
+                .block(SEGMENT.plus(Duration.ofMinutes(2)));
+        long sent = 0;
+        long dropped = 0;
+        long failed = 0;
         if (summary != null) {
             for (ScenarioSummary s : summary.scenarios()) {
                 sent += s.sent();
+                dropped += s.dropped();
                 failed += s.failed();
-                lagP99 = Math.max(lagP99, s.lagP99Ms());
             }
         }
-        console.printf(Locale.ROOT, "sut: warm-up done: %,d requests sent, %,d failed (discarded)%n", sent, failed);
+        double p99;
+        synchronized (responses) {
+            p99 = responses.getTotalCount() == 0 ? 0 : responses.getValueAtPercentile(99) / 1000.0;
+        }
+        return new Segment(sent, dropped, failed, p99);
     }
 }
