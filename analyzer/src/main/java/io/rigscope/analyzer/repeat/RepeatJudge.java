@@ -183,9 +183,13 @@ public final class RepeatJudge {
         return best;
     }
 
-    /** A live, provisional episode: the open run of freeze-seconds attributed with the telemetry so far. */
+    /**
+     * A live, provisional episode: the open run of freeze-seconds attributed with the telemetry so far and the
+     * series' ENVIRONMENT facts ({@code environment}, null or empty before they arrive), as {@link #judge} will.
+     */
     public static Episode provisional(RepeatTrack track, ScenarioSeconds scenario, RepeatTrack.OpenEpisode open,
-                                      AnalyzerSettings settings, Attributor attributor, TelemetryIndex telemetry) {
+                                      AnalyzerSettings settings, Attributor attributor, TelemetryIndex telemetry,
+                                      Map<String, Object> environment) {
         Episode e = new Episode(track.rep(), open.startSec(), open.endSec(), open.freezeSeconds(), 0, open.worstMs(),
                 Cause.UNATTRIBUTED, Confidence.UNATTRIBUTED, List.of(new Evidence("rig.samples", open.freezeSeconds()
                         + " freeze-second(s) so far, worst request " + open.worstMs() + " ms")), List.of(), null);
@@ -200,7 +204,7 @@ public final class RepeatJudge {
             }
         }
         return attributor.attribute(new EpisodeScene(withHealth(e, track), inside, scenario.totals().serviceAtPercentileUs(50),
-                track.healthBySec(), telemetry, Cadence.of(freezes), settings.attribution()));
+                track.healthBySec(), telemetry, Cadence.of(freezes), settings.attribution(), null, environment));
     }
 
     private static Episode withHealth(Episode e, RepeatTrack track) {

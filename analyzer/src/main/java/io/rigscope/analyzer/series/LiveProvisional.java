@@ -13,6 +13,8 @@ import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * What a live analysis shows before it is final: seconds still open (waiting for samples or a ledger) once event
@@ -24,11 +26,15 @@ final class LiveProvisional {
     private final String series;
     private final Attributor attributor;
     private final TelemetryIndex telemetry;
+    private final Supplier<Map<String, Object>> environment;
 
-    LiveProvisional(String series, Attributor attributor, TelemetryIndex telemetry) {
+    /** @param environment the series' ENVIRONMENT facts so far (null or empty before the marker) */
+    LiveProvisional(String series, Attributor attributor, TelemetryIndex telemetry,
+                    Supplier<Map<String, Object>> environment) {
         this.series = series;
         this.attributor = attributor;
         this.telemetry = telemetry;
+        this.environment = environment;
     }
 
     /**
@@ -77,7 +83,8 @@ final class LiveProvisional {
     private Decision episode(RepeatTrack t, AnalyzerSettings settings, boolean always) {
         RepeatTrack.OpenEpisode open = t.currentEpisode();
         String scenario = t.openScenario();
-        Episode e = RepeatJudge.provisional(t, t.scenario(scenario), open, settings, attributor, telemetry);
+        Episode e = RepeatJudge.provisional(t, t.scenario(scenario), open, settings, attributor, telemetry,
+                environment.get());
         boolean changed = t.provisionalChanged(e.cause().code() + "/" + e.confidence().code());
         return always || changed
                 ? new Decision.EpisodeFound(series, t.rep(), scenario, SeriesAnalysis.tsOf(open.endSec() - 1), e, true)

@@ -125,7 +125,7 @@ public final class SeriesAnalysis {
         this.series = Objects.requireNonNull(series, "series");
         this.config = new SeriesConfig(defaults, overrides);
         this.attributor = Objects.requireNonNull(attributor, "attributor");
-        this.provisional = new LiveProvisional(series, attributor, telemetry);
+        this.provisional = new LiveProvisional(series, attributor, telemetry, config::environment);
     }
 
     /** The settings in force. */
