@@ -65,7 +65,7 @@
   }
 
   ComparePage.prototype.width = function () {
-    return Math.max(600, Math.min(1400, (this.root.clientWidth || 1200) - 20));
+    return Math.max(600, Math.min(1400, (document.documentElement.clientWidth || 1200) - 40));
   };
 
   ComparePage.prototype.opts = function (title, series, height, scales, axes) {
@@ -140,7 +140,8 @@
       var sb = p.build(self.b.page);
       if (!sa && !sb) {
         box.appendChild(el('div', {'class': 'rs-panel-title'}, p.title));
-        box.appendChild(el('p', {'class': 'rs-nodata', 'data-stream': p.stream}, 'no data on ' + p.stream + ' in A or B'));
+        box.appendChild(el('p', {'class': 'rs-nodata', 'data-stream': p.stream},
+          (p.empty || ('no data on ' + p.stream)) + ' (A and B)'));
         return;
       }
       var spec = sa || sb;

@@ -26,8 +26,27 @@ class ComparisonPageInBrowserTest {
     @Test
     void twoRecordingsAreOverlaidPerSecondWithTheComparisonsVerdict() throws Exception {
         Path html = dir.resolve("compare.html");
-        assertThat(Main.run("compare", "--report-html", html.toString(), PROVOKED.resolve("clean.jsonl.gz").toString(),
-                PROVOKED.resolve("wal-pool.jsonl.gz").toString())).isEqualTo(ExitCodes.OK);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.out;
+        try {
+            System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(Main.run("compare", "--json", "--report-html", html.toString(),
+                    PROVOKED.resolve("clean.jsonl.gz").toString(), PROVOKED.resolve("wal-pool.jsonl.gz").toString()))
+                    .isEqualTo(ExitCodes.OK);
+        } finally {
+            System.setOut(saved);
+        }
+        // compare's own count of each side's judged freeze-seconds: the page must count the same
+        com.fasterxml.jackson.databind.JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                out.toString(java.nio.charset.StandardCharsets.UTF_8));
+        long freezeA = 0;
+        long freezeB = 0;
+        for (var r : json.at("/a/repeats")) {
+            freezeA += r.get("freeze_seconds").asLong();
+        }
+        for (var r : json.at("/b/repeats")) {
+            freezeB += r.get("freeze_seconds").asLong();
+        }
         String page = Files.readString(html);
         assertThat(page).doesNotContain("src=\"http").doesNotContain("href=\"http").contains("RigscopeComparePage");
 
@@ -37,9 +56,10 @@ class ComparisonPageInBrowserTest {
             assertThat(browser.data("latencyPointsB")).isPositive();
             assertThat(browser.driver.findElement(By.id("rigscope")).getAttribute("data-verdict"))
                     .isEqualTo("not_comparable");
-            // the wal-pool recording's judged repeat froze 8 seconds (compare counts the same), the clean one none
-            assertThat(browser.data("freezeB")).isEqualTo(8);
-            assertThat(browser.data("freezeA")).isZero();
+            // the wal-pool recording's judged repeat froze 8 seconds in wal_pool episodes and more besides; the
+            // clean one (on a loaded host) a few: as compare counts them
+            assertThat(browser.data("freezeB")).isEqualTo(freezeB).isGreaterThanOrEqualTo(8);
+            assertThat(browser.data("freezeA")).isEqualTo(freezeA);
             assertThat(browser.data("panelsDrawn")).isGreaterThanOrEqualTo(5);
             for (String panel : new String[] {"vmstat", "iops", "wal", "waits"}) {
                 assertThat(browser.driver.findElements(By.cssSelector("#rs-" + panel + " canvas"))).as(panel)
