@@ -125,6 +125,25 @@ public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set
         return new Comparison(a, b, crossRig, treatment, differs, unrecorded, p99, freezes, verdict, why);
     }
 
+    /**
+     * The p-value that decided the verdict: for {@code worse} (or {@code better}) the smaller p of the tests that
+     * found B higher (lower) at {@link #ALPHA}; otherwise the smaller of the two tests' p (the closest either came);
+     * null when the tests were not run.
+     */
+    public Double pValue() {
+        if (p99 == null || freezeSeconds == null) {
+            return null;
+        }
+        int sign = "worse".equals(verdict) ? 1 : "better".equals(verdict) ? -1 : 0;
+        double p = Double.NaN;
+        for (ExactPermutationTest t : List.of(p99, freezeSeconds)) {
+            if (sign == 0 || significant(t, sign)) {
+                p = Double.isNaN(p) ? t.pValue() : Math.min(p, t.pValue());
+            }
+        }
+        return p;
+    }
+
     private static boolean significant(ExactPermutationTest t, int sign) {
         return t != null && t.pValue() <= ALPHA + 1e-12 && Math.signum(t.meanB() - t.meanA()) == sign;
     }
@@ -213,6 +232,7 @@ public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set
         m.put("p99", test(p99));
         m.put("freeze_seconds", test(freezeSeconds));
         m.put("verdict", verdict);
+        m.put("p_value", pValue());
         m.put("why", why);
         return m;
     }

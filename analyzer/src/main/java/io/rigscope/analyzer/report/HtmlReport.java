@@ -64,6 +64,16 @@ public final class HtmlReport {
      *     recorded; inlined in the order of topic, time and source, so the same records give the same page
      */
     public static String render(SeriesReport report, List<Decision> decisions, List<? extends WireRecord> telemetry) {
+        return SeriesPage.standalone("rigscope " + report.series() + ": " + report.verdict() + " "
+                + report.passed() + "/" + report.total(), wireLines(report, decisions, telemetry));
+    }
+
+    /**
+     * The wire lines the page is drawn from ({@link #render(SeriesReport, List, List)}'s data; the comparison page
+     * inlines two of them): the telemetry records, every kept decision, and the SERIES decision last.
+     */
+    public static List<String> wireLines(SeriesReport report, List<Decision> decisions,
+                                         List<? extends WireRecord> telemetry) {
         Objects.requireNonNull(report, "report");
         Objects.requireNonNull(decisions, "decisions");
         Objects.requireNonNull(telemetry, "telemetry");
@@ -86,7 +96,6 @@ public final class HtmlReport {
                 .orElse(new Decision.Series(report.series(), Math.max(1, lastTsUs), report));
         lines.add(WireLine.of(codec, DecisionCodec.toVerdict(new Decision.Series(report.series(), Math.max(1, series.tsUs()),
                 report))).render(codec));
-        return SeriesPage.standalone("rigscope " + report.series() + ": " + report.verdict() + " "
-                + report.passed() + "/" + report.total(), lines);
+        return lines;
     }
 }

@@ -57,6 +57,37 @@ public final class SeriesPage {
     }
 
     /**
+     * The comparison page ({@code compare A B --report-html}): each side's wire lines, as the single-series report
+     * inlines them, and the comparison's JSON, drawn by {@code compare-page.js} on top of this page's script (its
+     * parsing and its telemetry panels). Opens offline.
+     *
+     * @param title the page title
+     * @param linesA side A's wire lines
+     * @param linesB side B's wire lines
+     * @param comparisonJson the comparison as a JSON object ({@code a.series}, {@code b.series}, {@code verdict},
+     *     {@code why}, {@code lines})
+     */
+    public static String compared(String title, List<String> linesA, List<String> linesB, String comparisonJson) {
+        String data = "<script type=\"application/json\" id=\"rigscope-a\">\n" + scriptSafe(array(linesA))
+                + "\n</script>\n<script type=\"application/json\" id=\"rigscope-b\">\n" + scriptSafe(array(linesB))
+                + "\n</script>\n<script type=\"application/json\" id=\"rigscope-comparison\">\n"
+                + scriptSafe(comparisonJson) + "\n</script>\n<script>\n" + scriptSafe(Assets.COMPARE_JS)
+                + "\n</script>\n";
+        String boot = "function rigscopeData(id) { return JSON.parse(document.getElementById(id).textContent); }\n"
+                + "new RigscopeComparePage(document.getElementById('rigscope'), rigscopeData('rigscope-a'), "
+                + "rigscopeData('rigscope-b'), rigscopeData('rigscope-comparison')).render();\n";
+        return shell(title, "", data, boot);
+    }
+
+    private static String array(List<String> lines) {
+        StringBuilder b = new StringBuilder("[\n");
+        for (int i = 0; i < lines.size(); i++) {
+            b.append(i == 0 ? "" : ",\n").append(lines.get(i));
+        }
+        return b.append("\n]").toString();
+    }
+
+    /**
      * A page fed by server-sent events (the dashboard's page of one series): each event's data is one wire line.
      *
      * @param title the page title
@@ -127,13 +158,18 @@ public final class SeriesPage {
     }
 
     private static String shell(String title, String data, String boot) {
+        return shell(title, data, "", boot);
+    }
+
+    /** The page: {@code data} before the scripts, {@code after} after the series page's script, then the boot. */
+    private static String shell(String title, String data, String after, String boot) {
         return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                 + "<title>" + html(title) + "</title>\n"
                 + "<style>\n" + scriptSafe(Assets.UPLOT_CSS) + "\n" + scriptSafe(Assets.PAGE_CSS) + "\n</style>\n"
                 + "</head>\n<body>\n<main id=\"rigscope\"></main>\n" + data
                 + "<script>\n" + scriptSafe(Assets.UPLOT_JS) + "\n</script>\n"
-                + "<script>\n" + scriptSafe(Assets.PAGE_JS) + "\n</script>\n"
+                + "<script>\n" + scriptSafe(Assets.PAGE_JS) + "\n</script>\n" + after
                 + "<script>\n" + boot + "</script>\n</body>\n</html>\n";
     }
 
@@ -144,6 +180,7 @@ public final class SeriesPage {
         static final String UPLOT_CSS = resource(UPLOT_DIR + "uPlot.min.css");
         static final String PAGE_JS = resource("io/rigscope/analyzer/report/series-page.js");
         static final String PAGE_CSS = resource("io/rigscope/analyzer/report/series-page.css");
+        static final String COMPARE_JS = resource("io/rigscope/analyzer/report/compare-page.js");
 
         private static String uplotVersion() {
             Properties p = new Properties();

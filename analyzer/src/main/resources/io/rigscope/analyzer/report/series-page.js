@@ -927,5 +927,10 @@
     });
   };
 
+  // for the comparison page (compare-page.js): the panels and the axis layout, drawn the same way there
+  SeriesPage.PANELS = PANELS;
+  SeriesPage.alignAxes = alignAxes;
+  SeriesPage.positive = positive;
+  SeriesPage.el = el;
   window.RigscopeSeriesPage = SeriesPage;
 }());

@@ -113,11 +113,30 @@ public final class CaseRun {
                        Path hlogDir) {
         String series = "cal-" + c.name() + "-" + STAMP.format(Clock.systemUTC().instant());
         console.printf("%n=== case %s: %s%n", c.name(), c.recipe());
-        long startNs = System.nanoTime();
-        Path plain = tempFile(c.name());
-        try (PrivatePostgres pg = PrivatePostgres.startTemporary(profile.cluster(c.cluster(BASE_CLUSTER)))) {
+        try (PrivatePostgres pg = PrivatePostgres.startTemporary(clusterOptions(c))) {
             console.printf("postgres: private PostgreSQL %d cluster at %s (log %s)%n", pg.majorVersion(),
                     pg.libpqUrl("postgres", "postgres"), pg.logFile());
+            return runOn(pg, c, series, wireFile, reportJson, reportMd, reportHtml, hlogDir);
+        }
+    }
+
+    /** The private cluster's options for a case on this run's profile (what {@link #run} starts it with). */
+    public PrivatePostgres.Options clusterOptions(CalibrationCase c) {
+        return profile.cluster(c.cluster(BASE_CLUSTER));
+    }
+
+    /**
+     * Runs the case as {@link #run} does, on a cluster the caller started with {@link #clusterOptions} and keeps
+     * (so that several series can run on one cluster: {@code rigscope experiment}): the SUT in its own JVM, the
+     * bring-up checks, the case's preparation, the series and its provocation, then the SUT is stopped.
+     *
+     * @param series the series id (new on the broker)
+     */
+    public Outcome runOn(PrivatePostgres pg, CalibrationCase c, String series, Path wireFile, Path reportJson,
+                         Path reportMd, Path reportHtml, Path hlogDir) {
+        long startNs = System.nanoTime();
+        Path plain = tempFile(c.name());
+        try {
             PgUrl owner = PgUrl.parse("private", pg.libpqUrl("postgres", "postgres"));
             String touch = c.touch() == ApiKeys.Touch.EVERY_REQUEST ? "every-request" : "per-minute";
             io.rigscope.analyzer.series.SeriesReport report;

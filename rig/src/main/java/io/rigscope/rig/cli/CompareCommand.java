@@ -8,7 +8,10 @@ import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.compare.Comparison;
 import io.rigscope.analyzer.compare.SeriesFigures;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
+import io.rigscope.analyzer.report.ComparisonPage;
+import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.ReportFiles;
+import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
@@ -63,6 +66,11 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--cross-rig", description = "Compare even when the environments differ; every line says so.")
     boolean crossRig;
 
+    @Option(names = "--report-html", paramLabel = "FILE", description = "Write a page of the two series overlaid per "
+            + "second (p99, freeze-seconds, the telemetry panels) with the comparison; A and B must be wire files or "
+            + "series ids (a report JSON has no seconds).")
+    Path reportHtml;
+
     @Option(names = "--treatment", paramLabel = "KEY[,KEY]", split = ",",
             description = "Postgres settings that are the treatment: they may differ between A and B.")
     List<String> treatment = new ArrayList<>();
@@ -71,11 +79,17 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (reportHtml != null && Files.isDirectory(reportHtml)) {
+            throw new UsageException("--report-html " + reportHtml + " is a directory: it names the page's file");
+        }
         SeriesFigures a = read("A", first);
         SeriesFigures b = read("B", second);
         Set<String> declared = new LinkedHashSet<>(treatment.stream().map(String::strip).filter(s -> !s.isEmpty())
                 .toList());
         Comparison c = Comparison.of(a, b, crossRig, declared);
+        if (reportHtml != null) {
+            Files.writeString(reportHtml, ComparisonPage.render(c, pages.get("A"), pages.get("B")));
+        }
         if (json) {
             System.out.println(JSON.writeValueAsString(c.toJson()));
         } else {
@@ -84,10 +98,18 @@ public final class CompareCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /** Each side's wire lines for the comparison page (with --report-html), by side. */
+    private final java.util.Map<String, List<String>> pages = new java.util.HashMap<>();
+
     private SeriesFigures read(String side, String arg) {
         Path path = Path.of(arg);
         if (Files.isRegularFile(path)) {
-            return fromFile(side, path);
+            SeriesFigures f = fromFile(side, path);
+            if (reportHtml != null && !pages.containsKey(side)) {
+                throw new UsageException("--report-html: " + side + " " + arg + " is a report JSON, which holds no "
+                        + "seconds; give its wire file (--out) or series id");
+            }
+            return f;
         }
         if (arg.contains("/") || arg.endsWith(".json") || arg.endsWith(".jsonl") || arg.endsWith(".gz")) {
             throw new UsageException("compare: " + side + " " + arg + ": no such file");
@@ -141,8 +163,7 @@ public final class CompareCommand implements Callable<Integer> {
     private SeriesFigures fromWireFile(String side, Path file, String series) {
         AtomicLong bad = new AtomicLong();
         Flux<List<WireRecord>> records = AnalyzerInput.fromWireFile(file, new WireCodec(), f -> bad.incrementAndGet());
-        return judged(side, file + " (wire file, replayed)", series,
-                Analyzer.forSeries(series).replay(records).blockLast());
+        return judged(side, file + " (wire file, replayed)", series, records);
     }
 
     private SeriesFigures fromTopics(String side, String series) {
@@ -150,14 +171,20 @@ public final class CompareCommand implements Callable<Integer> {
             WireCodec codec = new WireCodec();
             WireSource source = new WireSource(endpoint.clients(), codec);
             Flux<List<WireRecord>> records = AnalyzerInput.fromKafka(source, series, false, f -> { });
-            return judged(side, "topics, replayed", series, Analyzer.forSeries(series).replay(records).blockLast());
+            return judged(side, "topics, replayed", series, records);
         }
     }
 
-    private static SeriesFigures judged(String side, String source, String series, Decision last) {
+    private SeriesFigures judged(String side, String source, String series, Flux<List<WireRecord>> records) {
+        ReportMaterial kept = new ReportMaterial(series, reportHtml != null, false);
+        Decision last = Analyzer.forSeries(series).replay(records.doOnNext(kept::records)).doOnNext(kept::decision)
+                .blockLast();
         if (!(last instanceof Decision.Series s)) {
             throw new UsageException("compare: " + side + " " + series + " (" + source + "): the series was never "
                     + "judged (no SERIES_START and repeats for it)");
+        }
+        if (reportHtml != null) {
+            pages.put(side, HtmlReport.wireLines(s.report(), kept.decisions(), kept.telemetry()));
         }
         try {
             return SeriesFigures.of(source, JSON.readTree(ReportFiles.json(s.report())));

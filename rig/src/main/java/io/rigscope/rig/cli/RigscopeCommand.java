@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             AnalyzeCommand.class,
             CompareCommand.class,
+            ExperimentCommand.class,
             DashboardCommand.class,
             ImportCommand.class,
             RescanCommand.class,

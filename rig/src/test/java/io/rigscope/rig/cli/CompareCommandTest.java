@@ -72,6 +72,22 @@ class CompareCommandTest {
         assertThat(err).contains("compare: B " + dir.resolve("missing.json") + ": no such file");
     }
 
+    @Test
+    void theComparisonPageNeedsSecondsAndHoldsBothSides() throws Exception {
+        Path html = dir.resolve("c.html");
+        String hot = RECORDED.resolve("hot-row.report.json").toString();
+        assertThat(run("compare", "--report-html", html.toString(), hot, hot)).isEqualTo(ExitCodes.USAGE);
+        assertThat(err).contains("--report-html: A " + hot + " is a report JSON, which holds no seconds");
+        assertThat(run("compare", "--report-html", dir.toString(), hot, hot)).isEqualTo(ExitCodes.USAGE);
+        assertThat(err).contains("--report-html " + dir + " is a directory");
+        assertThat(run("compare", "--report-html", html.toString(), PROVOKED.resolve("clean.jsonl.gz").toString(),
+                PROVOKED.resolve("wal-pool.jsonl.gz").toString())).isEqualTo(ExitCodes.OK);
+        String page = Files.readString(html);
+        assertThat(page).contains("id=\"rigscope-a\"", "id=\"rigscope-b\"", "\"verdict\":\"not_comparable\"",
+                "RigscopeComparePage", "\"topic\":\"rig.verdicts\"");
+        assertThat(out).contains("verdict: not_comparable");
+    }
+
     private int run(String... args) {
         ByteArrayOutputStream o = new ByteArrayOutputStream();
         ByteArrayOutputStream e = new ByteArrayOutputStream();
