@@ -49,7 +49,7 @@ class BenchGeneratorVsPeersTest {
     @Test
     void absentPeersAreSkippedWithTheirReasonAndTheJsonKeepsItsShape(@TempDir Path dir) throws Exception {
         RigscopeRun r = rigscope("bench", "generator", "--vs-peers", "--json", "--ladder", "300",
-                "--step-duration", "1s", "--peer-warmup", "0s", "--jitter-duration", "0.2s",
+                "--step-duration", "1s", "--peer-warmup", "0s", "--jitter-duration", "200ms",
                 "--peers-dir", dir.toString(), "--wrk", dir.resolve("no-wrk").toString(),
                 "--peer-jvm-options", "-Xms128m -Xmx128m -XX:+UseSerialGC");
         assertThat(r.exit()).as(r.err()).isEqualTo(0);
