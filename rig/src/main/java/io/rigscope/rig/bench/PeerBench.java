@@ -35,6 +35,8 @@ public final class PeerBench {
 
     /** The two peers driven through their Java APIs, in the order they run. */
     static final List<String> JVM_PEERS = List.of("hyperfoil", "gatling");
+    /** The one flag Gatling needs beyond the common ones. */
+    static final String GATLING_OPENS = "--add-opens=java.base/java.lang=ALL-UNNAMED";
     /** How the peers are built. */
     static final String BUILD_PEERS = "mvn -B -Ppeers -pl peers/hyperfoil,peers/gatling -am package -DskipTests";
 
@@ -209,6 +211,11 @@ public final class PeerBench {
         command.add("-Drigscope.peer.connections=" + config.connections());
         if (tool.name().equals("rigscope")) {
             config.rigscopeProperties().forEach((k, v) -> command.add("-D" + k + "=" + v));
+        }
+        if (tool.name().equals("gatling")) {
+            // Gatling writes and reads its simulation.log through String's internals (StringInternals), which
+            // Java 17 opens only on request; its own launchers pass the same
+            command.add(GATLING_OPENS);
         }
         command.add(tool.mainClass());
         command.add(url);

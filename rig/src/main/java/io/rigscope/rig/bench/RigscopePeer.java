@@ -5,6 +5,7 @@ import io.rigscope.generator.RecordSink;
 import io.rigscope.generator.bench.BenchResult;
 import io.rigscope.generator.bench.GeneratorBench;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.rig.ConsoleLogging;
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -31,6 +32,7 @@ public final class RigscopePeer {
     public static void main(String[] args) throws Exception {
         PrintStream protocol = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         System.setOut(System.err);
+        ConsoleLogging.configure(); // as the rigscope command logs
         if (args.length != 1) {
             protocol.println("error usage: RigscopePeer URL");
             System.exit(2);
