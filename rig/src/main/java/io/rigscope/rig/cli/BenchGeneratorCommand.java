@@ -36,7 +36,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code rigscope bench generator}: how faithfully the open-loop generator keeps its schedule against a minimal
  * keep-alive server in this JVM, and (with {@code --vs-wrk}) how its highest drop-free rate compares with wrk's
- * closed-loop maximum against the same server.
+ * closed-loop maximum against the same server; with {@code --vs-peers}, how it compares with Hyperfoil, Gatling and
+ * wrk, each in a JVM of its own against one server ({@link PeerBench}).
  */
 @Command(name = "generator", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Offer --rate req/s open-loop to a minimal Reactor Netty keep-alive server in this JVM and "
@@ -47,6 +48,9 @@ import picocli.CommandLine.Option;
             + "rate that holds (0 drops, 0 failures, offered within --tolerance); it prints wrk_cpu_us_per_request "
             + "(wrk's own CPU / its requests) and cpu_per_request_vs_wrk. --target URL offers the load to a "
             + "server elsewhere (e.g. 'rigscope bench server' in another process) instead.",
+            "--vs-peers instead runs one bench server in a JVM of its own and rigscope, Hyperfoil and Gatling (each in "
+            + "a JVM of its own) up the same --ladder, open loop, then wrk closed loop; per tool the highest rate held, "
+            + "CPU per request, its own latency figures and version (docs/generator.md, 'Side by side with peers').",
             "--check KIND measures the cost of a response check: the measured run is made without and with it "
             + "(--check-pairs times, alternating) and the figures of both and their ratios (with / without, the median over the pairs) are printed."})
 public final class BenchGeneratorCommand implements Callable<Integer> {
@@ -384,6 +388,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     }
 
     /** {@code --vs-peers}: checks its flags, runs {@link PeerBench}, prints its figures. */
+    @SuppressWarnings("unchecked")
     private Integer vsPeers(Duration jitterLength) throws Exception {
         List<String> conflicting = new ArrayList<>();
         if (vsWrk) {
