@@ -35,6 +35,8 @@ public final class PeerBench {
 
     /** The two peers driven through their Java APIs, in the order they run. */
     static final List<String> JVM_PEERS = List.of("hyperfoil", "gatling");
+    /** The warm-up is this many runs of the tool. */
+    static final int WARMUP_RUNS = 3;
     /** The one flag Gatling needs beyond the common ones. */
     static final String GATLING_OPENS = "--add-opens=java.base/java.lang=ALL-UNNAMED";
     /** How the peers are built. */
@@ -228,9 +230,14 @@ public final class PeerBench {
             m.put("version", ready.getOrDefault("version", "unknown"));
             progress.printf("bench: %s %s (pid %d, log %s)%n", tool.name(), m.get("version"), child.pid(), child.log());
             if (!config.warmup().isZero()) {
-                progress.printf(Locale.ROOT, "bench: %-9s warm-up %.0f req/s for %d s (not measured)%n", tool.name(),
-                        config.warmupRate(), config.warmup().toSeconds());
-                step(child, server, config.warmupRate(), config.warmup());
+                // in runs, as the single-run bench warms: the code that opens and closes connections runs once
+                // per run, so it is compiled only after a few
+                Duration each = config.warmup().dividedBy(WARMUP_RUNS);
+                for (int i = 1; i <= WARMUP_RUNS; i++) {
+                    progress.printf(Locale.ROOT, "bench: %-9s warm-up %d/%d: %.0f req/s for %.1f s (not measured)%n",
+                            tool.name(), i, WARMUP_RUNS, config.warmupRate(), each.toMillis() / 1000.0);
+                    step(child, server, config.warmupRate(), each);
+                }
             }
             int n = 0;
             for (double rate : config.ladder()) {

@@ -156,7 +156,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             description = "--vs-peers: the rates, req/s, comma-separated, climbed in order until a step does not hold (default ${DEFAULT-VALUE}).")
     String ladder;
 
-    @Option(names = "--peer-warmup", defaultValue = "5s", description = "--vs-peers: an unmeasured run of each tool at the ladder's first rate before it climbs (default ${DEFAULT-VALUE}; 0s: none).")
+    @Option(names = "--peer-warmup", defaultValue = "15s", description = "--vs-peers: an unmeasured run of each tool at the ladder's first rate before it climbs, as 3 runs (default ${DEFAULT-VALUE}, as the single run's --warmup; 0s: none).")
     String peerWarmup;
 
     @Option(names = "--peer-jvm-options", defaultValue = "-Xms1g -Xmx1g -XX:+UseZGC -Dio.netty.leakDetection.level=disabled",
