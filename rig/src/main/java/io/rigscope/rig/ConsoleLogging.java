@@ -13,14 +13,14 @@ import java.util.logging.LogManager;
  * <p>Call once, first thing in {@code main}, before any logger exists: it replaces the JVM's logging configuration.
  * A {@code -Djava.util.logging.config.file} or {@code config.class} given on the command line wins.
  */
-final class ConsoleLogging {
+public final class ConsoleLogging {
 
     static final String RESOURCE = "/rigscope-logging.properties";
 
     private ConsoleLogging() {
     }
 
-    static void configure() {
+    public static void configure() {
         if (System.getProperty("java.util.logging.config.file") != null
                 || System.getProperty("java.util.logging.config.class") != null) {
             return;

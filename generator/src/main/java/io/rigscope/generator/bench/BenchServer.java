@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -31,6 +32,10 @@ public final class BenchServer implements AutoCloseable {
     private final LoopResources loops;
     private final DisposableServer server;
     private final LongAdder served = new LongAdder();
+    /** {@link #window()}: requests served before the window opened, and its first and last arrival (0: none yet). */
+    private volatile long windowBase;
+    private final AtomicLong firstArrival = new AtomicLong();
+    private final AtomicLong lastArrival = new AtomicLong();
 
     /** Starts the server on 127.0.0.1 and a free port, with {@code threads} event loops. */
     public BenchServer(int threads) {
@@ -66,7 +71,12 @@ public final class BenchServer implements AutoCloseable {
         this.loops = LoopResources.create("rig-bench-srv", 1, threads, true);
         this.server = HttpServer.create().host(host).port(port).runOn(loops)
                 .handle((req, res) -> {
+                    long now = System.nanoTime();
                     served.increment();
+                    if (firstArrival.getOpaque() == 0) {
+                        firstArrival.compareAndSet(0, now);
+                    }
+                    lastArrival.setRelease(now);
                     if (serverTiming != null) {
                         res.header(SERVER_TIMING, serverTiming);
                     }
@@ -84,6 +94,32 @@ public final class BenchServer implements AutoCloseable {
     /** Requests received so far. */
     public long served() {
         return served.sum();
+    }
+
+    /**
+     * The requests that arrived since {@link #openWindow()}: how many, and when the first and the last arrived
+     * ({@link System#nanoTime()} of this JVM; 0 when none did). {@code bench generator --vs-peers} reads the rate a
+     * tool offered as the server counted it: {@code (count - 1) / (last - first)}.
+     */
+    public record Window(long count, long firstNanos, long lastNanos) {
+
+        /** Requests/s between the first and the last arrival; 0 with fewer than two. */
+        public double rate() {
+            return count < 2 || lastNanos <= firstNanos ? 0 : (count - 1) * 1e9 / (lastNanos - firstNanos);
+        }
+    }
+
+    /** Starts a new {@link #window()}: call it while no request is arriving (between two steps of a bench). */
+    public void openWindow() {
+        firstArrival.set(0);
+        lastArrival.set(0);
+        windowBase = served.sum();
+    }
+
+    /** The requests that arrived since {@link #openWindow()} (or since the server started). */
+    public Window window() {
+        long first = firstArrival.get();
+        return new Window(served.sum() - windowBase, first, first == 0 ? 0 : lastArrival.get());
     }
 
     /** CPU time the server's event loops have used so far, nanoseconds. */

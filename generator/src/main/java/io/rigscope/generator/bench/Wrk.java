@@ -43,6 +43,28 @@ public final class Wrk {
         this.executable = executable;
     }
 
+    /** The wrk at {@code executable}, if that is an executable file. */
+    public static Optional<Wrk> at(Path executable) {
+        return java.nio.file.Files.isRegularFile(executable) && java.nio.file.Files.isExecutable(executable)
+                ? Optional.of(new Wrk(executable)) : Optional.empty();
+    }
+
+    /** What {@code wrk -v} prints first (e.g. {@code wrk 4.1.0 [epoll] ...}): its version; "unknown" when it prints none. */
+    public String version() {
+        try {
+            Process p = new ProcessBuilder(executable.toString(), "-v").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(10, TimeUnit.SECONDS);
+            Matcher m = Pattern.compile("wrk\\s+(\\S+)").matcher(out);
+            return m.find() ? m.group(1) : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
     /** The {@code wrk} on the PATH, if there is one. */
     public static Optional<Wrk> find() {
         return ExecutableSearch.onPath("wrk").map(Wrk::new);

@@ -6,9 +6,11 @@ import io.rigscope.generator.RecordSink;
 import io.rigscope.generator.bench.BenchResult;
 import io.rigscope.generator.bench.BenchServer;
 import io.rigscope.generator.bench.GeneratorBench;
+import io.rigscope.generator.bench.TimerJitter;
 import io.rigscope.generator.bench.Wrk;
 import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
+import io.rigscope.rig.bench.PeerBench;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
@@ -34,7 +36,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code rigscope bench generator}: how faithfully the open-loop generator keeps its schedule against a minimal
  * keep-alive server in this JVM, and (with {@code --vs-wrk}) how its highest drop-free rate compares with wrk's
- * closed-loop maximum against the same server.
+ * closed-loop maximum against the same server; with {@code --vs-peers}, how it compares with Hyperfoil, Gatling and
+ * wrk, each in a JVM of its own against one server ({@link PeerBench}).
  */
 @Command(name = "generator", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Offer --rate req/s open-loop to a minimal Reactor Netty keep-alive server in this JVM and "
@@ -45,6 +48,9 @@ import picocli.CommandLine.Option;
             + "rate that holds (0 drops, 0 failures, offered within --tolerance); it prints wrk_cpu_us_per_request "
             + "(wrk's own CPU / its requests) and cpu_per_request_vs_wrk. --target URL offers the load to a "
             + "server elsewhere (e.g. 'rigscope bench server' in another process) instead.",
+            "--vs-peers instead runs one bench server in a JVM of its own and rigscope, Hyperfoil and Gatling (each in "
+            + "a JVM of its own) up the same --ladder, open loop, then wrk closed loop; per tool the highest rate held, "
+            + "CPU per request, its own latency figures and version (docs/generator.md, 'Side by side with peers').",
             "--check KIND measures the cost of a response check: the measured run is made without and with it "
             + "(--check-pairs times, alternating) and the figures of both and their ratios (with / without, the median over the pairs) are printed."})
 public final class BenchGeneratorCommand implements Callable<Integer> {
@@ -132,8 +138,49 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--tolerance", defaultValue = "0.005", description = "Offered-rate tolerance for 'holds' (default ${DEFAULT-VALUE} = 0.5 %%).")
     double tolerance;
 
+    @Option(names = "--jitter-duration", defaultValue = "5s", description = {"First measure the host's own timer "
+        + "jitter this long: a thread that only sleeps to a 50 µs schedule, its lateness p50/p99/max printed beside "
+        + "the send lag, with whether the host allows the lag goal (p99 <= " + LAG_GOAL_MS + " ms). Default "
+        + "${DEFAULT-VALUE}; 0s: not measured."})
+    String jitterDuration;
+
+    @Option(names = "--vs-peers", description = {"Instead of one run: a bench server in a JVM of its own, then rigscope, "
+        + "Hyperfoil and Gatling (each in a JVM of its own, --peer-jvm-options) up the same --ladder of rates, open "
+        + "loop, --step-duration a step, and wrk (closed loop) as the ceiling. A step holds when the server counted "
+        + "the offered rate within --tolerance over the whole step, with no drop and no error. Prints each tool's "
+        + "highest rate held, its CPU per request (its process's CPU / the requests the server counted), its own "
+        + "latency figures and version; a tool that cannot be had is skipped with the reason."})
+    boolean vsPeers;
+
+    @Option(names = "--ladder", paramLabel = "RATES", defaultValue = "5000,10000,20000,30000,40000,50000,60000",
+            description = "--vs-peers: the rates, req/s, comma-separated, climbed in order until a step does not hold (default ${DEFAULT-VALUE}).")
+    String ladder;
+
+    @Option(names = "--peer-warmup", defaultValue = "15s", description = "--vs-peers: an unmeasured run of each tool at the ladder's first rate before it climbs, as 3 runs (default ${DEFAULT-VALUE}, as the single run's --warmup; 0s: none).")
+    String peerWarmup;
+
+    @Option(names = "--peer-jvm-options", defaultValue = "-Xms1g -Xmx1g -XX:+UseZGC -Dio.netty.leakDetection.level=disabled",
+            description = "--vs-peers: the flags of every JVM (the server's and each tool's), space-separated (default ${DEFAULT-VALUE}).")
+    String peerJvmOptions;
+
+    @Option(names = "--peer-connections", defaultValue = "64", description = "--vs-peers: Hyperfoil's shared keep-alive connections (default ${DEFAULT-VALUE}).")
+    int peerConnections;
+
+    @Option(names = "--peers-dir", paramLabel = "DIR", description = "--vs-peers: where the peers' drivers are built (default: peers/ beside the rig/ the jar was built in).")
+    Path peersDir;
+
+    @Option(names = "--wrk", paramLabel = "PATH", description = "The wrk to run (default: wrk on the PATH).")
+    Path wrkPath;
+
+    /** The send-lag goal the timer jitter is held against: lag p99 at or under this, ms. */
+    static final double LAG_GOAL_MS = 0.25;
+
     @Override
     public Integer call() throws Exception {
+        Duration jitterLength = Durations.parseOrZero("--jitter-duration", jitterDuration);
+        if (vsPeers) {
+            return vsPeers(jitterLength);
+        }
         if (!(rate > 0)) {
             throw new UsageException("--rate must be > 0, was " + rate);
         }
@@ -159,9 +206,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         GeneratorOptions options = client.applyTo(GeneratorOptions.defaults().withIoThreads(ioThreads)
                         .withMinWakeGapNanos(minWakeGapUs * 1000))
                 .withListener(r -> System.err.println(r.line()));
-        Optional<Wrk> wrk = vsWrk ? Wrk.find() : Optional.empty();
+        Optional<Wrk> wrk = vsWrk ? findWrk() : Optional.empty();
         if (vsWrk && wrk.isEmpty()) {
-            System.err.println("bench: wrk is not installed (Debian: apt-get install wrk); running without --vs-wrk");
+            System.err.println("bench: " + wrkMissing() + "; running without --vs-wrk");
         }
         Map<String, Object> out = new LinkedHashMap<>();
         URI external = target == null ? null : targetUri(target);
@@ -174,6 +221,13 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             GeneratorBench bench = server != null ? new GeneratorBench(server, publishing.sink(), options, maxInFlight)
                     : new GeneratorBench(external, null, publishing.sink(), options, maxInFlight);
             String url = server != null ? server.url() : external.toString();
+            TimerJitter jitter = null;
+            if (!jitterLength.isZero()) {
+                Duration period = jitterPeriod();
+                System.err.printf(Locale.ROOT, "bench: the host's timer jitter: a thread sleeping to a %.0f µs schedule for %d s%n",
+                        period.toNanos() / 1000.0, jitterLength.toSeconds());
+                jitter = TimerJitter.measure(jitterLength, period);
+            }
             if (!warm.isZero()) {
                 Duration each = warm.dividedBy(warmupRuns);
                 for (int i = 1; i <= warmupRuns; i++) {
@@ -226,6 +280,11 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             }
             out.putAll(main.toMap());
             out.put("holds", main.held(tolerance));
+            if (jitter != null) {
+                out.put("timer_jitter", jitter.toMap());
+                out.put("lag_goal", lagGoal(main.lagP99Ms(), jitter));
+                System.err.println("bench: " + lagGoal(main.lagP99Ms(), jitter).get("verdict"));
+            }
             out.put("duration_s", measured.toSeconds());
             out.put("jvm_pause_max_ms", publishing.worstPauseUs.get() / 1000.0);
             out.put("loop_lag_max_ms", publishing.worstLoopLagUs.get() / 1000.0);
@@ -282,6 +341,174 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-24s %s%n", k, v));
         }
         return ExitCodes.OK;
+    }
+
+    /** The timer-jitter probe's period: the generator's wake gap at this rate (one request's interval, at least --min-wake-gap-us). */
+    private Duration jitterPeriod() {
+        long intervalNanos = (long) (1e9 / rate);
+        return Duration.ofNanos(Math.max(Math.max(intervalNanos, minWakeGapUs * 1000), 10_000));
+    }
+
+    /**
+     * The lag goal against the host's own jitter: met; missed by the generator (the host's timer keeps to it); or
+     * out of this host's reach (its timer's own p99 is over the goal).
+     */
+    static Map<String, Object> lagGoal(double lagP99Ms, TimerJitter jitter) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("lag_p99_goal_ms", LAG_GOAL_MS);
+        m.put("lag_p99_ms", Math.round(lagP99Ms * 1000) / 1000.0);
+        m.put("timer_jitter_p99_ms", Math.round(jitter.p99Ms() * 1000) / 1000.0);
+        m.put("met", lagP99Ms <= LAG_GOAL_MS);
+        m.put("host_allows", jitter.allows(LAG_GOAL_MS));
+        String verdict;
+        if (!jitter.allows(LAG_GOAL_MS)) {
+            verdict = String.format(Locale.ROOT, "send lag p99 %.3f ms; the host's own timer jitter p99 is %.3f ms, over the "
+                    + "%.2f ms goal: this host does not allow the goal (a sleeping thread alone wakes that late)",
+                    lagP99Ms, jitter.p99Ms(), LAG_GOAL_MS);
+        } else if (lagP99Ms <= LAG_GOAL_MS) {
+            verdict = String.format(Locale.ROOT, "send lag p99 %.3f ms: within the %.2f ms goal (the host's timer jitter p99 %.3f ms)",
+                    lagP99Ms, LAG_GOAL_MS, jitter.p99Ms());
+        } else {
+            verdict = String.format(Locale.ROOT, "send lag p99 %.3f ms: over the %.2f ms goal while the host's own timer "
+                    + "jitter p99 is %.3f ms: the generator's, not the host's", lagP99Ms, LAG_GOAL_MS, jitter.p99Ms());
+        }
+        m.put("verdict", verdict);
+        return m;
+    }
+
+    /** wrk: --wrk PATH, or the one on the PATH. */
+    private Optional<Wrk> findWrk() {
+        return wrkPath != null ? Wrk.at(wrkPath) : Wrk.find();
+    }
+
+    /** Why {@link #findWrk()} found none. */
+    private String wrkMissing() {
+        return wrkPath != null ? "wrk: --wrk " + wrkPath + " is not an executable file"
+                : "wrk is not installed (Debian: apt-get install wrk)";
+    }
+
+    /** {@code --vs-peers}: checks its flags, runs {@link PeerBench}, prints its figures. */
+    @SuppressWarnings("unchecked")
+    private Integer vsPeers(Duration jitterLength) throws Exception {
+        List<String> conflicting = new ArrayList<>();
+        if (vsWrk) {
+            conflicting.add("--vs-wrk (--vs-peers runs wrk itself)");
+        }
+        if (target != null) {
+            conflicting.add("--target (--vs-peers starts its own server, to count what each tool offers)");
+        }
+        if (check != null) {
+            conflicting.add("--check");
+        }
+        if (throughKafka) {
+            conflicting.add("--kafka");
+        }
+        if (serverTimingPairs != 0) {
+            conflicting.add("--server-timing-pairs");
+        }
+        if (spoolPairs != 0) {
+            conflicting.add("--spool-pairs");
+        }
+        if (!conflicting.isEmpty()) {
+            throw new UsageException("--vs-peers does not go with " + String.join(", ", conflicting));
+        }
+        List<Double> rates = parseLadder(ladder);
+        Duration step = Durations.parse("--step-duration", stepDuration);
+        Duration warm = Durations.parseOrZero("--peer-warmup", peerWarmup);
+        if (!(tolerance > 0 && tolerance < 1)) {
+            throw new UsageException("--tolerance must be > 0 and < 1, was " + tolerance);
+        }
+        for (var e : Map.of("--io-threads", ioThreads, "--server-threads", serverThreads, "--max-in-flight", maxInFlight,
+                "--peer-connections", peerConnections, "--wrk-threads", wrkThreads, "--wrk-connections", wrkConnections).entrySet()) {
+            if (e.getValue() < 1) {
+                throw new UsageException(e.getKey() + " must be >= 1, was " + e.getValue());
+            }
+        }
+        if (minWakeGapUs < 0) {
+            throw new UsageException("--min-wake-gap-us must be >= 0, was " + minWakeGapUs);
+        }
+        client.applyTo(GeneratorOptions.defaults()); // checks --preconnect-ms, --poll-us, --idle-timeout
+        List<String> jvm = List.of(peerJvmOptions.strip().split("\\s+"));
+        if (peerJvmOptions.isBlank()) {
+            throw new UsageException("--peer-jvm-options must not be empty (the same heap and GC flags for every JVM)");
+        }
+        Map<String, String> rigscopeProps = new LinkedHashMap<>();
+        rigscopeProps.put("rigscope.peer.min-wake-gap-us", Long.toString(minWakeGapUs));
+        rigscopeProps.put("rigscope.peer.preconnect-ms", Long.toString(client.preconnectMs));
+        rigscopeProps.put("rigscope.peer.poll-us", Long.toString(client.pollUs));
+        rigscopeProps.put("rigscope.peer.busy-poll", Boolean.toString(client.busyPoll));
+        Optional<Wrk> wrk = findWrk();
+        Path logs = Files.createTempDirectory("rigscope-vs-peers");
+        PeerBench.Config config = new PeerBench.Config(rates, step, warm, rates.get(0), tolerance, jvm,
+                System.getProperty("java.class.path"), peersDir != null ? peersDir : defaultPeersDir(), wrk,
+                wrk.isEmpty() ? wrkMissing() : null, wrkThreads, wrkConnections, serverThreads, ioThreads, maxInFlight,
+                peerConnections, rigscopeProps, jitterLength, logs);
+        Map<String, Object> out = new PeerBench(config, System.err).run();
+        if (out.get("timer_jitter") != null) {
+            Map<String, Object> jitter = (Map<String, Object>) out.get("timer_jitter");
+            out.put("host_allows_lag_goal", ((Number) jitter.get("p99_ms")).doubleValue() <= LAG_GOAL_MS);
+        }
+        if (json) {
+            System.out.println(new WireCodec().json().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(out));
+        } else {
+            printPeerTable(out);
+        }
+        return out.containsKey("error") ? ExitCodes.ERROR : ExitCodes.OK;
+    }
+
+    /** {@code --ladder}: positive rates, comma-separated. */
+    static List<Double> parseLadder(String value) {
+        List<Double> rates = new ArrayList<>();
+        for (String part : value.split(",")) {
+            double r;
+            try {
+                r = Double.parseDouble(part.strip());
+            } catch (NumberFormatException e) {
+                throw new UsageException("--ladder '" + value + "': '" + part.strip() + "' is not a number (e.g. --ladder 5000,10000,20000)");
+            }
+            if (!(r > 0) || Double.isInfinite(r)) {
+                throw new UsageException("--ladder '" + value + "': every rate must be > 0, was " + part.strip());
+            }
+            rates.add(r);
+        }
+        return rates;
+    }
+
+    /** peers/ of the source tree the running jar (rig/target/rigscope.jar) or classes (rig/target/classes) came from. */
+    private static Path defaultPeersDir() {
+        try {
+            Path here = Path.of(BenchGeneratorCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path root = here.getParent() == null || here.getParent().getParent() == null ? null
+                    : here.getParent().getParent().getParent();
+            return root == null ? Path.of("peers") : root.resolve("peers");
+        } catch (URISyntaxException | RuntimeException e) {
+            return Path.of("peers");
+        }
+    }
+
+    /** The --vs-peers figures as a table: a line per tool. */
+    @SuppressWarnings("unchecked")
+    private static void printPeerTable(Map<String, Object> out) {
+        System.out.printf(Locale.ROOT, "%-10s %-10s %-22s %-18s %-18s%n", "tool", "version", "max rate held (req/s)",
+                "CPU µs/request", "its latency");
+        List<Map<String, Object>> rows = new ArrayList<>();
+        Map<String, Object> self = new LinkedHashMap<>(out);
+        self.put("tool", "rigscope");
+        rows.add(self);
+        rows.addAll((List<Map<String, Object>>) out.get("peers"));
+        for (Map<String, Object> r : rows) {
+            Object max = r.containsKey("max_closed_rate_per_s") ? r.get("max_closed_rate_per_s") + " (closed)"
+                    : r.get("max_open_rate_per_s");
+            Object latency = r.get("latency") instanceof Map<?, ?> l ? l.get("p99_ms") == null ? "-" : "p99 " + l.get("p99_ms") + " ms" : "-";
+            System.out.printf(Locale.ROOT, "%-10s %-10s %-22s %-18s %-18s%s%n", r.get("tool"), r.get("version"), max,
+                    r.get("cpu_us_per_request"), latency, r.get("skipped") != null ? "  skipped: " + r.get("skipped")
+                            : r.get("error") != null ? "  failed: " + r.get("error") : "");
+        }
+        if (out.get("timer_jitter") != null) {
+            System.out.println("timer_jitter " + out.get("timer_jitter") + (Boolean.TRUE.equals(out.get("host_allows_lag_goal"))
+                    ? "" : " (over the " + LAG_GOAL_MS + " ms lag goal: this host does not allow it)"));
+        }
+        System.out.println("logs " + out.get("logs"));
     }
 
     /** The response check {@code --check KIND} names. */

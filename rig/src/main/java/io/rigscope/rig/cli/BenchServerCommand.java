@@ -33,6 +33,12 @@ public final class BenchServerCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "0s", description = "Stop after this long (default ${DEFAULT-VALUE}: run until Ctrl-C).")
     String duration;
 
+    @Option(names = "--control", description = {"Read commands on stdin, one a line, and answer each on stdout: "
+        + "'open' starts a new count of arrivals (answer 'ok'), 'window' prints 'window COUNT FIRST_NS LAST_NS' (the "
+        + "requests since 'open', the first and last arrival in this JVM's nanoTime), 'quit' or the end of stdin "
+        + "stops the server. 'bench generator --vs-peers' drives its server this way."})
+    boolean control;
+
     @Override
     public Integer call() throws Exception {
         if (port < 0 || port > 65535) {
@@ -48,6 +54,11 @@ public final class BenchServerCommand implements Callable<Integer> {
         try (BenchServer server = new BenchServer(host, port, threads)) {
             System.out.println(server.url());
             System.out.flush();
+            if (control) {
+                Thread reader = new Thread(() -> control(server, stop), "rig-bench-server-control");
+                reader.setDaemon(true);
+                reader.start();
+            }
             long end = runFor.isZero() ? Long.MAX_VALUE : System.nanoTime() + runFor.toNanos();
             long lastServed = 0;
             long lastCpu = server.cpuNanos();
@@ -77,5 +88,34 @@ public final class BenchServerCommand implements Callable<Integer> {
             }
         }
         return ExitCodes.OK;
+    }
+
+    /** {@code --control}: answers stdin's commands until 'quit' or its end, then releases {@code stop}. */
+    private static void control(BenchServer server, CountDownLatch stop) {
+        try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                switch (line.strip()) {
+                    case "open" -> {
+                        server.openWindow();
+                        System.out.println("ok");
+                    }
+                    case "window" -> {
+                        BenchServer.Window w = server.window();
+                        System.out.println("window " + w.count() + " " + w.firstNanos() + " " + w.lastNanos());
+                    }
+                    case "quit" -> {
+                        return;
+                    }
+                    default -> System.out.println("error unknown command '" + line.strip() + "' (open, window, quit)");
+                }
+                System.out.flush();
+            }
+        } catch (java.io.IOException e) {
+            System.err.println("bench-server: stdin: " + e.getMessage());
+        } finally {
+            stop.countDown();
+        }
     }
 }

@@ -118,7 +118,7 @@ public record EnvironmentFacts(String hostname, String cpuModel, int cpuCount, l
     }
 
     /** The build's version (rigscope-version.properties, filtered by Maven), or "unknown". */
-    static String readVersion() {
+    public static String readVersion() {
         try (var in = EnvironmentFacts.class.getResourceAsStream("/rigscope-version.properties")) {
             if (in == null) {
                 return "unknown";

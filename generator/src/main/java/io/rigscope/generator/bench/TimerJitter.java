@@ -1,0 +1,69 @@
+package io.rigscope.generator.bench;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The host's own timer jitter: one thread that does nothing but sleep to a fixed schedule (a wake due every
+ * {@code period}) and records how late each wake came ({@code woke - due}). It is what a sleeping event loop, the
+ * generator's among them, cannot do better than on this host at that moment: the generator's send lag
+ * ({@code t1 - t0}) includes this lateness and adds its own work. When this thread's p99 is already over a lag goal,
+ * the host, not the generator, keeps the goal out of reach.
+ *
+ * @param periodUs the schedule's period, µs
+ * @param wakes the wakes measured
+ * @param p50Ms median lateness
+ * @param p99Ms p99 lateness
+ * @param maxMs largest lateness
+ */
+public record TimerJitter(double periodUs, long wakes, double p50Ms, double p99Ms, double maxMs) {
+
+    /** Sleeps to a schedule of {@code period} for {@code length} on the calling thread and returns the lateness. */
+    public static TimerJitter measure(Duration length, Duration period) {
+        if (period.isZero() || period.isNegative()) {
+            throw new IllegalArgumentException("period must be > 0, was " + period);
+        }
+        long periodNanos = period.toNanos();
+        Histogram late = new Histogram(Duration.ofSeconds(10).toNanos(), 3);
+        long start = System.nanoTime();
+        long end = start + length.toNanos();
+        long due = start + periodNanos;
+        while (due - end < 0) {
+            long now = System.nanoTime();
+            while (due - now > 0) {
+                LockSupport.parkNanos(due - now);
+                now = System.nanoTime();
+            }
+            late.recordValue(Math.min(now - due, late.getHighestTrackableValue()));
+            // the next wake is due one period after this one was due; wakes missed while late are not replayed
+            due += periodNanos;
+            if (due - now <= 0) {
+                due = now + periodNanos - Math.floorMod(now - due, periodNanos);
+            }
+        }
+        long n = late.getTotalCount();
+        return new TimerJitter(periodNanos / 1000.0, n, n == 0 ? Double.NaN : late.getValueAtPercentile(50) / 1e6,
+                n == 0 ? Double.NaN : late.getValueAtPercentile(99) / 1e6, n == 0 ? Double.NaN : late.getMaxValue() / 1e6);
+    }
+
+    /**
+     * Whether a send-lag p99 goal of {@code goalMs} is within this host's reach: its own timer's p99 lateness is
+     * at or under the goal.
+     */
+    public boolean allows(double goalMs) {
+        return p99Ms <= goalMs;
+    }
+
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("period_us", periodUs);
+        m.put("wakes", wakes);
+        m.put("p50_ms", BenchResult.round(p50Ms, 3));
+        m.put("p99_ms", BenchResult.round(p99Ms, 3));
+        m.put("max_ms", BenchResult.round(maxMs, 3));
+        return m;
+    }
+}

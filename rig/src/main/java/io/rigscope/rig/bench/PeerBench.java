@@ -1,0 +1,486 @@
+package io.rigscope.rig.bench;
+
+import io.rigscope.generator.bench.TimerJitter;
+import io.rigscope.generator.bench.Wrk;
+import io.rigscope.rig.Main;
+import io.rigscope.rig.environment.EnvironmentFacts;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code rigscope bench generator --vs-peers}: one bench server in a JVM of its own, then each load tool in a JVM of
+ * its own (the same heap and GC flags) up the same ladder of rates, open loop, one tool at a time: rigscope, then
+ * Hyperfoil and Gatling when their drivers are built (module {@code peers}, Maven profile {@code peers}); then wrk,
+ * closed loop, as the ceiling, when it is installed. A tool that cannot be had is skipped with the reason, in the
+ * progress and in the figures.
+ *
+ * <p>A step <b>holds</b> when, over the whole step, the server counted the offered rate: the requests that arrived
+ * are within the tolerance of {@code rate × length}, the rate between the first and the last arrival is within the
+ * tolerance of {@code rate}, and the tool reported no error and did not hit its concurrency cap (rigscope: no drop;
+ * Hyperfoil: no session started late for want of a free one). A tool climbs the ladder until a step does not hold;
+ * its maximum is the highest rate held. CPU per request is the tool process's CPU (/proc, all threads) from the
+ * step's command to its end, divided by the requests the server counted.
+ */
+public final class PeerBench {
+
+    /** The two peers driven through their Java APIs, in the order they run. */
+    static final List<String> JVM_PEERS = List.of("hyperfoil", "gatling");
+    /** The warm-up is this many runs of the tool. */
+    static final int WARMUP_RUNS = 3;
+    /** The one flag Gatling needs beyond the common ones. */
+    static final String GATLING_OPENS = "--add-opens=java.base/java.lang=ALL-UNNAMED";
+    /** How the peers are built. */
+    static final String BUILD_PEERS = "mvn -B -Ppeers -pl peers/hyperfoil,peers/gatling -am package -DskipTests";
+
+    /**
+     * The bench's settings.
+     *
+     * @param ladder the rates, requests/s, climbed in order
+     * @param step each step's length
+     * @param warmup an unmeasured run of each tool before its ladder (zero: none)
+     * @param warmupRate its rate
+     * @param tolerance the offered-rate tolerance of "holds" (0.005 = 0.5 %)
+     * @param jvmOptions every JVM's heap, GC and other flags (the server's and each tool's)
+     * @param classpath rigscope's class path (the server's and rigscope's tool JVM)
+     * @param peersDir where the peers' modules are built ({@code peers/} of the source tree)
+     * @param wrk wrk, or empty when it is not installed
+     * @param wrkMissing why wrk is empty
+     * @param wrkThreads wrk -t
+     * @param wrkConnections wrk -c
+     * @param serverThreads the bench server's event loops
+     * @param toolThreads each tool's event loops (rigscope's client loops, Hyperfoil's threads)
+     * @param maxInFlight each tool's concurrency cap (rigscope's in-flight cap, Hyperfoil's maxSessions)
+     * @param connections Hyperfoil's shared connections
+     * @param rigscopeProperties rigscope's own client settings, as system properties of its JVM
+     * @param jitterLength how long the host's timer jitter is measured before the bench (zero: not measured)
+     * @param logDir where every child's stderr goes
+     */
+    public record Config(List<Double> ladder, Duration step, Duration warmup, double warmupRate, double tolerance,
+                         List<String> jvmOptions, String classpath, Path peersDir, Optional<Wrk> wrk,
+                         String wrkMissing, int wrkThreads, int wrkConnections, int serverThreads, int toolThreads,
+                         int maxInFlight, int connections, Map<String, String> rigscopeProperties,
+                         Duration jitterLength, Path logDir) {
+    }
+
+    /** A tool to run: its name, its JVM's class path and main class, or why it is skipped. */
+    record Tool(String name, String classpath, String mainClass, String skipped) {
+    }
+
+    private final Config config;
+    private final PrintStream progress;
+
+    public PeerBench(Config config, PrintStream progress) {
+        this.config = config;
+        this.progress = progress;
+    }
+
+    /** Runs the bench; returns its figures (the JSON of {@code --vs-peers --json}). */
+    public Map<String, Object> run() throws IOException {
+        Map<String, Object> out = new LinkedHashMap<>();
+        TimerJitter jitter = null;
+        if (!config.jitterLength().isZero()) {
+            progress.printf(Locale.ROOT, "bench: the host's timer jitter: a thread sleeping to a 50 µs schedule for %d s%n",
+                    config.jitterLength().toSeconds());
+            jitter = TimerJitter.measure(config.jitterLength(), Duration.ofNanos(50_000));
+            progress.printf(Locale.ROOT, "bench: timer jitter p50 %.3f ms, p99 %.3f ms, max %.3f ms%n",
+                    jitter.p50Ms(), jitter.p99Ms(), jitter.maxMs());
+        }
+        List<Tool> tools = new ArrayList<>();
+        tools.add(new Tool("rigscope", config.classpath(), RigscopePeer.class.getName(), null));
+        for (String peer : JVM_PEERS) {
+            tools.add(find(config.peersDir(), peer));
+        }
+        Map<String, Map<String, Object>> figures = new LinkedHashMap<>();
+        Map<String, Object> wrkFigures;
+        try (ChildJvm server = startServer()) {
+            String url = server.next(Duration.ofSeconds(60));
+            if (!url.startsWith("http://")) {
+                throw new IllegalStateException("the bench server printed '" + url + "' instead of its URL (log: "
+                        + server.log() + ")");
+            }
+            progress.printf("bench: server %s (pid %d, %d event loop(s), JVM %s); ladder %s req/s, %d s a step, "
+                            + "tolerance %.2f %%%n", url, server.pid(), config.serverThreads(),
+                    String.join(" ", config.jvmOptions()), ladderText(), config.step().toSeconds(),
+                    100 * config.tolerance());
+            for (Tool tool : tools) {
+                if (tool.skipped() != null) {
+                    progress.printf("bench: %s: skipped: %s%n", tool.name(), tool.skipped());
+                    figures.put(tool.name(), skipped(tool.name(), tool.skipped()));
+                    continue;
+                }
+                figures.put(tool.name(), climb(tool, server, url));
+            }
+            wrkFigures = wrk(server, url);
+        }
+        Map<String, Object> rigscope = figures.get("rigscope");
+        out.put("max_open_rate_per_s", rigscope.get("max_open_rate_per_s"));
+        out.put("cpu_us_per_request", rigscope.get("cpu_us_per_request"));
+        out.put("cpu_at_rate_per_s", rigscope.get("cpu_at_rate_per_s"));
+        out.put("version", rigscope.get("version"));
+        if (rigscope.containsKey("error")) {
+            out.put("error", rigscope.get("error"));
+        }
+        out.put("latency", rigscope.get("latency"));
+        out.put("steps", rigscope.get("steps"));
+        List<Map<String, Object>> peers = new ArrayList<>();
+        for (String peer : JVM_PEERS) {
+            peers.add(figures.get(peer));
+        }
+        peers.add(wrkFigures);
+        out.put("peers", peers);
+        if (jitter != null) {
+            out.put("timer_jitter", jitter.toMap());
+        }
+        out.put("ladder", config.ladder());
+        out.put("step_s", config.step().toMillis() / 1000.0);
+        out.put("warmup_s", config.warmup().toMillis() / 1000.0);
+        out.put("warmup_rate_per_s", config.warmupRate());
+        out.put("tolerance", config.tolerance());
+        out.put("jvm_options", String.join(" ", config.jvmOptions()));
+        out.put("server_threads", config.serverThreads());
+        out.put("tool_threads", config.toolThreads());
+        out.put("max_in_flight", config.maxInFlight());
+        out.put("cores", Runtime.getRuntime().availableProcessors());
+        out.put("load_avg_1m", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        out.put("logs", config.logDir().toString());
+        return out;
+    }
+
+    /** The peer {@code name}'s driver as built under {@code peersDir}, or a skipped tool saying what is missing. */
+    static Tool find(Path peersDir, String name) {
+        Path target = peersDir.resolve(name).resolve("target");
+        Path jar = target.resolve("rigscope-peer-" + name + ".jar");
+        Path classpathFile = target.resolve("peer.classpath");
+        String main = "io.rigscope.peers." + name + "." + Character.toUpperCase(name.charAt(0)) + name.substring(1) + "Peer";
+        if (!Files.isRegularFile(jar) || !Files.isRegularFile(classpathFile)) {
+            return new Tool(name, null, main, "its driver is not built (" + jar + " or " + classpathFile
+                    + " missing); build it with: " + BUILD_PEERS + " (Maven resolves " + artifact(name) + ")");
+        }
+        String deps;
+        try {
+            deps = Files.readString(classpathFile, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            return new Tool(name, null, main, "cannot read " + classpathFile + ": " + e.getMessage());
+        }
+        for (String entry : deps.split(java.io.File.pathSeparator)) {
+            if (!entry.isEmpty() && !Files.exists(Path.of(entry))) {
+                return new Tool(name, null, main, entry + " (on " + classpathFile + ") is missing; rebuild with: "
+                        + BUILD_PEERS);
+            }
+        }
+        return new Tool(name, jar + java.io.File.pathSeparator + deps, main, null);
+    }
+
+    private static String artifact(String name) {
+        return switch (name) {
+            case "hyperfoil" -> "io.hyperfoil:hyperfoil-core,hyperfoil-http:0.25.2";
+            case "gatling" -> "io.gatling:gatling-app,gatling-http-java:3.13.5";
+            default -> name;
+        };
+    }
+
+    private ChildJvm startServer() throws IOException {
+        List<String> command = java(config.classpath());
+        command.add(Main.class.getName());
+        command.addAll(List.of("bench", "server", "--threads", Integer.toString(config.serverThreads()), "--control"));
+        return ChildJvm.start("bench server", command, config.logDir().resolve("server.log"));
+    }
+
+    private List<String> java(String classpath) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(config.jvmOptions());
+        command.add("-cp");
+        command.add(classpath);
+        return command;
+    }
+
+    /** Starts {@code tool} in its JVM, warms it, climbs the ladder; its figures, or its error. */
+    private Map<String, Object> climb(Tool tool, ChildJvm server, String url) throws IOException {
+        List<String> command = java(tool.classpath());
+        command.add("-Drigscope.peer.threads=" + config.toolThreads());
+        command.add("-Drigscope.peer.max-in-flight=" + config.maxInFlight());
+        command.add("-Drigscope.peer.connections=" + config.connections());
+        if (tool.name().equals("rigscope")) {
+            config.rigscopeProperties().forEach((k, v) -> command.add("-D" + k + "=" + v));
+        }
+        if (tool.name().equals("gatling")) {
+            // Gatling writes and reads its simulation.log through String's internals (StringInternals), which
+            // Java 17 opens only on request; its own launchers pass the same
+            command.add(GATLING_OPENS);
+        }
+        command.add(tool.mainClass());
+        command.add(url);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("tool", tool.name());
+        List<Map<String, Object>> steps = new ArrayList<>();
+        Step best = null;
+        try (ChildJvm child = ChildJvm.start(tool.name(), command, config.logDir().resolve(tool.name() + ".log"))) {
+            Map<String, String> ready = fields(child.next(Duration.ofSeconds(120)), "ready");
+            m.put("version", ready.getOrDefault("version", "unknown"));
+            progress.printf("bench: %s %s (pid %d, log %s)%n", tool.name(), m.get("version"), child.pid(), child.log());
+            if (!config.warmup().isZero()) {
+                // in runs, as the single-run bench warms: the code that opens and closes connections runs once
+                // per run, so it is compiled only after a few
+                Duration each = config.warmup().dividedBy(WARMUP_RUNS);
+                for (int i = 1; i <= WARMUP_RUNS; i++) {
+                    progress.printf(Locale.ROOT, "bench: %-9s warm-up %d/%d: %.0f req/s for %.1f s (not measured)%n",
+                            tool.name(), i, WARMUP_RUNS, config.warmupRate(), each.toMillis() / 1000.0);
+                    step(child, server, config.warmupRate(), each);
+                }
+            }
+            int n = 0;
+            for (double rate : config.ladder()) {
+                n++;
+                Step s = step(child, server, rate, config.step());
+                steps.add(s.toMap());
+                progress.println(s.line(tool.name(), n, config.ladder().size()));
+                if (!s.held()) {
+                    break;
+                }
+                best = s;
+            }
+        } catch (RuntimeException e) {
+            progress.printf("bench: %s: failed: %s%n", tool.name(), e.getMessage());
+            m.put("error", e.getMessage());
+        }
+        m.put("max_open_rate_per_s", best == null ? 0.0 : best.rate());
+        m.put("cpu_us_per_request", best == null ? null : round(best.cpuUsPerRequest(), 2));
+        m.put("cpu_at_rate_per_s", best == null ? null : best.rate());
+        m.put("latency", best == null ? null : best.latency());
+        m.put("steps", steps);
+        return m;
+    }
+
+    /** One step: the server's window opened, the tool's step, its CPU and the server's count read. */
+    private Step step(ChildJvm tool, ChildJvm server, double rate, Duration length) {
+        server.send("open");
+        expect(server, "ok");
+        long serverCpu = server.cpuNanos();
+        long cpu = tool.cpuNanos();
+        tool.send(String.format(Locale.ROOT, "step %.3f %d", rate, length.toMillis()));
+        String ended = tool.next(length.plusMinutes(2));
+        long cpuNanos = tool.cpuNanos() - cpu;
+        long serverCpuNanos = server.cpuNanos() - serverCpu;
+        if (!ended.equals("ended")) {
+            throw new IllegalStateException("expected 'ended', got '" + ended + "' (log: " + tool.log() + ")");
+        }
+        server.send("window");
+        String[] w = server.next(Duration.ofSeconds(30)).split(" ");
+        if (w.length != 4 || !w[0].equals("window")) {
+            throw new IllegalStateException("the bench server answered '" + String.join(" ", w) + "' to 'window'");
+        }
+        String result = tool.next(Duration.ofMinutes(2));
+        if (result.startsWith("error")) {
+            throw new IllegalStateException(result.substring(5).strip() + " (log: " + tool.log() + ")");
+        }
+        return new Step(rate, length, Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]), cpuNanos,
+                serverCpuNanos, fields(result, "result"), config.tolerance());
+    }
+
+    private static void expect(ChildJvm child, String wanted) {
+        String line = child.next(Duration.ofSeconds(30));
+        if (!line.equals(wanted)) {
+            throw new IllegalStateException("expected '" + wanted + "', got '" + line + "' (log: " + child.log() + ")");
+        }
+    }
+
+    /** {@code key=value} tokens after {@code head}. */
+    static Map<String, String> fields(String line, String head) {
+        String[] f = line.strip().split("\\s+");
+        if (!f[0].equals(head)) {
+            throw new IllegalStateException("expected '" + head + " ...', got '" + line + "'");
+        }
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 1; i < f.length; i++) {
+            int eq = f[i].indexOf('=');
+            if (eq > 0) {
+                m.put(f[i].substring(0, eq), f[i].substring(eq + 1));
+            }
+        }
+        return m;
+    }
+
+    /** wrk, closed loop, for one step's length against the same server: the ceiling; or why it is skipped. */
+    private Map<String, Object> wrk(ChildJvm server, String url) {
+        if (config.wrk().isEmpty()) {
+            progress.printf("bench: wrk: skipped: %s%n", config.wrkMissing());
+            return skipped("wrk", config.wrkMissing());
+        }
+        Wrk wrk = config.wrk().get();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("tool", "wrk");
+        m.put("version", wrk.version());
+        try {
+            progress.printf("bench: wrk %s -t%d -c%d -d%ds %s (closed loop)%n", m.get("version"), config.wrkThreads(),
+                    config.wrkConnections(), Math.max(1, config.step().toSeconds()), url);
+            server.send("open");
+            expect(server, "ok");
+            Wrk.Result r = wrk.run(url, config.wrkThreads(), config.wrkConnections(), config.step());
+            server.send("window");
+            String[] w = server.next(Duration.ofSeconds(30)).split(" ");
+            long count = Long.parseLong(w[1]);
+            double serverRate = count < 2 ? 0 : (count - 1) * 1e9 / (Long.parseLong(w[3]) - Long.parseLong(w[2]));
+            m.put("max_closed_rate_per_s", round(serverRate, 1));
+            m.put("cpu_us_per_request", count == 0 ? null : round(r.cpuSec() * 1e6 / count, 2));
+            m.put("wrk_requests_per_s", round(r.requestsPerSec(), 1));
+            m.put("server_counted", count);
+            m.put("threads", config.wrkThreads());
+            m.put("connections", config.wrkConnections());
+            progress.printf(Locale.ROOT, "bench: wrk       server counted %d = %.0f req/s, wrk's CPU %.2f µs/req%n",
+                    count, serverRate, count == 0 ? Double.NaN : r.cpuSec() * 1e6 / count);
+        } catch (RuntimeException e) {
+            progress.printf("bench: wrk: failed: %s%n", e.getMessage());
+            m.put("error", e.getMessage());
+            m.put("max_closed_rate_per_s", null);
+            m.put("cpu_us_per_request", null);
+        }
+        return m;
+    }
+
+    private static Map<String, Object> skipped(String tool, String why) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("tool", tool);
+        m.put("version", null);
+        m.put(tool.equals("wrk") ? "max_closed_rate_per_s" : "max_open_rate_per_s", null);
+        m.put("cpu_us_per_request", null);
+        m.put("skipped", why);
+        return m;
+    }
+
+    private String ladderText() {
+        StringBuilder b = new StringBuilder();
+        for (double r : config.ladder()) {
+            b.append(b.isEmpty() ? "" : ",").append(String.format(Locale.ROOT, "%.0f", r));
+        }
+        return b.toString();
+    }
+
+    static Double round(double v, int digits) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return null;
+        }
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+
+    /** rigscope's version, as the build wrote it. */
+    static String rigscopeVersion() {
+        return EnvironmentFacts.readVersion();
+    }
+
+    /**
+     * One measured step of one tool.
+     *
+     * @param rate the rate asked for, requests/s
+     * @param length the step's length
+     * @param count requests the server counted in the step
+     * @param firstNanos the first one's arrival (the server's nanoTime)
+     * @param lastNanos the last one's
+     * @param cpuNanos the tool process's CPU from the step command to its 'ended'
+     * @param serverCpuNanos the server process's CPU over the same span
+     * @param tool the tool's own figures (its 'result' line)
+     * @param tolerance the tolerance of "holds"
+     */
+    record Step(double rate, Duration length, long count, long firstNanos, long lastNanos, long cpuNanos,
+                long serverCpuNanos, Map<String, String> tool, double tolerance) {
+
+        Step {
+            tool = Map.copyOf(tool);
+        }
+
+        /** {@code rate × length}: the requests the step should bring. */
+        double expected() {
+            return rate * length.toNanos() / 1e9;
+        }
+
+        /** The rate the server counted: {@code (count - 1) / (last - first)}; 0 with fewer than two arrivals. */
+        double serverRate() {
+            return count < 2 || lastNanos <= firstNanos ? 0 : (count - 1) * 1e9 / (lastNanos - firstNanos);
+        }
+
+        long errors() {
+            return Long.parseLong(tool.getOrDefault("errors", "0"));
+        }
+
+        long dropped() {
+            return Long.parseLong(tool.getOrDefault("dropped", "0"));
+        }
+
+        boolean capped() {
+            return Boolean.parseBoolean(tool.getOrDefault("capped", "false"));
+        }
+
+        /**
+         * Held: the server counted {@code rate × length} within the tolerance, at {@code rate} within the tolerance
+         * between the first and the last arrival, and the tool reports no error, no drop and no cap hit.
+         */
+        boolean held() {
+            return errors() == 0 && dropped() == 0 && !capped()
+                    && Math.abs(count - expected()) <= tolerance * expected()
+                    && Math.abs(serverRate() - rate) <= tolerance * rate;
+        }
+
+        double cpuUsPerRequest() {
+            return count == 0 ? Double.NaN : cpuNanos / 1000.0 / count;
+        }
+
+        /** The tool's own latency figures, where it has them. */
+        Map<String, Object> latency() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            for (String key : List.of("latency", "p50_ms", "p99_ms", "max_ms", "lag_p50_ms", "lag_p99_ms", "lag_max_ms")) {
+                String v = tool.get(key);
+                if (v != null) {
+                    m.put(key.equals("latency") ? "measures" : key, key.equals("latency") ? v : number(v));
+                }
+            }
+            return m;
+        }
+
+        private static Object number(String v) {
+            try {
+                return round(Double.parseDouble(v), 3);
+            } catch (NumberFormatException e) {
+                return v;
+            }
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("rate_per_s", rate);
+            m.put("server_counted", count);
+            m.put("expected", Math.round(expected()));
+            m.put("server_rate_per_s", round(serverRate(), 1));
+            m.put("offered_error_pct", round(100 * (serverRate() - rate) / rate, 3));
+            m.put("errors", errors());
+            m.put("dropped", dropped());
+            m.put("capped", capped());
+            m.put("holds", held());
+            m.put("cpu_us_per_request", round(cpuUsPerRequest(), 2));
+            m.put("server_cpu_us_per_request", count == 0 ? null : round(serverCpuNanos / 1000.0 / count, 2));
+            m.put("latency", latency());
+            return m;
+        }
+
+        /** The live progress line. */
+        String line(String name, int n, int of) {
+            String p99 = tool.containsKey("p99_ms") ? String.format(Locale.ROOT, ", its p99 %s ms", tool.get("p99_ms")) : "";
+            String lag = tool.containsKey("lag_p99_ms") ? String.format(Locale.ROOT, ", send lag p99 %s ms", tool.get("lag_p99_ms")) : "";
+            return String.format(Locale.ROOT, "bench: %-9s step %d/%d %6.0f req/s: server counted %d of %d (%.0f req/s, "
+                            + "%+.2f %%), errors %d, dropped %d%s, CPU %.2f µs/req%s%s: %s",
+                    name, n, of, rate, count, Math.round(expected()), serverRate(), 100 * (serverRate() - rate) / rate,
+                    errors(), dropped(), capped() ? ", cap hit" : "", cpuUsPerRequest(), p99, lag,
+                    held() ? "holds" : "does not hold");
+        }
+    }
+}

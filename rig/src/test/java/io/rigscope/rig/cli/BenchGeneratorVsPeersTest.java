@@ -1,0 +1,100 @@
+package io.rigscope.rig.cli;
+
+import static io.rigscope.rig.cli.RigscopeRun.rigscope;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rigscope.generator.bench.TimerJitter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code bench generator --vs-peers}: its flags, its JSON, and peers that cannot be had. */
+class BenchGeneratorVsPeersTest {
+
+    @Test
+    void badFlagsExitTwoNamingTheFlag() {
+        RigscopeRun r = rigscope("bench", "generator", "--vs-peers", "--ladder", "5000,lots");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--ladder").contains("lots");
+        r = rigscope("bench", "generator", "--vs-peers", "--ladder", "5000,0");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--ladder").contains("> 0");
+        r = rigscope("bench", "generator", "--vs-peers", "--target", "http://127.0.0.1:9/");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--target");
+        r = rigscope("bench", "generator", "--vs-peers", "--vs-wrk");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--vs-wrk");
+        r = rigscope("bench", "generator", "--vs-peers", "--peer-warmup", "soon");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--peer-warmup");
+        r = rigscope("bench", "generator", "--vs-peers", "--tolerance", "0");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--tolerance");
+        r = rigscope("bench", "generator", "--jitter-duration", "often");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--jitter-duration");
+    }
+
+    /**
+     * One short rung with no peer to be had (an empty peers directory, a wrk that does not exist): rigscope's own
+     * figures in the documented shape, and every peer listed as skipped with its reason, on stderr as well.
+     * Whether the rung holds on a busy test machine is not asserted.
+     */
+    @Test
+    void absentPeersAreSkippedWithTheirReasonAndTheJsonKeepsItsShape(@TempDir Path dir) throws Exception {
+        RigscopeRun r = rigscope("bench", "generator", "--vs-peers", "--json", "--ladder", "300",
+                "--step-duration", "1s", "--peer-warmup", "0s", "--jitter-duration", "200ms",
+                "--peers-dir", dir.toString(), "--wrk", dir.resolve("no-wrk").toString(),
+                "--peer-jvm-options", "-Xms128m -Xmx128m -XX:+UseSerialGC");
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertThat(j.has("max_open_rate_per_s")).isTrue();
+        assertThat(j.get("max_open_rate_per_s").isNumber()).isTrue();
+        assertThat(j.has("cpu_us_per_request")).isTrue();
+        assertThat(j.get("version").asText()).isNotEmpty();
+        assertThat(j.get("steps")).hasSize(1);
+        JsonNode step = j.get("steps").get(0);
+        assertThat(step.get("rate_per_s").asDouble()).isEqualTo(300.0);
+        for (String key : List.of("server_counted", "server_rate_per_s", "errors", "dropped", "holds",
+                "cpu_us_per_request", "latency")) {
+            assertThat(step.has(key)).as(key).isTrue();
+        }
+        assertThat(step.get("server_counted").asLong()).isPositive();
+        assertThat(j.get("timer_jitter").get("wakes").asLong()).isPositive();
+        List<String> tools = new ArrayList<>();
+        for (JsonNode peer : j.get("peers")) {
+            tools.add(peer.get("tool").asText());
+            assertThat(peer.get("skipped").asText()).as(peer.toString()).isNotEmpty();
+            assertThat(peer.has("cpu_us_per_request")).isTrue();
+            assertThat(peer.has("version")).isTrue();
+        }
+        assertThat(tools).containsExactly("hyperfoil", "gatling", "wrk");
+        assertThat(j.get("peers").get(0).has("max_open_rate_per_s")).isTrue();
+        assertThat(j.get("peers").get(2).has("max_closed_rate_per_s")).isTrue();
+        assertThat(j.get("peers").get(0).get("skipped").asText()).contains("not built").contains("-Ppeers");
+        assertThat(j.get("peers").get(2).get("skipped").asText()).contains("no-wrk");
+        assertThat(r.err()).contains("hyperfoil: skipped").contains("gatling: skipped").contains("wrk: skipped")
+                .contains("rigscope  step 1/1");
+    }
+
+    @Test
+    void theLagGoalVerdictTellsTheHostFromTheGenerator() {
+        TimerJitter quiet = new TimerJitter(50, 1000, 0.06, 0.12, 0.4);
+        TimerJitter noisy = new TimerJitter(50, 1000, 0.08, 0.61, 3.0);
+        Map<String, Object> met = BenchGeneratorCommand.lagGoal(0.2, quiet);
+        assertThat(met.get("met")).isEqualTo(true);
+        assertThat(met.get("host_allows")).isEqualTo(true);
+        Map<String, Object> generator = BenchGeneratorCommand.lagGoal(0.85, quiet);
+        assertThat(generator.get("met")).isEqualTo(false);
+        assertThat((String) generator.get("verdict")).contains("the generator's, not the host's");
+        Map<String, Object> host = BenchGeneratorCommand.lagGoal(0.85, noisy);
+        assertThat(host.get("host_allows")).isEqualTo(false);
+        assertThat((String) host.get("verdict")).contains("this host does not allow the goal");
+    }
+}
