@@ -2,20 +2,14 @@ package io.rigscope.rig.cli;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rigscope.generator.GeneratorOptions;
-import io.rigscope.generator.RecordSink;
 import io.rigscope.generator.bench.BenchResult;
 import io.rigscope.generator.bench.BenchServer;
 import io.rigscope.generator.bench.GeneratorBench;
 import io.rigscope.generator.bench.TimerJitter;
 import io.rigscope.generator.bench.Wrk;
 import io.rigscope.generator.plan.ResponseCheck;
-import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.rig.bench.PeerBench;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.model.wire.SampleBatch;
-import io.rigscope.model.wire.WireRecord;
-import io.rigscope.wire.WirePublisher;
-import io.rigscope.wire.kafka.TopicAdmin;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -28,7 +22,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -152,34 +145,21 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         + "latency figures and version; a tool that cannot be had is skipped with the reason."})
     boolean vsPeers;
 
-    @Option(names = "--ladder", paramLabel = "RATES", defaultValue = "5000,10000,20000,30000,40000,50000,60000",
-            description = "--vs-peers: the rates, req/s, comma-separated, climbed in order until a step does not hold (default ${DEFAULT-VALUE}).")
-    String ladder;
-
-    @Option(names = "--peer-warmup", defaultValue = "15s", description = "--vs-peers: an unmeasured run of each tool at the ladder's first rate before it climbs, as 3 runs (default ${DEFAULT-VALUE}, as the single run's --warmup; 0s: none).")
-    String peerWarmup;
-
-    @Option(names = "--peer-jvm-options", defaultValue = "-Xms1g -Xmx1g -XX:+UseZGC -Dio.netty.leakDetection.level=disabled",
-            description = "--vs-peers: the flags of every JVM (the server's and each tool's), space-separated (default ${DEFAULT-VALUE}).")
-    String peerJvmOptions;
-
-    @Option(names = "--peer-connections", defaultValue = "64", description = "--vs-peers: Hyperfoil's shared keep-alive connections (default ${DEFAULT-VALUE}).")
-    int peerConnections;
-
-    @Option(names = "--peers-dir", paramLabel = "DIR", description = "--vs-peers: where the peers' drivers are built (default: peers/ beside the rig/ the jar was built in).")
-    Path peersDir;
+    /** The --vs-peers options (--ladder, --peer-*, --peers-dir). */
+    @Mixin
+    BenchVsPeers peers = new BenchVsPeers();
 
     @Option(names = "--wrk", paramLabel = "PATH", description = "The wrk to run (default: wrk on the PATH).")
     Path wrkPath;
 
     /** The send-lag goal the timer jitter is held against: lag p99 at or under this, ms. */
-    static final double LAG_GOAL_MS = 0.25;
+    static final double LAG_GOAL_MS = LagGoal.GOAL_MS;
 
     @Override
     public Integer call() throws Exception {
         Duration jitterLength = Durations.parseOrZero("--jitter-duration", jitterDuration);
         if (vsPeers) {
-            return vsPeers(jitterLength);
+            return peers.run(this, jitterLength);
         }
         if (!(rate > 0)) {
             throw new UsageException("--rate must be > 0, was " + rate);
@@ -217,7 +197,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         }
         try (BenchServer server = external == null ? new BenchServer("127.0.0.1", 0, serverThreads, responseBytes,
                 serverTimingPairs > 0 ? BenchServer.SUT_SERVER_TIMING : null) : null;
-             Publishing publishing = new Publishing()) {
+             BenchPublishing publishing = new BenchPublishing(throughKafka, kafka)) {
             GeneratorBench bench = server != null ? new GeneratorBench(server, publishing.sink(), options, maxInFlight)
                     : new GeneratorBench(external, null, publishing.sink(), options, maxInFlight);
             String url = server != null ? server.url() : external.toString();
@@ -282,8 +262,8 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("holds", main.held(tolerance));
             if (jitter != null) {
                 out.put("timer_jitter", jitter.toMap());
-                out.put("lag_goal", lagGoal(main.lagP99Ms(), jitter));
-                System.err.println("bench: " + lagGoal(main.lagP99Ms(), jitter).get("verdict"));
+                out.put("lag_goal", LagGoal.of(main.lagP99Ms(), jitter));
+                System.err.println("bench: " + LagGoal.of(main.lagP99Ms(), jitter).get("verdict"));
             }
             out.put("duration_s", measured.toSeconds());
             out.put("jvm_pause_max_ms", publishing.worstPauseUs.get() / 1000.0);
@@ -349,166 +329,15 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         return Duration.ofNanos(Math.max(Math.max(intervalNanos, minWakeGapUs * 1000), 10_000));
     }
 
-    /**
-     * The lag goal against the host's own jitter: met; missed by the generator (the host's timer keeps to it); or
-     * out of this host's reach (its timer's own p99 is over the goal).
-     */
-    static Map<String, Object> lagGoal(double lagP99Ms, TimerJitter jitter) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("lag_p99_goal_ms", LAG_GOAL_MS);
-        m.put("lag_p99_ms", Math.round(lagP99Ms * 1000) / 1000.0);
-        m.put("timer_jitter_p99_ms", Math.round(jitter.p99Ms() * 1000) / 1000.0);
-        m.put("met", lagP99Ms <= LAG_GOAL_MS);
-        m.put("host_allows", jitter.allows(LAG_GOAL_MS));
-        String verdict;
-        if (!jitter.allows(LAG_GOAL_MS)) {
-            verdict = String.format(Locale.ROOT, "send lag p99 %.3f ms; the host's own timer jitter p99 is %.3f ms, over the "
-                    + "%.2f ms goal: this host does not allow the goal (a sleeping thread alone wakes that late)",
-                    lagP99Ms, jitter.p99Ms(), LAG_GOAL_MS);
-        } else if (lagP99Ms <= LAG_GOAL_MS) {
-            verdict = String.format(Locale.ROOT, "send lag p99 %.3f ms: within the %.2f ms goal (the host's timer jitter p99 %.3f ms)",
-                    lagP99Ms, LAG_GOAL_MS, jitter.p99Ms());
-        } else {
-            verdict = String.format(Locale.ROOT, "send lag p99 %.3f ms: over the %.2f ms goal while the host's own timer "
-                    + "jitter p99 is %.3f ms: the generator's, not the host's", lagP99Ms, LAG_GOAL_MS, jitter.p99Ms());
-        }
-        m.put("verdict", verdict);
-        return m;
-    }
-
     /** wrk: --wrk PATH, or the one on the PATH. */
-    private Optional<Wrk> findWrk() {
+    Optional<Wrk> findWrk() {
         return wrkPath != null ? Wrk.at(wrkPath) : Wrk.find();
     }
 
     /** Why {@link #findWrk()} found none. */
-    private String wrkMissing() {
+    String wrkMissing() {
         return wrkPath != null ? "wrk: --wrk " + wrkPath + " is not an executable file"
                 : "wrk is not installed (Debian: apt-get install wrk)";
-    }
-
-    /** {@code --vs-peers}: checks its flags, runs {@link PeerBench}, prints its figures. */
-    @SuppressWarnings("unchecked")
-    private Integer vsPeers(Duration jitterLength) throws Exception {
-        List<String> conflicting = new ArrayList<>();
-        if (vsWrk) {
-            conflicting.add("--vs-wrk (--vs-peers runs wrk itself)");
-        }
-        if (target != null) {
-            conflicting.add("--target (--vs-peers starts its own server, to count what each tool offers)");
-        }
-        if (check != null) {
-            conflicting.add("--check");
-        }
-        if (throughKafka) {
-            conflicting.add("--kafka");
-        }
-        if (serverTimingPairs != 0) {
-            conflicting.add("--server-timing-pairs");
-        }
-        if (spoolPairs != 0) {
-            conflicting.add("--spool-pairs");
-        }
-        if (!conflicting.isEmpty()) {
-            throw new UsageException("--vs-peers does not go with " + String.join(", ", conflicting));
-        }
-        List<Double> rates = parseLadder(ladder);
-        Duration step = Durations.parse("--step-duration", stepDuration);
-        Duration warm = Durations.parseOrZero("--peer-warmup", peerWarmup);
-        if (!(tolerance > 0 && tolerance < 1)) {
-            throw new UsageException("--tolerance must be > 0 and < 1, was " + tolerance);
-        }
-        for (var e : Map.of("--io-threads", ioThreads, "--server-threads", serverThreads, "--max-in-flight", maxInFlight,
-                "--peer-connections", peerConnections, "--wrk-threads", wrkThreads, "--wrk-connections", wrkConnections).entrySet()) {
-            if (e.getValue() < 1) {
-                throw new UsageException(e.getKey() + " must be >= 1, was " + e.getValue());
-            }
-        }
-        if (minWakeGapUs < 0) {
-            throw new UsageException("--min-wake-gap-us must be >= 0, was " + minWakeGapUs);
-        }
-        client.applyTo(GeneratorOptions.defaults()); // checks --preconnect-ms, --poll-us, --idle-timeout
-        List<String> jvm = List.of(peerJvmOptions.strip().split("\\s+"));
-        if (peerJvmOptions.isBlank()) {
-            throw new UsageException("--peer-jvm-options must not be empty (the same heap and GC flags for every JVM)");
-        }
-        Map<String, String> rigscopeProps = new LinkedHashMap<>();
-        rigscopeProps.put("rigscope.peer.min-wake-gap-us", Long.toString(minWakeGapUs));
-        rigscopeProps.put("rigscope.peer.preconnect-ms", Long.toString(client.preconnectMs));
-        rigscopeProps.put("rigscope.peer.poll-us", Long.toString(client.pollUs));
-        rigscopeProps.put("rigscope.peer.busy-poll", Boolean.toString(client.busyPoll));
-        Optional<Wrk> wrk = findWrk();
-        Path logs = Files.createTempDirectory("rigscope-vs-peers");
-        PeerBench.Config config = new PeerBench.Config(rates, step, warm, rates.get(0), tolerance, jvm,
-                System.getProperty("java.class.path"), peersDir != null ? peersDir : defaultPeersDir(), wrk,
-                wrk.isEmpty() ? wrkMissing() : null, wrkThreads, wrkConnections, serverThreads, ioThreads, maxInFlight,
-                peerConnections, rigscopeProps, jitterLength, logs);
-        Map<String, Object> out = new PeerBench(config, System.err).run();
-        if (out.get("timer_jitter") != null) {
-            Map<String, Object> jitter = (Map<String, Object>) out.get("timer_jitter");
-            out.put("host_allows_lag_goal", ((Number) jitter.get("p99_ms")).doubleValue() <= LAG_GOAL_MS);
-        }
-        if (json) {
-            System.out.println(new WireCodec().json().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(out));
-        } else {
-            printPeerTable(out);
-        }
-        return out.containsKey("error") ? ExitCodes.ERROR : ExitCodes.OK;
-    }
-
-    /** {@code --ladder}: positive rates, comma-separated. */
-    static List<Double> parseLadder(String value) {
-        List<Double> rates = new ArrayList<>();
-        for (String part : value.split(",")) {
-            double r;
-            try {
-                r = Double.parseDouble(part.strip());
-            } catch (NumberFormatException e) {
-                throw new UsageException("--ladder '" + value + "': '" + part.strip() + "' is not a number (e.g. --ladder 5000,10000,20000)");
-            }
-            if (!(r > 0) || Double.isInfinite(r)) {
-                throw new UsageException("--ladder '" + value + "': every rate must be > 0, was " + part.strip());
-            }
-            rates.add(r);
-        }
-        return rates;
-    }
-
-    /** peers/ of the source tree the running jar (rig/target/rigscope.jar) or classes (rig/target/classes) came from. */
-    private static Path defaultPeersDir() {
-        try {
-            Path here = Path.of(BenchGeneratorCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            Path root = here.getParent() == null || here.getParent().getParent() == null ? null
-                    : here.getParent().getParent().getParent();
-            return root == null ? Path.of("peers") : root.resolve("peers");
-        } catch (URISyntaxException | RuntimeException e) {
-            return Path.of("peers");
-        }
-    }
-
-    /** The --vs-peers figures as a table: a line per tool. */
-    @SuppressWarnings("unchecked")
-    private static void printPeerTable(Map<String, Object> out) {
-        System.out.printf(Locale.ROOT, "%-10s %-10s %-22s %-18s %-18s%n", "tool", "version", "max rate held (req/s)",
-                "CPU µs/request", "its latency");
-        List<Map<String, Object>> rows = new ArrayList<>();
-        Map<String, Object> self = new LinkedHashMap<>(out);
-        self.put("tool", "rigscope");
-        rows.add(self);
-        rows.addAll((List<Map<String, Object>>) out.get("peers"));
-        for (Map<String, Object> r : rows) {
-            Object max = r.containsKey("max_closed_rate_per_s") ? r.get("max_closed_rate_per_s") + " (closed)"
-                    : r.get("max_open_rate_per_s");
-            Object latency = r.get("latency") instanceof Map<?, ?> l ? l.get("p99_ms") == null ? "-" : "p99 " + l.get("p99_ms") + " ms" : "-";
-            System.out.printf(Locale.ROOT, "%-10s %-10s %-22s %-18s %-18s%s%n", r.get("tool"), r.get("version"), max,
-                    r.get("cpu_us_per_request"), latency, r.get("skipped") != null ? "  skipped: " + r.get("skipped")
-                            : r.get("error") != null ? "  failed: " + r.get("error") : "");
-        }
-        if (out.get("timer_jitter") != null) {
-            System.out.println("timer_jitter " + out.get("timer_jitter") + (Boolean.TRUE.equals(out.get("host_allows_lag_goal"))
-                    ? "" : " (over the " + LAG_GOAL_MS + " ms lag goal: this host does not allow it)"));
-        }
-        System.out.println("logs " + out.get("logs"));
     }
 
     /** The response check {@code --check KIND} names. */
@@ -656,67 +485,6 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     private static final class BenchResultRound {
         static double round(double v) {
             return Math.round(v * 10) / 10.0;
-        }
-    }
-
-    /** The bench's record sink: counting by default, or Kafka with --kafka. */
-    private final class Publishing implements AutoCloseable {
-        final AtomicLong records = new AtomicLong();
-        final AtomicLong samples = new AtomicLong();
-        /** Worst JVM pause and event-loop lag seen in the generator's health records, µs. */
-        final AtomicLong worstPauseUs = new AtomicLong();
-        final AtomicLong worstLoopLagUs = new AtomicLong();
-        private final KafkaEndpoint endpoint;
-        private final WirePublisher publisher;
-
-        Publishing() {
-            if (throughKafka) {
-                endpoint = kafka.open();
-                try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
-                    admin.ensureTopics();
-                }
-                publisher = new WirePublisher(endpoint.clients(), new WireCodec(), WirePublisher.Options.defaults()
-                        .withClientId("gen-bench"));
-            } else {
-                endpoint = null;
-                publisher = null;
-            }
-        }
-
-        RecordSink sink() {
-            return new RecordSink() {
-                @Override
-                public void publish(WireRecord record) {
-                    records.incrementAndGet();
-                    if (record instanceof SampleBatch b) {
-                        samples.addAndGet(b.samples().size());
-                    }
-                    if (record instanceof io.rigscope.model.wire.Health h) {
-                        worstPauseUs.accumulateAndGet((long) (h.jvmPauseMs() * 1000), Math::max);
-                        worstLoopLagUs.accumulateAndGet((long) (h.loopLagMs() * 1000), Math::max);
-                    }
-                    if (publisher != null) {
-                        publisher.publish(record);
-                    }
-                }
-
-                @Override
-                public void flush() {
-                    if (publisher != null) {
-                        publisher.flush();
-                    }
-                }
-            };
-        }
-
-        @Override
-        public void close() {
-            if (publisher != null) {
-                publisher.close();
-            }
-            if (endpoint != null) {
-                endpoint.close();
-            }
         }
     }
 }

@@ -1,0 +1,167 @@
+package io.rigscope.rig.cli;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.generator.bench.Wrk;
+import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.bench.PeerBench;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bench generator --vs-peers}: its own options (a picocli mixin of {@link BenchGeneratorCommand}), the check
+ * of the command's other flags against it, the run of {@link PeerBench} and the printing of its figures.
+ */
+final class BenchVsPeers {
+
+    @Option(names = "--ladder", paramLabel = "RATES", defaultValue = "5000,10000,20000,30000,40000,50000,60000",
+            description = "--vs-peers: the rates, req/s, comma-separated, climbed in order until a step does not hold (default ${DEFAULT-VALUE}).")
+    String ladder;
+
+    @Option(names = "--peer-warmup", defaultValue = "15s", description = "--vs-peers: an unmeasured run of each tool at the ladder's first rate before it climbs, as 3 runs (default ${DEFAULT-VALUE}, as the single run's --warmup; 0s: none).")
+    String peerWarmup;
+
+    @Option(names = "--peer-jvm-options", defaultValue = "-Xms1g -Xmx1g -XX:+UseZGC -Dio.netty.leakDetection.level=disabled",
+            description = "--vs-peers: the flags of every JVM (the server's and each tool's), space-separated (default ${DEFAULT-VALUE}).")
+    String peerJvmOptions;
+
+    @Option(names = "--peer-connections", defaultValue = "64", description = "--vs-peers: Hyperfoil's shared keep-alive connections (default ${DEFAULT-VALUE}).")
+    int peerConnections;
+
+    @Option(names = "--peers-dir", paramLabel = "DIR", description = "--vs-peers: where the peers' drivers are built (default: peers/ beside the rig/ the jar was built in).")
+    Path peersDir;
+
+    /** {@code --vs-peers}: checks its flags, runs {@link PeerBench}, prints its figures. */
+    @SuppressWarnings("unchecked")
+    Integer run(BenchGeneratorCommand c, Duration jitterLength) throws Exception {
+        List<String> conflicting = new ArrayList<>();
+        if (c.vsWrk) {
+            conflicting.add("--vs-wrk (--vs-peers runs wrk itself)");
+        }
+        if (c.target != null) {
+            conflicting.add("--target (--vs-peers starts its own server, to count what each tool offers)");
+        }
+        if (c.check != null) {
+            conflicting.add("--check");
+        }
+        if (c.throughKafka) {
+            conflicting.add("--kafka");
+        }
+        if (c.serverTimingPairs != 0) {
+            conflicting.add("--server-timing-pairs");
+        }
+        if (c.spoolPairs != 0) {
+            conflicting.add("--spool-pairs");
+        }
+        if (!conflicting.isEmpty()) {
+            throw new UsageException("--vs-peers does not go with " + String.join(", ", conflicting));
+        }
+        List<Double> rates = parseLadder(ladder);
+        Duration step = Durations.parse("--step-duration", c.stepDuration);
+        Duration warm = Durations.parseOrZero("--peer-warmup", peerWarmup);
+        if (!(c.tolerance > 0 && c.tolerance < 1)) {
+            throw new UsageException("--tolerance must be > 0 and < 1, was " + c.tolerance);
+        }
+        for (var e : Map.of("--io-threads", c.ioThreads, "--server-threads", c.serverThreads, "--max-in-flight", c.maxInFlight,
+                "--peer-connections", peerConnections, "--wrk-threads", c.wrkThreads, "--wrk-connections", c.wrkConnections).entrySet()) {
+            if (e.getValue() < 1) {
+                throw new UsageException(e.getKey() + " must be >= 1, was " + e.getValue());
+            }
+        }
+        if (c.minWakeGapUs < 0) {
+            throw new UsageException("--min-wake-gap-us must be >= 0, was " + c.minWakeGapUs);
+        }
+        c.client.applyTo(GeneratorOptions.defaults()); // checks --preconnect-ms, --poll-us, --idle-timeout
+        List<String> jvm = List.of(peerJvmOptions.strip().split("\\s+"));
+        if (peerJvmOptions.isBlank()) {
+            throw new UsageException("--peer-jvm-options must not be empty (the same heap and GC flags for every JVM)");
+        }
+        Map<String, String> rigscopeProps = new LinkedHashMap<>();
+        rigscopeProps.put("rigscope.peer.min-wake-gap-us", Long.toString(c.minWakeGapUs));
+        rigscopeProps.put("rigscope.peer.preconnect-ms", Long.toString(c.client.preconnectMs));
+        rigscopeProps.put("rigscope.peer.poll-us", Long.toString(c.client.pollUs));
+        rigscopeProps.put("rigscope.peer.busy-poll", Boolean.toString(c.client.busyPoll));
+        Optional<Wrk> wrk = c.findWrk();
+        Path logs = Files.createTempDirectory("rigscope-vs-peers");
+        PeerBench.Config config = new PeerBench.Config(rates, step, warm, rates.get(0), c.tolerance, jvm,
+                System.getProperty("java.class.path"), peersDir != null ? peersDir : defaultPeersDir(), wrk,
+                wrk.isEmpty() ? c.wrkMissing() : null, c.wrkThreads, c.wrkConnections, c.serverThreads, c.ioThreads, c.maxInFlight,
+                peerConnections, rigscopeProps, jitterLength, logs);
+        Map<String, Object> out = new PeerBench(config, System.err).run();
+        if (out.get("timer_jitter") != null) {
+            Map<String, Object> jitter = (Map<String, Object>) out.get("timer_jitter");
+            out.put("host_allows_lag_goal", ((Number) jitter.get("p99_ms")).doubleValue() <= LagGoal.GOAL_MS);
+        }
+        if (c.json) {
+            System.out.println(new WireCodec().json().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(out));
+        } else {
+            printPeerTable(out);
+        }
+        return out.containsKey("error") ? ExitCodes.ERROR : ExitCodes.OK;
+    }
+
+    /** {@code --ladder}: positive rates, comma-separated. */
+    static List<Double> parseLadder(String value) {
+        List<Double> rates = new ArrayList<>();
+        for (String part : value.split(",")) {
+            double r;
+            try {
+                r = Double.parseDouble(part.strip());
+            } catch (NumberFormatException e) {
+                throw new UsageException("--ladder '" + value + "': '" + part.strip() + "' is not a number (e.g. --ladder 5000,10000,20000)");
+            }
+            if (!(r > 0) || Double.isInfinite(r)) {
+                throw new UsageException("--ladder '" + value + "': every rate must be > 0, was " + part.strip());
+            }
+            rates.add(r);
+        }
+        return rates;
+    }
+
+    /** peers/ of the source tree the running jar (rig/c.target/rigscope.jar) or classes (rig/c.target/classes) came from. */
+    private static Path defaultPeersDir() {
+        try {
+            Path here = Path.of(BenchVsPeers.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path root = here.getParent() == null || here.getParent().getParent() == null ? null
+                    : here.getParent().getParent().getParent();
+            return root == null ? Path.of("peers") : root.resolve("peers");
+        } catch (URISyntaxException | RuntimeException e) {
+            return Path.of("peers");
+        }
+    }
+
+    /** The --vs-peers figures as a table: a line per tool. */
+    @SuppressWarnings("unchecked")
+    private static void printPeerTable(Map<String, Object> out) {
+        System.out.printf(Locale.ROOT, "%-10s %-10s %-22s %-18s %-18s%n", "tool", "version", "max rate held (req/s)",
+                "CPU µs/request", "its latency");
+        List<Map<String, Object>> rows = new ArrayList<>();
+        Map<String, Object> self = new LinkedHashMap<>(out);
+        self.put("tool", "rigscope");
+        rows.add(self);
+        rows.addAll((List<Map<String, Object>>) out.get("peers"));
+        for (Map<String, Object> r : rows) {
+            Object max = r.containsKey("max_closed_rate_per_s") ? r.get("max_closed_rate_per_s") + " (closed)"
+                    : r.get("max_open_rate_per_s");
+            Object latency = r.get("latency") instanceof Map<?, ?> l ? l.get("p99_ms") == null ? "-" : "p99 " + l.get("p99_ms") + " ms" : "-";
+            System.out.printf(Locale.ROOT, "%-10s %-10s %-22s %-18s %-18s%s%n", r.get("tool"), r.get("version"), max,
+                    r.get("cpu_us_per_request"), latency, r.get("skipped") != null ? "  skipped: " + r.get("skipped")
+                            : r.get("error") != null ? "  failed: " + r.get("error") : "");
+        }
+        if (out.get("timer_jitter") != null) {
+            System.out.println("timer_jitter " + out.get("timer_jitter") + (Boolean.TRUE.equals(out.get("host_allows_lag_goal"))
+                    ? "" : " (over the " + LagGoal.GOAL_MS + " ms lag goal: this host does not allow it)"));
+        }
+        System.out.println("logs " + out.get("logs"));
+    }
+
+}
