@@ -84,9 +84,11 @@ public final class SutWarmup {
         double rate = rate(plan);
         int least = (int) (length(plan).toSeconds() / SEGMENT.toSeconds());
         int most = (int) (maxLength(plan).toSeconds() / SEGMENT.toSeconds());
-        console.printf(Locale.ROOT, "sut: warm-up at %.0f req/s of the series' own requests, %d to %d s until the "
-                + "service settles, not counted in any repeat (a JVM started seconds ago is still compiling its "
-                + "request path; docs/protocol.md)%n", rate, least * SEGMENT.toSeconds(), most * SEGMENT.toSeconds());
+        String span = least == most ? "for " + most * SEGMENT.toSeconds() + " s"
+                : least * SEGMENT.toSeconds() + " to " + most * SEGMENT.toSeconds() + " s until the service settles";
+        console.printf(Locale.ROOT, "sut: warm-up at %.0f req/s of the series' own requests, %s, not counted in any "
+                + "repeat (a JVM started seconds ago is still compiling its request path; docs/protocol.md)%n", rate,
+                span);
         long sent = 0;
         long failed = 0;
         Segment before = null;
