@@ -126,14 +126,15 @@ public final class ServiceRule implements CauseRule {
         List<Evidence> evidence = new ArrayList<>();
         Confidence confidence;
         double share = -1;
-        ServiceView.PauseRun run = paused == null ? null : ServiceView.pausedRun(scene);
-        double pauseMs = run == null ? 0 : Math.max(paused.pauseMs(), run.pauseMs());
+        // the run holding the longest single pause sums at least that pause: never shorter than it
+        ServiceView.Run run = paused == null ? null : ServiceView.pausedRun(scene);
+        double pauseMs = run == null ? 0 : run.sumMs();
         if (paused != null && (starved == null || pauseMs * 1000 >= coverUs)) {
             String what = paused.stoppedMs() >= paused.pauseMs() ? "stopped (state T)" : "at JVM safepoints";
             confidence = pauseMs * 1000 >= coverUs ? Confidence.ATTRIBUTED : Confidence.MOST_LIKELY;
             share = pauseMs * 1000 / worstUs;
-            boolean several = run.records() > 1 && run.pauseMs() > paused.pauseMs();
-            ProcessMetrics last = several ? run.last() : paused;
+            boolean several = run.records() > 1;
+            ProcessMetrics last = run.last();
             evidence.add(Evidence.measured("rig.process", last.ts(), "pause_ms", WaitProfile.round(pauseMs), "ms",
                     "the service's process " + paused.src() + " (pid " + paused.pid() + ") was " + what + " "
                             + WaitProfile.round(pauseMs) + " ms " + (several ? "over " + run.records()

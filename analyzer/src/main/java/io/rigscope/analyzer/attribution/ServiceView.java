@@ -8,6 +8,8 @@ import io.rigscope.model.wire.ServerTiming;
 import io.rigscope.model.wire.Waits;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What the {@code service} and {@code connection_pool} rules share: the episode's slowest request that told its
@@ -151,55 +153,48 @@ final class ServiceView {
      * its interval of the one before): its span, ms (the sum of their intervals), 0 when none.
      */
     static double starvedRunMs(EpisodeScene scene) {
-        double best = 0;
-        double run = 0;
-        long lastTs = Long.MIN_VALUE;
-        double lastIntervalMs = 0;
-        for (ProcessMetrics p : scene.around(TelemetryStream.PROCESS, ProcessMetrics.class)) {
-            if (!starvedSecond(scene, p)) {
-                run = 0;
-                lastTs = Long.MIN_VALUE;
-                continue;
-            }
-            boolean next = lastTs != Long.MIN_VALUE && p.ts() - lastTs <= 1.5 * lastIntervalMs * 1000;
-            run = next ? run + p.intervalMs() : p.intervalMs();
-            lastTs = p.ts();
-            lastIntervalMs = p.intervalMs();
-            best = Math.max(best, run);
-        }
-        return best;
-    }
-
-    /** A run of consecutive records in which the process was paused: the last of them and their pauses summed, ms. */
-    record PauseRun(ProcessMetrics last, double pauseMs, int records) {
+        Run run = longestRun(scene, p -> starvedSecond(scene, p), ProcessMetrics::intervalMs);
+        return run == null ? 0 : run.sumMs();
     }
 
     /**
-     * The longest pause of the service's process around the episode, summed over consecutive records (each within
-     * 1.5 of its interval of the one before) that each show a pause of at least a fifth of
-     * {@code attribution_service_pause_ms} (an ordinary safepoint is not a stop): a stop that straddles the boundary of two
-     * 1-s records shows as two parts (the service-pause calibration of 2026-12-02: 828 ms stopped, 400 ms and
-     * 428 ms in two records). Null when no record shows a pause.
+     * The longest pause of the service's process around the episode, summed over consecutive records that each show
+     * a pause of at least a fifth of {@code attribution_service_pause_ms} (an ordinary safepoint is not a stop): a
+     * stop that straddles the boundary of two 1-s records shows as two parts (the service-pause calibration of
+     * 2026-12-02: 828 ms stopped, 400 ms in the first record). Null when no record shows such a pause.
      */
-    static PauseRun pausedRun(EpisodeScene scene) {
-        PauseRun best = null;
-        double run = 0;
+    static Run pausedRun(EpisodeScene scene) {
+        double leastMs = scene.settings().servicePauseUs() / 5000.0;
+        return longestRun(scene, p -> p.pauseMs() >= leastMs, ProcessMetrics::pauseMs);
+    }
+
+    /** A run of consecutive {@code rig.process} records: the last of them, their amounts summed (ms), how many. */
+    record Run(ProcessMetrics last, double sumMs, int records) {
+    }
+
+    /**
+     * The run of consecutive records around the episode that all satisfy {@code member} (each within 1.5 of its
+     * interval of the one before) with the largest sum of {@code amountMs}; null when no record is a member.
+     */
+    private static Run longestRun(EpisodeScene scene, Predicate<ProcessMetrics> member,
+                                  ToDoubleFunction<ProcessMetrics> amountMs) {
+        Run best = null;
+        double sum = 0;
         int n = 0;
         ProcessMetrics prev = null;
-        double leastMs = scene.settings().servicePauseUs() / 5000.0;
         for (ProcessMetrics p : scene.around(TelemetryStream.PROCESS, ProcessMetrics.class)) {
-            if (p.pauseMs() < leastMs) {
-                run = 0;
+            if (!member.test(p)) {
+                sum = 0;
                 n = 0;
                 prev = null;
                 continue;
             }
             boolean next = prev != null && p.ts() - prev.ts() <= 1.5 * prev.intervalMs() * 1000;
-            run = next ? run + p.pauseMs() : p.pauseMs();
+            sum = next ? sum + amountMs.applyAsDouble(p) : amountMs.applyAsDouble(p);
             n = next ? n + 1 : 1;
             prev = p;
-            if (best == null || run > best.pauseMs()) {
-                best = new PauseRun(p, run, n);
+            if (best == null || sum > best.sumMs()) {
+                best = new Run(p, sum, n);
             }
         }
         return best;

@@ -103,6 +103,7 @@ public final class WalPoolRule implements CauseRule {
         }
         Confidence confidence;
         List<String> lacking = new ArrayList<>();
+        Vacuums vacuums = new Vacuums(scene);
         if (init && rose || created != null && created.committersOnWal()) {
             confidence = Confidence.ATTRIBUTED;
         } else if (created != null && rhythm && risesInStep(scene, created.atUs(), period)) {
@@ -116,27 +117,22 @@ public final class WalPoolRule implements CauseRule {
         } else if (init && rhythm) {
             confidence = Confidence.MOST_LIKELY;
         } else if (!init && created == null && !rose && rhythm && !dbCovered) {
-            DeviceBurst burst = deviceBurst(scene, period);
-            if (burst == null) {
+            List<Evidence> burst = deviceBurst(scene, period, vacuums);
+            if (burst.isEmpty()) {
                 return Optional.empty();
             }
-            evidence.addAll(burst.evidence());
+            evidence.addAll(burst);
             confidence = Confidence.MOST_LIKELY;
             lacking.add("rig.db");
         } else {
             return Optional.empty();
         }
         Finding finding = new Finding(Cause.WAL_POOL, confidence, evidence, lacking);
-        Vacuums vacuums = new Vacuums(scene);
         if (vacuums.seen()) {
             finding = finding.capped(Confidence.MOST_LIKELY, new Evidence("rig.pglog", "control failed: a vacuum ran "
                     + "around the episode, whose WAL also fills segments"));
         }
         return Optional.of(finding);
-    }
-
-    /** What the device view showed of a segment's zero-fill: the evidence to print. */
-    private record DeviceBurst(List<Evidence> evidence) {
     }
 
     /** The smallest default {@code wal_segment_size} (initdb's; RDS's is 64 MB): half of it is the least burst counted. */
@@ -152,35 +148,36 @@ public final class WalPoolRule implements CauseRule {
      *   <li>in the {@code rig.os} records of the episode's seconds (±1 s), one device wrote at least half a WAL
      *       segment ({@code wal_segment_size} from the ENVIRONMENT facts, else 16 MB, the smallest default) more
      *       than its median rate over the 10 s before;</li>
-     *   <li>another such burst lies one or two freeze periods (±1.5 s) away: the bursts keep the freezes' rhythm;</li>
+     *   <li>another such burst lies one or two freeze periods (±1 s) away: the bursts keep the freezes' rhythm;</li>
      *   <li>the session samples of those seconds show no more sessions waiting on locks or data files (another
      *       cause's fingerprint) than on WAL (CPU and the client are no cause's wait);</li>
      *   <li>no checkpoint completed and no vacuum burst ran around the episode (the Postgres log): both write
      *       bursts of their own.</li>
      * </ul>
+     * The evidence to print, empty when any of these fails.
      */
-    private static DeviceBurst deviceBurst(EpisodeScene scene, long periodSec) {
+    private static List<Evidence> deviceBurst(EpisodeScene scene, long periodSec, Vacuums vacuums) {
         long segment = scene.settingBytes("wal_segment_size").orElse(0);
         String segmentSource = segment > 0 ? "wal_segment_size " + (segment >> 20) + " MB"
                 : "16 MB (wal_segment_size not in the environment; the smallest default)";
         long needKb = Math.max(segment, DEFAULT_SEGMENT_FLOOR_BYTES) / 2 / 1024;
         Burst now = burstAt(scene, scene.startSec() - 1, scene.endSec() + 1, needKb);
         if (now == null) {
-            return null;
+            return List.of();
         }
         Long stepSec = null;
         for (int k = 1; k <= 2 && stepSec == null; k++) {
             for (int sign : new int[] {-1, 1}) {
                 long centre = now.atSec() + sign * k * periodSec;
                 Burst other = burstAt(scene, centre - 1, centre + 2, needKb);
-                if (other != null && Math.abs(other.atSec() - centre) <= 1.5) {
+                if (other != null) {
                     stepSec = other.atSec();
                     break;
                 }
             }
         }
         if (stepSec == null) {
-            return null;
+            return List.of();
         }
         WaitProfile waits = new WaitProfile(scene.telemetry().records(TelemetryStream.WAITS, scene.startSec() - 1,
                 scene.endSec() + 1, Waits.class));
@@ -188,15 +185,15 @@ public final class WalPoolRule implements CauseRule {
         double onOtherCause = waits.sessions(WaitProfile.LOCK) + waits.sessions(WaitProfile.DATA_READ)
                 + waits.sessions(WaitProfile.DATA_SYNC);
         if (onOtherCause > onWal) {
-            return null;
+            return List.of();
         }
         for (PgLogEvent e : scene.around(TelemetryStream.PGLOG, PgLogEvent.class)) {
             if (e.kind() == PgLogEvent.Kind.CHECKPOINT_COMPLETE) {
-                return null;
+                return List.of();
             }
         }
-        if (new Vacuums(scene).walBurst) {
-            return null;
+        if (vacuums.walBurst) {
+            return List.of();
         }
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(Evidence.measured("rig.os", now.atSec() * 1_000_000L, "device_write_burst_mb",
@@ -213,7 +210,7 @@ public final class WalPoolRule implements CauseRule {
                 : "no session waiting in the session samples of those seconds (" + WaitProfile.round(waits.total())
                         + " active): a freeze shorter than the sampling interval fell between two samples"));
         evidence.add(new Evidence("rig.pglog", "no checkpoint completing and no vacuum burst around it"));
-        return new DeviceBurst(evidence);
+        return evidence;
     }
 
     /** A device's write burst: where, when (the record's second) and how much above its baseline, KB. */
