@@ -20,13 +20,19 @@ import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.WireRecord;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.test.StepVerifier;
+import reactor.test.scheduler.VirtualTimeScheduler;
 
 /**
  * The silence rule ({@code generator_silence_s}, default 5 s): a generator that stops publishing mid-repeat ends the
@@ -185,51 +191,69 @@ class GeneratorSilenceTest {
         assertThat(json(finish(lenient, out))).doesNotContain("ended_by");
     }
 
+    // The live pipeline below runs in virtual time (reactor-test): its clock is the analysis scheduler's, which
+    // StepVerifier replaces, set to the records' own epoch seconds. What took 30 s of sleeping now takes none, and
+    // each assertion names the virtual second something happened, not a bound on the wall clock.
+
+    /** A virtual clock standing at {@code epochSec}. */
+    private static VirtualTimeScheduler clockAt(long epochSec) {
+        VirtualTimeScheduler vts = VirtualTimeScheduler.create();
+        vts.advanceTimeTo(Instant.ofEpochSecond(epochSec));
+        return vts;
+    }
+
     @Test
-    void aSourceThatStopsHeartbeatingIsAnUnreachableBrokerNotASilentGenerator() throws Exception {
-        // a heartbeating source (Kafka: an empty batch a second while connected) that then says nothing for 9 s,
+    void aSourceThatStopsHeartbeatingIsAnUnreachableBrokerNotASilentGenerator() {
+        // a heartbeating source (Kafka: an empty batch a second while connected) that then says nothing for 30 s,
         // as during a broker outage: no repeat is judged silent meanwhile; its records then arrive and end it
-        long startSec = System.currentTimeMillis() / 1000 - 4;
+        long startSec = 1_764_000_400L;
+        VirtualTimeScheduler clock = clockAt(startSec + 4);
         List<WireRecord> before = repeat(startSec, 20, seconds(0, 4), false);
-        reactor.core.publisher.Sinks.Many<List<WireRecord>> input = reactor.core.publisher.Sinks.many().unicast()
-                .onBackpressureBuffer();
-        List<Decision> decided = new java.util.concurrent.CopyOnWriteArrayList<>();
-        var done = Analyzer.forSeries(SERIES).live(input.asFlux(), p -> { }).doOnNext(decided::add)
-                .collectList().toFuture();
-        input.tryEmitNext(before);
-        for (int i = 0; i < 3; i++) {
-            Thread.sleep(1_000);
-            input.tryEmitNext(List.of()); // heartbeats: connected, caught up
-        }
-        Thread.sleep(9_000); // the outage: nothing, not even a heartbeat
-        assertThat(decided).as("no repeat judged while the source could not be read")
-                .noneMatch(d -> d instanceof Decision.Repeat);
         List<WireRecord> rest = repeat(startSec, 20, seconds(4, 20), true).stream()
                 .filter(r -> !(r instanceof Marker m && (m.kind() == Marker.Kind.CONFIG
                         || m.kind() == Marker.Kind.REPEAT_START))).toList();
-        input.tryEmitNext(rest);
-        input.tryEmitComplete();
-        done.get(30, java.util.concurrent.TimeUnit.SECONDS);
-        assertThat(decided).filteredOn(d -> d instanceof Decision.Repeat)
-                .allMatch(d -> ((Decision.Repeat) d).summary().silence() == null);
+        Sinks.Many<List<WireRecord>> input = Sinks.many().unicast().onBackpressureBuffer();
+        List<Decision> decided = new ArrayList<>();
+        StepVerifier.withVirtualTime(() -> Analyzer.forSeries(SERIES).live(input.asFlux(), p -> { })
+                        .doOnNext(decided::add), () -> clock, Long.MAX_VALUE)
+                .then(() -> input.tryEmitNext(before))
+                .thenAwait(Duration.ofSeconds(1))
+                .then(() -> input.tryEmitNext(List.of())) // heartbeats: connected, caught up
+                .thenAwait(Duration.ofSeconds(1))
+                .then(() -> input.tryEmitNext(List.of()))
+                .thenAwait(Duration.ofSeconds(1))
+                .then(() -> input.tryEmitNext(List.of()))
+                .thenAwait(Duration.ofSeconds(30)) // the outage: nothing, not even a heartbeat
+                .then(() -> assertThat(decided).as("no repeat judged while the source could not be read")
+                        .noneMatch(d -> d instanceof Decision.Repeat))
+                .then(() -> {
+                    input.tryEmitNext(rest);
+                    input.tryEmitComplete();
+                })
+                .thenConsumeWhile(d -> true)
+                .verifyComplete();
+        assertThat(decided).filteredOn(d -> d instanceof Decision.Repeat).singleElement()
+                .satisfies(d -> assertThat(((Decision.Repeat) d).summary().silence()).isNull());
+        assertThat(decided.get(decided.size() - 1)).isInstanceOf(Decision.Series.class);
     }
 
     @Test
     void aSourceThatNeverHeartbeatsGivesNoLiveVerdict() {
-        // no evidence that the wire carries writes (no heartbeat, ever): the clock alone judges nothing live
-        long startSec = System.currentTimeMillis() / 1000 - 10;
+        // no evidence that the wire carries writes (no heartbeat, ever): the clock alone judges nothing live, even
+        // a minute past the grace
+        long startSec = 1_764_000_500L;
+        VirtualTimeScheduler clock = clockAt(startSec + 10);
         List<WireRecord> records = repeat(startSec, 30, seconds(0, 8), false);
-        List<Decision> decided = new java.util.concurrent.CopyOnWriteArrayList<>();
-        var subscription = Analyzer.forSeries(SERIES).live(Flux.concat(Flux.just(records), Flux.never()), p -> { })
-                .subscribe(decided::add);
-        try {
-            Thread.sleep(9_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            subscription.dispose();
-        }
-        assertThat(decided).noneMatch(d -> d instanceof Decision.Repeat);
+        List<Decision> decided = new ArrayList<>();
+        StepVerifier.withVirtualTime(() -> Analyzer.forSeries(SERIES)
+                        .live(Flux.concat(Flux.just(records), Flux.never()), p -> { })
+                        .doOnNext(decided::add)
+                        .takeUntilOther(Mono.delay(Duration.ofSeconds(60))), () -> clock, Long.MAX_VALUE)
+                .thenAwait(Duration.ofSeconds(60))
+                .thenConsumeWhile(d -> true)
+                .verifyComplete();
+        assertThat(decided).as("seconds decided, no repeat").isNotEmpty()
+                .noneMatch(d -> d instanceof Decision.Repeat);
     }
 
     /** What a following Kafka source emits while a write probe is acknowledged and it is caught up. */
@@ -239,20 +263,35 @@ class GeneratorSilenceTest {
 
     @Test
     void theLivePipelineJudgesTheSilentRepeatOnItsOwnClockAndEndsWithTheReplaysReport() {
-        // timestamps close to now, so the analyzer's wall clock passes the grace a few seconds into the test
-        long startSec = System.currentTimeMillis() / 1000 - 10;
+        // gen-1's samples in seconds start..start+7 of a 30-s repeat (its last ledger stamped in start+8), read at
+        // start+10 by a heartbeating source. The first tick (start+11) sees its records arrive; they are quiet from
+        // then, so at start+16 (the grace of 5 s after that tick, and past (start+8) + 1 + 5) the repeat ends,
+        // silent since start+9; with the data
+        // complete and nothing arriving for attribution_grace_s after, the analysis ends with the replay's report.
+        long startSec = 1_764_000_600L;
+        VirtualTimeScheduler clock = clockAt(startSec + 10);
         List<WireRecord> records = repeat(startSec, 30, seconds(0, 8), false);
-        long t0 = System.nanoTime();
-        List<Decision> decisions = Analyzer.forSeries(SERIES)
-                .live(Flux.concat(Flux.just(records), heartbeats()), p -> { })
-                .collectList().block(Duration.ofSeconds(40));
-        long elapsedMs = (System.nanoTime() - t0) / 1_000_000;
-        assertThat(decisions).isNotNull();
+        List<Decision> decisions = new ArrayList<>();
+        long[] judgedAtSec = {-1};
+        StepVerifier.withVirtualTime(() -> Analyzer.forSeries(SERIES)
+                        .live(Flux.concat(Flux.just(records), heartbeats()), p -> { })
+                        .doOnNext(d -> {
+                            decisions.add(d);
+                            if (d instanceof Decision.Repeat) {
+                                judgedAtSec[0] = clock.now(TimeUnit.SECONDS);
+                            }
+                        }), () -> clock, Long.MAX_VALUE)
+                .thenAwait(Duration.ofSeconds(60))
+                .thenConsumeWhile(d -> true)
+                .verifyComplete();
+        assertThat(judgedAtSec[0]).as("the virtual second the repeat was judged").isEqualTo(startSec + 16);
         Decision.Series series = (Decision.Series) decisions.get(decisions.size() - 1);
         assertThat(series.report().repeats()).singleElement()
-                .satisfies(r -> assertThat(r.endedBy()).isEqualTo("generator_silent"));
+                .satisfies(r -> {
+                    assertThat(r.endedBy()).isEqualTo("generator_silent");
+                    assertThat(r.silence().sinceSec()).isEqualTo(startSec + 9);
+                });
         assertThat(decisions).filteredOn(d -> d instanceof Decision.Repeat).hasSize(1);
-        assertThat(elapsedMs).as("judged and ended without a timeout").isLessThan(20_000);
         assertThat(json(series.report())).isEqualTo(replayReport(records));
     }
 
