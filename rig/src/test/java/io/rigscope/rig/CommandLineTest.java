@@ -95,7 +95,7 @@ class CommandLineTest {
     void generateWithAnIdleTimeoutThatIsNotADurationExitsTwoNamingTheFlag() {
         RigscopeRun r = rigscope("generate", "--url", "http://127.0.0.1:1/", "--rate", "1", "--idle-timeout", "soon");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
-        assertThat(r.err()).contains("--idle-timeout 'soon' is not a duration");
+        assertThat(r.err()).contains("Invalid value for option '--idle-timeout': 'soon' is not a duration");
     }
 
     @Test

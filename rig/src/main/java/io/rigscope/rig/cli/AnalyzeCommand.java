@@ -133,7 +133,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(names = "--timeout", paramLabel = "DURATION",
             description = "Stop following after this long and judge what arrived, e.g. 30m.")
-    String timeout;
+    Duration timeout;
 
     @Option(names = "--quiet",
             description = "No live lines: following live, analyze otherwise prints what `run` prints as the "
@@ -154,7 +154,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + "--report-json/--report-md/--report-html");
         }
         UnaryOperator<AnalyzerSettings> overrides = overrides();
-        Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
+        Duration stopAfter = Durations.positive("--timeout", timeout);
         WireCodec codec = new WireCodec();
         Dashboard.Options dashboardOptions = dashboard.options();
         SeriesOutputOptions.checkHlog(hlog);
@@ -212,7 +212,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new UsageException("--group is blank: name the consumer group the analyzers share");
         }
         UnaryOperator<AnalyzerSettings> overrides = overrides();
-        Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
+        Duration stopAfter = Durations.positive("--timeout", timeout);
         WireCodec codec = new WireCodec();
         if (reportDir != null) {
             try {
@@ -231,7 +231,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             Thread hook = new Thread(every::stop, "analyze-stop");
             Runtime.getRuntime().addShutdownHook(hook);
             System.out.println("analyze: following every series on " + endpoint.clients().bootstrap() + " in group "
-                    + group + (stopAfter == null ? " until Ctrl-C" : " for " + timeout));
+                    + group + (stopAfter == null ? " until Ctrl-C" : " for " + Durations.text(stopAfter)));
             List<String> done = every.run(stopAfter, (id, report) -> {
                 if (reportDir != null) {
                     String file = id.replaceAll("[^A-Za-z0-9._-]", "_");

@@ -47,16 +47,16 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
     boolean live;
 
     @Option(names = "--duration", paramLabel = "DURATION", description = "--live: how long the load runs (default 5m, at least 5s).")
-    String duration;
+    Duration duration;
 
     @Option(names = "--warmup", paramLabel = "DURATION", description = "--live: load before the measured --duration, timed apart (default 15s; 0 for none).")
-    String warmup;
+    Duration warmup;
 
     @Option(names = "--stall", paramLabel = "DURATION", description = "--live: each planted server stall (default 600ms; 0 for none).")
-    String stall;
+    Duration stall;
 
     @Option(names = "--stall-every", paramLabel = "DURATION", description = "--live: one stall per this period (default 30s).")
-    String stallEvery;
+    Duration stallEvery;
 
     @Option(names = "--encoding", paramLabel = "FORMAT",
             description = "Value format of rig.samples: ${COMPLETION-CANDIDATES} (default: the publisher's default, ${DEFAULT-VALUE}).")
@@ -139,19 +139,19 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
         if (samples != null) {
             throw new UsageException("--samples does not apply to --live (it runs for --duration at --rate)");
         }
-        Duration length = Durations.parse("--duration", duration == null ? "5m" : duration);
-        Duration warm = Durations.parseOrZero("--warmup", warmup == null ? "15s" : warmup);
-        Duration stallLength = Durations.parseOrZero("--stall", stall == null ? "600ms" : stall);
-        Duration every = Durations.parse("--stall-every", stallEvery == null ? "30s" : stallEvery);
+        Duration length = duration == null ? Duration.ofMinutes(5) : duration;
+        Duration warm = warmup == null ? Duration.ofSeconds(15) : warmup;
+        Duration stallLength = stall == null ? Duration.ofMillis(600) : stall;
+        Duration every = Durations.positive("--stall-every", stallEvery == null ? Duration.ofSeconds(30) : stallEvery);
         int rate = ratePerSec == null ? 25_000 : ratePerSec;
         if (length.toSeconds() < 5) {
-            throw new UsageException("--duration must be at least 5s, was " + duration);
+            throw new UsageException("--duration must be at least 5s, was " + Durations.text(length));
         }
         if (rate < 100 || rate > 1_000_000) {
             throw new UsageException("--rate must be 100-1000000 with --live, was " + rate);
         }
         if (!stallLength.isZero() && stallLength.compareTo(every) >= 0) {
-            throw new UsageException("--stall must be shorter than --stall-every, was " + stall + " every " + every.toMillis() + "ms");
+            throw new UsageException("--stall must be shorter than --stall-every, was " + Durations.text(stallLength) + " every " + Durations.text(every));
         }
         return LiveAnalyzerBench.Plan.defaults().withWarmup(warm).withDuration(length).withRatePerSec(rate)
                 .withStalls(every, stallLength).withEncoding(encoding);

@@ -55,10 +55,10 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     double rate;
 
     @Option(names = "--duration", defaultValue = "30s", description = "Measured run length (default ${DEFAULT-VALUE}).")
-    String duration;
+    Duration duration;
 
     @Option(names = "--warmup", defaultValue = "15s", description = "Unmeasured warm-up at the same rate first (default ${DEFAULT-VALUE}; 0s for none).")
-    String warmup;
+    Duration warmup;
 
     @Option(names = "--warmup-runs", defaultValue = "3", description = "The warm-up is this many runs, each a share of --warmup (default ${DEFAULT-VALUE}): the code "
         + "that opens, first uses and closes connections runs once per connection per run, so it is compiled only after a few runs.")
@@ -93,7 +93,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     boolean throughKafka;
 
     @Option(names = "--step-duration", defaultValue = "10s", description = "--vs-wrk: wrk's run and each search step (default ${DEFAULT-VALUE}).")
-    String stepDuration;
+    Duration stepDuration;
 
     @Option(names = "--search-steps", defaultValue = "6", description = "--vs-wrk: bisection steps (default ${DEFAULT-VALUE}).")
     int searchSteps;
@@ -135,7 +135,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         + "jitter this long: a thread that only sleeps to a 50 µs schedule, its lateness p50/p99/max printed beside "
         + "the send lag, with whether the host allows the lag goal (p99 <= " + LAG_GOAL_MS + " ms). Default "
         + "${DEFAULT-VALUE}; 0s: not measured."})
-    String jitterDuration;
+    Duration jitterDuration;
 
     @Option(names = "--vs-peers", description = {"Instead of one run: a bench server in a JVM of its own, then rigscope, "
         + "Hyperfoil and Gatling (each in a JVM of its own, --peer-jvm-options) up the same --ladder of rates, open "
@@ -157,16 +157,16 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Duration jitterLength = Durations.parseOrZero("--jitter-duration", jitterDuration);
+        Duration jitterLength = jitterDuration;
         if (vsPeers) {
             return peers.run(this, jitterLength);
         }
         if (!(rate > 0)) {
             throw new UsageException("--rate must be > 0, was " + rate);
         }
-        Duration measured = Durations.parse("--duration", duration);
-        Duration warm = Durations.parseOrZero("--warmup", warmup);
-        Duration step = Durations.parse("--step-duration", stepDuration);
+        Duration measured = Durations.positive("--duration", duration);
+        Duration warm = warmup;
+        Duration step = Durations.positive("--step-duration", stepDuration);
         if (warmupRuns < 1) {
             throw new UsageException("--warmup-runs must be >= 1, was " + warmupRuns);
         }

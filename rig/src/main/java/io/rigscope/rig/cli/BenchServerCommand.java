@@ -31,7 +31,7 @@ public final class BenchServerCommand implements Callable<Integer> {
     int threads;
 
     @Option(names = "--duration", defaultValue = "0s", description = "Stop after this long (default ${DEFAULT-VALUE}: run until Ctrl-C).")
-    String duration;
+    Duration duration;
 
     @Option(names = "--control", description = {"Read commands on stdin, one a line, and answer each on stdout: "
         + "'open' starts a new count of arrivals (answer 'ok'), 'window' prints 'window COUNT FIRST_NS LAST_NS' (the "
@@ -47,7 +47,7 @@ public final class BenchServerCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new UsageException("--threads must be >= 1, was " + threads);
         }
-        Duration runFor = Durations.parseOrZero("--duration", duration);
+        Duration runFor = duration;
         CountDownLatch stop = new CountDownLatch(1);
         Thread hook = new Thread(stop::countDown, "rig-bench-server-stop");
         Runtime.getRuntime().addShutdownHook(hook);

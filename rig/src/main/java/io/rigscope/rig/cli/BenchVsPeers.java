@@ -28,7 +28,7 @@ final class BenchVsPeers {
     String ladder;
 
     @Option(names = "--peer-warmup", defaultValue = "15s", description = "--vs-peers: an unmeasured run of each tool at the ladder's first rate before it climbs, as 3 runs (default ${DEFAULT-VALUE}, as the single run's --warmup; 0s: none).")
-    String peerWarmup;
+    Duration peerWarmup;
 
     @Option(names = "--peer-jvm-options", defaultValue = "-Xms1g -Xmx1g -XX:+UseZGC -Dio.netty.leakDetection.level=disabled",
             description = "--vs-peers: the flags of every JVM (the server's and each tool's), space-separated (default ${DEFAULT-VALUE}).")
@@ -66,8 +66,8 @@ final class BenchVsPeers {
             throw new UsageException("--vs-peers does not go with " + String.join(", ", conflicting));
         }
         List<Double> rates = parseLadder(ladder);
-        Duration step = Durations.parse("--step-duration", c.stepDuration);
-        Duration warm = Durations.parseOrZero("--peer-warmup", peerWarmup);
+        Duration step = Durations.positive("--step-duration", c.stepDuration);
+        Duration warm = peerWarmup;
         if (!(c.tolerance > 0 && c.tolerance < 1)) {
             throw new UsageException("--tolerance must be > 0 and < 1, was " + c.tolerance);
         }

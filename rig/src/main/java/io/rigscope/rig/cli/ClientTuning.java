@@ -23,7 +23,7 @@ public final class ClientTuning {
 
     @Option(names = "--idle-timeout", defaultValue = "0s", description = {"Close a keep-alive connection idle this long (default ${DEFAULT-VALUE}: never). Set it below "
         + "the server's own keep-alive timeout (Node: 5s) when requests fail as resets after idle spells."})
-    String idleTimeout;
+    Duration idleTimeout;
 
     /**
      * {@code options} with these settings.
@@ -40,6 +40,6 @@ public final class ClientTuning {
         return options.withBusyPoll(busyPoll)
                 .withPreconnect(Duration.ofMillis(preconnectMs))
                 .withPollNanos(pollUs * 1000)
-                .withIdleTimeout(Durations.parse("--idle-timeout", idleTimeout));
+                .withIdleTimeout(idleTimeout);
     }
 }

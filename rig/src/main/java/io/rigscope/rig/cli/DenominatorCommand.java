@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import java.time.Duration;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.rig.denominator.Denominator;
 import io.rigscope.sut.Sut;
@@ -26,8 +27,8 @@ public final class DenominatorCommand implements Callable<Integer> {
     @Option(names = "--batch", required = true, paramLabel = "B", description = "Rows per transaction: the SUT's batch size.")
     int batch;
 
-    @Option(names = "--duration", paramLabel = "DURATION", description = "How long pgbench runs (default: ${DEFAULT-VALUE}).")
-    String duration = "30s";
+    @Option(names = "--duration", paramLabel = "DURATION", defaultValue = "30s", description = "How long pgbench runs (default: ${DEFAULT-VALUE}).")
+    Duration duration;
 
     @Option(names = "--clients", paramLabel = "N", description = "Concurrent pgbench clients (default: ${DEFAULT-VALUE}).")
     int clients = 8;
@@ -43,7 +44,7 @@ public final class DenominatorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        var d = Durations.parse("--duration", duration);
+        var d = Durations.positive("--duration", duration);
         try (PgTarget target = PgTarget.resolve(pg)) {
             if (target.owned()) {
                 Sut.start(SutConfig.defaults(target.url()).withMigrate(true)).close();

@@ -88,7 +88,7 @@ public final class GenerateCommand implements Callable<Integer> {
     String rateUnit;
 
     @Option(names = "--duration", defaultValue = "30s", description = "How long requests are started (default ${DEFAULT-VALUE}).")
-    String duration;
+    Duration duration;
 
     @Option(names = "--batch", defaultValue = "10", description = "Events per request (default ${DEFAULT-VALUE}); 0 sends no body.")
     int batch;
@@ -114,7 +114,7 @@ public final class GenerateCommand implements Callable<Integer> {
     int maxInFlight;
 
     @Option(names = "--timeout", defaultValue = "10s", description = "Request timeout (default ${DEFAULT-VALUE}).")
-    String timeout;
+    Duration timeout;
 
     @Option(names = "--probe-url", paramLabel = "URL", description = "Also run a GET read probe (its own scenario) at this URL.")
     String probeUrl;
@@ -400,8 +400,8 @@ public final class GenerateCommand implements Callable<Integer> {
         if (rate == null && !closedLoop) {
             throw new UsageException("--rate is required in open loop");
         }
-        Duration d = Durations.parse("--duration", duration);
-        Duration t = Durations.parse("--timeout", timeout);
+        Duration d = Durations.positive("--duration", duration);
+        Duration t = Durations.positive("--timeout", timeout);
         Map<String, String> h = new LinkedHashMap<>();
         if (apiKey != null) {
             h.put("Authorization", "Bearer " + apiKey);

@@ -60,6 +60,7 @@ public final class RigscopeCommand implements Runnable {
      */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new RigscopeCommand());
+        cl.registerConverter(java.time.Duration.class, new Durations.Converter());
         cl.setUsageHelpWidth(USAGE_WIDTH);
         cl.setUsageHelpAutoWidth(true);
         cl.setExitCodeExceptionMapper(e -> e instanceof UsageException ? ExitCodes.USAGE : ExitCodes.ERROR);

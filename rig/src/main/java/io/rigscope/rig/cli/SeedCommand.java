@@ -32,9 +32,9 @@ public final class SeedCommand implements Callable<Integer> {
     @Option(names = "--customers", paramLabel = "N", description = "Customers the rows spread over (default: ${DEFAULT-VALUE}).")
     int customers = 1000;
 
-    @Option(names = "--settle-timeout", paramLabel = "DURATION",
+    @Option(names = "--settle-timeout", paramLabel = "DURATION", defaultValue = "10m",
             description = "Longest wait for autovacuum to settle (default: ${DEFAULT-VALUE}).")
-    String settleTimeout = "10m";
+    Duration settleTimeout;
 
     @Option(names = "--no-settle", description = "Do not wait for autovacuum.")
     boolean noSettle;
@@ -43,7 +43,7 @@ public final class SeedCommand implements Callable<Integer> {
     public Integer call() {
         PgUrl url = PgTarget.parse(pg);
         long n = parseRows(rows);
-        Duration timeout = Durations.parse("--settle-timeout", settleTimeout);
+        Duration timeout = Durations.positive("--settle-timeout", settleTimeout);
         Seeder.Spec spec;
         try {
             spec = new Seeder.Spec(n, tenant, customers, 100_000);
@@ -64,7 +64,7 @@ public final class SeedCommand implements Callable<Integer> {
                 poll -> System.out.println("seed: autovacuum on " + SutContract.EVENTS_TABLE + ": " + poll.describe()));
         if (!settle.settled()) {
             System.err.printf("seed: autovacuum did not settle within %s (%s); the first repeat would measure it%n",
-                    settleTimeout, settle.last().describe());
+                    Durations.text(settleTimeout), settle.last().describe());
             return ExitCodes.ERROR;
         }
         System.out.printf("seed: autovacuum settled after %.0f s%n", settle.waited().toMillis() / 1000.0);

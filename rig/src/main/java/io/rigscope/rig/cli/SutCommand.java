@@ -72,12 +72,12 @@ public final class SutCommand implements java.util.concurrent.Callable<Integer> 
     String tenant = Provisioning.DEMO_TENANT;
 
     @Option(names = "--duration", paramLabel = "DURATION", description = "Stop after this long, e.g. 10m (default: until Ctrl-C).")
-    String duration;
+    Duration duration;
 
     @Override
     public Integer call() throws InterruptedException {
         SutConfig config;
-        Duration stopAfter = duration == null ? null : Durations.parse("--duration", duration);
+        Duration stopAfter = Durations.positive("--duration", duration);
         // Ctrl-C: the hook wakes serve() and waits until the SUT and any private cluster are closed.
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch closed = new CountDownLatch(1);

@@ -47,14 +47,14 @@ public final class TailCommand implements Callable<Integer> {
 
     @Option(names = "--timeout", paramLabel = "DURATION",
             description = "Stop after this long, e.g. 30s, 5m (default: never).")
-    String timeout;
+    Duration timeout;
 
     @Override
     public Integer call() {
         Set<Topic> topics = "all".equals(topicName) ? EnumSet.allOf(Topic.class)
                 : EnumSet.of(Topic.byName(topicName).orElseThrow(() -> new UsageException(
                         "unknown topic '" + topicName + "'; one of: " + names())));
-        Duration stopAfter = timeout == null ? null : Durations.parse("--timeout", timeout);
+        Duration stopAfter = Durations.positive("--timeout", timeout);
         WireCodec codec = new WireCodec();
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();

@@ -57,7 +57,7 @@ public final class CollectCommand implements Callable<Integer> {
     String series;
 
     @Option(names = "--duration", paramLabel = "DURATION", description = "Stop after this long, e.g. 10s, 5m (default: until Ctrl-C).")
-    String duration;
+    Duration duration;
 
     @Option(names = "--out", paramLabel = "FILE.jsonl", description = "Also write every record to this wire file.")
     Path out;
@@ -84,7 +84,7 @@ public final class CollectCommand implements Callable<Integer> {
     List<String> tables = new ArrayList<>();
 
     @Option(names = "--interval", paramLabel = "DURATION", description = "Sampling interval of vmstat, os, waits, db (default 1s).")
-    String interval;
+    Duration interval;
 
     @Option(names = "--pid", paramLabel = "N", description = "process: the service's process id, on this host.")
     Long pid;
@@ -102,7 +102,7 @@ public final class CollectCommand implements Callable<Integer> {
     String dbiResourceId;
 
     @Option(names = "--since", paramLabel = "DURATION", description = "RDS sources: read from this long ago, e.g. 10m (default: now).")
-    String since;
+    Duration since;
 
     @Mixin
     K6FollowOptions k6 = new K6FollowOptions();
@@ -118,11 +118,11 @@ public final class CollectCommand implements Callable<Integer> {
         if (noKafka && out == null) {
             throw new UsageException("--no-kafka needs --out FILE.jsonl: there would be nowhere to write");
         }
-        Duration stopAfter = duration == null ? null : Durations.parse("--duration", duration);
+        Duration stopAfter = Durations.positive("--duration", duration);
         if (name.equals("k6")) {
             return new CollectK6(k6, kafka, series, stopAfter, out, noKafka, pgUrl).call();
         }
-        Duration every = interval == null ? null : Durations.parse("--interval", interval);
+        Duration every = interval;
         if (every != null && every.isZero()) {
             throw new UsageException("--interval must be > 0");
         }
@@ -173,7 +173,7 @@ public final class CollectCommand implements Callable<Integer> {
         if (List.of("waits", "db").contains(name) && url == null) {
             throw new UsageException("collect " + name + " needs --pg URL");
         }
-        Duration every = interval == null ? null : Durations.parse("--interval", interval);
+        Duration every = interval;
         // a cluster started for this run logged only this run: its log is read from its first line
         boolean logFromStart = fromStart || (pgLog == null && pg != null);
         return TelemetrySources.local(new TelemetrySources.Local(url, log, logPrefix, logFromStart, data, tables, every), ctx);
@@ -186,7 +186,7 @@ public final class CollectCommand implements Callable<Integer> {
         if (List.of("rdslog", "cloudwatch").contains(name) && dbInstance == null) {
             throw new UsageException("collect " + name + " needs --db-instance ID");
         }
-        Instant from = since == null ? null : Instant.now().minus(Durations.parse("--since", since));
+        Instant from = since == null ? null : Instant.now().minus(since);
         AwsSettings aws;
         try {
             aws = new AwsSettings(region == null ? null : Region.of(region), awsEndpoint, null);
@@ -214,7 +214,7 @@ public final class CollectCommand implements Callable<Integer> {
             }
             // a collector that samples on a clock and stalls (a hung child process or query) neither ends nor fails:
             // it only stops emitting, records and gap markers alike; past its limit it has died too
-            Duration every = interval == null ? Duration.ofSeconds(1) : Durations.parse("--interval", interval);
+            Duration every = interval == null ? Duration.ofSeconds(1) : interval;
             Stalls stalls = new Stalls(set.names(), every);
             tagged.add(Flux.interval(Duration.ofSeconds(1), Schedulers.parallel()).concatMap(t -> {
                 CollectorDied stalled = stalls.check(System.nanoTime());

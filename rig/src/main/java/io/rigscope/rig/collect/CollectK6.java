@@ -72,8 +72,8 @@ final class CollectK6 {
         }
         RepeatReconciliation reconciliation = RepeatReconciliation.of("--pg", pgUrl, "--reconciliation-sql",
                 k6.reconciliationSql);
-        Duration lateness = Durations.parseOrZero("--lateness", k6.lateness);
-        Duration idle = k6.stopAfterIdle == null ? null : Durations.parse("--stop-after-idle", k6.stopAfterIdle);
+        Duration lateness = k6.lateness;
+        Duration idle = Durations.positive("--stop-after-idle", k6.stopAfterIdle);
         if (idle != null && idle.isZero()) {
             throw new UsageException("--stop-after-idle must be > 0");
         }

@@ -1,5 +1,6 @@
 package io.rigscope.rig.collect;
 
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,15 +19,15 @@ public final class K6FollowOptions {
                     + "format), from its start, on the --bootstrap cluster.")
     String topic;
 
-    @Option(names = "--lateness", paramLabel = "DURATION",
-            description = "k6: a second closes once k6's stream is this far past its end (default 2s); a point of a "
+    @Option(names = "--lateness", paramLabel = "DURATION", defaultValue = "2s",
+            description = "k6: a second closes once k6's stream is this far past its end (default ${DEFAULT-VALUE}); a point of a "
                     + "second already closed is counted late.")
-    String lateness = "2s";
+    Duration lateness;
 
     @Option(names = "--stop-after-idle", paramLabel = "DURATION",
             description = "k6: end when nothing new arrived for this long after the first line (before it, wait for "
                     + "k6 to start; --duration bounds that wait). Default: until Ctrl-C.")
-    String stopAfterIdle;
+    Duration stopAfterIdle;
 
     @Option(names = "--scenario-map", paramLabel = "K6=RIGSCOPE", split = ",",
             description = "k6: rename k6 scenarios, e.g. --scenario-map read=probe,default=ingest.")
