@@ -8,6 +8,7 @@ import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Verdict;
+import io.rigscope.model.wire.VerdictFacts;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import java.time.Duration;
@@ -253,8 +254,7 @@ public final class LiveAnalyzerBench {
                             f -> deadLetters.incrementAndGet(), 256)
                     .concatMapIterable(batch -> batch)
                     .doOnNext(r -> {
-                        if (r instanceof Verdict v && v.kind() == Verdict.Kind.SECOND
-                                && Boolean.TRUE.equals(v.body().get("final"))) {
+                        if (r instanceof Verdict v && v.facts() instanceof VerdictFacts.Second s && s.isFinal()) {
                             long latencyUs = clock.nowUs() - v.ts();
                             long index = v.ts() / 1_000_000L - 1 - startSec;
                             if (index >= warmupSec) {

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.analyzer.api.WireView;
 import io.rigscope.analyzer.threshold.Threshold;
-import java.util.Map;
+import io.rigscope.model.wire.RepeatEnd;
+import io.rigscope.model.wire.VerdictFacts;
 import java.util.Objects;
 
 /**
@@ -43,28 +44,28 @@ public record Abort(@JsonProperty("threshold") String threshold, @JsonProperty("
     }
 
     /**
-     * Reads a REPEAT_END marker's {@code stopped} object: this record's JSON view, as
+     * Reads a REPEAT_END marker's {@code stopped} object ({@link RepeatEnd#stop()}): this record's JSON view, as
      * {@link io.rigscope.analyzer.api.DecisionCodec#body} writes it for the {@code ABORT} verdict.
      *
-     * @throws IllegalArgumentException naming the key that is missing or of the wrong type
+     * @throws IllegalArgumentException naming the field that is missing or of the wrong type
      */
-    public static Abort fromMap(Map<?, ?> m) {
-        if (!BY.equals(m.get("by"))) {
-            throw new IllegalArgumentException("REPEAT_END stopped.by is " + m.get("by") + ", expected " + BY);
+    public static Abort of(VerdictFacts.Abort stop) {
+        if (!BY.equals(stop.by())) {
+            throw new IllegalArgumentException("REPEAT_END stopped.by is " + stop.by() + ", expected " + BY);
         }
-        if (!(m.get("threshold") instanceof String threshold) || threshold.isBlank()) {
+        if (stop.threshold() == null || stop.threshold().isBlank()) {
             throw new IllegalArgumentException("REPEAT_END stopped.threshold is missing or not a string");
         }
-        return new Abort(threshold, number(m, "value").doubleValue(), number(m, "limit").doubleValue(),
-                number(m, "at_ms").longValue(), number(m, "delay_ms").longValue(),
-                number(m, "scheduled_ms").longValue(), number(m, "seconds_closed").longValue());
+        return new Abort(stop.threshold(), present("value", stop.value()), present("limit", stop.limit()),
+                present("at_ms", stop.atMs()), present("delay_ms", stop.delayMs()),
+                present("scheduled_ms", stop.scheduledMs()), present("seconds_closed", stop.secondsClosed()));
     }
 
-    private static Number number(Map<?, ?> m, String key) {
-        if (m.get(key) instanceof Number n) {
-            return n;
+    private static <T extends Number> T present(String field, T value) {
+        if (value == null) {
+            throw new IllegalArgumentException("REPEAT_END stopped." + field + " is missing or not a number");
         }
-        throw new IllegalArgumentException("REPEAT_END stopped." + key + " is missing or not a number: " + m.get(key));
+        return value;
     }
 
     /** One sentence: what failed, when, over what. */

@@ -342,7 +342,7 @@ public final class RepeatTrack {
         }
         if (end.stopped() != null) {
             try {
-                aborted(Abort.fromMap(end.stopped()));
+                aborted(Abort.of(end.stop()));
             } catch (IllegalArgumentException e) {
                 problems.accept(e.getMessage());
             }

@@ -79,6 +79,12 @@ public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenari
         return schedule == null ? null : schedule.stopped();
     }
 
+    /** The stop the runner passed in, typed ({@link VerdictFacts.Abort}: the ABORT body it came from), or null. */
+    public VerdictFacts.Abort stop() {
+        Map<String, Object> stopped = stopped();
+        return stopped == null ? null : (VerdictFacts.Abort) VerdictFacts.of(Verdict.Kind.ABORT, stopped);
+    }
+
     @Override
     public Marker.Kind kind() {
         return Marker.Kind.REPEAT_END;

@@ -11,7 +11,8 @@ import java.util.Objects;
  *
  * @param kind what was decided
  * @param scenario the scenario it concerns, or null for series-level decisions
- * @param body the decision's facts; docs/wire-format.md lists the keys of each kind
+ * @param body the decision's JSON view, as the analyzer wrote it (docs/wire-format.md lists the keys of each kind);
+ *             read it through {@link #facts()}
  */
 public record Verdict(String run, int rep, String src, long ts, Kind kind, String scenario, Map<String, Object> body)
         implements WireRecord {
@@ -25,6 +26,11 @@ public record Verdict(String run, int rep, String src, long ts, Kind kind, Strin
         Checks.header(run, rep, src, ts);
         Objects.requireNonNull(kind, "kind is missing");
         body = body == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(body));
+    }
+
+    /** What rigscope reads from the body, typed by kind ({@link VerdictFacts}). */
+    public VerdictFacts facts() {
+        return VerdictFacts.of(kind, body);
     }
 
     @Override

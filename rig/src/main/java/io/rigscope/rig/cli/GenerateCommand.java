@@ -18,6 +18,7 @@ import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.Verdict;
+import io.rigscope.model.wire.VerdictFacts;
 import io.rigscope.rig.generate.LoadPlanFile;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
@@ -354,10 +355,12 @@ public final class GenerateCommand implements Callable<Integer> {
                         && v.ts() >= nowUs)
                 .next()
                 .map(r -> {
-                    Map<String, Object> body = ((Verdict) r).body();
-                    System.err.printf("generate: repeat %d stopped by the analyzer's abortOnFail: %s measured %s "
-                            + "(limit %s)%n", plan.rep(), body.get("threshold"), body.get("value"), body.get("limit"));
-                    return body;
+                    Verdict v = (Verdict) r;
+                    if (v.facts() instanceof VerdictFacts.Abort a) {
+                        System.err.printf("generate: repeat %d stopped by the analyzer's abortOnFail: %s measured %s "
+                                + "(limit %s)%n", plan.rep(), a.threshold(), a.value(), a.limit());
+                    }
+                    return v.body(); // the REPEAT_END's `stopped`: the ABORT body as it was published
                 });
     }
 

@@ -2,6 +2,7 @@ package io.rigscope.rig.dashboard;
 
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.Verdict;
+import io.rigscope.model.wire.VerdictFacts;
 import io.rigscope.model.wire.WireRecord;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -104,43 +105,32 @@ final class SeriesIndex {
         }
     }
 
-    @SuppressWarnings("unchecked")
     private static void accept(Entry e, Verdict v) {
-        Map<String, Object> b = v.body();
-        switch (v.kind()) {
-            case SECOND -> {
-                if (!Boolean.TRUE.equals(b.get("provisional"))) {
-                    e.lastSecondByScenario.put(String.valueOf(v.scenario()), b);
-                }
+        VerdictFacts facts = v.facts();
+        if (facts instanceof VerdictFacts.Second s) {
+            if (!s.provisional()) {
+                e.lastSecondByScenario.put(String.valueOf(v.scenario()), v.body());
             }
-            case FREEZE -> e.freezeSecondsByScenario.computeIfAbsent(String.valueOf(v.scenario()), k -> new TreeSet<>())
-                    .add(((Number) b.get("sec")).longValue());
-            case EPISODE -> {
-                if (!Boolean.TRUE.equals(b.get("provisional"))) {
-                    // a series judged again (analyze --replay --publish) publishes its decisions again: the latest wins
-                    e.episodeCauseByRepAndStart.put(v.rep() + ":" + b.get("start"),
-                            b.get("cause") + "/" + b.get("confidence"));
-                }
+        } else if (facts instanceof VerdictFacts.Freeze f) {
+            if (f.sec() != null) {
+                e.freezeSecondsByScenario.computeIfAbsent(String.valueOf(v.scenario()), k -> new TreeSet<>())
+                        .add(f.sec());
             }
-            case REPEAT -> {
-                Map<String, Boolean> gates = new TreeMap<>();
-                Object g = b.get("gates");
-                if (g instanceof Map<?, ?> m) {
-                    m.forEach((name, result) -> gates.put(String.valueOf(name),
-                            result instanceof Map<?, ?> r && Boolean.TRUE.equals(r.get("pass"))));
-                }
-                e.gatesByRep.put(v.rep(), gates);
-                if ("sustained".equals(b.get("kind"))) {
-                    e.sustainedPassByRep.put(v.rep(), Boolean.TRUE.equals(b.get("pass")));
-                }
+        } else if (facts instanceof VerdictFacts.Episode ep) {
+            if (!ep.provisional()) {
+                // a series judged again (analyze --replay --publish) publishes its decisions again: the latest wins
+                e.episodeCauseByRepAndStart.put(v.rep() + ":" + ep.start(), ep.cause() + "/" + ep.confidence());
             }
-            case SERIES -> {
-                e.verdict = String.valueOf(b.get("verdict"));
-                e.headline = String.valueOf(b.get("headline"));
-                e.passedRepeats = ((Number) b.get("passed")).intValue();
-                e.judgedRepeats = ((Number) b.get("total")).intValue();
+        } else if (facts instanceof VerdictFacts.Repeat r) {
+            e.gatesByRep.put(v.rep(), new TreeMap<>(r.gates()));
+            if ("sustained".equals(r.kind())) {
+                e.sustainedPassByRep.put(v.rep(), Boolean.TRUE.equals(r.pass()));
             }
-            default -> { }
+        } else if (facts instanceof VerdictFacts.Series s) {
+            e.verdict = String.valueOf(s.verdict());
+            e.headline = String.valueOf(s.headline());
+            e.passedRepeats = s.passed() == null ? 0 : s.passed().intValue();
+            e.judgedRepeats = s.total() == null ? 0 : s.total().intValue();
         }
     }
 
