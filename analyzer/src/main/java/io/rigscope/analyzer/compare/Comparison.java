@@ -17,9 +17,11 @@ import java.util.TreeSet;
  *       Postgres settings, PostgreSQL and rigscope versions, table rows beyond {@link #ROWS_BAND}), unless
  *       {@code crossRig};</li>
  *   <li>none, with the reason, when a side has fewer than {@link #MIN_REPEATS} judged repeats;</li>
- *   <li>else the exact permutation test on the per-repeat p99 and on the per-repeat freeze-seconds:
+ *   <li>else the exact permutation test on the per-repeat p99 (tied by {@link P99Ties}: within the latency
+ *       histogram's resolution, or pinned at the request timeout) and on the per-repeat freeze-seconds:
  *       {@code worse} when either is higher in B at p at most {@link #ALPHA}, else {@code better} when either is
- *       lower in B at that level, else {@code no_difference}.</li>
+ *       lower in B at that level, else {@code no_difference}. When every p99 of both sides is pinned at the
+ *       timeout, the p99 says so and the verdict rests on the freeze-seconds alone.</li>
  * </ul>
  *
  * @param a the control
@@ -28,13 +30,14 @@ import java.util.TreeSet;
  * @param treatment the Postgres settings declared as the treatment (they may differ)
  * @param differs what differs between the environments: {@code key: A -> B}
  * @param unrecorded keys one side recorded and the other did not (not counted as differences)
- * @param p99 the test on per-repeat p99, or null without enough repeats
+ * @param p99 the test on per-repeat p99 (on the tied values), or null without enough repeats
+ * @param p99Ties the ties made before that test, or null when it was not run
  * @param freezeSeconds the test on per-repeat freeze-seconds, or null without enough repeats
  * @param verdict better, worse, no_difference, not_comparable, or null (no verdict)
  * @param why the verdict's reason in words
  */
 public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set<String> treatment,
-                         List<String> differs, List<String> unrecorded, ExactPermutationTest p99,
+                         List<String> differs, List<String> unrecorded, ExactPermutationTest p99, P99Ties p99Ties,
                          ExactPermutationTest freezeSeconds, String verdict, String why) {
 
     /** The fewest judged repeats a side for a verdict: with 3 a side the exact test's smallest two-sided p is 0.1. */
@@ -92,11 +95,13 @@ public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set
                     + "marker): the rigs cannot be shown to be the same");
         }
         ExactPermutationTest p99 = null;
+        P99Ties ties = null;
         ExactPermutationTest freezes = null;
         int na = a.repeats().size();
         int nb = b.repeats().size();
         if (na >= 1 && nb >= 1 && na + nb <= ExactPermutationTest.MAX_VALUES) {
-            p99 = ExactPermutationTest.of(values(a, true), values(b, true));
+            ties = P99Ties.of(a, b);
+            p99 = ExactPermutationTest.of(ties.a(), ties.b());
             freezes = ExactPermutationTest.of(values(a, false), values(b, false));
         }
         String verdict;
@@ -115,14 +120,20 @@ public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set
             boolean worse = significant(p99, 1) || significant(freezes, 1);
             boolean better = significant(p99, -1) || significant(freezes, -1);
             verdict = worse ? "worse" : better ? "better" : "no_difference";
-            why = (worse ? "higher in B" : better ? "lower in B" : "neither p99 nor freeze-seconds differ")
-                    + " at p <= " + ALPHA + ": p99 p = " + fmtP(p99.pValue()) + " (mean A " + ms(p99.meanA()) + ", B "
-                    + ms(p99.meanB()) + "), freeze-seconds p = " + fmtP(freezes.pValue()) + " (mean A "
+            String p99Part = ties.allPinned()
+                    ? "p99 pinned at the request timeout in every repeat of both sides (more than 1 % of requests "
+                    + "timed out), so it measures the timeout, not the treatment: the verdict rests on the "
+                    + "freeze-seconds"
+                    : "p99 p = " + fmtP(p99.pValue()) + " (mean A " + ms(p99.meanA()) + ", B " + ms(p99.meanB())
+                    + (ties.ties().isEmpty() ? "" : ", with ties") + ")";
+            why = (worse ? "higher in B" : better ? "lower in B" : ties.allPinned() ? "freeze-seconds do not differ"
+                    : "neither p99 nor freeze-seconds differ")
+                    + " at p <= " + ALPHA + ": " + p99Part + ", freeze-seconds p = " + fmtP(freezes.pValue()) + " (mean A "
                     + String.format(Locale.ROOT, "%.1f", freezes.meanA()) + ", B "
                     + String.format(Locale.ROOT, "%.1f", freezes.meanB()) + ")"
                     + (worse && better ? "; one measure is better and the other worse: worse wins" : "");
         }
-        return new Comparison(a, b, crossRig, treatment, differs, unrecorded, p99, freezes, verdict, why);
+        return new Comparison(a, b, crossRig, treatment, differs, unrecorded, p99, ties, freezes, verdict, why);
     }
 
     /**
@@ -150,6 +161,11 @@ public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set
 
     private static double[] values(SeriesFigures s, boolean p99) {
         return s.repeats().stream().mapToDouble(r -> p99 ? r.p99Ms() : r.freezeSeconds()).toArray();
+    }
+
+    /** True when every p99 of both sides is pinned at the request timeout ({@link P99Ties#allPinned()}). */
+    public boolean p99PinnedAtTimeout() {
+        return p99Ties != null && p99Ties.allPinned();
     }
 
     /** Facts that differ by design between two runs of one rig: a private cluster's path, the price. */
@@ -200,7 +216,9 @@ public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set
             out.add("not recorded on both sides (not compared): " + String.join(", ", unrecorded));
         }
         if (p99 != null) {
-            out.add("p99: " + testLine(p99, true));
+            p99Ties.ties().forEach(t -> out.add("p99 tie: " + t));
+            out.add("p99: " + (p99Ties.allPinned() ? "pinned_at_timeout (every repeat of both sides), no test of "
+                    + "it decides; " : p99Ties.ties().isEmpty() ? "" : "on the tied values, ") + testLine(p99, true));
             out.add("freeze-seconds: " + testLine(freezeSeconds, false));
         }
         out.add("verdict: " + (verdict == null ? "none" : verdict) + " (" + why + ")");
@@ -229,7 +247,17 @@ public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set
         m.put("min_repeats", MIN_REPEATS);
         m.put("alpha", ALPHA);
         m.put("rows_band", ROWS_BAND);
-        m.put("p99", test(p99));
+        Map<String, Object> p99Json = test(p99);
+        if (p99Json != null) {
+            p99Json.put("tie_rule", P99Ties.RULE);
+            p99Json.put("ties", p99Ties.ties());
+            p99Json.put("tested_a", p99Ties.a());
+            p99Json.put("tested_b", p99Ties.b());
+            p99Json.put("pinned_at_timeout", p99Ties.allPinned());
+            p99Json.put("pinned_a", p99Ties.pinnedA());
+            p99Json.put("pinned_b", p99Ties.pinnedB());
+        }
+        m.put("p99", p99Json);
         m.put("freeze_seconds", test(freezeSeconds));
         m.put("verdict", verdict);
         m.put("p_value", pValue());
@@ -269,6 +297,8 @@ public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set
             x.put("freeze_seconds_by_cause", r.freezeSecondsByCause());
             x.put("worst_10s_p99_ms", r.worst10sP99Ms());
             x.put("dropped", r.dropped());
+            x.put("timed_out", r.timedOut());
+            x.put("p99_pinned_at_timeout", P99Ties.pinned(r));
             reps.add(x);
         }
         m.put("repeats", reps);

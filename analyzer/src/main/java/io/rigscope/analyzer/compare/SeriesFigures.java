@@ -47,11 +47,26 @@ public record SeriesFigures(String source, String series, String verdict, String
      * @param freezeSecondsByCause its freeze-seconds by the cause of their episode
      * @param worst10sP99Ms its worst 10-s bucket's p99, ms, or null
      * @param dropped requests dropped
+     * @param samples requests of the primary scenario (the report's {@code samples}), 0 when not recorded
+     * @param timedOut of them, those that timed out (the report's {@code errors.timeout}), 0 when none
      */
     public record Repeat(int rep, boolean pass, double p50Ms, double p99Ms, int freezeSeconds,
-                         Map<String, Integer> freezeSecondsByCause, Double worst10sP99Ms, long dropped) {
+                         Map<String, Integer> freezeSecondsByCause, Double worst10sP99Ms, long dropped, long samples,
+                         long timedOut) {
         public Repeat {
             freezeSecondsByCause = Collections.unmodifiableMap(new TreeMap<>(freezeSecondsByCause));
+        }
+
+        /** A repeat whose samples and timeouts were not recorded. */
+        public Repeat(int rep, boolean pass, double p50Ms, double p99Ms, int freezeSeconds,
+                      Map<String, Integer> freezeSecondsByCause, Double worst10sP99Ms, long dropped) {
+            this(rep, pass, p50Ms, p99Ms, freezeSeconds, freezeSecondsByCause, worst10sP99Ms, dropped, 0, 0);
+        }
+
+        /** The same repeat numbered {@code n}. */
+        public Repeat renumbered(int n) {
+            return new Repeat(n, pass, p50Ms, p99Ms, freezeSeconds, freezeSecondsByCause, worst10sP99Ms, dropped,
+                    samples, timedOut);
         }
     }
 
@@ -100,7 +115,7 @@ public record SeriesFigures(String source, String series, String verdict, String
             repeats.add(new Repeat(rep, r.path("pass").asBoolean(), r.get("p50_ms").asDouble(),
                     r.get("p99_ms").asDouble(), r.path("freeze_seconds").size(), byCause,
                     r.path("worst_10s_p99_ms").isNumber() ? r.get("worst_10s_p99_ms").asDouble() : null,
-                    r.path("dropped").asLong()));
+                    r.path("dropped").asLong(), r.path("samples").asLong(), r.path("errors").path("timeout").asLong()));
         }
         List<String> levers = new ArrayList<>();
         java.util.Set<Integer> judgedReps = new java.util.HashSet<>();

@@ -13,25 +13,37 @@ import java.util.List;
 import java.util.OptionalDouble;
 
 /**
- * {@code vacuum_storm}: a pass of autovacuum on an insert-only table dirties the pages inserted since the last one,
- * and writes about one full-page image per page. Sized so a pass writes no more WAL than the device delivered in
- * one second over the episode:
+ * {@code vacuum_storm}: a pass of autovacuum on an insert-only table dirties the pages inserted since the last one; for
+ * each it writes about one full-page image to WAL and, through its ring buffer, the page itself. From the pass's log
+ * line (rig.pglog, the completion over the episode) and the device (rig.os):
  * <pre>
- *   b   = the pass's WAL bytes / its full-page images                  (rig.pglog, the completion over the episode)
- *   r   = the table's rows / its pages                                  (rig.pglog: tuples_remain / pages_remain)
- *   D   = the median of the busiest device's write KB/s x 1024 in the rig.os records stamped while the pass ran
- *         inside the episode (else within the stream's tolerance of the episode)                      (bytes/s)
- *   s   = (D x 1 s / b x r - autovacuum_vacuum_insert_threshold) / rows  rounded down to 2 significant digits
+ *   b   = the pass's WAL bytes / its full-page images                     (WAL a page)
+ *   w   = avg_write_mb_per_sec x 2^20 x elapsed_s / pages_scanned          (the page writes a page; 8,192 unlogged)
+ *   k   = (buffer_hits x 1 + buffer_misses x 2 + buffer_dirtied x 20) / pages_scanned  (the pass's cost a page at
+ *         Postgres 15's vacuum_cost_page_hit/_miss/_dirty; 22 when the counts are not logged)
+ *   r   = the table's rows / its pages                                     (tuples_remain / pages_remain)
+ *   D   = the median of the busiest device's write bytes/s in the rig.os records stamped while the pass ran inside
+ *         the episode (else within the stream's tolerance of the episode)
+ *   C   = the committers' writes: the median of the busiest device's write bytes/s in the rig.os records of the 10 s
+ *         before the pass started (0 when none was recorded, and the why says so)
+ *   s   = (D x 1 s / (b + w) x r - autovacuum_vacuum_insert_threshold) / rows, rounded down to 2 significant digits:
+ *         the scale factor whose pass the device writes in one second
+ *   P   = (D - C) / 2 / (b + w) pages a second: the pass may take half of what the committers leave of the device
+ *   L   = P x k x autovacuum_vacuum_cost_delay (2 ms when it was 0): autovacuum_vacuum_cost_limit
  * </pre>
- * and the cost limit that holds the pass's own writes to half of D: {@code D/2 / b} pages a second, each costing
- * {@code vacuum_cost_page_dirty} (20), per {@code autovacuum_vacuum_cost_delay} (2 ms when it was 0).
- * When s is not below the factor in force, the pass was bigger than the factor makes it: the table had not been
- * vacuumed since it was loaded, and the lever is an action.
+ * When the pass wrote more than twice the pages the scale factor in force makes a pass (a table's first pass after
+ * a load: every page, whatever the factor), or s is not below the factor in force, no scale factor makes this pass
+ * smaller: the lever is the cost limit L (with the delay, and s for the passes after it). Otherwise it is s, with the
+ * cost limit beside it.
  */
 final class VacuumStormLever implements Levers.LeverRule {
 
-    /** Postgres's default {@code vacuum_cost_page_dirty}. */
+    /** Postgres 15's default {@code vacuum_cost_page_dirty}. */
     private static final int COST_PAGE_DIRTY = 20;
+    /** Postgres 15's default {@code vacuum_cost_page_miss}. */
+    private static final int COST_PAGE_MISS = 2;
+    /** Postgres 15's default {@code vacuum_cost_page_hit}. */
+    private static final int COST_PAGE_HIT = 1;
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {
@@ -86,81 +98,138 @@ final class VacuumStormLever implements Levers.LeverRule {
                 * 1024;
         double walPerPage = walBytes / fpi(pass);
         double rowsPerPage = rows / pages;
+        double scanned = pass.metrics().getOrDefault("pages_scanned", pages);
+        double elapsed = pass.metrics().getOrDefault("elapsed_s", 0.0);
+        double writeMbPerSec = pass.metrics().getOrDefault("avg_write_mb_per_sec", -1.0);
+        boolean writesLogged = writeMbPerSec >= 0 && elapsed > 0 && scanned > 0;
+        double writePerPage = writesLogged ? writeMbPerSec * 1_048_576 * elapsed / scanned : 8192;
+        double devicePerPage = walPerPage + writePerPage;
+        // the committers' own writes: the device in the 10 s before the pass began
+        List<Double> beforeKb = new ArrayList<>();
+        for (OsMetrics os : scene.telemetry().records(TelemetryStream.OS, passStartSec - 10, passStartSec,
+                OsMetrics.class)) {
+            os.diskIO().stream().mapToDouble(OsMetrics.DiskIO::writeKbPS).max().ifPresent(beforeKb::add);
+        }
+        double committersBytesPerSec = beforeKb.isEmpty() ? 0
+                : Levers.median(beforeKb.stream().mapToDouble(Double::doubleValue).toArray()) * 1024;
         OptionalDouble thresholdSet = ctx.settingNumber("autovacuum_vacuum_insert_threshold");
         double threshold = thresholdSet.orElse(1000);
         String thresholdWhy = thresholdSet.isPresent() ? "autovacuum_vacuum_insert_threshold " + num(threshold, 0)
                 : "autovacuum_vacuum_insert_threshold 1,000 (Postgres's default; not in the environment)";
-        double pagesPerPass = deviceBytesPerSec / walPerPage;
+        double pagesPerPass = deviceBytesPerSec / devicePerPage;
         double factor = (pagesPerPass * rowsPerPage - threshold) / rows;
         String table = pass.table() == null ? "the table" : pass.table();
         StringBuilder why = new StringBuilder();
-        why.append("the autovacuum of ").append(table).append(" (rig.pglog, ").append(num(pass.metrics()
-                        .getOrDefault("elapsed_s", 0.0), 2)).append(" s): ").append(num(walBytes / 1_048_576.0, 0))
-                .append(" MB of WAL for ").append(num(fpi(pass), 0)).append(" full-page images = ")
-                .append(num(walPerPage, 0)).append(" B a page; table ").append(num(rows, 0)).append(" rows in ")
-                .append(num(pages, 0)).append(" pages = ").append(num(rowsPerPage, 2))
-                .append(" rows a page; device ").append(num(deviceBytesPerSec / 1_048_576.0, 1))
-                .append(" MB/s written (rig.os, busiest device, median of ").append(writeKbPerSec.size())
-                .append(" record(s) ").append(window).append("); a pass may write what the device writes in ")
-                .append("1 s: ").append(num(deviceBytesPerSec / 1_048_576.0, 1)).append(" MB / ")
-                .append(num(walPerPage, 0)).append(" B = ").append(num(pagesPerPass, 0)).append(" pages = ")
+        why.append("the autovacuum of ").append(table).append(" (rig.pglog, ").append(num(elapsed, 2))
+                .append(" s): ").append(num(walBytes / 1_048_576.0, 0)).append(" MB of WAL for ")
+                .append(num(fpi(pass), 0)).append(" full-page images = ").append(num(walPerPage, 0))
+                .append(" B a page, and ").append(writesLogged ? "its own writes " + num(writeMbPerSec, 1)
+                        + " MB/s x " + num(elapsed, 2) + " s / " + num(scanned, 0) + " pages scanned = "
+                        + num(writePerPage, 0) + " B a page" : "8,192 B a page written back (its writes not logged)")
+                .append(": ").append(num(devicePerPage, 0)).append(" B of device writes a page; table ")
+                .append(num(rows, 0)).append(" rows in ").append(num(pages, 0)).append(" pages = ")
+                .append(num(rowsPerPage, 2)).append(" rows a page; device ")
+                .append(num(deviceBytesPerSec / 1_048_576.0, 1)).append(" MB/s written (rig.os, busiest device, "
+                        + "median of ").append(writeKbPerSec.size()).append(" record(s) ").append(window)
+                .append("); a pass may write what the device writes in 1 s: ")
+                .append(num(deviceBytesPerSec / 1_048_576.0, 1)).append(" MB / ").append(num(devicePerPage, 0))
+                .append(" B = ").append(num(pagesPerPass, 0)).append(" pages = ")
                 .append(num(pagesPerPass * rowsPerPage, 0)).append(" rows; (").append(num(pagesPerPass * rowsPerPage, 0))
                 .append(" - ").append(thresholdWhy).append(") / ").append(num(rows, 0)).append(" rows = ")
                 .append(String.format(java.util.Locale.ROOT, "%.4f", factor));
-        List<Lever.Also> also = costLimits(ctx, deviceBytesPerSec, walPerPage, why);
+        List<Lever.Also> also = new ArrayList<>();
+        Lever.Also limit = costLimit(ctx, pass, deviceBytesPerSec, committersBytesPerSec, beforeKb.size(),
+                devicePerPage, scanned, also, why);
         OptionalDouble now = ctx.settingNumber("autovacuum_vacuum_insert_scale_factor");
         if (factor <= 0) {
             long rowsAllowed = (long) Math.floor(pagesPerPass * rowsPerPage);
-            why.append(": the threshold alone exceeds a second's pass, so the threshold carries it");
+            why.append("; the threshold alone exceeds a second's pass, so the threshold carries it");
             also.add(0, new Lever.Also("autovacuum_vacuum_insert_scale_factor", "0"));
+            if (limit != null) {
+                also.add(limit);
+            }
             return Lever.setting("autovacuum_vacuum_insert_threshold", Long.toString(Math.max(1, rowsAllowed)),
                     why.toString(), also);
         }
         String value = Levers.twoDigitsDown(factor);
+        boolean sizeCannotHelp = false;
         if (now.isPresent()) {
+            String nowText = ctx.setting("autovacuum_vacuum_insert_scale_factor").orElseThrow();
             double passPages = (threshold + now.getAsDouble() * rows) / rowsPerPage;
-            why.append("; at autovacuum_vacuum_insert_scale_factor ").append(ctx.setting(
-                    "autovacuum_vacuum_insert_scale_factor").orElseThrow()).append(" a pass dirties (")
-                    .append(num(threshold, 0)).append(" + ").append(ctx.setting(
-                    "autovacuum_vacuum_insert_scale_factor").orElseThrow()).append(" x ").append(num(rows, 0))
+            why.append("; at autovacuum_vacuum_insert_scale_factor ").append(nowText).append(" a pass dirties (")
+                    .append(num(threshold, 0)).append(" + ").append(nowText).append(" x ").append(num(rows, 0))
                     .append(") / ").append(num(rowsPerPage, 2)).append(" = ").append(num(passPages, 0))
                     .append(" pages");
-            double dirtied = pass.metrics().getOrDefault("buffer_dirtied", 0.0);
-            if (factor >= now.getAsDouble()) {
-                why.append(", within the device's second; this pass dirtied ").append(num(dirtied, 0))
-                        .append(" of the table's ").append(num(pages, 0)).append(" pages: the table had not been "
-                        + "vacuumed since it was loaded");
-                return Lever.action("VACUUM (FREEZE) " + table + " once after loading it, before the measured "
-                        + "repeats", null, why.toString());
+            if (fpi(pass) > 2 * passPages) {
+                sizeCannotHelp = true;
+                why.append(", and this pass wrote ").append(num(fpi(pass), 0)).append(" full-page images of the "
+                        + "table's ").append(num(pages, 0)).append(" pages, ").append(num(fpi(pass) / passPages, 1))
+                        .append(" times that: the table's first pass since its pages were loaded (a bulk load, or "
+                        + "autovacuum off), every page whatever the factor; no scale factor makes it smaller, the "
+                        + "throttle is the lever (or VACUUM (FREEZE) it once after a load, at a quiet time), "
+                        + "and the factor ").append(value).append(" keeps the passes after it within a device second");
+            } else if (factor >= now.getAsDouble()) {
+                sizeCannotHelp = true;
+                why.append(", within the device's second already: the throttle is the lever");
             }
         } else {
             why.append("; autovacuum_vacuum_insert_scale_factor not in the environment");
         }
+        if (sizeCannotHelp && limit != null) {
+            List<Lever.Also> rest = new ArrayList<>(also);
+            if (factor < now.getAsDouble()) {
+                rest.add(new Lever.Also("autovacuum_vacuum_insert_scale_factor", value));
+            }
+            return Lever.setting(limit.setting(), limit.value(), why.toString(), rest);
+        }
+        if (limit != null) {
+            also.add(limit);
+        }
         return Lever.setting("autovacuum_vacuum_insert_scale_factor", value, why.toString(), also);
     }
 
-    /** The cost limit (and delay, when it was 0) that holds a pass's writes to half of the device's throughput. */
-    private static List<Lever.Also> costLimits(LeverContext ctx, double deviceBytesPerSec, double walPerPage,
-                                               StringBuilder why) {
-        List<Lever.Also> also = new ArrayList<>();
+    /**
+     * The cost limit that holds a pass's device writes to half of what the committers leave of the device, or null
+     * when the delay is not in the environment; the delay (2ms when it was 0) is added to {@code also}.
+     */
+    private static Lever.Also costLimit(LeverContext ctx, PgLogEvent pass, double deviceBytesPerSec,
+                                        double committersBytesPerSec, int committersRecords, double devicePerPage,
+                                        double scanned, List<Lever.Also> also, StringBuilder why) {
         OptionalDouble delay = ctx.settingSeconds("autovacuum_vacuum_cost_delay");
         if (delay.isEmpty()) {
             why.append("; autovacuum_vacuum_cost_delay not in the environment: no cost limit computed");
-            return also;
+            return null;
         }
         double delaySec = delay.getAsDouble() > 0 ? delay.getAsDouble() : 0.002;
-        double pagesPerSec = deviceBytesPerSec / 2 / walPerPage;
-        long limit = Math.max(1, Math.min(10_000, (long) Math.floor(pagesPerSec * COST_PAGE_DIRTY * delaySec)));
-        why.append("; cost limit holding the pass to half the device: ").append(num(pagesPerSec, 0))
-                .append(" pages/s x vacuum_cost_page_dirty ").append(COST_PAGE_DIRTY).append(" (the default) x ")
-                .append(num(delaySec * 1000, 0)).append(" ms delay = ").append(limit);
+        double hits = pass.metrics().getOrDefault("buffer_hits", -1.0);
+        double misses = pass.metrics().getOrDefault("buffer_misses", -1.0);
+        double dirtied = pass.metrics().getOrDefault("buffer_dirtied", -1.0);
+        boolean costLogged = hits >= 0 && misses >= 0 && dirtied >= 0 && scanned > 0;
+        double costPerPage = costLogged ? (hits * COST_PAGE_HIT + misses * COST_PAGE_MISS + dirtied * COST_PAGE_DIRTY)
+                / scanned : COST_PAGE_MISS + COST_PAGE_DIRTY;
+        double leftBytes = Math.max(0, deviceBytesPerSec - committersBytesPerSec);
+        double pagesPerSec = leftBytes / 2 / devicePerPage;
+        long limit = Math.max(1, Math.min(10_000, (long) Math.floor(pagesPerSec * costPerPage * delaySec)));
+        why.append("; committers' writes before the pass ").append(committersRecords == 0
+                        ? "not measured (no rig.os record in the 10 s before it), taken as 0"
+                        : num(committersBytesPerSec / 1_048_576.0, 1) + " MB/s (median of " + committersRecords
+                        + " rig.os record(s) in the 10 s before it)")
+                .append("; the pass may take half of what they leave: (").append(num(deviceBytesPerSec / 1_048_576.0,
+                        1)).append(" - ").append(num(committersBytesPerSec / 1_048_576.0, 1)).append(") / 2 MB/s / ")
+                .append(num(devicePerPage, 0)).append(" B = ").append(num(pagesPerSec, 0)).append(" pages/s x ")
+                .append(costLogged ? "its cost " + num(costPerPage, 2) + " a page ((" + num(hits, 0) + " hits x "
+                        + COST_PAGE_HIT + " + " + num(misses, 0) + " misses x " + COST_PAGE_MISS + " + "
+                        + num(dirtied, 0) + " dirtied x " + COST_PAGE_DIRTY + ") / " + num(scanned, 0) + ")"
+                        : "a cost of " + (COST_PAGE_MISS + COST_PAGE_DIRTY) + " a page (miss + dirty, the counts "
+                        + "not logged)")
+                .append(" x ").append(num(delaySec * 1000, 0)).append(" ms delay = autovacuum_vacuum_cost_limit ")
+                .append(limit);
         if (delay.getAsDouble() <= 0) {
             why.append(" (autovacuum_vacuum_cost_delay was ").append(ctx.setting("autovacuum_vacuum_cost_delay")
                     .orElseThrow()).append(": unthrottled; 2ms with it)");
             also.add(new Lever.Also("autovacuum_vacuum_cost_delay", "2ms"));
         }
-        also.add(new Lever.Also("autovacuum_vacuum_cost_limit", Long.toString(limit)));
-        return also;
+        return new Lever.Also("autovacuum_vacuum_cost_limit", Long.toString(limit));
     }
 
     private static double fpi(PgLogEvent p) {

@@ -27,20 +27,45 @@ class LeversTest {
     private final TelemetryIndex index = new TelemetryIndex();
 
     @Test
-    void storageNeedsTheQueueServedAtTheDevicesOwnAwaitBeforeTheEpisode() {
+    void storageNeedsWhatTheDeviceDeliveredPlusTheRequestsItLeftWaiting() {
         for (long sec = S - 10; sec < S; sec++) {
             os(sec, 800, 0.9, 0.2, 4_000, 4_000_000);
         }
         os(S, 877, 47.1, 41.3, 8.0, 4_000_000);
         os(S + 1, 900, 30.0, 20.0, 8.0, 4_000_000);
         Lever l = lever(Cause.STORAGE, Map.of());
-        // 41.3 queued / 0.0009 s each = 45,889 IO/s; x 8 KB = 358.5 MB/s
+        // 877 delivered + (41.3 - 0.2) waiting = 918 IO/s; x 8 KB = 7.2 MB/s
         assertThat(l.setting()).isNull();
-        assertThat(l.value()).isEqualTo("45,889 IOPS");
-        assertThat(l.action()).isEqualTo("provision the volume for at least 45,889 IOPS and 358.5 MB/s (it delivered "
-                + "877 IO/s at queue 41.3)");
-        assertThat(l.why()).contains("await before the episode 0.90 ms (median of 9 record(s))",
-                "needed = queue / await before = 41.3 / 0.00090 s = 45,889 IO/s");
+        assertThat(l.value()).isEqualTo("918 IOPS");
+        assertThat(l.action()).isEqualTo("provision the volume for at least 918 IOPS and 7.2 MB/s (it delivered "
+                + "877 IO/s, 6.9 MB/s, at queue 41.3)");
+        assertThat(l.why()).contains("queue before the episode 0.20 (median of 9 record(s))",
+                "needed = delivered + the requests left waiting (queue above its depth before) = 877 + (41.3 - 0.20) "
+                        + "= 918 IO/s");
+    }
+
+    /**
+     * The evidence that made the old rule (queue / the await before) print "312,586 IOPS and 491,483.8 MB/s": the
+     * wal-pool experiment's arm A2 (2026-12-02 10:15 UTC), vda at 1 s: before, about 1,000 IO/s of 61 KB at queue
+     * 0.35 and await 0.19 ms; then one second of a 1 GB WAL segment's zero-fill, 659.76 IO/s of 1,610.05 KB (1 GB/s),
+     * queue 59.21, await 88.97 ms, busy 67 %. The await of 61-KB requests says nothing of 1,610-KB ones: 59.2 /
+     * 0.00019 s asked for 312,586 IO/s of 1.6 MB.
+     */
+    @Test
+    void storageOnAWalSegmentsZeroFillBurstAsksForWhatTheBurstNeededNotHundredsOfThousandsOfIops() {
+        for (long sec = S - 10; sec < S; sec++) {
+            os(sec, 1_030, 0.19, 0.35, 61.0, 4_000_000, 0, 20);
+        }
+        os(S, 659.76, 88.97, 59.21, 1_610.05, 4_000_000, 0, 67.18);
+        os(S + 1, 928.27, 0.75, 1.06, 112.06, 4_000_000, 0, 40.01);
+        Lever l = lever(Cause.STORAGE, Map.of());
+        // 659.76 + (59.21 - 0.35) = 718.62 IO/s; x 1,610.05 KB = 1,129.9 MB/s
+        assertThat(l.value()).isEqualTo("719 IOPS");
+        assertThat(l.action()).startsWith("provision the volume for at least 719 IOPS and 1,129.9 MB/s (it delivered "
+                + "660 IO/s, 1,037.");
+        assertThat(l.why()).contains("busy 67 %", "queue before the episode 0.35 (median of 9 record(s))",
+                "the queue came as a burst");
+        assertThat(l.action()).doesNotContain("312,586");
     }
 
     @Test
@@ -48,7 +73,7 @@ class LeversTest {
         os(S, 877, 47.1, 41.3, 8.0, 4_000_000);
         Lever l = lever(Cause.STORAGE, Map.of());
         assertThat(l.computed()).isFalse();
-        assertThat(l.why()).contains("the device's await before the episode was not measured");
+        assertThat(l.why()).contains("the device's queue before the episode was not measured");
     }
 
     @Test
@@ -100,9 +125,14 @@ class LeversTest {
 
     private void os(long sec, double writeIops, double awaitMs, double queue, double reqKb, long cachedKb,
                     double readKbPerSec) {
+        os(sec, writeIops, awaitMs, queue, reqKb, cachedKb, readKbPerSec, 50);
+    }
+
+    private void os(long sec, double writeIops, double awaitMs, double queue, double reqKb, long cachedKb,
+                    double readKbPerSec, double util) {
         index.accept(new OsMetrics("s", 1, "os@local", sec * 1_000_000L + 500_000, "LOCAL", null,
                 new OsMetrics.Memory(8L * 1024 * 1024, 1024 * 1024, cachedKb, 0, 0, 0, 0, 0), null,
                 List.of(new OsMetrics.DiskIO("vda", 0, writeIops, readKbPerSec, writeIops * reqKb, reqKb, queue,
-                        awaitMs, 50)), List.of()));
+                        awaitMs, util)), List.of()));
     }
 }

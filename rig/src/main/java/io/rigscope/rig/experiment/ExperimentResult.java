@@ -93,8 +93,7 @@ public record ExperimentResult(List<ArmRun> control, List<ArmRun> treatment, Map
                 }
             }
             for (SeriesFigures.Repeat r : f.repeats()) {
-                repeats.add(new SeriesFigures.Repeat(repeats.size() + 1, r.pass(), r.p50Ms(), r.p99Ms(),
-                        r.freezeSeconds(), r.freezeSecondsByCause(), r.worst10sP99Ms(), r.dropped()));
+                repeats.add(r.renumbered(repeats.size() + 1));
                 allPassed &= r.pass();
             }
             for (String l : f.episodeLevers()) {
