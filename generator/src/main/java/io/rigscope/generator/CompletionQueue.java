@@ -3,7 +3,6 @@ package io.rigscope.generator;
 import io.netty.util.internal.PlatformDependent;
 import io.rigscope.model.wire.Sample;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +25,7 @@ final class CompletionQueue {
      * {@code poll} sees every {@code add} that returned before it was called (it waits out an add in progress),
      * which the watermark relies on (see {@link SampleBatcher#closeableBeforeUs}).
      */
-    private final Queue<Sample> finished = AB.queue() ? PlatformDependent.newMpscQueue() : new ConcurrentLinkedQueue<>();
+    private final Queue<Sample> finished = PlatformDependent.newMpscQueue();
     private volatile boolean stopping;
 
     CompletionQueue(MicroClock clock) {

@@ -181,10 +181,6 @@ final class SampleBatcher {
         if (endSec < nextSec) {
             lateSamples++;
         }
-        if (!AB.queue()) {
-            t.bySecond.computeIfAbsent(endSec, k -> new Completions()).count++;
-            return;
-        }
         if (endSec != t.lastEndSec) {
             t.lastEnded = t.bySecond.computeIfAbsent(endSec, k -> new Completions());
             t.lastEndSec = endSec;

@@ -17,7 +17,6 @@ import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
-import io.rigscope.generator.AB;
 import java.io.IOException;
 import java.util.Objects;
 
@@ -370,11 +369,8 @@ public final class HttpConnection extends ChannelInboundHandlerAdapter {
      */
     private static HttpDecoderConfig decoderConfig(int maxHeadBytes) {
         HttpDecoderConfig config = new HttpDecoderConfig().setMaxInitialLineLength(maxHeadBytes).setMaxHeaderSize(maxHeadBytes);
-        if (AB.headers()) {
-            config.setHeadersFactory(new ReusedHeaders(config.getHeadersFactory()))
-                    .setTrailersFactory(new ReusedHeaders(config.getTrailersFactory()));
-        }
-        return config;
+        return config.setHeadersFactory(new ReusedHeaders(config.getHeadersFactory()))
+                .setTrailersFactory(new ReusedHeaders(config.getTrailersFactory()));
     }
 
     /**
