@@ -1,8 +1,8 @@
 package io.rigscope.generator;
 
+import io.netty.util.internal.PlatformDependent;
 import io.rigscope.model.wire.Sample;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +19,13 @@ final class CompletionQueue {
     private static final Logger LOG = LoggerFactory.getLogger(CompletionQueue.class);
 
     final MicroClock clock;
-    private final Queue<Sample> finished = new ConcurrentLinkedQueue<>();
+    /**
+     * Many producers (the loops), one consumer (the batcher's thread, then the thread that finishes the run): an
+     * array-chunked MPSC queue, which allocates no node per sample as a {@code ConcurrentLinkedQueue} does.
+     * {@code poll} sees every {@code add} that returned before it was called (it waits out an add in progress),
+     * which the watermark relies on (see {@link SampleBatcher#closeableBeforeUs}).
+     */
+    private final Queue<Sample> finished = PlatformDependent.newMpscQueue();
     private volatile boolean stopping;
 
     CompletionQueue(MicroClock clock) {

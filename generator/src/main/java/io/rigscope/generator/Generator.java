@@ -4,7 +4,6 @@ import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.model.codec.WireCodec;
 import java.util.Map;
 import java.util.Objects;
-import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -13,14 +12,17 @@ import reactor.core.publisher.Mono;
  * markers ({@code rig.markers}) through a {@link RecordSink}, normally {@code WirePublisher::publish}.
  *
  * <pre>{@code
- * try (var publisher = new WirePublisher(bootstrap, codec, WirePublisher.Options.defaults())) {
- *     RunSummary summary = new Generator(RecordSink.of(publisher), GeneratorOptions.defaults())
+ * try (var publisher = new WirePublisher(bootstrap, codec, WirePublisher.Options.defaults());
+ *      var loops = ClientLoops.open(2)) {
+ *     RunSummary summary = new Generator(RecordSink.of(publisher), GeneratorOptions.defaults().withClientLoops(loops))
  *             .run(plan)
  *             .block();
  * }
  * }</pre>
  *
- * <p>Thread-safe; the sink is not closed by the generator.
+ * <p>Thread-safe; the sink is not closed by the generator. Its HTTP client runs on the options' client loops
+ * ({@link GeneratorOptions#withClientLoops}, owned and closed by the caller), or, without them, on loops each run
+ * opens and closes for itself.
  */
 public final class Generator {
 
@@ -49,6 +51,9 @@ public final class Generator {
      * (REPEAT_END, ...) carries what {@code stop} emitted under {@code stopped} (docs/wire-format.md), so whoever
      * reads the series knows why it is short. A stop after the schedule's end changes nothing.
      *
+     * <p>A {@code stop} that fails fails the returned Mono with its error and stops the schedule, as a cancel does
+     * (requests in flight still end and are published, on the run's own thread).
+     *
      * @param stop emits why the run must stop (e.g. {@code {"by": "abortOnFail", ...}}; an empty map stops it without
      *             a reason, as {@code generate} does on SIGINT/SIGTERM: the end marker then has no {@code stopped}), or
      *             never
@@ -56,20 +61,23 @@ public final class Generator {
     public Mono<RunSummary> run(LoadPlan plan, Mono<Map<String, Object>> stop) {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(stop, "stop");
-        return Mono.create(sink -> {
+        return Mono.defer(() -> {
             GeneratorRun run = new GeneratorRun(plan, options, this.sink, codec);
-            Disposable stopping = stop.subscribe(run::stop);
-            Thread thread = new Thread(() -> {
-                try {
-                    sink.success(run.execute());
-                } catch (Throwable e) {
-                    sink.error(e);
-                } finally {
-                    stopping.dispose();
-                }
-            }, "rig-gen-run");
-            sink.onCancel(run::stop);
-            thread.start();
+            Mono<RunSummary> execution = Mono.create(sink -> {
+                Thread thread = new Thread(() -> {
+                    try {
+                        sink.success(run.execute());
+                    } catch (Throwable e) {
+                        sink.error(e);
+                    }
+                }, "rig-gen-run");
+                sink.onCancel(run::stop);
+                thread.start();
+            });
+            // Never emits: passes a stop on to the run, and fails with the stop's failure (the run is then cancelled,
+            // so it stops starting requests). Cancelled once the execution has signalled.
+            Mono<RunSummary> stopping = stop.doOnNext(run::stop).then(Mono.never());
+            return Mono.firstWithSignal(execution, stopping);
         });
     }
 }

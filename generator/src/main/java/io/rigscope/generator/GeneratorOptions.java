@@ -1,5 +1,6 @@
 package io.rigscope.generator;
 
+import io.rigscope.generator.http.ClientLoops;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -53,10 +54,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *                   written there before it is handed to the sink, the broker's acknowledgements marked in it, so that
  *                   a killed generator's unacknowledged samples can be published later by {@code generate --recover});
  *                   null: no journal (the default; docs/generator.md "What a killed generator loses")
+ * @param clientLoops the HTTP client's event loops every run made with these options uses, owned by the caller, who
+ *                    opens them ({@link ClientLoops#open}) before the first run and closes them after the last; the
+ *                    generator never closes them. null (the default): each run opens {@code ioThreads} loops of its
+ *                    own and closes them when it ends, which costs the first tens of ms of every run (a fresh loop
+ *                    thread starts in the interpreter: docs/generator.md "Profile"), so give loops to several runs
+ *                    in one process ({@link #withClientLoops})
  */
 public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, long pollNanos, Duration preconnect, Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                                Duration batchMaxAge, Duration drainGrace, ProgressListener listener, AtomicLong seriesCounter,
-                               int checkBodyCapBytes, boolean serverTiming, Path journalDir) {
+                               int checkBodyCapBytes, boolean serverTiming, Path journalDir, ClientLoops clientLoops) {
 
     /** The default {@link #checkBodyCapBytes()}: 64 KiB. */
     public static final int DEFAULT_CHECK_BODY_CAP_BYTES = 64 * 1024;
@@ -64,6 +71,10 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
     public GeneratorOptions {
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads must be >= 1, was " + ioThreads);
+        }
+        if (clientLoops != null && clientLoops.threads() != ioThreads) {
+            throw new IllegalArgumentException("ioThreads " + ioThreads + " differs from the client loops' "
+                    + clientLoops.threads() + " thread(s)");
         }
         if (minWakeGapNanos < 0) {
             throw new IllegalArgumentException("minWakeGapNanos must be >= 0, was " + minWakeGapNanos);
@@ -100,7 +111,7 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
                             Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                             Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
         this(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, null, DEFAULT_CHECK_BODY_CAP_BYTES, true, null);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, null, DEFAULT_CHECK_BODY_CAP_BYTES, true, null, null);
     }
 
     /**
@@ -109,52 +120,52 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
      */
     public static GeneratorOptions defaults() {
         return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 0, Duration.ofMillis(20), Duration.ZERO, 4096, null, 500,
-                Duration.ofMillis(50), Duration.ofSeconds(5), null, null, DEFAULT_CHECK_BODY_CAP_BYTES, true, null);
+                Duration.ofMillis(50), Duration.ofSeconds(5), null, null, DEFAULT_CHECK_BODY_CAP_BYTES, true, null, null);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
-                drainGrace, l, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
+                drainGrace, l, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withMinWakeGapNanos(long n) {
         return new GeneratorOptions(ioThreads, n, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withBusyPoll(boolean b) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, b, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
-                drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
+                drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withPollNanos(long n) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, n, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withPreconnect(Duration d) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, d, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples,
-                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
+                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withIdleTimeout(Duration d) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, d, outboxCapacity, spoolDir, batchMaxSamples,
-                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
+                batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withIoThreads(int n) {
         return new GeneratorOptions(n, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
-                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir);
+                listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     /**
@@ -163,24 +174,35 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
      */
     public GeneratorOptions withSeriesCounter(AtomicLong counter) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, counter, checkBodyCapBytes, serverTiming, journalDir);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, counter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     /** These options with the write-ahead sample journal in {@code dir} (null: none); see {@link #journalDir()}. */
     public GeneratorOptions withJournalDir(Path dir) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, dir);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, dir, clientLoops);
     }
 
     /** These options with response checks keeping at most {@code bytes} of a body (see {@link #checkBodyCapBytes()}). */
     public GeneratorOptions withCheckBodyCapBytes(int bytes) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, bytes, serverTiming, journalDir);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, bytes, serverTiming, journalDir, clientLoops);
+    }
+
+    /**
+     * These options with runs on {@code loops} (the caller's: opened before, closed after every run made with them);
+     * {@link #ioThreads()} becomes their thread count.
+     */
+    public GeneratorOptions withClientLoops(ClientLoops loops) {
+        java.util.Objects.requireNonNull(loops, "loops");
+        return new GeneratorOptions(loops.threads(), minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity,
+                spoolDir, batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming,
+                journalDir, loops);
     }
 
     /** These options reading (true) or ignoring (false) each response's {@code Server-Timing} header. */
     public GeneratorOptions withServerTiming(boolean read) {
         return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
-                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, read, journalDir);
+                batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, read, journalDir, clientLoops);
     }
 }

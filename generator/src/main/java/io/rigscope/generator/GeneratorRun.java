@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One execution of a {@link LoadPlan}: owns its event loops, scenarios (their lanes and connections),
+ * One execution of a {@link LoadPlan}: runs on the options' client loops (or opens and closes loops of its own), owns its scenarios (their lanes and connections),
  * sample batcher, health monitor and outbox. The schedule runs on the event loops themselves (see {@link Lane});
  * the calling thread only starts, waits and publishes the end.
  */
@@ -82,7 +82,9 @@ final class GeneratorRun {
         Outbox outbox = new Outbox(sink, options.outboxCapacity(),
                 options.spoolDir().resolve("rigscope-spool-" + plan.src() + "-" + nonce + ".bin"), codec,
                 options.journalDir() == null ? null : SampleJournal.create(options.journalDir(), plan.src(), codec));
-        ClientLoops loops = ClientLoops.shared(options.ioThreads());
+        // the caller's loops, or loops of this run's own, closed when it ends
+        ClientLoops own = options.clientLoops() == null ? ClientLoops.open(options.ioThreads()) : null;
+        ClientLoops loops = own != null ? own : options.clientLoops();
         List<ScenarioRun> runs = new ArrayList<>();
         HealthMonitor health = null;
         ClientLoops.Release busyPoll = null;
@@ -175,6 +177,9 @@ final class GeneratorRun {
             }
             for (ScenarioRun r : runs) {
                 r.close();
+            }
+            if (own != null) {
+                own.close();
             }
         }
     }

@@ -61,6 +61,9 @@ final class SampleBatcher {
         /** Requests that ended in each second not yet published (by t2), for the ledger's {@code completed}. */
         final Map<Long, Completions> bySecond = new HashMap<>();
         final Map<ErrorKind, Long> errors = new EnumMap<>(ErrorKind.class);
+        /** The second of the last sample recorded and its completions (most samples end in it: no lookup). */
+        long lastEndSec = Long.MIN_VALUE;
+        Completions lastEnded;
         long completed;
         long failed;
         long firstSendUs = Long.MAX_VALUE;
@@ -178,7 +181,11 @@ final class SampleBatcher {
         if (endSec < nextSec) {
             lateSamples++;
         }
-        t.bySecond.computeIfAbsent(endSec, k -> new Completions()).count++;
+        if (endSec != t.lastEndSec) {
+            t.lastEnded = t.bySecond.computeIfAbsent(endSec, k -> new Completions());
+            t.lastEndSec = endSec;
+        }
+        t.lastEnded.count++;
     }
 
     private void flushSamples() {
@@ -210,7 +217,12 @@ final class SampleBatcher {
             long scheduled = c == null ? 0 : c.scheduled.sum();
             long sent = c == null ? 0 : c.sent.sum();
             long dropped = c == null ? 0 : c.dropped.sum();
-            Completions ended = totals.get(name).bySecond.remove(sec);
+            Totals t = totals.get(name);
+            Completions ended = t.bySecond.remove(sec);
+            if (t.lastEndSec == sec) {
+                t.lastEndSec = Long.MIN_VALUE; // a late sample of this second gets an entry of its own, as before
+                t.lastEnded = null;
+            }
             long completed = ended == null ? 0 : ended.count;
             outbox.offer(new Ledger(series, rep, src, ts, name, sec, scheduled, sent, dropped, completed, last));
             listener.onSecond(new SecondReport(sec, name, scheduled, sent, dropped, completed, s.inFlight()));

@@ -1,5 +1,6 @@
 package io.rigscope.generator;
 
+import io.rigscope.generator.http.ClientLoops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.generator.bench.ThreadCpu;
@@ -19,15 +20,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code busyPoll}: while a run lasts its client loops poll without blocking; once it has ended they block again
- * (they are shared for the JVM's life, so a loop left spinning would burn a core for ever).
+ * (their owner keeps them for several runs, so a loop left spinning would burn a core until it closes them).
  */
 class BusyPollTest {
 
     @Test
     void aBusyPolledRunCountsLikeAnyOtherAndItsLoopsGoQuietAfterwards() {
-        try (TestServer server = new TestServer()) {
+        try (TestServer server = new TestServer(); ClientLoops loops = ClientLoops.open(1)) {
             List<WireRecord> records = new CopyOnWriteArrayList<>();
-            GeneratorOptions options = GeneratorOptions.defaults().withIoThreads(1).withBusyPoll(true);
+            GeneratorOptions options = GeneratorOptions.defaults().withClientLoops(loops).withBusyPoll(true);
             // an in-flight cap no run can reach: on a loaded machine (other builds on the 2 cores) answers slow
             // down and a cap of 16 dropped a third of the requests, which is the cap working, not this test's subject
             Scenario probe = new Scenario("probe", "GET", URI.create(server.url("/probe")), Map.of(), 500, 500,

@@ -29,6 +29,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -43,6 +45,19 @@ import reactor.netty.http.server.HttpServer;
  * whose outcome says what the server did, and the run never hangs.
  */
 class EngineBehaviourTest {
+
+    /** The client loops every run of this class uses (as a process running several runs keeps one set). */
+    private static ClientLoops loops;
+
+    @BeforeAll
+    static void openLoops() {
+        loops = ClientLoops.open(GeneratorOptions.defaults().ioThreads());
+    }
+
+    @AfterAll
+    static void closeLoops() {
+        loops.close();
+    }
 
     private static final String OK_2 = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
 
@@ -79,7 +94,7 @@ class EngineBehaviourTest {
     private static Run run(GeneratorOptions options, LoopMode mode, Duration duration, Scenario... scenarios) {
         List<WireRecord> records = new CopyOnWriteArrayList<>();
         List<SecondReport> seconds = new CopyOnWriteArrayList<>();
-        RunSummary summary = new Generator(records::add, options.withListener(seconds::add))
+        RunSummary summary = new Generator(records::add, options.withClientLoops(loops).withListener(seconds::add))
                 .run(new LoadPlan("eng-" + UUID.randomUUID().toString().substring(0, 8), 0, "gen-1", null, mode, duration,
                         List.of(scenarios), null))
                 .block(Duration.ofSeconds(30));
@@ -427,7 +442,6 @@ class EngineBehaviourTest {
                 .bindNow();
         try {
             GeneratorOptions options = GeneratorOptions.defaults().withPollNanos(200_000);
-            ClientLoops loops = ClientLoops.shared(options.ioThreads());
             long pollsBefore = loops.polls();
             // 5,000 req/s: a request every 200 µs, so the lane asks to poll before each one.
             Run run = run(options, LoopMode.OPEN, Duration.ofMillis(1000),

@@ -18,9 +18,9 @@ import io.netty.util.concurrent.FastThreadLocalThread;
 import java.nio.channels.spi.SelectorProvider;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import reactor.core.scheduler.NonBlocking;
@@ -31,32 +31,50 @@ import reactor.core.scheduler.NonBlocking;
  * marked {@link NonBlocking}, as Reactor's own are, so BlockHound (in the tests) reports any blocking call on
  * them.
  */
-public final class ClientLoops {
+public final class ClientLoops implements AutoCloseable {
 
     private final EventLoopGroup group;
     private final Class<? extends SocketChannel> channelClass;
     private final AtomicInteger busyPollers;
+    /** The loop threads, as they start (a loop starts its thread on its first task). */
     private final List<LoopThread> threads;
+    private final int count;
 
     private ClientLoops(EventLoopGroup group, Class<? extends SocketChannel> channelClass, AtomicInteger busyPollers,
-                        List<LoopThread> threads) {
+                        List<LoopThread> threads, int count) {
         this.group = group;
         this.channelClass = channelClass;
         this.busyPollers = busyPollers;
         this.threads = threads;
+        this.count = count;
     }
 
-    private static final ConcurrentHashMap<Integer, ClientLoops> SHARED = new ConcurrentHashMap<>();
+    /**
+     * Opens {@code threads} client event loops ({@code rig-gen-http-N}, daemon threads, idle between runs). The caller
+     * owns them: it hands them to every run it makes ({@code GeneratorOptions.withClientLoops}) and closes them after
+     * the last. Keep one set for all the runs of a process rather than a set per run: a new event-loop thread enters
+     * its run loop in the interpreter, and shutting a group down deoptimized the loop code every other loop was
+     * running, which stalled the first ~50 ms of each run (docs/generator.md "Profile").
+     */
+    public static ClientLoops open(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1, was " + threads);
+        }
+        return create("rig-gen-http", threads);
+    }
+
+    /** How many event loops. */
+    public int threads() {
+        return count;
+    }
 
     /**
-     * The process-wide client loops with {@code threads} threads ({@code rig-gen-http-N}), created on first use
-     * and kept for the life of the JVM (daemon threads, idle between runs), as Reactor Netty keeps its global
-     * loop resources. Every run of the generator uses them rather than loops of its own: a new event-loop
-     * thread enters its run loop in the interpreter, and shutting a group down deoptimized the loop code every
-     * other loop was running, which stalled the first ~50 ms of each run.
+     * Shuts the loops down and waits (up to 5 s) until their threads have ended; connections still open are closed.
+     * Closing twice does nothing. Not from one of these loops' own threads.
      */
-    public static ClientLoops shared(int threads) {
-        return SHARED.computeIfAbsent(threads, n -> create("rig-gen-http", n));
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
     /** {@code threads} event loops named {@code prefix-N} (daemon threads). */
@@ -85,7 +103,7 @@ public final class ClientLoops {
         NonBlockingThreadFactory factory = new NonBlockingThreadFactory(prefix);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, factory, io);
         return new ClientLoops(group, epoll ? EpollSocketChannel.class : NioSocketChannel.class, busyPollers,
-                factory.threads);
+                factory.threads, threads);
     }
 
     /**

@@ -4,6 +4,7 @@ import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.RecordSink;
 import io.rigscope.generator.bench.BenchResult;
 import io.rigscope.generator.bench.GeneratorBench;
+import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.ConsoleLogging;
 import java.io.BufferedReader;
@@ -37,8 +38,9 @@ public final class RigscopePeer {
             protocol.println("error usage: RigscopePeer URL");
             System.exit(2);
         }
-        GeneratorOptions options = GeneratorOptions.defaults()
-                .withIoThreads(Integer.getInteger("rigscope.peer.threads", 1))
+        // this process's client loops, for every step; closed when it quits
+        ClientLoops loops = ClientLoops.open(Integer.getInteger("rigscope.peer.threads", 1));
+        GeneratorOptions options = GeneratorOptions.defaults().withClientLoops(loops)
                 .withMinWakeGapNanos(Long.getLong("rigscope.peer.min-wake-gap-us", 50) * 1000)
                 .withPreconnect(Duration.ofMillis(Long.getLong("rigscope.peer.preconnect-ms", 20)))
                 .withPollNanos(Long.getLong("rigscope.peer.poll-us", 0) * 1000)
@@ -56,7 +58,7 @@ public final class RigscopePeer {
         GeneratorBench bench = new GeneratorBench(URI.create(args[0]), null, discard, options,
                 Integer.getInteger("rigscope.peer.max-in-flight", 1000));
         protocol.println("ready tool=rigscope version=" + PeerBench.rigscopeVersion());
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+        try (loops; BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 String[] f = line.strip().split("\\s+");

@@ -1,5 +1,7 @@
 package io.rigscope.rig.calibrate;
 
+import io.rigscope.generator.http.ClientLoops;
+import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.TelemetrySources;
@@ -136,11 +138,13 @@ public final class CaseRun {
                          Path reportMd, Path reportHtml, Path hlogDir) {
         long startNs = System.nanoTime();
         Path plain = tempFile(c.name());
+        // the generator's client loops for this case (its series and its provocation), closed when it ends
+        ClientLoops loops = ClientLoops.open(GeneratorOptions.defaults().ioThreads());
         try {
             PgUrl owner = PgUrl.parse("private", pg.libpqUrl("postgres", "postgres"));
             String touch = c.touch() == ApiKeys.Touch.EVERY_REQUEST ? "every-request" : "per-minute";
             io.rigscope.analyzer.series.SeriesReport report;
-            Provoked provoked = new Provoked(c, new CaseContext(pg, Provisioning.DEMO_TENANT, console));
+            Provoked provoked = new Provoked(c, new CaseContext(pg, Provisioning.DEMO_TENANT, console, loops));
             // the SUT in its own JVM, as run and demo start it: the generator's health measures the generator
             try (SutProcess sut = SutProcess.start(new SutProcess.Spec(owner, Migrations.APP_ROLE, null, touch,
                     "multi-row", Provisioning.DEMO_TENANT, Provisioning.DEMO_API_KEY, Duration.ofSeconds(60),
@@ -176,7 +180,7 @@ public final class CaseRun {
                     if (rds != null) {
                         console.println("telemetry: " + rds.describe());
                     }
-                    report = new SeriesSession(bootstrap, publisher, codec, console).run(plan, options, provoked)
+                    report = new SeriesSession(bootstrap, publisher, codec, console, loops).run(plan, options, provoked)
                             .report();
                     if (rds != null) {
                         console.println("rds stand-in answered: " + rds.calls());
@@ -192,6 +196,7 @@ public final class CaseRun {
                     (System.nanoTime() - startNs) / 1e9, wire);
             return new Outcome(result, series, wire, report);
         } finally {
+            loops.close();
             try {
                 Files.deleteIfExists(plain);
             } catch (IOException ignored) {

@@ -1,7 +1,6 @@
 package io.rigscope.rig.calibrate;
 
 import io.netty.util.concurrent.EventExecutor;
-import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.model.wire.Health;
 import io.rigscope.rig.series.SeriesPlan;
@@ -16,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code generator-pause}: the instrument stalls, not the server. Once, {@link #AFTER} into the repeat, every
- * event loop of the generator's HTTP client (the process-wide {@link ClientLoops} every generator run uses) is
+ * event loop of the generator's HTTP client (the case run's {@link ClientLoops}, which its series' generator runs on) is
  * parked for {@link #PAUSE}: replies that arrive meanwhile are stamped late, and the requests due meanwhile go
  * out together when the loops wake. The server is untouched; the generator's health ({@code rig.health}
  * loop lag) shows the stall. Expected cause {@code generator}, never a server cause.
@@ -57,7 +56,7 @@ public final class GeneratorPauseCase implements CalibrationCase {
 
     @Override
     public Provocation provoke(CaseContext ctx, Duration repeat) {
-        ClientLoops loops = ClientLoops.shared(GeneratorOptions.defaults().ioThreads());
+        ClientLoops loops = ctx.generatorLoops();
         long atNanos = System.nanoTime() + AFTER.toNanos();
         AtomicLong firstParkUs = new AtomicLong();
         AtomicLong lastWakeUs = new AtomicLong();

@@ -5,6 +5,7 @@ import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.bench.BenchResult;
 import io.rigscope.generator.bench.BenchServer;
 import io.rigscope.generator.bench.GeneratorBench;
+import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.bench.TimerJitter;
 import io.rigscope.generator.bench.Wrk;
 import io.rigscope.generator.plan.ResponseCheck;
@@ -183,7 +184,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         if (responseBytes != 2 && responseBytes < BenchServer.MIN_JSON_BYTES) {
             throw new UsageException("--response-bytes must be 2 or >= " + BenchServer.MIN_JSON_BYTES + ", was " + responseBytes);
         }
-        GeneratorOptions options = client.applyTo(GeneratorOptions.defaults().withIoThreads(ioThreads)
+        GeneratorOptions baseOptions = client.applyTo(GeneratorOptions.defaults().withIoThreads(ioThreads)
                         .withMinWakeGapNanos(minWakeGapUs * 1000))
                 .withListener(r -> System.err.println(r.line()));
         Optional<Wrk> wrk = vsWrk ? findWrk() : Optional.empty();
@@ -195,9 +196,12 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         if (serverTimingPairs < 0) {
             throw new UsageException("--server-timing-pairs must be >= 0, was " + serverTimingPairs);
         }
-        try (BenchServer server = external == null ? new BenchServer("127.0.0.1", 0, serverThreads, responseBytes,
+        // the client loops every run of this command uses (warm-up, measured, pairs, search), closed at its end
+        try (ClientLoops loops = ClientLoops.open(ioThreads);
+             BenchServer server = external == null ? new BenchServer("127.0.0.1", 0, serverThreads, responseBytes,
                 serverTimingPairs > 0 ? BenchServer.SUT_SERVER_TIMING : null) : null;
              BenchPublishing publishing = new BenchPublishing(throughKafka, kafka)) {
+            GeneratorOptions options = baseOptions.withClientLoops(loops);
             GeneratorBench bench = server != null ? new GeneratorBench(server, publishing.sink(), options, maxInFlight)
                     : new GeneratorBench(external, null, publishing.sink(), options, maxInFlight);
             String url = server != null ? server.url() : external.toString();

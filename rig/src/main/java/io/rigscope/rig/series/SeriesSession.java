@@ -1,5 +1,6 @@
 package io.rigscope.rig.series;
 
+import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.ceiling.Ceiling;
@@ -113,7 +114,20 @@ public final class SeriesSession {
     /** The series' {@code ${seq}}: one counter for the bring-up's request and every repeat's. */
     private final java.util.concurrent.atomic.AtomicLong seriesCounter = new java.util.concurrent.atomic.AtomicLong();
 
+    /** The generator's client loops: the caller's, or null (each series opens loops of its own and closes them). */
+    private final ClientLoops loops;
+
     public SeriesSession(KafkaClients bootstrap, WirePublisher publisher, WireCodec codec, PrintStream console) {
+        this(bootstrap, publisher, codec, console, null);
+    }
+
+    /**
+     * A session whose generator runs on {@code loops} (the caller's: it closes them after the session), or, with
+     * null, on loops each series opens and closes.
+     */
+    public SeriesSession(KafkaClients bootstrap, WirePublisher publisher, WireCodec codec, PrintStream console,
+                         ClientLoops loops) {
+        this.loops = loops;
         this.bootstrap = Objects.requireNonNull(bootstrap, "bootstrap");
         this.publisher = Objects.requireNonNull(publisher, "publisher");
         this.codec = Objects.requireNonNull(codec, "codec");
@@ -151,10 +165,20 @@ public final class SeriesSession {
 
     /** Runs the series, telling {@code repeats} as each repeat starts and ends; returns once it is decided. */
     public Result run(SeriesPlan plan, Options options, SeriesRunner.RepeatListener repeats) {
+        if (loops != null) {
+            return run(plan, options, repeats, loops);
+        }
+        // the series' own: every repeat's generator run uses them, closed when the series is decided
+        try (ClientLoops own = ClientLoops.open(GeneratorOptions.defaults().ioThreads())) {
+            return run(plan, options, repeats, own);
+        }
+    }
+
+    private Result run(SeriesPlan plan, Options options, SeriesRunner.RepeatListener repeats, ClientLoops loops) {
         AtomicInteger currentRep = new AtomicInteger();
         PgUrl db = options.database();
         // the per-second console line is the analyzer's (LiveAnalysis), not the generator's
-        GeneratorOptions genOptions = GeneratorOptions.defaults().withSeriesCounter(seriesCounter)
+        GeneratorOptions genOptions = GeneratorOptions.defaults().withClientLoops(loops).withSeriesCounter(seriesCounter)
                 .withIdleTimeout(plan.load().idleTimeout());
         Denominator.Spec denominator = denominator(plan, db, options.tenant());
         Map<String, String> urls = new java.util.LinkedHashMap<>();

@@ -2,6 +2,7 @@ package io.rigscope.rig.series;
 
 import io.rigscope.generator.Generator;
 import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.RecordSink;
 import io.rigscope.generator.RunSummary;
 import io.rigscope.generator.ScenarioSummary;
@@ -94,16 +95,19 @@ public final class SutWarmup {
         Segment before = null;
         int n = 0;
         boolean settled = false;
-        while (n < most && !(n >= least && settled)) {
-            Segment s = segment(plan, rate, n);
-            n++;
-            sent += s.sent();
-            failed += s.failed();
-            settled = before != null && settled(before, s);
-            console.printf(Locale.ROOT, "sut: warm-up %2d-%2d s: %,d sent, %,d dropped, %,d failed, p99 %.1f ms%s%n",
-                    (n - 1) * SEGMENT.toSeconds(), n * SEGMENT.toSeconds(), s.sent(), s.dropped(), s.failed(),
-                    s.p99Ms(), settled ? " (settled)" : "");
-            before = s;
+        // the generator's client loops for every segment, closed when the warm-up ends
+        try (ClientLoops loops = ClientLoops.open(GeneratorOptions.defaults().ioThreads())) {
+            while (n < most && !(n >= least && settled)) {
+                Segment s = segment(plan, rate, n, loops);
+                n++;
+                sent += s.sent();
+                failed += s.failed();
+                settled = before != null && settled(before, s);
+                console.printf(Locale.ROOT, "sut: warm-up %2d-%2d s: %,d sent, %,d dropped, %,d failed, p99 %.1f ms%s%n",
+                        (n - 1) * SEGMENT.toSeconds(), n * SEGMENT.toSeconds(), s.sent(), s.dropped(), s.failed(),
+                        s.p99Ms(), settled ? " (settled)" : "");
+                before = s;
+            }
         }
         console.printf(Locale.ROOT, "sut: warm-up done after %d s: %,d requests sent, %,d failed (discarded)%s%n",
                 n * SEGMENT.toSeconds(), sent, failed,
@@ -111,7 +115,7 @@ public final class SutWarmup {
                         + " s: the first step may still measure a warming service");
     }
 
-    private static Segment segment(SeriesPlan plan, double rate, int n) {
+    private static Segment segment(SeriesPlan plan, double rate, int n, ClientLoops loops) {
         Histogram responses = new Histogram(3_600_000_000L, 2);
         RecordSink keepLatency = (WireRecord record) -> {
             if (record instanceof SampleBatch batch) {
@@ -126,7 +130,7 @@ public final class SutWarmup {
         LoadPlan load = new LoadPlan(plan.series() + "-warmup-" + n, 0, "gen-warmup", "warmup", LoopMode.OPEN,
                 SEGMENT, SeriesRunner.scenariosOf(plan, rate, plan.load().maxInFlight(), LoopMode.OPEN),
                 LoadPlan.Lifecycle.NONE);
-        RunSummary summary = new Generator(keepLatency, GeneratorOptions.defaults()).run(load)
+        RunSummary summary = new Generator(keepLatency, GeneratorOptions.defaults().withClientLoops(loops)).run(load)
                 .block(SEGMENT.plus(Duration.ofMinutes(2)));
         long sent = 0;
         long dropped = 0;
