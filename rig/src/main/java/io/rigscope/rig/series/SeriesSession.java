@@ -1,6 +1,5 @@
 package io.rigscope.rig.series;
 
-import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.ceiling.Ceiling;
@@ -14,6 +13,7 @@ import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.TelemetrySources;
+import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.RecordSink;
 import io.rigscope.model.codec.WireCodec;
