@@ -25,8 +25,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "analyzer", mixinStandardHelpOptions = true,
         description = {"Publish N synthetic samples, then time (a) consuming rig.samples and decoding every sample and "
-            + "(b) a full replay of the series to verdicts. Prints samples, raw_consume_per_s, replay_per_s, "
-            + "ratio (b/a) and heap_peak_mb. Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and "
+            + "(b) a full replay of the series to verdicts (--rounds: N times, medians printed). Prints samples, "
+            + "raw_consume_per_s, replay_per_s, ratio (b/a), heap_peak_mb and heap_after_gc_peak_mb (the most heap left "
+            + "after a collection that ended during (b)). Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and "
             + "< 512 MB for 30M samples.",
             "--live: publish a load in real time for --warmup + --duration (samples at --rate in SampleBatch records, "
             + "ledger and health each second, every telemetry stream at its real rate, a --stall every --stall-every) "
