@@ -210,6 +210,9 @@ class CommandLineTest {
         RigscopeRun r = rigscope("bench", "analyzer", "--live", "--samples", "5000");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(r.err()).contains("--samples does not apply to --live");
+        RigscopeRun rounds = rigscope("bench", "analyzer", "--live", "--rounds", "3");
+        assertThat(rounds.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(rounds.err()).contains("--rounds does not apply to --live");
     }
 
     @Test
@@ -251,13 +254,20 @@ class CommandLineTest {
     @Test
     void benchAnalyzerReplayPrintsItsFiguresAsOneJsonObject() throws Exception {
         // the smallest series the bench makes: 10 s at 100 samples/s
-        RigscopeRun r = rigscope("bench", "analyzer", "--json", "--samples", "1000", "--rate", "100");
+        RigscopeRun r = rigscope("bench", "analyzer", "--json", "--samples", "1000", "--rate", "100", "--rounds", "2");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(r.out());
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertThat(keys).containsExactly("samples", "raw_consume_per_s", "replay_per_s", "ratio", "heap_peak_mb",
-                "heap_after_gc_peak_mb", "records", "publish_s", "verdicts", "encoding", "max_heap_mb", "cpus");
+                "heap_after_gc_peak_mb", "gc_during_replay", "rounds", "records", "publish_s", "verdicts", "encoding",
+                "max_heap_mb", "cpus");
+        assertThat(json.get("rounds").size()).isEqualTo(2);
+        for (JsonNode round : json.get("rounds")) {
+            assertThat(round.get("replay_per_s").asLong()).as(r.out()).isPositive();
+            assertThat(round.get("raw_consume_per_s").asLong()).as(r.out()).isPositive();
+        }
+        assertThat(r.err()).contains("round 1: raw consume+decode", "round 2: raw consume+decode");
         assertThat(json.get("samples").asLong()).isGreaterThanOrEqualTo(1_000);
         assertThat(json.get("replay_per_s").isIntegralNumber()).as(r.out()).isTrue();
         assertThat(json.get("replay_per_s").asLong()).isPositive();

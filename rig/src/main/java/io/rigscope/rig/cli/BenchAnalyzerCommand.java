@@ -25,8 +25,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "analyzer", mixinStandardHelpOptions = true,
         description = {"Publish N synthetic samples, then time (a) consuming rig.samples and decoding every sample and "
-            + "(b) a full replay of the series to verdicts. Prints samples, raw_consume_per_s, replay_per_s, "
-            + "ratio (b/a) and heap_peak_mb. Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and "
+            + "(b) a full replay of the series to verdicts (--rounds: N times, medians printed). Prints samples, "
+            + "raw_consume_per_s, replay_per_s, ratio (b/a), heap_peak_mb and heap_after_gc_peak_mb (the most heap left "
+            + "after a collection that ended during (b)). Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and "
             + "< 512 MB for 30M samples.",
             "--live: publish a load in real time for --warmup + --duration (samples at --rate in SampleBatch records, "
             + "ledger and health each second, every telemetry stream at its real rate, a --stall every --stall-every) "
@@ -42,6 +43,10 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
 
     @Option(names = "--rate", paramLabel = "PER_S", description = "Simulated request rate (default 50,000/s; --live: 25,000/s).")
     Integer ratePerSec;
+
+    @Option(names = "--rounds", paramLabel = "N", description = "Time (a) then (b) N times on the same published records "
+            + "(default 1); the figures are the medians over the rounds, each round also printed. Not with --live.")
+    Integer rounds;
 
     @Option(names = "--live", description = "Measure the live path in real time (see above).")
     boolean live;
@@ -71,12 +76,21 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         LiveAnalyzerBench.Plan livePlan = live ? livePlan() : null;
+        if (live && rounds != null) {
+            throw new UsageException("--rounds does not apply to --live");
+        }
         if (!live) {
             if (duration != null || warmup != null || stall != null || stallEvery != null) {
                 throw new UsageException("--duration, --warmup, --stall and --stall-every need --live");
             }
             if (samples == null) {
                 samples = 10_000_000L;
+            }
+            if (rounds == null) {
+                rounds = 1;
+            }
+            if (rounds < 1 || rounds > 100) {
+                throw new UsageException("--rounds must be 1-100, was " + rounds);
             }
             if (ratePerSec == null) {
                 ratePerSec = 50_000;
@@ -104,23 +118,35 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                 printLive(LiveAnalyzerBench.run(servers, livePlan, line -> System.err.println("bench: " + line)));
                 return ExitCodes.OK;
             }
-            AnalyzerBench.Figures f = AnalyzerBench.run(servers, samples, ratePerSec, encoding, line -> System.err.println("bench: " + line));
+            AnalyzerBench.Figures f = AnalyzerBench.run(servers, samples, ratePerSec, encoding, rounds,
+                    line -> System.err.println("bench: " + line));
             if (json) {
+                List<FiguresJson> each = new ArrayList<>();
+                for (AnalyzerBench.Round r : f.rounds()) {
+                    each.add(new FiguresJson().fixed("raw_consume_per_s", r.rawConsumePerSec(), 0)
+                            .fixed("replay_per_s", r.replayPerSec(), 0).fixed("ratio", r.ratio(), 3));
+                }
                 System.out.println(new FiguresJson().put("samples", f.samples())
                         .fixed("raw_consume_per_s", f.rawConsumePerSec(), 0).fixed("replay_per_s", f.replayPerSec(), 0)
                         .fixed("ratio", f.ratio(), 3).fixed("heap_peak_mb", f.heapPeakMb(), 1)
-                        .fixed("heap_after_gc_peak_mb", f.heapAfterGcPeakMb(), 1).put("records", f.records())
+                        .fixed("heap_after_gc_peak_mb", f.heapAfterGcPeakMb(), 1)
+                        .put("gc_during_replay", f.gcDuringReplays()).put("rounds", each).put("records", f.records())
                         .fixed("publish_s", f.publishSec(), 1).put("verdicts", f.verdicts())
                         .put("encoding", f.encoding()).put("max_heap_mb", Runtime.getRuntime().maxMemory() / 1048576)
                         .put("cpus", Runtime.getRuntime().availableProcessors()).toJson());
             } else {
                 System.out.printf(Locale.ROOT, "samples            %,d (%,d records, %s, published in %.1f s)%n",
                         f.samples(), f.records(), f.encoding(), f.publishSec());
-                System.out.printf(Locale.ROOT, "raw_consume_per_s  %,.0f%n", f.rawConsumePerSec());
-                System.out.printf(Locale.ROOT, "replay_per_s       %,.0f  (%,d verdicts)%n", f.replayPerSec(), f.verdicts());
-                System.out.printf(Locale.ROOT, "ratio              %.3f%n", f.ratio());
-                System.out.printf(Locale.ROOT, "heap_peak_mb       %.1f  (after-GC peak %.1f MB, max heap %d MB)%n",
-                        f.heapPeakMb(), f.heapAfterGcPeakMb(), Runtime.getRuntime().maxMemory() / 1048576);
+                String median = f.rounds().size() > 1 ? "  (median of " + f.rounds().size() + " rounds)" : "";
+                System.out.printf(Locale.ROOT, "raw_consume_per_s  %,.0f%s%n", f.rawConsumePerSec(), median);
+                System.out.printf(Locale.ROOT, "replay_per_s       %,.0f  (%,d verdicts)%s%n", f.replayPerSec(), f.verdicts(), median);
+                System.out.printf(Locale.ROOT, "ratio              %.3f%s%n", f.ratio(), median);
+                System.out.printf(Locale.ROOT, "heap_peak_mb       %.1f  (max heap %d MB)%n", f.heapPeakMb(),
+                        Runtime.getRuntime().maxMemory() / 1048576);
+                System.out.printf(Locale.ROOT, "heap_after_gc_mb   %s%n", Double.isNaN(f.heapAfterGcPeakMb())
+                        ? "none: no collection ended during the replay"
+                        : String.format(Locale.ROOT, "%.1f  (the most left after a collection, %d during the replay)",
+                                f.heapAfterGcPeakMb(), f.gcDuringReplays()));
             }
             return ExitCodes.OK;
         } finally {
