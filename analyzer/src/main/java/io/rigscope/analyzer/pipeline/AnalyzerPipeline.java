@@ -18,8 +18,9 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The analyzer as a Reactor pipeline: input batches (decoded on the source's polling thread) -> one
- * {@link SeriesAnalysis} on its own thread -> decisions. The last verdict is always the {@link Decision.Series},
+ * The analyzer as a Reactor pipeline: input batches -> one {@link SeriesAnalysis} on its own thread -> decisions.
+ * (A Kafka source's records are decoded on whichever thread asks for the next batch, which is this analysis' thread
+ * most of the time: docs/analyzer.md, "Replay against raw consume".) The last verdict is always the {@link Decision.Series},
  * whose body is the report.
  *
  * <p>Cold: each subscription creates its own analysis and thread. A live analysis ({@code stopWhenComplete})
