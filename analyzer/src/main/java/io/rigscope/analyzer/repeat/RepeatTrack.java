@@ -336,7 +336,7 @@ public final class RepeatTrack {
         liveness.heard(src, tsUs);
         liveness.ended(src);
         if (end.k6Thresholds() != null) {
-            ended(end.k6Thresholds().stream().map(K6Verdict::fromMap).toList());
+            ended(end.k6Thresholds().stream().map(K6Verdict::of).toList());
         } else {
             ended();
         }

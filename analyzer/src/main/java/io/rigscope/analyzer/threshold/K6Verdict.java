@@ -1,7 +1,6 @@
 package io.rigscope.analyzer.threshold;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.rigscope.model.wire.K6Threshold;
 import java.util.Objects;
 
 /**
@@ -35,36 +34,13 @@ public record K6Verdict(String key, Double value, boolean pass, String reason, l
     }
 
     /** As carried on the REPEAT_END marker ({@code k6_thresholds}). */
-    public Map<String, Object> toMap() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("threshold", key);
-        m.put("value", value);
-        m.put("pass", pass);
-        if (reason != null) {
-            m.put("reason", reason);
-        }
-        m.put("points", points);
-        if (abortOnFail) {
-            m.put("abort_on_fail", true);
-            if (delayAbortEval != null) {
-                m.put("delay_abort_eval", delayAbortEval);
-            }
-        }
-        if (k6Pass != null) {
-            m.put("k6_pass", k6Pass);
-        }
-        return m;
+    public K6Threshold toWire() {
+        return new K6Threshold(key, value, pass, reason, points, abortOnFail, delayAbortEval, k6Pass);
     }
 
-    /** Reads {@link #toMap()}'s form back. */
-    public static K6Verdict fromMap(Map<?, ?> m) {
-        Object v = m.get("value");
-        Object k6 = m.get("k6_pass");
-        Object points = m.get("points");
-        return new K6Verdict(String.valueOf(m.get("threshold")), v instanceof Number n ? n.doubleValue() : null,
-                Boolean.TRUE.equals(m.get("pass")), m.get("reason") == null ? null : String.valueOf(m.get("reason")),
-                points instanceof Number n ? n.longValue() : 0, Boolean.TRUE.equals(m.get("abort_on_fail")),
-                m.get("delay_abort_eval") == null ? null : String.valueOf(m.get("delay_abort_eval")),
-                k6 instanceof Boolean b ? b : null);
+    /** Reads {@link #toWire()}'s form back. */
+    public static K6Verdict of(K6Threshold t) {
+        return new K6Verdict(t.threshold(), t.value(), t.pass(), t.reason(), t.points(), t.abortOnFail(),
+                t.delayAbortEval(), t.k6Pass());
     }
 }

@@ -6,6 +6,7 @@ import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Environment;
+import io.rigscope.model.wire.K6Threshold;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.RepeatStart;
@@ -294,7 +295,7 @@ public final class Rescan {
             long e = Manifest.micros(r.end());
             out.accept(new Marker(series, r.rep(), SOURCE, s, r.kind(), RepeatStart.rescanned(SOURCE, (e - s) / 1000,
                     r.offeredRatePerSec(), r.batch(), r.scenarios())));
-            List<Map<String, Object>> k6Thresholds = imported.k6Thresholds().get(r.rep());
+            List<K6Threshold> k6Thresholds = imported.k6Thresholds().get(r.rep());
             out.accept(new Marker(series, r.rep(), SOURCE, e, r.kind(),
                     new RepeatEnd(null, null, null, null, null, k6Thresholds, null)));
             if (r.gained() != null) {

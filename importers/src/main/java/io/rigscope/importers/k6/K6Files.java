@@ -11,6 +11,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvFactory;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.model.wire.Config;
+import io.rigscope.model.wire.K6Threshold;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.WireRecord;
@@ -109,7 +110,7 @@ public final class K6Files {
      *                     {@code k6_thresholds}), for the manifest's REPEAT_END to carry
      */
     public record Imported(Map<String, Object> thresholds, Map<Integer, Long> repeats, List<String> problems,
-                    Map<Integer, List<Map<String, Object>>> k6Thresholds) {
+                    Map<Integer, List<K6Threshold>> k6Thresholds) {
     }
 
     /**
@@ -337,7 +338,7 @@ public final class K6Files {
         Map<String, Object> thresholds = new LinkedHashMap<>();
         Map<Integer, Long> repeats = new TreeMap<>();
         List<String> problems = new ArrayList<>();
-        Map<Integer, List<Map<String, Object>>> k6Thresholds = new TreeMap<>();
+        Map<Integer, List<K6Threshold>> k6Thresholds = new TreeMap<>();
         boolean ownRepeats = repeats.isEmpty();
         int next = 0;
         for (Map.Entry<Integer, Split> e : order) {

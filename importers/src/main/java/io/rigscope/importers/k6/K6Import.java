@@ -474,7 +474,7 @@ public final class K6Import {
             long end = lastUs + 1;
             out.accept(new Marker(options.series(), options.rep(), "import-k6", end, "sustained",
                     RepeatEnd.imported(null, null, cutShort, unreadable,
-                            verdicts.stream().map(K6Verdict::toMap).toList())));
+                            verdicts.stream().map(K6Verdict::toWire).toList())));
             if (options.seriesMarkers()) {
                 out.accept(new Marker(options.series(), 0, "import-k6", end + 1, null, SeriesEnd.EMPTY));
             }

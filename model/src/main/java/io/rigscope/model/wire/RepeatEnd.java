@@ -13,12 +13,11 @@ import java.util.Map;
  *     null
  * @param cutShort true when the k6 output ended mid-line (a killed run); null otherwise
  * @param unreadableLines k6 output lines skipped, or null when none
- * @param k6Thresholds the k6 thresholds as the importer judged them (k6's result objects, owned by the analyzer's
- *     threshold package), or null
+ * @param k6Thresholds the k6 thresholds as the importer judged them ({@link K6Threshold}), or null
  * @param other keys this record does not know, kept in order (see {@link MarkerBody})
  */
 public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenario, String endedBy, Boolean cutShort,
-                        Long unreadableLines, List<Map<String, Object>> k6Thresholds, Map<String, Object> other)
+                        Long unreadableLines, List<K6Threshold> k6Thresholds, Map<String, Object> other)
         implements MarkerBody {
 
     /** Data key of {@link #samplesByScenario}, for messages. */
@@ -40,7 +39,7 @@ public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenari
 
     /** An importer's end; any argument may be null (a false {@code cutShort} or 0 lines are not written). */
     public static RepeatEnd imported(Map<String, Long> samplesByScenario, String endedBy, boolean cutShort,
-                                     long unreadableLines, List<Map<String, Object>> k6Thresholds) {
+                                     long unreadableLines, List<K6Threshold> k6Thresholds) {
         return new RepeatEnd(null, samplesByScenario, endedBy, cutShort ? Boolean.TRUE : null,
                 unreadableLines > 0 ? unreadableLines : null,
                 k6Thresholds == null || k6Thresholds.isEmpty() ? null : k6Thresholds, null);
@@ -93,7 +92,7 @@ public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenari
     static RepeatEnd read(BodyFields f) {
         ScheduleEnd schedule = ScheduleEnd.read(f);
         return new RepeatEnd(schedule, f.counts(SAMPLES_BY_SCENARIO), f.string(ENDED_BY), f.bool(CUT_SHORT),
-                f.whole(UNREADABLE_LINES), f.objects(K6_THRESHOLDS), f.rest());
+                f.whole(UNREADABLE_LINES), f.objects(K6_THRESHOLDS, K6Threshold::read), f.rest());
     }
 
     @Override
@@ -103,6 +102,6 @@ public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenari
             schedule.write(w);
         }
         return w.put(SAMPLES_BY_SCENARIO, samplesByScenario).put(ENDED_BY, endedBy).put(CUT_SHORT, cutShort)
-                .put(UNREADABLE_LINES, unreadableLines).put(K6_THRESHOLDS, k6Thresholds).putAll(other).done();
+                .put(UNREADABLE_LINES, unreadableLines).put(K6_THRESHOLDS, k6Thresholds == null ? null : k6Thresholds.stream().map(K6Threshold::toData).toList()).putAll(other).done();
     }
 }

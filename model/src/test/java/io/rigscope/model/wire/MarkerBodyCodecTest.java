@@ -205,12 +205,18 @@ class MarkerBodyCodecTest {
                         + "\"thresholds_all_scenarios\":true,\"thresholds\":{\"http_req_duration\":[\"p(99)<500\"]}}"));
         String end = marker("REPEAT_END", "sustained", 1, "import-k6", "{\"cut_short\":true,\"unreadable_lines\":2,"
                 + "\"k6_thresholds\":[" + K6_VERDICT + "]}");
-        Map<String, Object> verdict = ordered("threshold", "http_req_duration: p(95)<500", "value", 212.5,
-                "pass", true, "points", 1200L);
+        K6Threshold verdict = new K6Threshold("http_req_duration: p(95)<500", 212.5, true, null, 1200L, false, null,
+                null);
         sameBytes(marker(1, "import-k6", "sustained", RepeatEnd.imported(null, null, true, 2, List.of(verdict))),
                 end);
         assertThat(((RepeatEnd) decode(end.getBytes(StandardCharsets.UTF_8)).body()).k6Thresholds())
                 .containsExactly(verdict);
+        // an element that is not one as rigscope writes it (a foreign key) keeps the whole list as it came
+        String foreign = marker("REPEAT_END", "sustained", 1, "import-k6", "{\"k6_thresholds\":[{\"threshold\":"
+                + "\"x\",\"value\":null,\"pass\":false,\"points\":0,\"note\":\"theirs\"}]}");
+        RepeatEnd kept = (RepeatEnd) decode(foreign.getBytes(StandardCharsets.UTF_8)).body();
+        assertThat(kept.k6Thresholds()).isNull();
+        sameBytes(marker(1, "import-k6", "sustained", kept), foreign);
         sameBytes(marker(1, "import-k6", "sustained", RepeatEnd.imported(null, null, false, 0, List.of())),
                 marker("REPEAT_END", "sustained", 1, "import-k6", "{}"));
         sameBytes(marker(0, "import-k6", null, SeriesEnd.EMPTY), marker("SERIES_END", null, 0, "import-k6", "{}"));
@@ -233,8 +239,8 @@ class MarkerBodyCodecTest {
         String end = marker("REPEAT_END", "sustained", 1, "k6-1", "{\"samples_by_scenario\":{\"default\":1200,"
                 + "\"probe\":0},\"ended_by\":\"idle\",\"cut_short\":true,\"unreadable_lines\":1,\"k6_thresholds\":["
                 + K6_VERDICT + "]}");
-        Map<String, Object> verdict = ordered("threshold", "http_req_duration: p(95)<500", "value", 212.5,
-                "pass", true, "points", 1200L);
+        K6Threshold verdict = new K6Threshold("http_req_duration: p(95)<500", 212.5, true, null, 1200L, false, null,
+                null);
         sameBytes(marker(1, "k6-1", "sustained", RepeatEnd.imported(published, "idle", true, 1, List.of(verdict))),
                 end);
         assertThat(((RepeatEnd) decode(end.getBytes(StandardCharsets.UTF_8)).body()).samplesByScenario())
@@ -257,8 +263,8 @@ class MarkerBodyCodecTest {
         sameBytes(marker(2, "rescan", "sustained", RepeatStart.rescanned("rescan", 600_000, null, null, List.of())),
                 marker("REPEAT_START", "sustained", 2, "rescan", "{\"source\":\"rescan\",\"duration_ms\":600000}"));
         sameBytes(marker(2, "rescan", "sustained", RepeatEnd.imported(null, null, false, 0, List.of(
-                        ordered("threshold", "http_req_duration: p(95)<500", "value", 212.5, "pass", true,
-                                "points", 1200L)))),
+                        new K6Threshold("http_req_duration: p(95)<500", 212.5, true, null, 1200L, false, null,
+                                null)))),
                 marker("REPEAT_END", "sustained", 2, "rescan", "{\"k6_thresholds\":[" + K6_VERDICT + "]}"));
     }
 

@@ -8,6 +8,7 @@ import io.rigscope.importers.k6.K6LineRecords;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DeadLetter;
+import io.rigscope.model.wire.K6Threshold;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.RepeatEnd;
@@ -338,7 +339,7 @@ public final class K6Follow {
                 return;
             }
             // the thresholds as import k6 judges them (k6's aggregation over every point read)
-            List<Map<String, Object>> verdicts = converter.verdicts().stream().map(K6Verdict::toMap).toList();
+            List<K6Threshold> verdicts = converter.verdicts().stream().map(K6Verdict::toWire).toList();
             out.accept(new Marker(options.series(), options.rep(), options.generator(), lastUs + 1, "sustained",
                     RepeatEnd.imported(publishedByScenario, ending.code(), lastUnreadable, unreadable, verdicts)));
             out.accept(new Marker(options.series(), 0, options.generator(), lastUs + 2, null, SeriesEnd.EMPTY));
