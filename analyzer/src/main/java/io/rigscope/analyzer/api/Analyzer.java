@@ -2,6 +2,7 @@ package io.rigscope.analyzer.api;
 
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.pipeline.AnalyzerClock;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
 import io.rigscope.analyzer.series.Progress;
@@ -37,30 +38,38 @@ import reactor.core.publisher.Flux;
  * @param defaults settings before any CONFIG marker
  * @param overrides applied after every CONFIG marker (the command line's {@code --set} and {@code --threshold})
  * @param attributor names episodes' causes
+ * @param clock the clock a live analysis reads ({@link AnalyzerClock#SYSTEM}; a test's virtual time)
  */
 public record Analyzer(String series, AnalyzerSettings defaults, UnaryOperator<AnalyzerSettings> overrides,
-                       Attributor attributor) {
+                       Attributor attributor, AnalyzerClock clock) {
 
     public Analyzer {
         Objects.requireNonNull(series, "series");
         Objects.requireNonNull(defaults, "defaults");
         Objects.requireNonNull(overrides, "overrides");
         Objects.requireNonNull(attributor, "attributor");
+        Objects.requireNonNull(clock, "clock");
     }
 
     /** An analyzer of one series with the default settings, no overrides and every attribution rule. */
     public static Analyzer forSeries(String series) {
-        return new Analyzer(series, AnalyzerSettings.defaults(), UnaryOperator.identity(), Attributor.standard());
+        return new Analyzer(series, AnalyzerSettings.defaults(), UnaryOperator.identity(), Attributor.standard(),
+                AnalyzerClock.SYSTEM);
     }
 
     /** This analyzer with settings overridden after every CONFIG marker. */
     public Analyzer withOverrides(UnaryOperator<AnalyzerSettings> replacement) {
-        return new Analyzer(series, defaults, replacement, attributor);
+        return new Analyzer(series, defaults, replacement, attributor, clock);
     }
 
     /** This analyzer naming causes with the given attributor. */
     public Analyzer withAttributor(Attributor replacement) {
-        return new Analyzer(series, defaults, overrides, replacement);
+        return new Analyzer(series, defaults, overrides, replacement, clock);
+    }
+
+    /** This analyzer reading {@code replacement} as its clock when live (a test's virtual time). */
+    public Analyzer withClock(AnalyzerClock replacement) {
+        return new Analyzer(series, defaults, overrides, attributor, replacement);
     }
 
     /** Decisions of a live input: completes once the series is complete, or when the input ends. */
@@ -118,6 +127,6 @@ public record Analyzer(String series, AnalyzerSettings defaults, UnaryOperator<A
     }
 
     private AnalyzerPipeline pipeline(SeriesAnalysis.Judging judging) {
-        return new AnalyzerPipeline(() -> newAnalysis(judging));
+        return new AnalyzerPipeline(() -> newAnalysis(judging), clock);
     }
 }

@@ -7,7 +7,6 @@ import io.rigscope.model.wire.WireRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -28,8 +27,8 @@ import reactor.core.scheduler.Schedulers;
  * when its data is complete and nothing more arrived for {@code attribution_grace_s} of wall-clock time (the
  * telemetry stopped with the series), or when a silent generator ended its repeat and nothing arrived since for the
  * grace; otherwise it ends when the input does. Live, the analyzer's clock is read every second for
- * {@link SeriesAnalysis#checkLiveness} (a generator that died). That clock is the analysis scheduler's
- * ({@link Scheduler#now}: the wall clock, or a test's virtual time). Cancelling stops the source without a SERIES
+ * {@link SeriesAnalysis#checkLiveness} (a generator that died). That clock is an {@link AnalyzerClock}
+ * (the system's, or a test's virtual time). Cancelling stops the source without a SERIES
  * verdict.
  */
 public final class AnalyzerPipeline {
@@ -38,10 +37,15 @@ public final class AnalyzerPipeline {
     private static final long ALIVE_WITHIN_NANOS = 2_000_000_000L;
 
     private final Supplier<SeriesAnalysis> analyses;
+    private final AnalyzerClock clock;
 
-    /** @param analyses makes a fresh analysis for each subscription */
-    public AnalyzerPipeline(Supplier<SeriesAnalysis> analyses) {
+    /**
+     * @param analyses makes a fresh analysis for each subscription
+     * @param clock the clock a live analysis reads ({@link AnalyzerClock#SYSTEM} in use)
+     */
+    public AnalyzerPipeline(Supplier<SeriesAnalysis> analyses, AnalyzerClock clock) {
         this.analyses = Objects.requireNonNull(analyses, "analyses");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
@@ -59,20 +63,18 @@ public final class AnalyzerPipeline {
                               Scheduler scheduler) {
         SeriesAnalysis analysis = analyses.get();
         onStart.accept(analysis.progress());
-        // the analysis' clock is its scheduler's (Reactor's own timed operators read the same), so a test can run a
-        // live analysis in virtual time
-        AtomicLong lastBatchNanos = new AtomicLong(scheduler.now(TimeUnit.NANOSECONDS));
+        AtomicLong lastBatchNanos = new AtomicLong(clock.nanos().getAsLong());
         // the last empty batch: a Kafka source's heartbeat (a write probe acknowledged, every partition read to its
         // end); silence is judged only in the seconds one came, never from the wall clock alone
-        AtomicLong lastAliveNanos = new AtomicLong(scheduler.now(TimeUnit.NANOSECONDS) - ALIVE_WITHIN_NANOS);
+        AtomicLong lastAliveNanos = new AtomicLong(clock.nanos().getAsLong() - ALIVE_WITHIN_NANOS);
         Flux<List<Decision>> decided = input
                 .publishOn(scheduler, 2)
                 .map(batch -> {
                     if (batch.isEmpty()) {
-                        lastAliveNanos.set(scheduler.now(TimeUnit.NANOSECONDS));
+                        lastAliveNanos.set(clock.nanos().getAsLong());
                         return List.of();
                     }
-                    lastBatchNanos.set(scheduler.now(TimeUnit.NANOSECONDS));
+                    lastBatchNanos.set(clock.nanos().getAsLong());
                     return analysis.acceptAll(batch);
                 });
         if (stopWhenComplete) {
@@ -86,9 +88,9 @@ public final class AnalyzerPipeline {
                         // a broker that does not take writes is not a silent generator: without a heartbeat in the
                         // last 2 s (an outage, a shutdown, a restart still electing leaders; a source that never
                         // heartbeats) the clock is not read, and Liveness restarts its count after
-                        long nowNanos = scheduler.now(TimeUnit.NANOSECONDS);
+                        long nowNanos = clock.nanos().getAsLong();
                         return nowNanos - lastAliveNanos.get() < ALIVE_WITHIN_NANOS
-                                ? analysis.checkLiveness(scheduler.now(TimeUnit.MICROSECONDS)) : List.<Decision>of();
+                                ? analysis.checkLiveness(clock.epochMicros().getAsLong()) : List.<Decision>of();
                     })
                     .filter(out -> !out.isEmpty());
             decided = Flux.merge(decided.doFinally(signal -> inputDone.tryEmitEmpty()), ticks);
@@ -98,7 +100,7 @@ public final class AnalyzerPipeline {
             long graceNanos = Duration.ofSeconds(Math.max(1, analysis.settings().attribution().graceSec())).toNanos();
             Flux<Long> quietAfterData = Flux.interval(Duration.ofSeconds(1), scheduler)
                     .filter(tick -> (analysis.dataComplete() || analysis.endedBySilence())
-                            && scheduler.now(TimeUnit.NANOSECONDS) - lastBatchNanos.get() > graceNanos);
+                            && clock.nanos().getAsLong() - lastBatchNanos.get() > graceNanos);
             decided = decided.takeUntil(out -> analysis.complete()).takeUntilOther(quietAfterData);
         }
         return decided

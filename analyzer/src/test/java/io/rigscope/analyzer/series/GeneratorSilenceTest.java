@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.api.DecisionCodec;
+import io.rigscope.analyzer.pipeline.AnalyzerClock;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.Silence;
 import io.rigscope.model.wire.Config;
@@ -191,8 +192,8 @@ class GeneratorSilenceTest {
         assertThat(json(finish(lenient, out))).doesNotContain("ended_by");
     }
 
-    // The live pipeline below runs in virtual time (reactor-test): its clock is the analysis scheduler's, which
-    // StepVerifier replaces, set to the records' own epoch seconds. What took 30 s of sleeping now takes none, and
+    // The live pipeline below runs in virtual time (reactor-test): StepVerifier replaces its scheduler, and its
+    // clock reads that scheduler (AnalyzerClock.of), set to the records' own epoch seconds. What took 30 s of sleeping now takes none, and
     // each assertion names the virtual second something happened, not a bound on the wall clock.
 
     /** A virtual clock standing at {@code epochSec}. */
@@ -214,7 +215,8 @@ class GeneratorSilenceTest {
                         || m.kind() == Marker.Kind.REPEAT_START))).toList();
         Sinks.Many<List<WireRecord>> input = Sinks.many().unicast().onBackpressureBuffer();
         List<Decision> decided = new ArrayList<>();
-        StepVerifier.withVirtualTime(() -> Analyzer.forSeries(SERIES).live(input.asFlux(), p -> { })
+        StepVerifier.withVirtualTime(() -> Analyzer.forSeries(SERIES).withClock(AnalyzerClock.of(clock))
+                        .live(input.asFlux(), p -> { })
                         .doOnNext(decided::add), () -> clock, Long.MAX_VALUE)
                 .then(() -> input.tryEmitNext(before))
                 .thenAwait(Duration.ofSeconds(1))
@@ -245,7 +247,7 @@ class GeneratorSilenceTest {
         VirtualTimeScheduler clock = clockAt(startSec + 10);
         List<WireRecord> records = repeat(startSec, 30, seconds(0, 8), false);
         List<Decision> decided = new ArrayList<>();
-        StepVerifier.withVirtualTime(() -> Analyzer.forSeries(SERIES)
+        StepVerifier.withVirtualTime(() -> Analyzer.forSeries(SERIES).withClock(AnalyzerClock.of(clock))
                         .live(Flux.concat(Flux.just(records), Flux.never()), p -> { })
                         .doOnNext(decided::add)
                         .takeUntilOther(Mono.delay(Duration.ofSeconds(60))), () -> clock, Long.MAX_VALUE)
@@ -273,7 +275,7 @@ class GeneratorSilenceTest {
         List<WireRecord> records = repeat(startSec, 30, seconds(0, 8), false);
         List<Decision> decisions = new ArrayList<>();
         long[] judgedAtSec = {-1};
-        StepVerifier.withVirtualTime(() -> Analyzer.forSeries(SERIES)
+        StepVerifier.withVirtualTime(() -> Analyzer.forSeries(SERIES).withClock(AnalyzerClock.of(clock))
                         .live(Flux.concat(Flux.just(records), heartbeats()), p -> { })
                         .doOnNext(d -> {
                             decisions.add(d);
