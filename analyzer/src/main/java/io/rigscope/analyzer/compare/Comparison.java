@@ -102,7 +102,7 @@ public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set
         if (na >= 1 && nb >= 1 && na + nb <= ExactPermutationTest.MAX_VALUES) {
             ties = P99Ties.of(a, b);
             p99 = ExactPermutationTest.of(ties.a(), ties.b());
-            freezes = ExactPermutationTest.of(values(a, false), values(b, false));
+            freezes = ExactPermutationTest.of(freezeSecondsOf(a), freezeSecondsOf(b));
         }
         String verdict;
         String why;
@@ -159,8 +159,8 @@ public record Comparison(SeriesFigures a, SeriesFigures b, boolean crossRig, Set
         return t != null && t.pValue() <= ALPHA + 1e-12 && Math.signum(t.meanB() - t.meanA()) == sign;
     }
 
-    private static double[] values(SeriesFigures s, boolean p99) {
-        return s.repeats().stream().mapToDouble(r -> p99 ? r.p99Ms() : r.freezeSeconds()).toArray();
+    private static double[] freezeSecondsOf(SeriesFigures s) {
+        return s.repeats().stream().mapToDouble(SeriesFigures.Repeat::freezeSeconds).toArray();
     }
 
     /** True when every p99 of both sides is pinned at the request timeout ({@link P99Ties#allPinned()}). */

@@ -81,7 +81,7 @@ public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenari
     /** The stop the runner passed in, typed ({@link VerdictFacts.Abort}: the ABORT body it came from), or null. */
     public VerdictFacts.Abort stop() {
         Map<String, Object> stopped = stopped();
-        return stopped == null ? null : (VerdictFacts.Abort) VerdictFacts.of(Verdict.Kind.ABORT, stopped);
+        return stopped == null ? null : VerdictFacts.Abort.read(new BodyFields(stopped));
     }
 
     @Override
@@ -102,6 +102,9 @@ public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenari
             schedule.write(w);
         }
         return w.put(SAMPLES_BY_SCENARIO, samplesByScenario).put(ENDED_BY, endedBy).put(CUT_SHORT, cutShort)
-                .put(UNREADABLE_LINES, unreadableLines).put(K6_THRESHOLDS, k6Thresholds == null ? null : k6Thresholds.stream().map(K6Threshold::toData).toList()).putAll(other).done();
+                .put(UNREADABLE_LINES, unreadableLines)
+                .put(K6_THRESHOLDS, k6Thresholds == null ? null
+                        : k6Thresholds.stream().map(K6Threshold::toData).toList())
+                .putAll(other).done();
     }
 }
