@@ -16,6 +16,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import reactor.core.publisher.Flux;
@@ -93,7 +94,7 @@ public final class Seeder {
 
     /**
      * Loads the rows, calling {@code onProgress} about once a second (on a timer thread of its own, which
-     * asks the server's {@code pg_stat_progress_copy}) and once at the end (on the caller's thread).
+     * asks the server's {@code pg_stat_progress_copy}) and once at the end (on the caller's thread), always last.
      *
      * @return the final progress
      */
@@ -112,11 +113,18 @@ public final class Seeder {
             t.setDaemon(true);
             return t;
         });
+        // a tick whose query was still running when the load ended must not report after the final progress
+        Object reporting = new Object();
+        AtomicBoolean finished = new AtomicBoolean();
         ticker.scheduleAtFixedRate(() -> {
             long done = committed.get();
             long inCopy = copyProgress(factory);
-            onProgress.accept(new Progress(Math.min(spec.rows(), done + inCopy), done, spec.rows(),
-                    Duration.ofNanos(System.nanoTime() - startNs)));
+            synchronized (reporting) {
+                if (!finished.get()) {
+                    onProgress.accept(new Progress(Math.min(spec.rows(), done + inCopy), done, spec.rows(),
+                            Duration.ofNanos(System.nanoTime() - startNs)));
+                }
+            }
         }, 1, 1, TimeUnit.SECONDS);
         try {
             long chunks = (spec.rows() + spec.rowsPerCopy() - 1) / spec.rowsPerCopy();
@@ -131,7 +139,10 @@ public final class Seeder {
         }
         Progress last = new Progress(committed.get(), committed.get(), spec.rows(),
                 Duration.ofNanos(System.nanoTime() - startNs));
-        onProgress.accept(last);
+        synchronized (reporting) {
+            finished.set(true);
+            onProgress.accept(last);
+        }
         return last;
     }
 
