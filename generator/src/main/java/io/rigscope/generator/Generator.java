@@ -2,7 +2,7 @@ package io.rigscope.generator;
 
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.model.codec.WireCodec;
-import java.util.Map;
+import io.rigscope.model.wire.VerdictFacts;
 import java.util.Objects;
 import reactor.core.publisher.Mono;
 
@@ -54,11 +54,11 @@ public final class Generator {
      * <p>A {@code stop} that fails fails the returned Mono with its error and stops the schedule, as a cancel does
      * (requests in flight still end and are published, on the run's own thread).
      *
-     * @param stop emits why the run must stop (e.g. {@code {"by": "abortOnFail", ...}}; an empty map stops it without
-     *             a reason, as {@code generate} does on SIGINT/SIGTERM: the end marker then has no {@code stopped}), or
-     *             never
+     * @param stop emits when and why the run must stop ({@link Stop#because}: the analyzer's ABORT; {@link Stop#SIGNAL}
+     *             without a reason, as {@code generate} does on SIGINT/SIGTERM: the end marker then has no
+     *             {@code stopped}), or never
      */
-    public Mono<RunSummary> run(LoadPlan plan, Mono<Map<String, Object>> stop) {
+    public Mono<RunSummary> run(LoadPlan plan, Mono<Stop> stop) {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(stop, "stop");
         return Mono.defer(() -> {
@@ -79,5 +79,22 @@ public final class Generator {
             Mono<RunSummary> stopping = stop.doOnNext(run::stop).then(Mono.never());
             return Mono.firstWithSignal(execution, stopping);
         });
+    }
+
+    /**
+     * A request to stop a run early, and why.
+     *
+     * @param reason the facts of the analyzer's ABORT verdict that asked for it (the end marker's {@code stopped}),
+     *     or null for a stop without one (a signal)
+     */
+    public record Stop(VerdictFacts.Abort reason) {
+
+        /** A stop without a reason. */
+        public static final Stop SIGNAL = new Stop(null);
+
+        /** A stop because of an ABORT verdict. */
+        public static Stop because(VerdictFacts.Abort reason) {
+            return new Stop(java.util.Objects.requireNonNull(reason, "reason"));
+        }
     }
 }

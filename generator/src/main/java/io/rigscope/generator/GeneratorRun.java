@@ -12,13 +12,11 @@ import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.ScheduleEnd;
 import io.rigscope.model.wire.ScheduleStart;
+import io.rigscope.model.wire.VerdictFacts;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -41,7 +39,7 @@ final class GeneratorRun {
     private final CompletionQueue state = new CompletionQueue(clock);
     private volatile Thread runThread;
     /** Why the run was asked to stop (the end marker's {@code stopped} when that ended the schedule), or null. */
-    private volatile Map<String, Object> stoppedBy;
+    private volatile VerdictFacts.Abort stoppedBy;
     /** True when the schedule ended because of a stop, not its duration. */
     private boolean endedByStop;
     private SampleBatcher batcher;
@@ -55,12 +53,12 @@ final class GeneratorRun {
 
     /**
      * Asks the run to stop starting requests, saying why: when that ends the schedule before its duration, the end
-     * marker carries {@code reason} under {@code stopped}. The first stop's reason is kept; an empty or null one
-     * stops without a reason (a signal: the end marker carries no {@code stopped}).
+     * marker carries {@code stop}'s reason under {@code stopped}. The first stop's reason is kept; a stop without
+     * one (a signal) leaves no {@code stopped}.
      */
-    void stop(Map<String, Object> reason) {
-        if (!state.stopping() && reason != null && !reason.isEmpty()) {
-            stoppedBy = Collections.unmodifiableMap(new LinkedHashMap<>(reason));
+    void stop(Generator.Stop stop) {
+        if (!state.stopping() && stop.reason() != null) {
+            stoppedBy = stop.reason();
         }
         stop();
     }
@@ -243,7 +241,7 @@ final class GeneratorRun {
             default -> Marker.Kind.PHASE_END;
         };
         ScheduleEnd facts = summary.toScheduleEnd();
-        Map<String, Object> stopped = stoppedBy;
+        VerdictFacts.Abort stopped = stoppedBy;
         if (stopped != null && endedByStop) {
             facts = facts.withStopped(stopped);
         }

@@ -63,7 +63,7 @@ class ClientLoopsOwnershipTest {
     @Test
     void aStopSignalThatFailsFailsTheRunInsteadOfBeingDropped() {
         try (TestServer server = new TestServer(); ClientLoops loops = ClientLoops.open(1)) {
-            Mono<Map<String, Object>> failing = Mono.delay(Duration.ofMillis(200))
+            Mono<Generator.Stop> failing = Mono.delay(Duration.ofMillis(200))
                     .then(Mono.error(new IllegalStateException("the stop signal's source failed")));
             assertThatThrownBy(() -> new Generator(r -> { }, GeneratorOptions.defaults().withClientLoops(loops))
                     .run(plan("stop-fails", server, Duration.ofSeconds(20)), failing)

@@ -19,6 +19,7 @@ import io.rigscope.model.wire.RepeatStart;
 import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.model.wire.Sample;
+import io.rigscope.model.wire.VerdictFacts;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.wire.WirePublisher;
@@ -153,11 +154,10 @@ class GeneratorTest {
             LoadPlan plan = new LoadPlan(series, 1, "gen-1", "sustained", LoopMode.OPEN, Duration.ofSeconds(20),
                     List.of(ingest(server.url("/v1/usage-events"), 100, 1000, Duration.ofSeconds(5))),
                     LoadPlan.Lifecycle.REPEAT);
-            Map<String, Object> reason = new java.util.LinkedHashMap<>();
-            reason.put("by", "abortOnFail");
-            reason.put("threshold", "http_reqs: count<40");
+            VerdictFacts.Abort reason = new VerdictFacts.Abort("abortOnFail", "http_reqs: count<40", 41.0, 40.0,
+                    2_000, 0, 20_000, 2);
             RunSummary summary = new Generator(RecordSink.of(publisher), GeneratorOptions.defaults().withSpoolDir(dir))
-                    .run(plan, reactor.core.publisher.Mono.delay(Duration.ofSeconds(2)).map(x -> reason))
+                    .run(plan, reactor.core.publisher.Mono.delay(Duration.ofSeconds(2)).map(x -> Generator.Stop.because(reason)))
                     .block(Duration.ofMinutes(1));
 
             assertThat(summary.scheduleElapsed()).isLessThan(Duration.ofSeconds(10));
@@ -168,7 +168,7 @@ class GeneratorTest {
             Marker end = read(series).stream()
                     .filter(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END).map(r -> (Marker) r)
                     .findFirst().orElseThrow();
-            assertThat(((RepeatEnd) end.body()).stopped()).isEqualTo(reason);
+            assertThat(((RepeatEnd) end.body()).stop()).isEqualTo(reason);
         }
     }
 

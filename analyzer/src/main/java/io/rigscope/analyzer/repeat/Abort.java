@@ -68,6 +68,11 @@ public record Abort(@JsonProperty("threshold") String threshold, @JsonProperty("
         return value;
     }
 
+    /** These facts as the wire reads them back: the ABORT verdict's body, a REPEAT_END's {@code stopped}. */
+    public VerdictFacts.Abort facts() {
+        return new VerdictFacts.Abort(BY, threshold, value, limit, atMs, delayMs, scheduledMs, secondsClosed);
+    }
+
     /** One sentence: what failed, when, over what. */
     public String describe() {
         String into = scheduledMs > 0 ? seconds(atMs) + " into its " + seconds(scheduledMs) + " schedule"

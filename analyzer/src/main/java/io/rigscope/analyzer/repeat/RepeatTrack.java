@@ -8,6 +8,7 @@ import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.RepeatStart;
+import io.rigscope.model.wire.VerdictFacts;
 import java.util.function.Consumer;
 import java.util.ArrayDeque;
 import java.util.Collections;
@@ -340,12 +341,13 @@ public final class RepeatTrack {
         } else {
             ended();
         }
-        if (end.stopped() != null) {
-            try {
-                aborted(Abort.of(end.stop()));
-            } catch (IllegalArgumentException e) {
-                problems.accept(e.getMessage());
+        try {
+            VerdictFacts.Abort stop = end.stop();
+            if (stop != null) {
+                aborted(Abort.of(stop));
             }
+        } catch (IllegalArgumentException e) {
+            problems.accept(e.getMessage());
         }
     }
 

@@ -69,7 +69,13 @@ class VerdictFactsTest {
         Abort abort = new Abort("p(99)<500", 812.5, 500, 20_000, 0, 60_000, 20);
         VerdictFacts facts = overTheWire(DecisionCodec.toVerdict(
                 new Decision.Stop("s", 1, "ingest", 1_764_000_000_000_000L, abort))).facts();
-        assertThat(facts).isEqualTo(new VerdictFacts.Abort(Abort.BY, "p(99)<500", 812.5, 500.0, 20_000L, 0L, 60_000L, 20L));
+        assertThat(facts).isEqualTo(new VerdictFacts.Abort(Abort.BY, "p(99)<500", 812.5, 500.0, 20_000L, 0L, 60_000L,
+                20L));
+        // what the runner hands the generator (the REPEAT_END's stopped) is what the verdict says, key for key
+        assertThat(abort.facts()).isEqualTo(facts);
+        assertThat(abort.facts().toData()).containsExactlyEntriesOf(DecisionCodec.body(
+                new Decision.Stop("s", 1, "ingest", 1_764_000_000_000_000L, abort)));
+        assertThat(Abort.of(abort.facts())).isEqualTo(abort);
     }
 
     @Test

@@ -311,8 +311,7 @@ class SeriesAnalysisTest {
         List<WireRecord> records = records(ABORTING).stream()
                 .map(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END
                         ? new Marker(m.run(), m.rep(), m.src(), m.ts(), m.phase(),
-                        io.rigscope.model.wire.RepeatEnd.ofStop(io.rigscope.analyzer.api.DecisionCodec.body(
-                        new io.rigscope.analyzer.api.Decision.Stop(m.run(), m.rep(), null, m.ts(), abort))))
+                        io.rigscope.model.wire.RepeatEnd.ofStop(abort.facts()))
                         : r)
                 .toList();
         SeriesAnalysis replay = new SeriesAnalysis("core", AnalyzerSettings.defaults(), UnaryOperator.identity(),
@@ -345,7 +344,8 @@ class SeriesAnalysisTest {
         List<WireRecord> records = records(ABORTING).stream()
                 .map(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END
                         ? new Marker(m.run(), m.rep(), m.src(), m.ts(), m.phase(),
-                        io.rigscope.model.wire.RepeatEnd.ofStop(Map.of("by", "abortOnFail", "threshold", "x")))
+                        io.rigscope.model.wire.RepeatEnd.ofStop(new io.rigscope.model.wire.VerdictFacts.Abort(
+                                "abortOnFail", "x", null, null, null, null, null, null, Map.of())))
                         : r)
                 .toList();
         var repeat = run(records).repeats().get(0);

@@ -94,6 +94,15 @@ final class BodyFields {
         return rest.get(key) instanceof Map<?, ?> m ? take(key, stringKeys(m)) : null;
     }
 
+    /** An object read by {@code parse} (null when it does not fit: then the key is left). */
+    <T> T object(String key, Function<Map<String, Object>, T> parse) {
+        if (!(rest.get(key) instanceof Map<?, ?> m)) {
+            return null;
+        }
+        T t = parse.apply(stringKeys(m));
+        return t == null ? null : take(key, t);
+    }
+
     /** A list of strings. */
     List<String> strings(String key) {
         if (!(rest.get(key) instanceof List<?> list) || !list.stream().allMatch(x -> x instanceof String)) {

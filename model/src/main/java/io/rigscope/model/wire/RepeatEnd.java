@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@link Marker.Kind#REPEAT_END}. The analyzer reads {@code stopped} (in the generator's {@link ScheduleEnd}),
+ * {@link Marker.Kind#REPEAT_END}. The analyzer reads {@code stopped} (in the generator's {@link ScheduleEnd}: {@link #stop()}),
  * {@code k6_thresholds} and, from a time-closed source, {@code samples_by_scenario}.
  *
  * @param schedule a generator's schedule facts, or null (an importer's end)
@@ -45,9 +45,9 @@ public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenari
                 k6Thresholds == null || k6Thresholds.isEmpty() ? null : k6Thresholds, null);
     }
 
-    /** An end that states only the stop which ended the schedule early (an ABORT verdict's body). */
-    public static RepeatEnd ofStop(Map<String, ?> stop) {
-        return new RepeatEnd(new ScheduleEnd(null, null, null, null, null, null, null, null, null).withStopped(stop),
+    /** An end that states only the stop which ended the schedule early (an ABORT verdict's facts). */
+    public static RepeatEnd ofStop(VerdictFacts.Abort stop) {
+        return new RepeatEnd(new ScheduleEnd(null, null, null, null, null, null, null, null, stop),
                 null, null, null, null, null, null);
     }
 
@@ -73,15 +73,24 @@ public record RepeatEnd(ScheduleEnd schedule, Map<String, Long> samplesByScenari
         return samplesByScenario;
     }
 
-    /** The stop that ended the generator's schedule early (the ABORT verdict body), or null. */
-    public Map<String, Object> stopped() {
-        return schedule == null ? null : schedule.stopped();
-    }
-
-    /** The stop the runner passed in, typed ({@link VerdictFacts.Abort}: the ABORT body it came from), or null. */
+    /**
+     * The stop that ended the generator's schedule early (the facts of the ABORT verdict it received), or null when
+     * none did.
+     *
+     * @throws IllegalArgumentException when the marker has a {@code stopped} object that is not such a verdict's
+     *     body as rigscope writes it (it is kept as it came, under {@link #other})
+     */
     public VerdictFacts.Abort stop() {
-        Map<String, Object> stopped = stopped();
-        return stopped == null ? null : VerdictFacts.Abort.read(new BodyFields(stopped));
+        if (schedule != null && schedule.stopped() != null) {
+            return schedule.stopped();
+        }
+        Object unread = other.get(ScheduleEnd.STOPPED);
+        if (unread != null) {
+            throw new IllegalArgumentException("REPEAT_END stopped is not an ABORT verdict's body as rigscope writes "
+                    + "it (by, threshold, value, limit, at_ms, delay_ms, scheduled_ms, seconds_closed, in that order, "
+                    + "value and limit as decimals), was " + unread);
+        }
+        return null;
     }
 
     @Override

@@ -16,12 +16,11 @@ import java.util.Map;
  * @param elapsedMs from the start until the last request ended, ms
  * @param scenarios per scenario, in plan order
  * @param processCpuPct the generator's process CPU over the run, % of one core
- * @param stopped only when a stop the runner passed in ended the schedule early: the analyzer's ABORT verdict body
- *     as the generator received it ({@code by}, {@code threshold}, {@code value}, ...; read by the analyzer's
- *     {@code repeat.Abort}, which owns those keys); else null
+ * @param stopped only when a stop the runner passed in ended the schedule early: the facts of the analyzer's ABORT
+ *     verdict the generator received ({@link VerdictFacts.Abort}, written as that verdict's body); else null
  */
 public record ScheduleEnd(String mode, String series, Integer rep, String src, Long startEpochUs, Long elapsedMs,
-                          List<ScenarioFacts> scenarios, Double processCpuPct, Map<String, Object> stopped) {
+                          List<ScenarioFacts> scenarios, Double processCpuPct, VerdictFacts.Abort stopped) {
 
     static final String MODE = "mode";
     static final String SERIES = "series";
@@ -35,13 +34,11 @@ public record ScheduleEnd(String mode, String series, Integer rep, String src, L
 
     public ScheduleEnd {
         scenarios = scenarios == null ? null : List.copyOf(scenarios);
-        stopped = stopped == null ? null : BodyFields.copy(stopped);
     }
 
     /** This end with the stop that ended the schedule early. */
-    public ScheduleEnd withStopped(Map<String, ?> stop) {
-        return new ScheduleEnd(mode, series, rep, src, startEpochUs, elapsedMs, scenarios, processCpuPct,
-                stop == null ? null : BodyFields.stringKeys(stop));
+    public ScheduleEnd withStopped(VerdictFacts.Abort stop) {
+        return new ScheduleEnd(mode, series, rep, src, startEpochUs, elapsedMs, scenarios, processCpuPct, stop);
     }
 
     /** The body of an end marker of {@code kind} carrying this schedule. */
@@ -61,14 +58,14 @@ public record ScheduleEnd(String mode, String series, Integer rep, String src, L
         }
         return new ScheduleEnd(f.string(MODE), f.string(SERIES), f.integer(REP), f.string(SRC),
                 f.whole(START_EPOCH_US), f.whole(ELAPSED_MS), f.objects(SCENARIOS, ScenarioFacts::read),
-                f.decimal(PROCESS_CPU_PCT), f.object(STOPPED));
+                f.decimal(PROCESS_CPU_PCT), f.object(STOPPED, VerdictFacts.Abort::readExact));
     }
 
     void write(BodyFields.Writer w) {
         w.put(MODE, mode).put(SERIES, series).put(REP, rep).put(SRC, src).put(START_EPOCH_US, startEpochUs)
                 .put(ELAPSED_MS, elapsedMs)
                 .put(SCENARIOS, scenarios == null ? null : scenarios.stream().map(ScenarioFacts::toData).toList())
-                .put(PROCESS_CPU_PCT, processCpuPct).put(STOPPED, stopped);
+                .put(PROCESS_CPU_PCT, processCpuPct).put(STOPPED, stopped == null ? null : stopped.toData());
     }
 
     /**

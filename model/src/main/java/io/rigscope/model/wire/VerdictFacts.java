@@ -46,11 +46,48 @@ public sealed interface VerdictFacts {
      * ({@link RepeatEnd#stop()}).
      */
     record Abort(String by, String threshold, Double value, Double limit, Long atMs, Long delayMs, Long scheduledMs,
-                 Long secondsClosed) implements VerdictFacts {
+                 Long secondsClosed, Map<String, Object> other) implements VerdictFacts {
+
+        static final String BY = "by";
+        static final String THRESHOLD = "threshold";
+        static final String VALUE = "value";
+        static final String LIMIT = "limit";
+        static final String AT_MS = "at_ms";
+        static final String DELAY_MS = "delay_ms";
+        static final String SCHEDULED_MS = "scheduled_ms";
+        static final String SECONDS_CLOSED = "seconds_closed";
+
+        public Abort {
+            other = BodyFields.copy(other);
+        }
+
+        /** Every field given, nothing else: what the analyzer decides. */
+        public Abort(String by, String threshold, double value, double limit, long atMs, long delayMs,
+                     long scheduledMs, long secondsClosed) {
+            this(by, threshold, value, limit, atMs, delayMs, scheduledMs, secondsClosed, Map.of());
+        }
 
         static Abort read(BodyFields f) {
-            return new Abort(f.string("by"), f.string("threshold"), f.decimal("value"), f.decimal("limit"),
-                    f.whole("at_ms"), f.whole("delay_ms"), f.whole("scheduled_ms"), f.whole("seconds_closed"));
+            return new Abort(f.string(BY), f.string(THRESHOLD), f.decimal(VALUE), f.decimal(LIMIT), f.whole(AT_MS),
+                    f.whole(DELAY_MS), f.whole(SCHEDULED_MS), f.whole(SECONDS_CLOSED), f.rest());
+        }
+
+        /**
+         * A REPEAT_END's {@code stopped} read typed only when writing it back gives the same object, key for key
+         * and in order (a whole number where a decimal is written, a key moved): else null, and the marker keeps
+         * the object as it came ({@link RepeatEnd#stop()} then says it cannot read it).
+         */
+        static Abort readExact(Map<String, Object> data) {
+            Abort a = read(new BodyFields(data));
+            return new java.util.ArrayList<>(a.toData().entrySet()).equals(new java.util.ArrayList<>(data.entrySet()))
+                    ? a : null;
+        }
+
+        /** The body's object: its fields in the order the analyzer writes them, then {@code other}. */
+        public Map<String, Object> toData() {
+            return BodyFields.out().put(BY, by).put(THRESHOLD, threshold).put(VALUE, value).put(LIMIT, limit)
+                    .put(AT_MS, atMs).put(DELAY_MS, delayMs).put(SCHEDULED_MS, scheduledMs)
+                    .put(SECONDS_CLOSED, secondsClosed).putAll(other).done();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.rigscope.model.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
@@ -111,13 +112,12 @@ class MarkerBodyCodecTest {
         sameBytes(marker(3, "gen-1", "sustained", scheduleEnd().body(Marker.Kind.REPEAT_END)), plain);
         String stopped = marker("REPEAT_END", "sustained", 3, "gen-1", "{" + SCHEDULE_END + ",\"stopped\":"
                 + STOPPED + "}");
-        Map<String, Object> stop = ordered("by", "abortOnFail", "threshold", "http_req_duration: max<300",
-                "value", 612.5, "limit", 300.0, "at_ms", 13_000L, "delay_ms", 5_000L, "scheduled_ms", 30_000L,
-                "seconds_closed", 13L);
+        VerdictFacts.Abort stop = new VerdictFacts.Abort("abortOnFail", "http_req_duration: max<300", 612.5, 300,
+                13_000, 5_000, 30_000, 13);
         sameBytes(marker(3, "gen-1", "sustained", scheduleEnd().withStopped(stop).body(Marker.Kind.REPEAT_END)),
                 stopped);
         RepeatEnd end = (RepeatEnd) decode(stopped.getBytes(StandardCharsets.UTF_8)).body();
-        assertThat(end.stopped()).isEqualTo(stop);
+        assertThat(end.stop()).isEqualTo(stop);
         assertThat(end.schedule().scenarios().get(1).lagP99Ms()).isNaN();
         sameBytes(marker(0, "gen-1", null, scheduleEnd().body(Marker.Kind.SERIES_END)),
                 marker("SERIES_END", null, 0, "gen-1", "{" + SCHEDULE_END + "}"));
@@ -220,6 +220,31 @@ class MarkerBodyCodecTest {
         sameBytes(marker(1, "import-k6", "sustained", RepeatEnd.imported(null, null, false, 0, List.of())),
                 marker("REPEAT_END", "sustained", 1, "import-k6", "{}"));
         sameBytes(marker(0, "import-k6", null, SeriesEnd.EMPTY), marker("SERIES_END", null, 0, "import-k6", "{}"));
+    }
+
+    @Test
+    void aStopNotAsRigscopeWritesItKeepsItsBytesAndSaysSoWhenRead() {
+        // value as a whole number, an extra key in the middle: neither writes back as the typed stop would
+        for (String stop : List.of(
+                "{\"by\":\"abortOnFail\",\"threshold\":\"x\",\"value\":612,\"limit\":300.0}",
+                "{\"by\":\"abortOnFail\",\"why\":\"manual\",\"threshold\":\"x\"}")) {
+            String json = marker("REPEAT_END", "sustained", 3, "gen-1", "{" + SCHEDULE_END + ",\"stopped\":" + stop
+                    + "}");
+            Marker decoded = decode(json.getBytes(StandardCharsets.UTF_8));
+            assertThat(new String(codec.encode(decoded), StandardCharsets.UTF_8)).isEqualTo(json);
+            RepeatEnd end = (RepeatEnd) decoded.body();
+            assertThat(end.schedule().stopped()).isNull();
+            assertThatThrownBy(end::stop).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("REPEAT_END stopped is not an ABORT verdict's body as rigscope writes it")
+                    .hasMessageContaining("was {by=abortOnFail,");
+        }
+        // one that writes back exactly reads typed, an unknown key at its end included
+        String extra = "{\"by\":\"abortOnFail\",\"threshold\":\"x\",\"why\":\"manual\"}";
+        RepeatEnd end = (RepeatEnd) decode(marker("REPEAT_END", "sustained", 3, "gen-1", "{\"stopped\":" + extra + "}")
+                .getBytes(StandardCharsets.UTF_8)).body();
+        assertThat(end.stop().threshold()).isEqualTo("x");
+        assertThat(end.stop().value()).isNull();
+        assertThat(end.stop().other()).containsEntry("why", "manual");
     }
 
     @Test

@@ -220,10 +220,10 @@ public final class GenerateCommand implements Callable<Integer> {
         // SIGINT/SIGTERM: the schedule ends there, requests in flight end, and everything is published with the end
         // markers (REPEAT_END...), so an analyzer sees the generator end its part, not fall silent; the JVM exits
         // once that is done (at most a minute)
-        Sinks.One<Map<String, Object>> signalled = Sinks.one();
+        Sinks.One<Generator.Stop> signalled = Sinks.one();
         CountDownLatch published = new CountDownLatch(1);
         Thread onSignal = new Thread(() -> {
-            if (signalled.tryEmitValue(Map.of()).isSuccess()) {
+            if (signalled.tryEmitValue(Generator.Stop.SIGNAL).isSuccess()) {
                 System.err.println("generate: stopping on a signal: ending the schedule, publishing the end markers");
             }
             try {
@@ -246,7 +246,7 @@ public final class GenerateCommand implements Callable<Integer> {
     }
 
     private int generate(LoadPlan plan, Share part, GeneratorOptions options, WireCodec codec,
-                         RepeatReconciliation reconciliation, Mono<Map<String, Object>> signalled) throws Exception {
+                         RepeatReconciliation reconciliation, Mono<Generator.Stop> signalled) throws Exception {
         Path journal = options.journalDir();
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
@@ -340,7 +340,7 @@ public final class GenerateCommand implements Callable<Integer> {
      * every ABORT of the series and repeat decided since the command started. A standalone series (rep 0) has no
      * repeat to stop.
      */
-    private static Mono<Map<String, Object>> abortVerdict(KafkaEndpoint endpoint, WireCodec codec, LoadPlan plan) {
+    private static Mono<Generator.Stop> abortVerdict(KafkaEndpoint endpoint, WireCodec codec, LoadPlan plan) {
         if (plan.rep() == 0) {
             return Mono.never();
         }
@@ -355,12 +355,11 @@ public final class GenerateCommand implements Callable<Integer> {
                         && v.ts() >= nowUs)
                 .next()
                 .map(r -> {
-                    Verdict v = (Verdict) r;
-                    if (v.facts() instanceof VerdictFacts.Abort a) {
-                        System.err.printf("generate: repeat %d stopped by the analyzer's abortOnFail: %s measured %s "
-                                + "(limit %s)%n", plan.rep(), a.threshold(), a.value(), a.limit());
-                    }
-                    return v.body(); // the REPEAT_END's `stopped`: the ABORT body as it was published
+                    // an ABORT's facts are always an Abort; they become the REPEAT_END's `stopped`
+                    VerdictFacts.Abort a = (VerdictFacts.Abort) ((Verdict) r).facts();
+                    System.err.printf("generate: repeat %d stopped by the analyzer's abortOnFail: %s measured %s "
+                            + "(limit %s)%n", plan.rep(), a.threshold(), a.value(), a.limit());
+                    return Generator.Stop.because(a);
                 });
     }
 

@@ -18,6 +18,7 @@ import io.rigscope.model.wire.PhaseEnd;
 import io.rigscope.model.wire.PhaseStart;
 import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.SeriesStart;
+import io.rigscope.model.wire.VerdictFacts;
 import io.rigscope.rig.denominator.Denominator;
 import io.rigscope.rig.reconciliation.Reconciliation;
 import java.io.PrintStream;
@@ -86,7 +87,7 @@ public final class SeriesRunner {
     /** The repeat whose load runs now and the signal that stops it early, or null between repeats. */
     private final AtomicReference<RunningRepeat> running = new AtomicReference<>();
 
-    private record RunningRepeat(int rep, Sinks.One<Map<String, Object>> stop, AtomicBoolean stopped) {
+    private record RunningRepeat(int rep, Sinks.One<Generator.Stop> stop, AtomicBoolean stopped) {
     }
 
     /**
@@ -143,13 +144,14 @@ public final class SeriesRunner {
     /**
      * Stops repeat {@code rep}'s load now, when it is the one running (any thread): the analyzer's
      * {@code abortOnFail} decision. The generator ends the schedule, lets requests in flight end and writes
-     * {@code reason} into the REPEAT_END marker ({@code stopped}); the series goes on with its next repeat.
+     * {@code reason} (the ABORT verdict's facts) into the REPEAT_END marker ({@code stopped}); the series goes on with
+     * its next repeat.
      *
      * @return true when the repeat was running and this stop was the first
      */
-    public boolean stopRepeat(int rep, Map<String, Object> reason) {
+    public boolean stopRepeat(int rep, VerdictFacts.Abort reason) {
         RunningRepeat r = running.get();
-        if (r != null && r.rep() == rep && r.stop().tryEmitValue(reason).isSuccess()) {
+        if (r != null && r.rep() == rep && r.stop().tryEmitValue(Generator.Stop.because(reason)).isSuccess()) {
             r.stopped().set(true);
             return true;
         }

@@ -1,7 +1,6 @@
 package io.rigscope.rig.series;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.DecisionCodec;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.repeat.RepeatSummary;
@@ -201,7 +200,7 @@ public final class SeriesSession {
                                 e -> console.println("telemetry stopped: " + e.getMessage()));
         try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher,
                 Analyzer.forSeries(plan.series()), console,
-                stop -> runner.stopRepeat(stop.rep(), DecisionCodec.body(stop)))) {
+                stop -> runner.stopRepeat(stop.rep(), stop.abort().facts()))) {
             SeriesRunner.Outcome outcome = runner.run();
             SeriesReport report = analysis.await(options.analyzerTimeout());
             publisher.flush();

@@ -76,7 +76,7 @@ class GenerateStopsOnAbortTest {
                     .filter(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END)
                     .cast(Marker.class).blockFirst(Duration.ofSeconds(30));
             assertThat(end).isNotNull();
-            assertThat(((io.rigscope.model.wire.RepeatEnd) end.body()).stopped().get("threshold")).isEqualTo("http_reqs: count<40");
+            assertThat(((io.rigscope.model.wire.RepeatEnd) end.body()).stop().threshold()).isEqualTo("http_reqs: count<40");
 
             assertThat(analyze.get(60, TimeUnit.SECONDS)).isEqualTo(ExitCodes.GATES_FAILED);
             JsonNode rep = new ObjectMapper().readTree(report.toFile()).path("repeats").get(0);

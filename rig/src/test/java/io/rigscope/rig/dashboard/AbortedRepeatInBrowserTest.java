@@ -39,8 +39,7 @@ class AbortedRepeatInBrowserTest {
         try (WireFileWriter writer = new WireFileWriter(wire, new WireCodec())) {
             SyntheticSeries.emit(plan, r -> writer.write(r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END
                     && m.rep() == 1 ? new Marker(m.run(), m.rep(), m.src(), m.ts(), m.phase(),
-                    io.rigscope.model.wire.RepeatEnd.ofStop(io.rigscope.analyzer.api.DecisionCodec.body(
-                        new io.rigscope.analyzer.api.Decision.Stop(m.run(), m.rep(), null, m.ts(), abort)))) : r));
+                    io.rigscope.model.wire.RepeatEnd.ofStop(abort.facts())) : r));
         }
         Path html = dir.resolve("aborted.html");
         assertThat(Main.run("analyze", "--series", "aborted-page", "--input", wire.toString(), "--quiet",
