@@ -39,7 +39,8 @@ import java.util.OptionalLong;
  *
  * <p>Then the write-back: the pass writes its pages through its ring buffer into the kernel's page cache, and the
  * kernel writes them back in one burst (when they are old enough, or when a checkpoint fsyncs the table). When the
- * largest {@code memory.writeback} of the rig.os records over the episode, {@code W}, holds the device
+ * largest {@code memory.writeback} of the rig.os records while the pass ran or over the episode (each within the
+ * stream's tolerance), {@code W}, holds the device
  * {@code W / D >= 1} s, the commits froze behind that burst (one backend in {@code IO:WALSync}, the rest on
  * {@code LWLock:WALWrite}): the lever is {@code backend_flush_after} = {@code D x 10 ms} in whole 8-kB pages, at
  * most 2MB (a backend, the autovacuum worker among them, then asks the kernel to write its pages every so many, so
@@ -68,14 +69,15 @@ final class VacuumStormLever implements Levers.LeverRule {
     }
 
     /** The pass's lever (the scale factor, the threshold or the cost limit) and the device rate it was sized on. */
-    private record Sized(Lever lever, double deviceBytesPerSec) {
+    private record Sized(Lever lever, double deviceBytesPerSec, long passStartSec, long passEndSec) {
         Sized(Lever notMeasured) {
-            this(notMeasured, Double.NaN);
+            this(notMeasured, Double.NaN, 0, 0);
         }
     }
 
     /**
-     * When the page cache's write-back over the episode held the device for at least {@link #BURST_SEC} s, the
+     * When the page cache's write-back while the pass ran or over the episode held the device for at least
+     * {@link #BURST_SEC} s, the
      * frozen commits waited behind that burst, not behind the pass's rate: the lever is {@code backend_flush_after},
      * what the device writes in {@link #FLUSH_WAIT_SEC} s (whole 8-kB pages, at most 2MB), and the pass's own lever
      * with its {@code also} go to {@code also}. Otherwise the pass's lever, with the burst's size in its why.
@@ -86,7 +88,11 @@ final class VacuumStormLever implements Levers.LeverRule {
         long writebackKb = 0;
         long dirtyKb = 0;
         int records = 0;
-        for (OsMetrics os : scene.around(TelemetryStream.OS, OsMetrics.class)) {
+        // the pass's write-back, whichever of its episodes this is: the records while it ran and over the episode
+        int tol = scene.telemetry().toleranceSec(TelemetryStream.OS);
+        long fromSec = Math.min(sized.passStartSec(), scene.startSec()) - tol;
+        long toSec = Math.max(sized.passEndSec(), scene.endSec()) + tol;
+        for (OsMetrics os : scene.telemetry().records(TelemetryStream.OS, fromSec, toSec, OsMetrics.class)) {
             if (os.memory() == null) {
                 continue;
             }
@@ -96,14 +102,15 @@ final class VacuumStormLever implements Levers.LeverRule {
         }
         if (records == 0) {
             return Lever.setting(pass.setting(), pass.value(), pass.why() + "; the page cache's write-back was not "
-                    + "measured (no rig.os memory over the episode)", pass.also());
+                    + "measured (no rig.os memory while the pass ran or over the episode)", pass.also());
         }
         double writebackBytes = writebackKb * 1024.0;
         double holdSec = writebackBytes / device;
         StringBuilder why = new StringBuilder(pass.why());
         why.append("; rig.os: up to ").append(num(writebackBytes / 1_048_576.0, 0)).append(" MB of the page cache "
                         + "under write-back and up to ").append(num(dirtyKb / 1024.0, 0)).append(" MB dirty in ")
-                .append(records).append(" record(s) ").append(scene.within(TelemetryStream.OS)).append(": ")
+                .append(records).append(" record(s) while the pass ran or over the episode, within ")
+                .append(tol).append(" s: ")
                 .append(num(writebackBytes / 1_048_576.0, 0)).append(" MB / ").append(num(device / 1_048_576.0, 1))
                 .append(" MB/s = ").append(num(holdSec, 1)).append(" s of the device");
         if (holdSec < BURST_SEC) {
@@ -240,7 +247,8 @@ final class VacuumStormLever implements Levers.LeverRule {
                 also.add(limit);
             }
             return new Sized(Lever.setting("autovacuum_vacuum_insert_threshold",
-                    Long.toString(Math.max(1, rowsAllowed)), why.toString(), also), deviceBytesPerSec);
+                    Long.toString(Math.max(1, rowsAllowed)), why.toString(), also), deviceBytesPerSec, passStartSec,
+                    passEndSec);
         }
         String value = Levers.twoDigitsDown(factor);
         boolean sizeCannotHelp = false;
@@ -272,13 +280,13 @@ final class VacuumStormLever implements Levers.LeverRule {
                 rest.add(new Lever.Also("autovacuum_vacuum_insert_scale_factor", value));
             }
             return new Sized(Lever.setting(limit.setting(), limit.value(), why.toString(), rest),
-                    deviceBytesPerSec);
+                    deviceBytesPerSec, passStartSec, passEndSec);
         }
         if (limit != null) {
             also.add(limit);
         }
         return new Sized(Lever.setting("autovacuum_vacuum_insert_scale_factor", value, why.toString(), also),
-                deviceBytesPerSec);
+                deviceBytesPerSec, passStartSec, passEndSec);
     }
 
     /**
