@@ -11,6 +11,7 @@ import io.rigscope.model.wire.PgLogEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * {@code vacuum_storm}: a pass of autovacuum on an insert-only table dirties the pages inserted since the last one; for
@@ -35,6 +36,16 @@ import java.util.OptionalDouble;
  * a load: every page, whatever the factor), or s is not below the factor in force, no scale factor makes this pass
  * smaller: the lever is the cost limit L (with the delay, and s for the passes after it). Otherwise it is s, with the
  * cost limit beside it.
+ *
+ * <p>Then the write-back: the pass writes its pages through its ring buffer into the kernel's page cache, and the
+ * kernel writes them back in one burst (when they are old enough, or when a checkpoint fsyncs the table). When the
+ * largest {@code memory.writeback} of the rig.os records while the pass ran or over the episode (each within the
+ * stream's tolerance), {@code W}, holds the device
+ * {@code W / D >= 1} s, the commits froze behind that burst (one backend in {@code IO:WALSync}, the rest on
+ * {@code LWLock:WALWrite}): the lever is {@code backend_flush_after} = {@code D x 10 ms} in whole 8-kB pages, at
+ * most 2MB (a backend, the autovacuum worker among them, then asks the kernel to write its pages every so many, so
+ * no backlog builds), and the pass's lever with its {@code also} goes to {@code also}. Not when
+ * {@code backend_flush_after} was already set above 0.
  */
 final class VacuumStormLever implements Levers.LeverRule {
 
@@ -44,9 +55,96 @@ final class VacuumStormLever implements Levers.LeverRule {
     private static final int COST_PAGE_MISS = 2;
     /** Postgres 15's default {@code vacuum_cost_page_hit}. */
     private static final int COST_PAGE_HIT = 1;
+    /** A write-back that holds the device this long is a burst the commits wait behind. */
+    private static final double BURST_SEC = 1.0;
+    /** What a commit's WAL flush may wait behind a backend's flushed writes: the device's writes in 10 ms. */
+    private static final double FLUSH_WAIT_SEC = 0.010;
+    /** {@code backend_flush_after}'s maximum, 2MB, in 8-kB pages. */
+    private static final long MAX_FLUSH_PAGES = 256;
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {
+        Sized sized = sized(scene, ctx);
+        return sized.lever().computed() ? writeBack(sized, scene, ctx) : sized.lever();
+    }
+
+    /** The pass's lever (the scale factor, the threshold or the cost limit) and the device rate it was sized on. */
+    private record Sized(Lever lever, double deviceBytesPerSec, long passStartSec, long passEndSec) {
+        Sized(Lever notMeasured) {
+            this(notMeasured, Double.NaN, 0, 0);
+        }
+    }
+
+    /**
+     * When the page cache's write-back while the pass ran or over the episode held the device for at least
+     * {@link #BURST_SEC} s, the
+     * frozen commits waited behind that burst, not behind the pass's rate: the lever is {@code backend_flush_after},
+     * what the device writes in {@link #FLUSH_WAIT_SEC} s (whole 8-kB pages, at most 2MB), and the pass's own lever
+     * with its {@code also} go to {@code also}. Otherwise the pass's lever, with the burst's size in its why.
+     */
+    private static Lever writeBack(Sized sized, EpisodeScene scene, LeverContext ctx) {
+        Lever pass = sized.lever();
+        double device = sized.deviceBytesPerSec();
+        long writebackKb = 0;
+        long dirtyKb = 0;
+        int records = 0;
+        // the pass's write-back, whichever of its episodes this is: the records while it ran and over the episode
+        int tol = scene.telemetry().toleranceSec(TelemetryStream.OS);
+        long fromSec = Math.min(sized.passStartSec(), scene.startSec()) - tol;
+        long toSec = Math.max(sized.passEndSec(), scene.endSec()) + tol;
+        for (OsMetrics os : scene.telemetry().records(TelemetryStream.OS, fromSec, toSec, OsMetrics.class)) {
+            if (os.memory() == null) {
+                continue;
+            }
+            records++;
+            writebackKb = Math.max(writebackKb, os.memory().writeback());
+            dirtyKb = Math.max(dirtyKb, os.memory().dirty());
+        }
+        if (records == 0) {
+            return Lever.setting(pass.setting(), pass.value(), pass.why() + "; the page cache's write-back was not "
+                    + "measured (no rig.os memory while the pass ran or over the episode)", pass.also());
+        }
+        double writebackBytes = writebackKb * 1024.0;
+        double holdSec = writebackBytes / device;
+        StringBuilder why = new StringBuilder(pass.why());
+        why.append("; rig.os: up to ").append(num(writebackBytes / 1_048_576.0, 0)).append(" MB of the page cache "
+                        + "under write-back and up to ").append(num(dirtyKb / 1024.0, 0)).append(" MB dirty in ")
+                .append(records).append(" record(s) while the pass ran or over the episode, within ")
+                .append(tol).append(" s: ")
+                .append(num(writebackBytes / 1_048_576.0, 0)).append(" MB / ").append(num(device / 1_048_576.0, 1))
+                .append(" MB/s = ").append(num(holdSec, 1)).append(" s of the device");
+        if (holdSec < BURST_SEC) {
+            return Lever.setting(pass.setting(), pass.value(), why.append(", under ").append(num(BURST_SEC, 0))
+                    .append(" s: no write-back burst to remove").toString(), pass.also());
+        }
+        OptionalLong flushNow = ctx.settingBytes("backend_flush_after");
+        if (flushNow.isPresent() && flushNow.getAsLong() > 0) {
+            return Lever.setting(pass.setting(), pass.value(), why.append("; backend_flush_after is ")
+                    .append(ctx.setting("backend_flush_after").orElseThrow()).append(" already: the burst is not a "
+                            + "backend's writes left in the page cache").toString(), pass.also());
+        }
+        long pages = Math.max(1, Math.min(MAX_FLUSH_PAGES, (long) Math.floor(device * FLUSH_WAIT_SEC / 8192)));
+        String value = (pages * 8) + "kB";
+        why.append(" in which a commit's WAL flush waits behind the write-back: the pass writes its pages into the "
+                        + "page cache (its ring buffer), and the kernel writes them back in one burst, when they are "
+                        + "old enough (vm.dirty_expire_centisecs) or when a checkpoint fsyncs the table; ")
+                .append(flushNow.isPresent() ? "backend_flush_after " + ctx.setting("backend_flush_after")
+                        .orElseThrow() : "backend_flush_after not in the environment (Postgres's default on Linux "
+                        + "is 0)")
+                .append(": the pass never asks the kernel to write them; with backend_flush_after it asks after "
+                        + "every so many, so no backlog builds: what the device writes in ")
+                .append(num(FLUSH_WAIT_SEC * 1000, 0)).append(" ms, ").append(num(device / 1_048_576.0, 1))
+                .append(" MB/s x ").append(num(FLUSH_WAIT_SEC, 2)).append(" s = ")
+                .append(num(device * FLUSH_WAIT_SEC, 0)).append(" B, whole 8-kB pages (at most ")
+                .append(MAX_FLUSH_PAGES).append(", its maximum 2MB): ").append(pages).append(" = backend_flush_after ")
+                .append(value).append("; the pass's own lever ").append(pass.headline()).append(" beside it");
+        List<Lever.Also> also = new ArrayList<>();
+        also.add(new Lever.Also(pass.setting(), pass.value()));
+        also.addAll(pass.also());
+        return Lever.setting("backend_flush_after", value, why.toString(), also);
+    }
+
+    private static Sized sized(EpisodeScene scene, LeverContext ctx) {
         PgLogEvent pass = null;
         int tol = scene.telemetry().toleranceSec(TelemetryStream.PGLOG);
         long fromUs = (scene.startSec() - tol) * 1_000_000L;
@@ -64,15 +162,15 @@ final class VacuumStormLever implements Levers.LeverRule {
             }
         }
         if (pass == null) {
-            return Lever.notMeasured("no autovacuum completion with full-page images in rig.pglog overlaps the "
-                    + "episode: the WAL a pass writes per page and the table's size were not measured");
+            return new Sized(Lever.notMeasured("no autovacuum completion with full-page images in rig.pglog "
+                    + "overlaps the episode: the WAL a pass writes per page and the table's size were not measured"));
         }
         double walBytes = pass.metrics().getOrDefault("wal_bytes", 0.0);
         double pages = pass.metrics().getOrDefault("pages_remain", pass.metrics().getOrDefault("pages_scanned", 0.0));
         double rows = pass.metrics().getOrDefault("tuples_remain", 0.0);
         if (walBytes <= 0 || pages <= 0 || rows <= 0) {
-            return Lever.notMeasured("the autovacuum of " + pass.table() + " logged no WAL bytes, pages or rows "
-                    + "remaining: the pages a pass dirties cannot be sized");
+            return new Sized(Lever.notMeasured("the autovacuum of " + pass.table() + " logged no WAL bytes, "
+                    + "pages or rows remaining: the pages a pass dirties cannot be sized"));
         }
         // what the device delivered while the pass ran inside the episode: its records stamped in the overlap
         long passStartSec = Math.floorDiv(pass.ts() - Math.round(pass.metrics().getOrDefault("elapsed_s", 0.0) * 1e6),
@@ -91,8 +189,8 @@ final class VacuumStormLever implements Levers.LeverRule {
             os.diskIO().stream().mapToDouble(OsMetrics.DiskIO::writeKbPS).max().ifPresent(writeKbPerSec::add);
         }
         if (writeKbPerSec.isEmpty()) {
-            return Lever.notMeasured("the device's write throughput was not measured: no rig.os record over the "
-                    + "episode, so the WAL a pass may write in a second is unknown");
+            return new Sized(Lever.notMeasured("the device's write throughput was not measured: no rig.os "
+                    + "record over the episode, so the WAL a pass may write in a second is unknown"));
         }
         double deviceBytesPerSec = Levers.median(writeKbPerSec.stream().mapToDouble(Double::doubleValue).toArray())
                 * 1024;
@@ -148,8 +246,9 @@ final class VacuumStormLever implements Levers.LeverRule {
             if (limit != null) {
                 also.add(limit);
             }
-            return Lever.setting("autovacuum_vacuum_insert_threshold", Long.toString(Math.max(1, rowsAllowed)),
-                    why.toString(), also);
+            return new Sized(Lever.setting("autovacuum_vacuum_insert_threshold",
+                    Long.toString(Math.max(1, rowsAllowed)), why.toString(), also), deviceBytesPerSec, passStartSec,
+                    passEndSec);
         }
         String value = Levers.twoDigitsDown(factor);
         boolean sizeCannotHelp = false;
@@ -180,12 +279,14 @@ final class VacuumStormLever implements Levers.LeverRule {
             if (factor < now.getAsDouble()) {
                 rest.add(new Lever.Also("autovacuum_vacuum_insert_scale_factor", value));
             }
-            return Lever.setting(limit.setting(), limit.value(), why.toString(), rest);
+            return new Sized(Lever.setting(limit.setting(), limit.value(), why.toString(), rest),
+                    deviceBytesPerSec, passStartSec, passEndSec);
         }
         if (limit != null) {
             also.add(limit);
         }
-        return Lever.setting("autovacuum_vacuum_insert_scale_factor", value, why.toString(), also);
+        return new Sized(Lever.setting("autovacuum_vacuum_insert_scale_factor", value, why.toString(), also),
+                deviceBytesPerSec, passStartSec, passEndSec);
     }
 
     /**

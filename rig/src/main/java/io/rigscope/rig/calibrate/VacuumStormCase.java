@@ -26,7 +26,9 @@ import java.util.stream.Collectors;
  * froze no second on a quiet host, three tries out of three (docs/calibrate.md); on the capped volume the
  * vacuum's dirty pages and the checkpoints its WAL triggers ({@code max_wal_size} at its default) fill the
  * volume's queue and the committers' WAL flushes wait behind them, which is what the fingerprint was measured
- * on. The disk canary writes on the host's disk beside the volume's image, so a stall of the host still shows
+ * on. Measured here (docs/attribution.md, the {@code vacuum_storm} lever): the commits freeze while the kernel
+ * writes back the pass's dirty pages in one burst (a checkpoint's fsync, or the pages' age), seconds of the capped
+ * volume with one backend in {@code IO:WALSync} and the rest on {@code LWLock:WALWrite}. The disk canary writes on the host's disk beside the volume's image, so a stall of the host still shows
  * as the canary's and the volume's cap does not.
  */
 public final class VacuumStormCase implements CalibrationCase {

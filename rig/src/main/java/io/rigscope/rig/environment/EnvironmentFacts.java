@@ -49,7 +49,7 @@ public record EnvironmentFacts(String hostname, String cpuModel, int cpuCount, l
             "full_page_writes", "data_checksums", "max_connections",
             // what the levers read (docs/attribution.md, Levers): the WAL pool's recycling, the vacuum's thresholds
             "wal_recycle", "wal_init_zero", "checkpoint_completion_target", "autovacuum_vacuum_insert_threshold",
-            "autovacuum_vacuum_cost_limit", "vacuum_cost_limit");
+            "autovacuum_vacuum_cost_limit", "vacuum_cost_limit", "backend_flush_after");
 
     /**
      * A filesystem.

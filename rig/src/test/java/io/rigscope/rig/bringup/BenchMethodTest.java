@@ -152,7 +152,8 @@ class BenchMethodTest {
         assertThat(facts.tableRows()).containsOnlyKeys("usage_events");
         assertThat(facts.tableRows().get("usage_events")).isNotNegative();
         assertThat(facts.rigscopeVersion()).isNotBlank();
-        assertThat(facts.pgSettings()).containsKeys("wal_recycle", "wal_init_zero", "autovacuum_vacuum_insert_threshold");
+        assertThat(facts.pgSettings()).containsKeys("wal_recycle", "wal_init_zero", "autovacuum_vacuum_insert_threshold",
+                "backend_flush_after");
         assertThat(facts.toEnvironment().tableRows()).isEqualTo(facts.tableRows());
         assertThat(facts.toEnvironment().rigscopeVersion()).isEqualTo(facts.rigscopeVersion());
     }
