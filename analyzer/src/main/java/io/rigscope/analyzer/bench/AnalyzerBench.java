@@ -4,7 +4,6 @@ import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.wire.WirePublisher;
@@ -14,26 +13,30 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * The analyzer benchmark: publishes a synthetic series of N samples, then times in one process (a) consuming
- * rig.samples and decoding every sample with no analysis, and (b) a full replay of the series to verdicts, as many
- * rounds as asked, (a) then (b) each round, on the same published records. Blocking; run from a command thread.
+ * The analyzer benchmark: publishes a synthetic series of N samples, then times in one process (a) reading the
+ * series as the analyzer's input reads it ({@link AnalyzerInput#fromKafka}: the same consumers, topics, slices and
+ * decoding threads) and counting its samples, with no analysis, and (b) a full replay of the series to verdicts
+ * through the same input, as many rounds as asked on the same published records, after one untimed warm-up round;
+ * odd rounds time (a) first, even rounds (b) first. Blocking; run from a command thread.
  */
 public final class AnalyzerBench {
 
     /**
-     * One round: (a) then (b).
+     * One round: (a) and (b).
      *
      * @param rawConsumePerSec (a) samples per second consumed and decoded
      * @param replayPerSec (b) samples per second replayed to verdicts
+     * @param rawCpuNsPerSample (a) the process' CPU time (every thread: the broker's, the GC's) per sample, ns
+     * @param replayCpuNsPerSample (b) the same
      */
-    public record Round(double rawConsumePerSec, double replayPerSec) {
+    public record Round(double rawConsumePerSec, double replayPerSec, double rawCpuNsPerSample,
+                        double replayCpuNsPerSample) {
 
         /** (b) / (a). */
         public double ratio() {
@@ -80,6 +83,16 @@ public final class AnalyzerBench {
             return median(rounds.stream().mapToDouble(Round::ratio).toArray());
         }
 
+        /** (a)'s CPU per sample, ns: the median over the rounds. */
+        public double rawCpuNsPerSample() {
+            return median(rounds.stream().mapToDouble(Round::rawCpuNsPerSample).toArray());
+        }
+
+        /** (b)'s CPU per sample, ns: the median over the rounds. */
+        public double replayCpuNsPerSample() {
+            return median(rounds.stream().mapToDouble(Round::replayCpuNsPerSample).toArray());
+        }
+
         private static double median(double[] values) {
             double[] v = values.clone();
             java.util.Arrays.sort(v);
@@ -96,7 +109,7 @@ public final class AnalyzerBench {
      * @param samples how many ingest samples to publish (rounded up to whole seconds of the plan's rate)
      * @param ratePerSec the simulated request rate; the series lasts samples / rate seconds
      * @param encoding the value format of rig.samples
-     * @param rounds how many times to time (a) then (b) on the same records, at least 1
+     * @param rounds how many times to time (a) and (b) on the same records, at least 1, after one untimed round
      * @param progress receives a console line about once a second, and one per round
      */
     public static Figures run(String bootstrap, long samples, int ratePerSec, WireCodec.Format encoding, int rounds,
@@ -141,58 +154,108 @@ public final class AnalyzerBench {
         WireSource source = new WireSource(bootstrap, codec);
         List<Round> done = new ArrayList<>();
         HeapWatch heap = new HeapWatch();
-        long verdictCount = 0;
+        long[] verdictCount = {0};
         int collections = 0;
         long afterGcPeak = -1;
+        long expected = published.get();
         try (HeapAfterGc gcs = HeapAfterGc.start()) {
-            for (int round = 1; round <= rounds; round++) {
-                AtomicLong decoded = new AtomicLong();
-                long a0 = System.nanoTime();
-                source.batches(new WireSource.Spec(EnumSet.of(Topic.SAMPLES), series, true, false), f -> { }, 256)
-                        .doOnNext(batch -> {
-                            long n = 0;
-                            for (WireRecord r : batch) {
-                                n += ((SampleBatch) r).samples().size();
-                            }
-                            decoded.addAndGet(n);
-                        })
-                        .blockLast(Duration.ofHours(2));
-                double rawSec = (System.nanoTime() - a0) / 1e9;
-                if (decoded.get() != published.get()) {
-                    throw new IllegalStateException("raw consume decoded " + decoded.get() + " samples of " + published.get());
+            // round 0 warms the JIT on both paths and is not counted
+            for (int round = 0; round <= rounds; round++) {
+                double[] raw = new double[2];
+                double[] replay = new double[2];
+                long[] replayWindow = new long[2];
+                Runnable timeRaw = () -> {
+                    long cpu0 = processCpuNanos();
+                    long a0 = System.nanoTime();
+                    long decoded = rawConsume(source, series);
+                    raw[0] = (System.nanoTime() - a0) / 1e9;
+                    raw[1] = processCpuNanos() - cpu0;
+                    if (decoded != expected) {
+                        throw new IllegalStateException("raw consume decoded " + decoded + " samples of " + expected);
+                    }
+                };
+                Runnable timeReplay = () -> {
+                    heap.start();
+                    long cpu0 = processCpuNanos();
+                    long b0 = System.nanoTime();
+                    verdictCount[0] = replay(source, series);
+                    long b1 = System.nanoTime();
+                    replay[1] = processCpuNanos() - cpu0;
+                    heap.stop();
+                    replay[0] = (b1 - b0) / 1e9;
+                    replayWindow[0] = b0;
+                    replayWindow[1] = b1;
+                };
+                // alternate which goes first, so neither always runs on the heap and caches the other left
+                if (round % 2 == 1) {
+                    timeReplay.run();
+                    timeRaw.run();
+                } else {
+                    timeRaw.run();
+                    timeReplay.run();
                 }
-
-                heap.start();
-                AtomicLong verdicts = new AtomicLong();
-                long b0 = System.nanoTime();
-                Decision last = Analyzer.forSeries(series)
-                        .replay(AnalyzerInput.fromKafka(source, series, false, f -> { }))
-                        .doOnNext(v -> verdicts.incrementAndGet())
-                        .blockLast(Duration.ofHours(2));
-                long b1 = System.nanoTime();
-                double replaySec = (b1 - b0) / 1e9;
-                heap.stop();
-                if (!(last instanceof Decision.Series)) {
-                    throw new IllegalStateException("the replay ended without a series verdict");
+                Round measured = new Round(expected / raw[0], expected / replay[0], raw[1] / (double) expected,
+                        replay[1] / (double) expected);
+                String order = round % 2 == 1 ? "replay first" : "raw first";
+                if (round == 0) {
+                    heap.reset(); // neither the warm-up's heap nor its collections count
+                    progress.accept(String.format(java.util.Locale.ROOT,
+                            "warm-up (not counted): raw consume+decode %.2f s; replay %.2f s", raw[0], replay[0]));
+                    continue;
                 }
-                verdictCount = verdicts.get();
                 for (HeapAfterGc.Reading r : gcs.readings()) {
-                    if (r.atNanos() - b0 >= 0 && r.atNanos() - b1 < 0) {
+                    if (r.atNanos() - replayWindow[0] >= 0 && r.atNanos() - replayWindow[1] < 0) {
                         collections++;
                         afterGcPeak = Math.max(afterGcPeak, r.usedBytes());
                     }
                 }
-                Round measured = new Round(published.get() / rawSec, published.get() / replaySec);
                 done.add(measured);
                 progress.accept(String.format(java.util.Locale.ROOT,
-                        "round %d: raw consume+decode %,d samples in %.2f s (%,.0f/s); replay in %.2f s (%,.0f/s); "
-                                + "ratio %.3f", round, decoded.get(), rawSec, measured.rawConsumePerSec(), replaySec,
-                        measured.replayPerSec(), measured.ratio()));
+                        "round %d (%s): raw consume+decode %,d samples in %.2f s (%,.0f/s, CPU %.0f ns/sample); "
+                                + "replay in %.2f s (%,.0f/s, CPU %.0f ns/sample); ratio %.3f", round, order, expected,
+                        raw[0], measured.rawConsumePerSec(), measured.rawCpuNsPerSample(), replay[0],
+                        measured.replayPerSec(), measured.replayCpuNsPerSample(), measured.ratio()));
             }
         }
-        return new Figures(published.get(), records.get(), publishSec, done, verdictCount, heap.peakMb(),
+        return new Figures(published.get(), records.get(), publishSec, done, verdictCount[0], heap.peakMb(),
                 afterGcPeak < 0 ? Double.NaN : Math.round(afterGcPeak / 1048576.0 * 10) / 10.0, collections,
                 "SampleBatch/" + options.samplesFormat().name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** (a): the series read as the analyzer reads it, its samples counted; returns how many. */
+    private static long rawConsume(WireSource source, String series) {
+        AtomicLong decoded = new AtomicLong();
+        AnalyzerInput.fromKafka(source, series, false, f -> { })
+                .doOnNext(batch -> {
+                    long n = 0;
+                    for (WireRecord r : batch) {
+                        if (r instanceof SampleBatch b) {
+                            n += b.samples().size();
+                        }
+                    }
+                    decoded.addAndGet(n);
+                })
+                .blockLast(Duration.ofHours(2));
+        return decoded.get();
+    }
+
+    /** (b): a full replay to verdicts; returns how many verdicts. */
+    private static long replay(WireSource source, String series) {
+        AtomicLong verdicts = new AtomicLong();
+        Decision last = Analyzer.forSeries(series)
+                .replay(AnalyzerInput.fromKafka(source, series, false, f -> { }))
+                .doOnNext(v -> verdicts.incrementAndGet())
+                .blockLast(Duration.ofHours(2));
+        if (!(last instanceof Decision.Series)) {
+            throw new IllegalStateException("the replay ended without a series verdict");
+        }
+        return verdicts.get();
+    }
+
+    /** CPU time of the whole process (every thread), ns; -1 when the JVM does not tell. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     /** Samples heap use every 50 ms on a daemon thread while started; the peak is kept across starts. */
@@ -238,6 +301,11 @@ public final class AnalyzerBench {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+        }
+
+        /** Forgets the peak (after the warm-up round). */
+        void reset() {
+            peakBytes = 0;
         }
 
         double peakMb() {

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Where the analyzer's records come from: Kafka topics or a wire file. Either way {@code rig.markers} is read
@@ -27,9 +29,14 @@ public final class AnalyzerInput {
     public static final Set<Topic> TOPICS = EnumSet.of(Topic.MARKERS, Topic.SAMPLES, Topic.LEDGER, Topic.HEALTH,
             Topic.VMSTAT, Topic.OS, Topic.WAITS, Topic.DB, Topic.PGLOG, Topic.CLOUDWATCH, Topic.CANARY, Topic.PROCESS);
 
-    private static final int FILE_BATCH = 1024;
-    /** Records per decoded slice of a poll: bounds what waits between the polling and the analysis thread. */
-    private static final int KAFKA_SLICE = 256;
+    /**
+     * Records per batch of a wire file, and per decoded slice of a Kafka poll. With the {@link AnalyzerPipeline}'s
+     * {@value AnalyzerPipeline#INPUT_PREFETCH} batches asked ahead, what waits between the reading and the analysis
+     * thread stays as it was with two batches asked ahead (2 x 1,024 records of a file, 2 x 256 of Kafka), but cut
+     * smaller, so the next slices are decoded while the analysis works on one.
+     */
+    private static final int FILE_BATCH = 256;
+    private static final int KAFKA_SLICE = 64;
 
     private AnalyzerInput() {
     }
@@ -44,10 +51,16 @@ public final class AnalyzerInput {
      */
     public static Flux<List<WireRecord>> fromKafka(WireSource source, String series, boolean follow,
                                                    Consumer<Decoded.Failed> onDeadLetter) {
-        return Flux.concat(
+        Flux<List<WireRecord>> records = Flux.concat(
                 source.batches(new WireSource.Spec(EnumSet.of(Topic.MARKERS), series, true, false), f -> { },
                         KAFKA_SLICE),
                 source.batches(new WireSource.Spec(TOPICS, series, true, follow), onDeadLetter, KAFKA_SLICE, true));
+        // WireSource decodes a poll's slices on whichever thread asks for them. Asked from here, on a thread of its
+        // own, they are decoded there (or on the polling thread, when a poll arrives to demand already made), never
+        // on the analysis thread that asks for more: decoding and analysis run side by side. docs/analyzer.md,
+        // "Replay against raw consume".
+        return Flux.using(() -> Schedulers.newSingle("analyzer-input", true),
+                decoding -> records.subscribeOn(decoding, true), Scheduler::dispose);
     }
 
     /** Records from a wire file ({@code .jsonl}, {@code .gz} accepted), markers first, in batches. */

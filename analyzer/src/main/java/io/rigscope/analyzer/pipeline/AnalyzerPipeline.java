@@ -18,8 +18,8 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * The analyzer as a Reactor pipeline: input batches -> one {@link SeriesAnalysis} on its own thread -> decisions.
- * (A Kafka source's records are decoded on whichever thread asks for the next batch, which is this analysis' thread
- * most of the time: docs/analyzer.md, "Replay against raw consume".) The last verdict is always the {@link Decision.Series},
+ * (A Kafka source's records are decoded ahead, off this analysis' thread: {@link AnalyzerInput#fromKafka};
+ * docs/analyzer.md, "Replay against raw consume".) The last verdict is always the {@link Decision.Series},
  * whose body is the report.
  *
  * <p>Cold: each subscription creates its own analysis and thread. A live analysis ({@code stopWhenComplete})
@@ -32,6 +32,12 @@ import reactor.core.scheduler.Schedulers;
  * verdict.
  */
 public final class AnalyzerPipeline {
+
+    /**
+     * Input batches asked ahead of the analysis (a new ask once 6 were taken): room for the input to decode the next
+     * batches while the analysis works on one.
+     */
+    static final int INPUT_PREFETCH = 8;
 
     /** Liveness is judged at a tick only when the source's last heartbeat (an empty batch) is this recent. */
     private static final long ALIVE_WITHIN_NANOS = 2_000_000_000L;
@@ -68,7 +74,7 @@ public final class AnalyzerPipeline {
         // end); silence is judged only in the seconds one came, never from the wall clock alone
         AtomicLong lastAliveNanos = new AtomicLong(clock.nanos().getAsLong() - ALIVE_WITHIN_NANOS);
         Flux<List<Decision>> decided = input
-                .publishOn(scheduler, 2)
+                .publishOn(scheduler, INPUT_PREFETCH)
                 .map(batch -> {
                     if (batch.isEmpty()) {
                         lastAliveNanos.set(clock.nanos().getAsLong());

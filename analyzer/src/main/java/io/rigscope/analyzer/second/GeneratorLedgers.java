@@ -18,6 +18,15 @@ public final class GeneratorLedgers {
     /** Second -> counts summed over the generators (each source's ledger second once). */
     private final TreeMap<Long, LedgerCounts> bySec = new TreeMap<>();
     private int expected;
+    /**
+     * Σ sent and Σ completed of {@link #bySec} over the seconds up to {@code prefixSec} (inclusive): the running sum
+     * {@link #second} starts from, moved to each second asked for and kept exact as ledgers add to it, so that the
+     * in-flight count of a second costs the seconds between two asks (one, as seconds close in order) rather than
+     * every second before it.
+     */
+    private long prefixSec = Long.MIN_VALUE;
+    private long prefixSent;
+    private long prefixCompleted;
 
     GeneratorLedgers(String scenario) {
         this.scenario = scenario;
@@ -38,6 +47,10 @@ public final class GeneratorLedgers {
         SourceLedger g = of(ledger.src());
         if (g.account(ledger)) {
             bySec.merge(ledger.sec(), LedgerCounts.ZERO.plus(ledger), LedgerCounts::plus);
+            if (ledger.sec() <= prefixSec) {
+                prefixSent += ledger.sent();
+                prefixCompleted += ledger.completed();
+            }
         }
         return g;
     }
@@ -68,14 +81,25 @@ public final class GeneratorLedgers {
         if (own == null) {
             return SecondLedger.NONE;
         }
-        long sent = 0;
-        long completed = 0;
-        for (LedgerCounts c : bySec.headMap(sec, true).values()) {
-            sent += c.sent();
-            completed += c.completed();
-        }
+        movePrefixTo(sec);
         return new SecondLedger(own.scheduled(), own.sent(), own.dropped(), own.completed(),
-                Math.max(0, sent - completed));
+                Math.max(0, prefixSent - prefixCompleted));
+    }
+
+    /** Moves the running sum to the seconds up to {@code sec}: adds or takes off the seconds in between. */
+    private void movePrefixTo(long sec) {
+        if (sec > prefixSec) {
+            for (LedgerCounts c : bySec.subMap(prefixSec, false, sec, true).values()) {
+                prefixSent += c.sent();
+                prefixCompleted += c.completed();
+            }
+        } else if (sec < prefixSec) {
+            for (LedgerCounts c : bySec.subMap(sec, false, prefixSec, true).values()) {
+                prefixSent -= c.sent();
+                prefixCompleted -= c.completed();
+            }
+        }
+        prefixSec = sec;
     }
 
     /** The counts over every generator and second. */

@@ -40,6 +40,23 @@ public final class Latency {
         return out;
     }
 
+    /**
+     * {@link #compress(Histogram)} through {@code scratch}, a buffer the caller keeps and reuses (cleared here) instead
+     * of one of the histogram's full uncompressed size per call; the same bytes. Its capacity must be at least
+     * {@link Histogram#getNeededByteBufferCapacity()} ({@link #scratchFor}).
+     */
+    static byte[] compress(Histogram h, ByteBuffer scratch) {
+        scratch.clear();
+        int length = h.encodeIntoCompressedByteBuffer(scratch, Deflater.BEST_SPEED);
+        return java.util.Arrays.copyOfRange(scratch.array(), scratch.arrayOffset(), scratch.arrayOffset() + length);
+    }
+
+    /** {@code scratch} when it can hold {@code h}'s encoding for {@link #compress(Histogram, ByteBuffer)}, else a new one. */
+    static ByteBuffer scratchFor(Histogram h, ByteBuffer scratch) {
+        int needed = h.getNeededByteBufferCapacity();
+        return scratch != null && scratch.capacity() >= needed ? scratch : ByteBuffer.allocate(needed);
+    }
+
     /** A histogram back from {@link #compress}. */
     public static Histogram decompress(byte[] bytes) {
         try {

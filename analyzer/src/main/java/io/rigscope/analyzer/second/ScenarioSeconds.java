@@ -47,6 +47,8 @@ public final class ScenarioSeconds {
     private final Cursor cursor = new Cursor();
     /** What the responses said of the service's own time (Server-Timing); empty when none did. */
     private final ServerTimingTrack serverTiming = new ServerTimingTrack();
+    /** Where closing seconds compress their histograms (one buffer reused, not two new ones a second). */
+    private java.nio.ByteBuffer compressScratch;
 
     /**
      * Where the previous sample went: consecutive samples of one generator and second (the usual order) skip the
@@ -277,7 +279,11 @@ public final class ScenarioSeconds {
         totals.addClosed(o.serviceUs, o.responseUs);
         Map<String, Long> seen = new HashMap<>();
         o.seenByGenerator.forEach((g, n) -> seen.put(g, n[0]));
-        closed.put(sec, new ClosedSecond(stats, Latency.compress(o.serviceUs), Latency.compress(o.responseUs), seen));
+        compressScratch = Latency.scratchFor(o.serviceUs, compressScratch);
+        byte[] service = Latency.compress(o.serviceUs, compressScratch);
+        compressScratch = Latency.scratchFor(o.responseUs, compressScratch);
+        byte[] response = Latency.compress(o.responseUs, compressScratch);
+        closed.put(sec, new ClosedSecond(stats, service, response, seen));
         ledgers.closed(sec);
         Latency.recycle(pool, o.serviceUs);
         Latency.recycle(pool, o.responseUs);

@@ -24,11 +24,12 @@ import picocli.CommandLine.Option;
  * {@code --live}, the live path in real time: second-close latency and the heap after GC.
  */
 @Command(name = "analyzer", mixinStandardHelpOptions = true,
-        description = {"Publish N synthetic samples, then time (a) consuming rig.samples and decoding every sample and "
-            + "(b) a full replay of the series to verdicts (--rounds: N times, medians printed). Prints samples, "
-            + "raw_consume_per_s, replay_per_s, ratio (b/a), heap_peak_mb and heap_after_gc_peak_mb (the most heap left "
-            + "after a collection that ended during (b)). Targets: replay >= 1,000,000 samples/s, ratio >= 0.5, heap flat and "
-            + "< 512 MB for 30M samples.",
+        description = {"Publish N synthetic samples, then time (a) reading the series as the analyzer's input reads it "
+            + "(same consumers, topics and decoding) and counting every sample and (b) a full replay of the series to "
+            + "verdicts (--rounds: N times after a warm-up round, medians printed). Prints samples, raw_consume_per_s, "
+            + "replay_per_s, ratio (b/a), the process' CPU ns per sample of each, heap_peak_mb and heap_after_gc_peak_mb "
+            + "(the most heap left after a collection that ended during (b)). Targets: replay >= 1,000,000 samples/s, "
+            + "ratio >= 0.9, heap flat and < 512 MB for 30M samples.",
             "--live: publish a load in real time for --warmup + --duration (samples at --rate in SampleBatch records, "
             + "ledger and health each second, every telemetry stream at its real rate, a --stall every --stall-every) "
             + "while the analyzer follows it live, with every attribution rule, and publishes to rig.verdicts. Prints "
@@ -44,8 +45,9 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
     @Option(names = "--rate", paramLabel = "PER_S", description = "Simulated request rate (default 50,000/s; --live: 25,000/s).")
     Integer ratePerSec;
 
-    @Option(names = "--rounds", paramLabel = "N", description = "Time (a) then (b) N times on the same published records "
-            + "(default 1); the figures are the medians over the rounds, each round also printed. Not with --live.")
+    @Option(names = "--rounds", paramLabel = "N", description = "Time (a) and (b) N times on the same published records "
+            + "(default 1), after one untimed warm-up round, odd rounds (a) first, even rounds (b) first; the figures are "
+            + "the medians over the rounds, each round also printed. Not with --live.")
     Integer rounds;
 
     @Option(names = "--live", description = "Measure the live path in real time (see above).")
@@ -124,11 +126,16 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                 List<FiguresJson> each = new ArrayList<>();
                 for (AnalyzerBench.Round r : f.rounds()) {
                     each.add(new FiguresJson().fixed("raw_consume_per_s", r.rawConsumePerSec(), 0)
-                            .fixed("replay_per_s", r.replayPerSec(), 0).fixed("ratio", r.ratio(), 3));
+                            .fixed("replay_per_s", r.replayPerSec(), 0).fixed("ratio", r.ratio(), 3)
+                            .fixed("raw_cpu_ns_per_sample", r.rawCpuNsPerSample(), 1)
+                            .fixed("replay_cpu_ns_per_sample", r.replayCpuNsPerSample(), 1));
                 }
                 System.out.println(new FiguresJson().put("samples", f.samples())
                         .fixed("raw_consume_per_s", f.rawConsumePerSec(), 0).fixed("replay_per_s", f.replayPerSec(), 0)
-                        .fixed("ratio", f.ratio(), 3).fixed("heap_peak_mb", f.heapPeakMb(), 1)
+                        .fixed("ratio", f.ratio(), 3)
+                        .fixed("raw_cpu_ns_per_sample", f.rawCpuNsPerSample(), 1)
+                        .fixed("replay_cpu_ns_per_sample", f.replayCpuNsPerSample(), 1)
+                        .fixed("heap_peak_mb", f.heapPeakMb(), 1)
                         .fixed("heap_after_gc_peak_mb", f.heapAfterGcPeakMb(), 1)
                         .put("gc_during_replay", f.gcDuringReplays()).put("rounds", each).put("records", f.records())
                         .fixed("publish_s", f.publishSec(), 1).put("verdicts", f.verdicts())
@@ -141,12 +148,13 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "raw_consume_per_s  %,.0f%s%n", f.rawConsumePerSec(), median);
                 System.out.printf(Locale.ROOT, "replay_per_s       %,.0f  (%,d verdicts)%s%n", f.replayPerSec(), f.verdicts(), median);
                 System.out.printf(Locale.ROOT, "ratio              %.3f%s%n", f.ratio(), median);
-                System.out.printf(Locale.ROOT, "heap_peak_mb       %.1f  (max heap %d MB)%n", f.heapPeakMb(),
+                System.out.printf(Locale.ROOT, "cpu_ns_per_sample  raw %.1f, replay %.1f  (the whole process' CPU time / samples)%s%n",
+                        f.rawCpuNsPerSample(), f.replayCpuNsPerSample(), median);
+                System.out.printf(Locale.ROOT, "heap_peak_mb       %.1f, after GC %s  (max heap %d MB)%n", f.heapPeakMb(),
+                        Double.isNaN(f.heapAfterGcPeakMb()) ? "none (no collection ended during a replay)"
+                                : String.format(Locale.ROOT, "%.1f (the most left after one of the %d collections that "
+                                        + "ended during the replays)", f.heapAfterGcPeakMb(), f.gcDuringReplays()),
                         Runtime.getRuntime().maxMemory() / 1048576);
-                System.out.printf(Locale.ROOT, "heap_after_gc_mb   %s%n", Double.isNaN(f.heapAfterGcPeakMb())
-                        ? "none: no collection ended during the replay"
-                        : String.format(Locale.ROOT, "%.1f  (the most left after a collection, %d during the replay)",
-                                f.heapAfterGcPeakMb(), f.gcDuringReplays()));
             }
             return ExitCodes.OK;
         } finally {
