@@ -95,9 +95,7 @@ final class GeneratorRun {
                 runs.add(new ScenarioRun(s, plan.mode(), state, loops.group(), options,
                         loops.bootstrap(s.timeout()), keyPrefix, plan.share()));
             }
-            if (loops.claimWarmup()) {
-                Warmup.run(loops, options); // once per set of loops: the first run on them
-            }
+            Warmup.run(loops, options);
             for (ScenarioRun r : runs) {
                 int wanted = r.lanes.stream().mapToInt(r::preconnectPerLane).sum();
                 int opened = r.preconnect();
