@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
-/** What a wake of the open-loop scheduler may and may not do when it sends several requests at once. */
+/**
+ * What a wake of the open-loop scheduler may and may not do when it sends several requests at once, and that the
+ * generator's own warm-up runs once per set of client loops.
+ */
 class WakeBatchingTest {
 
     private static LoadPlan plan(String series, TestServer server, double rate, Duration duration) {
@@ -60,6 +63,24 @@ class WakeBatchingTest {
             assertThat(maxLagUs).isGreaterThanOrEqualTo(3_000);
             long sameWake = samples.stream().mapToLong(Sample::t1).map(t -> t / 1_000).distinct().count();
             assertThat(sameWake).as("distinct ms of send").isLessThan(samples.size() / 2);
+        }
+    }
+
+    @Test
+    void theGeneratorWarmsItselfOncePerSetOfClientLoops() {
+        try (TestServer server = new TestServer(); ClientLoops loops = ClientLoops.open(1)) {
+            GeneratorOptions options = GeneratorOptions.defaults().withClientLoops(loops);
+            long before = Warmup.runs();
+            for (int i = 0; i < 3; i++) {
+                RunSummary summary = new Generator(r -> { }, options)
+                        .run(plan("warm-" + i, server, 200, Duration.ofMillis(300))).block(Duration.ofSeconds(30));
+                assertThat(summary.scenario("probe").completed()).isEqualTo(60);
+            }
+            assertThat(Warmup.runs() - before).as("warm-ups for three runs on one set of loops").isEqualTo(1);
+            // a run without loops of the caller's opens its own, cold: it warms them
+            new Generator(r -> { }, GeneratorOptions.defaults())
+                    .run(plan("warm-own", server, 200, Duration.ofMillis(300))).block(Duration.ofSeconds(30));
+            assertThat(Warmup.runs() - before).isEqualTo(2);
         }
     }
 }
