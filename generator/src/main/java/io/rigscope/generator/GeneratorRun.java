@@ -93,7 +93,9 @@ final class GeneratorRun {
                 runs.add(new ScenarioRun(s, plan.mode(), state, loops.group(), options,
                         loops.bootstrap(s.timeout()), keyPrefix, plan.share()));
             }
-            Warmup.run(loops, options);
+            if (loops.claimWarmup()) {
+                Warmup.run(loops, options); // once per set of loops: the first run on them
+            }
             for (ScenarioRun r : runs) {
                 int wanted = r.lanes.stream().mapToInt(r::preconnectPerLane).sum();
                 int opened = r.preconnect();

@@ -23,12 +23,20 @@ import reactor.netty.http.server.HttpServer;
 final class Warmup {
 
     private static final Duration LENGTH = Duration.ofMillis(400);
+    /** How many warm-ups this JVM has run (for the tests: a set of loops is warmed once). */
+    private static final java.util.concurrent.atomic.AtomicLong RUNS = new java.util.concurrent.atomic.AtomicLong();
 
     private Warmup() {
     }
 
+    /** How many warm-ups this JVM has run. */
+    static long runs() {
+        return RUNS.get();
+    }
+
     /** Runs the warm-up on {@code loops}; returns how many requests completed. */
     static long run(ClientLoops loops, GeneratorOptions options) {
+        RUNS.incrementAndGet();
         DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
                 .route(r -> r.post("/ingest", (req, res) -> req.receive().then(res.status(201)
                                 .sendString(Mono.just("{\"written\":2}")).then()))

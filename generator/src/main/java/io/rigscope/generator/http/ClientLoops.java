@@ -39,6 +39,8 @@ public final class ClientLoops implements AutoCloseable {
     /** The loop threads, as they start (a loop starts its thread on its first task). */
     private final List<LoopThread> threads;
     private final int count;
+    /** True once a run has warmed the generator's engine on these loops ({@link #claimWarmup}). */
+    private final java.util.concurrent.atomic.AtomicBoolean warmed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private ClientLoops(EventLoopGroup group, Class<? extends SocketChannel> channelClass, AtomicInteger busyPollers,
                         List<LoopThread> threads, int count) {
@@ -61,6 +63,16 @@ public final class ClientLoops implements AutoCloseable {
             throw new IllegalArgumentException("threads must be >= 1, was " + threads);
         }
         return create("rig-gen-http", threads);
+    }
+
+    /**
+     * True for the first caller only: that run warms the generator's engine (its own throwaway load, never the
+     * target's) on these loops; later runs on the same loops find the code compiled and skip it. A run's warm-up is
+     * ~4,000 requests and a throwaway server started and stopped, a fixed cost per run that a process making many
+     * runs (a series' repeats, a bench's steps) paid again and again (docs/generator.md "Where a request's CPU goes").
+     */
+    public boolean claimWarmup() {
+        return warmed.compareAndSet(false, true);
     }
 
     /** How many event loops. */
