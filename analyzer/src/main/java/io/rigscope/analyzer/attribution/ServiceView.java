@@ -12,21 +12,21 @@ import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 /**
- * What the {@code service} and {@code connection_pool} rules share: the episode's slowest request that told its
- * time (Server-Timing) and the database control (was the database busy?). Pure.
+ * What the {@code service} and {@code connection_pool} rules (and their levers) share: the episode's slowest request
+ * that told its time (Server-Timing) and the database control (was the database busy?). Pure.
  */
-final class ServiceView {
+public final class ServiceView {
 
     /** The Server-Timing name of the database's share. */
-    static final String DB = "db";
+    public static final String DB = "db";
     /** The Server-Timing name of the wait for a pooled connection. */
-    static final String POOL = "pool";
+    public static final String POOL = "pool";
 
     private ServiceView() {
     }
 
     /** The slowest request of the episode's seconds that carried Server-Timing, or null. */
-    static ServerTimingTrack.Worst slowestTimed(EpisodeScene scene) {
+    public static ServerTimingTrack.Worst slowestTimed(EpisodeScene scene) {
         ServerTimingTrack.Worst worst = null;
         for (ServerTimingTrack.Worst w : scene.serverTiming().worst(scene.startSec(), scene.endSec())) {
             if (worst == null || w.serviceUs() > worst.serviceUs()) {
@@ -51,7 +51,7 @@ final class ServiceView {
     }
 
     /** Every metric but {@code db} and {@code pool}: the service's own time, µs. */
-    static long ownUs(ServerTiming t) {
+    public static long ownUs(ServerTiming t) {
         long sum = 0;
         for (int i = 0; i < t.size(); i++) {
             if (!t.name(i).equals(DB) && !t.name(i).equals(POOL)) {
@@ -62,12 +62,12 @@ final class ServiceView {
     }
 
     /** A metric's duration, µs, 0 when the service did not name it. */
-    static long us(ServerTiming t, String name) {
+    public static long us(ServerTiming t, String name) {
         return Math.max(0, t.durUs(name));
     }
 
     /** The timing in words: {@code pool 0.1 ms, db 3.4 ms, app 812.0 ms}. */
-    static String describe(ServerTiming t) {
+    public static String describe(ServerTiming t) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < t.size(); i++) {
             b.append(i == 0 ? "" : ", ").append(t.name(i)).append(' ').append(WaitProfile.round(t.durUs(i) / 1000.0))

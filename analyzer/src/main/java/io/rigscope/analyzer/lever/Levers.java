@@ -24,7 +24,9 @@ public final class Levers {
             Cause.STORAGE, new StorageLever(),
             Cause.CACHE_RAM, new CacheRamLever(),
             Cause.GENERATOR, new GeneratorLever(),
-            Cause.HOST_IO, new HostIoLever());
+            Cause.HOST_IO, new HostIoLever(),
+            Cause.SERVICE, new ServiceLever(),
+            Cause.CONNECTION_POOL, new ConnectionPoolLever());
 
     private Levers() {
     }
