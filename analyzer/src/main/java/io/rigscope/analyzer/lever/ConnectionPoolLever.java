@@ -20,9 +20,9 @@ import java.util.OptionalDouble;
  * a connection at least while the database works for it, its Server-Timing {@code db} (median over the repeat,
  * {@code d}); at the offered rate {@code λ} (the generator's scheduled requests a second, median over the
  * episode's seconds; completed requests where no ledger came) the pool keeps {@code a = λ x d} connections busy on
- * average. The pool that makes a request wait for a connection in fewer than 1 % of cases is
- * {@code ceil(a + 2.5 x sqrt(a))} (square-root staffing for a many-server queue: with 2.5, the chance to wait is
- * about 0.7 %). When more sessions sat waiting on the client inside a transaction ({@code Client:*} in rig.waits, the
+ * average. The pool is the smallest {@code N} whose chance that a request waits for a connection, by Erlang C (the
+ * M/M/N queue: Poisson arrivals, exponential holds), is at most 1 %: the generator's evenly spaced arrivals wait less
+ * than Poisson ones, so the figure errs on the large side. When more sessions sat waiting on the client inside a transaction ({@code Client:*} in rig.waits, the
  * most in one record) than even the slowest database work keeps busy ({@code λ x} the repeat's p99 {@code db}), the
  * pool's connections were held while the service did other work: the lever is to hold a connection only for the
  * database's work, not a bigger pool. The service's pool setting is its own (rigscope cannot name it):
@@ -30,8 +30,8 @@ import java.util.OptionalDouble;
  */
 final class ConnectionPoolLever implements Levers.LeverRule {
 
-    /** Square-root staffing's safety factor: a request waits for a connection in about 0.7 % of cases. */
-    static final double BETA = 2.5;
+    /** The chance to wait for a connection the pool is sized to: below what a p99 would feel. */
+    static final double WAIT_CHANCE = 0.01;
     /** Connections Postgres keeps for superusers by default ({@code superuser_reserved_connections}). */
     private static final int RESERVED = 3;
 
@@ -48,15 +48,17 @@ final class ConnectionPoolLever implements Levers.LeverRule {
         }
         double lambda = rate[0];
         double a = lambda * db.p50Ms() / 1000.0;
-        long pool = Math.max(1, (long) Math.ceil(a + BETA * Math.sqrt(a)));
+        long pool = poolFor(a);
         StringBuilder why = new StringBuilder()
                 .append("offered rate λ = ").append(num(lambda, 0)).append(" req/s (")
                 .append(rate[1] > 0 ? "the generator's scheduled requests" : "completed requests, no ledger")
                 .append(", median of the episode's ").append(scene.seconds().size()).append(" second(s)); a request ")
                 .append("holds a connection at least its Server-Timing db, median d = ").append(num(db.p50Ms(), 3))
                 .append(" ms over the repeat (p99 ").append(num(db.p99Ms(), 3)).append(" ms); busy connections a = λ x d = ")
-                .append(num(a, 2)).append("; pool = ceil(a + ").append(BETA).append(" x sqrt(a)) = ").append(pool)
-                .append(" (square-root staffing: a request then waits for a connection in about 0.7 % of cases)");
+                .append(num(a, 2)).append("; pool = the smallest N whose chance to wait for a connection (Erlang C, M/M/N) is at ")
+                .append("most 1 %: ").append(pool).append(" (").append(num(100 * erlangC(pool, a), 2))
+                .append(" %; ").append(pool - 1).append(" would give ").append(pool - 1 > a
+                        ? num(100 * erlangC(pool - 1, a), 2) + " %)" : "no steady state)");
         List<Waits> waits = scene.around(TelemetryStream.WAITS, Waits.class);
         if (waits.isEmpty()) {
             why.append("; the sessions in use were not measured (no rig.waits over the episode)");
@@ -85,6 +87,27 @@ final class ConnectionPoolLever implements Levers.LeverRule {
         }
         return Lever.action("a connection pool of at least " + pool + " connections in the service", pool
                 + " connections", why.toString());
+    }
+
+    /** The smallest pool whose Erlang C chance to wait is at most {@link #WAIT_CHANCE} at {@code a} busy. */
+    static long poolFor(double a) {
+        long n = Math.max(1, (long) Math.floor(a) + 1);
+        while (erlangC(n, a) > WAIT_CHANCE) {
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Erlang C: the chance an arrival waits in an M/M/{@code n} queue offered {@code a} erlangs ({@code n > a}), from
+     * Erlang B's recursion {@code B(k) = a B(k-1) / (k + a B(k-1))}.
+     */
+    static double erlangC(long n, double a) {
+        double b = 1;
+        for (long k = 1; k <= n; k++) {
+            b = a * b / (k + a * b);
+        }
+        return n * b / (n - a * (1 - b));
     }
 
     /** {median offered rate, 1 when it came from the ledger's scheduled count}. */

@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.lever;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.config.AttributionSettings;
@@ -46,12 +47,12 @@ class ServiceLeversTest {
 
         Lever l = lever(Cause.CONNECTION_POOL, pool(), Map.of("pg_settings", Map.of("max_connections", "100")));
 
-        // a = 900/s x 3 ms = 2.7 busy connections; ceil(2.7 + 2.5 x sqrt(2.7)) = ceil(6.81) = 7
+        // a = 900/s x 3 ms = 2.7 busy connections; Erlang C at 2.7 erlangs: 7 connections 2.27 %, 8 0.71 %
         assertThat(l.setting()).isNull();
-        assertThat(l.value()).isEqualTo("7 connections");
-        assertThat(l.action()).isEqualTo("a connection pool of at least 7 connections in the service");
+        assertThat(l.value()).isEqualTo("8 connections");
+        assertThat(l.action()).isEqualTo("a connection pool of at least 8 connections in the service");
         assertThat(l.why()).contains("offered rate λ = 900 req/s (the generator's scheduled requests",
-                "busy connections a = λ x d = 2.70", "pool = ceil(a + 2.5 x sqrt(a)) = 7",
+                "busy connections a = λ x d = 2.70", "(Erlang C, M/M/N) is at most 1 %: 8 (0.71 %; 7 would give 2.27 %)",
                 "rig.waits: 2.0 active session(s) at most, 1.5 of them waiting on the client",
                 "max_connections 100 has room for it");
     }
@@ -65,7 +66,7 @@ class ServiceLeversTest {
 
         Lever l = lever(Cause.CONNECTION_POOL, pool(), Map.of("pg_settings", Map.of("max_connections", "8")));
 
-        assertThat(l.value()).isEqualTo("7 connections");
+        assertThat(l.value()).isEqualTo("8 connections");
         assertThat(l.why()).contains("max_connections 8 leaves 5 (3 reserved): raise it with the pool, or put a "
                 + "transaction pooler in front");
     }
@@ -83,6 +84,17 @@ class ServiceLeversTest {
         assertThat(l.action()).startsWith("hold a pooled connection only for the database's work");
         assertThat(l.value()).isEqualTo("4.0 sessions idle in a transaction");
         assertThat(l.why()).contains("which no pool size cures");
+    }
+
+    @Test
+    void erlangCMatchesItsTextbookValues() {
+        // one server: the chance to wait is its utilisation
+        assertThat(ConnectionPoolLever.erlangC(1, 0.5)).isCloseTo(0.5, within(1e-12));
+        // two servers at 1 erlang: C = 1/3
+        assertThat(ConnectionPoolLever.erlangC(2, 1.0)).isCloseTo(1.0 / 3, within(1e-12));
+        assertThat(ConnectionPoolLever.poolFor(2.7)).isEqualTo(8);
+        assertThat(ConnectionPoolLever.poolFor(0.01)).isEqualTo(1);
+        assertThat(ConnectionPoolLever.poolFor(100)).isGreaterThan(100).isLessThan(130);
     }
 
     @Test
