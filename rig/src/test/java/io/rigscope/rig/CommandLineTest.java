@@ -259,15 +259,18 @@ class CommandLineTest {
         JsonNode json = new ObjectMapper().readTree(r.out());
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
-        assertThat(keys).containsExactly("samples", "raw_consume_per_s", "replay_per_s", "ratio", "heap_peak_mb",
-                "heap_after_gc_peak_mb", "gc_during_replay", "rounds", "records", "publish_s", "verdicts", "encoding",
-                "max_heap_mb", "cpus");
+        assertThat(keys).containsExactly("samples", "raw_consume_per_s", "replay_per_s", "ratio",
+                "raw_cpu_ns_per_sample", "replay_cpu_ns_per_sample", "heap_peak_mb", "heap_after_gc_peak_mb",
+                "gc_during_replay", "rounds", "records", "publish_s", "verdicts", "encoding", "max_heap_mb", "cpus");
+        assertThat(json.get("replay_cpu_ns_per_sample").asDouble()).as(r.out()).isPositive();
+        assertThat(json.get("raw_cpu_ns_per_sample").asDouble()).as(r.out()).isPositive();
         assertThat(json.get("rounds").size()).isEqualTo(2);
         for (JsonNode round : json.get("rounds")) {
             assertThat(round.get("replay_per_s").asLong()).as(r.out()).isPositive();
             assertThat(round.get("raw_consume_per_s").asLong()).as(r.out()).isPositive();
         }
-        assertThat(r.err()).contains("round 1: raw consume+decode", "round 2: raw consume+decode");
+        assertThat(r.err()).contains("warm-up (not counted)", "round 1 (replay first): raw consume+decode",
+                "round 2 (raw first): raw consume+decode");
         assertThat(json.get("samples").asLong()).isGreaterThanOrEqualTo(1_000);
         assertThat(json.get("replay_per_s").isIntegralNumber()).as(r.out()).isTrue();
         assertThat(json.get("replay_per_s").asLong()).isPositive();
