@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import reactor.core.publisher.Flux;
-import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
@@ -55,12 +54,14 @@ public final class AnalyzerInput {
                 source.batches(new WireSource.Spec(EnumSet.of(Topic.MARKERS), series, true, false), f -> { },
                         KAFKA_SLICE),
                 source.batches(new WireSource.Spec(TOPICS, series, true, follow), onDeadLetter, KAFKA_SLICE, true));
-        // WireSource decodes a poll's slices on whichever thread asks for them. Asked from here, on a thread of its
-        // own, they are decoded there (or on the polling thread, when a poll arrives to demand already made), never
-        // on the analysis thread that asks for more: decoding and analysis run side by side. docs/analyzer.md,
-        // "Replay against raw consume".
-        return Flux.using(() -> Schedulers.newSingle("analyzer-input", true),
-                decoding -> records.subscribeOn(decoding, true), Scheduler::dispose);
+        // WireSource decodes a poll's slices on whichever thread asks for them. Asked from here, on a worker of its
+        // own (one thread for the whole subscription), they are decoded there (or on the polling thread, when a poll
+        // arrives to demand already made), never on the analysis thread that asks for more: decoding and analysis
+        // run side by side. docs/analyzer.md, "Replay against raw consume". The worker is Reactor's shared
+        // bounded-elastic one, released by subscribeOn when the input ends: a scheduler of the input's own, disposed
+        // when it completed, rejected a request that raced the completion ("Scheduler unavailable", a CI clone's
+        // rescan at 17:49 UTC)
+        return records.subscribeOn(Schedulers.boundedElastic(), true);
     }
 
     /** Records from a wire file ({@code .jsonl}, {@code .gz} accepted), markers first, in batches. */
