@@ -32,12 +32,7 @@ public final class Latency {
 
     /** The histogram as compressed bytes (HdrHistogram's own encoding). */
     public static byte[] compress(Histogram h) {
-        ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
-        int length = h.encodeIntoCompressedByteBuffer(buffer, Deflater.BEST_SPEED);
-        byte[] out = new byte[length];
-        buffer.flip();
-        buffer.get(out);
-        return out;
+        return compress(h, ByteBuffer.allocate(h.getNeededByteBufferCapacity()));
     }
 
     /**
