@@ -21,10 +21,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *                  up to the gap between two wakes late (50 µs at high rates; see docs/generator.md "Polling").
  *                  At most 1 ms.
  * @param preconnect open loop: each lane opens as many keep-alive connections before the schedule as it starts
- *                   requests in this long (default 20 ms: 400 at 20,000 req/s; at least 1, at most its cap). A
- *                   hiccup longer than this puts more requests out than there are connections, and the extra
- *                   connects can turn it into a cascade: with 5 ms, 2 of 10 bench runs at 20,000 req/s had
- *                   one (~50 ms stall, 213-315 drops); with 20 ms, 0 of 7 (docs/generator.md).
+ *                   requests in this long (default 100 ms: 2,000 at 20,000 req/s, 25 at 250; at least 1, at most
+ *                   its cap). A hiccup longer than this puts more requests out than there are connections, and the
+ *                   extra connects on the loop can turn it into a cascade: with 5 ms, 2 of 10 single-JVM bench runs
+ *                   at 20,000 req/s had one; with 20 ms, send lag max 48-99 ms and drops in 6 of 6 steps at
+ *                   20,000 req/s with the server in a JVM of its own, with 100 ms 9-16 ms (docs/generator.md
+ *                   "Connections opened ahead, measured in two JVMs").
  * @param idleTimeout a keep-alive connection idle this long is closed by the generator (default zero: never), so
  *                    that it is not the server that closes it just as a request goes out on it: that request
  *                    would be a {@code reset}, never retried. Servers close idle connections after their own
@@ -119,7 +121,7 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
      * batches of 500 samples or 50 ms, a fresh series counter, response checks keeping 64 KiB of a body.
      */
     public static GeneratorOptions defaults() {
-        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 0, Duration.ofMillis(20), Duration.ZERO, 4096, null, 500,
+        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 0, Duration.ofMillis(100), Duration.ZERO, 4096, null, 500,
                 Duration.ofMillis(50), Duration.ofSeconds(5), null, null, DEFAULT_CHECK_BODY_CAP_BYTES, true, null, null);
     }
 

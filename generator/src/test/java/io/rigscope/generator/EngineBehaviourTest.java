@@ -340,7 +340,7 @@ class EngineBehaviourTest {
         assertThat(run.samples("probe")).allSatisfy(x -> assertThat(x.status()).isZero());
         assertThat(captured.toString(StandardCharsets.UTF_8))
                 .contains("WARN")
-                .contains("probe: opened 0 of 1 keep-alive connection(s) to http://127.0.0.1:" + port + "/p");
+                .contains("probe: opened 0 of 4 keep-alive connection(s) to http://127.0.0.1:" + port + "/p"); // 40 req/s x 100 ms
     }
 
     @Test

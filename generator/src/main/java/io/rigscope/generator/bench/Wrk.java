@@ -77,9 +77,18 @@ public final class Wrk {
      * @throws IllegalStateException when wrk fails or prints no rate
      */
     public Result run(String url, int threads, int connections, Duration duration) {
-        List<String> command = List.of("bash", "-c", "TIMEFORMAT='wrk-cpu-s %3U %3S'; time \"$0\" \"$@\"",
+        return run(url, threads, connections, duration, List.of());
+    }
+
+    /**
+     * As {@link #run(String, int, int, Duration)}, wrk started through {@code launcher} (e.g. {@code taskset -c 0};
+     * empty: directly).
+     */
+    public Result run(String url, int threads, int connections, Duration duration, List<String> launcher) {
+        List<String> command = new java.util.ArrayList<>(launcher);
+        command.addAll(List.of("bash", "-c", "TIMEFORMAT='wrk-cpu-s %3U %3S'; time \"$0\" \"$@\"",
                 executable.toString(), "-t" + threads, "-c" + connections, "-d" + Math.max(1, duration.toSeconds()) + "s",
-                url);
+                url));
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

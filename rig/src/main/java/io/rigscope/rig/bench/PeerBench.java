@@ -64,12 +64,14 @@ public final class PeerBench {
      * @param rigscopeProperties rigscope's own client settings, as system properties of its JVM
      * @param jitterLength how long the host's timer jitter is measured before the bench (zero: not measured)
      * @param logDir where every child's stderr goes
+     * @param cpus the server's CPUs and the tools', or empty: not pinned
+     * @param cpusWhy why not pinned, when {@code cpus} is empty
      */
     public record Config(List<Double> ladder, Duration step, Duration warmup, double warmupRate, double tolerance,
                          List<String> jvmOptions, String classpath, Path peersDir, Optional<Wrk> wrk,
                          String wrkMissing, int wrkThreads, int wrkConnections, int serverThreads, int toolThreads,
                          int maxInFlight, int connections, Map<String, String> rigscopeProperties,
-                         Duration jitterLength, Path logDir) {
+                         Duration jitterLength, Path logDir, Optional<CpuSplit> cpus, String cpusWhy) {
     }
 
     /** A tool to run: its name, its JVM's class path and main class, or why it is skipped. */
@@ -112,6 +114,8 @@ public final class PeerBench {
                             + "tolerance %.2f %%%n", url, server.pid(), config.serverThreads(),
                     String.join(" ", config.jvmOptions()), ladderText(), config.step().toSeconds(),
                     100 * config.tolerance());
+            progress.println("bench: CPUs: " + config.cpus().map(c -> "the server on " + c.server()
+                    + ", each tool on " + c.tools() + " (taskset -c)").orElse(config.cpusWhy()));
             for (Tool tool : tools) {
                 if (tool.skipped() != null) {
                     progress.printf("bench: %s: skipped: %s%n", tool.name(), tool.skipped());
@@ -150,6 +154,7 @@ public final class PeerBench {
         out.put("server_threads", config.serverThreads());
         out.put("tool_threads", config.toolThreads());
         out.put("max_in_flight", config.maxInFlight());
+        out.put("cpus", config.cpus().<Object>map(CpuSplit::toMap).orElse(config.cpusWhy()));
         out.put("cores", Runtime.getRuntime().availableProcessors());
         out.put("load_avg_1m", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         out.put("logs", config.logDir().toString());
@@ -190,7 +195,8 @@ public final class PeerBench {
     }
 
     private ChildJvm startServer() throws IOException {
-        List<String> command = java(config.classpath());
+        List<String> command = new ArrayList<>(config.cpus().map(CpuSplit::serverLauncher).orElse(List.of()));
+        command.addAll(java(config.classpath()));
         command.add(Main.class.getName());
         command.addAll(List.of("bench", "server", "--threads", Integer.toString(config.serverThreads()), "--control"));
         return ChildJvm.start("bench server", command, config.logDir().resolve("server.log"));
@@ -207,7 +213,8 @@ public final class PeerBench {
 
     /** Starts {@code tool} in its JVM, warms it, climbs the ladder; its figures, or its error. */
     private Map<String, Object> climb(Tool tool, ChildJvm server, String url) throws IOException {
-        List<String> command = java(tool.classpath());
+        List<String> command = new ArrayList<>(config.cpus().map(CpuSplit::toolLauncher).orElse(List.of()));
+        command.addAll(java(tool.classpath()));
         command.add("-Drigscope.peer.threads=" + config.toolThreads());
         command.add("-Drigscope.peer.max-in-flight=" + config.maxInFlight());
         command.add("-Drigscope.peer.connections=" + config.connections());
@@ -326,7 +333,8 @@ public final class PeerBench {
                     config.wrkConnections(), Math.max(1, config.step().toSeconds()), url);
             server.send("open");
             expect(server, "ok");
-            Wrk.Result r = wrk.run(url, config.wrkThreads(), config.wrkConnections(), config.step());
+            Wrk.Result r = wrk.run(url, config.wrkThreads(), config.wrkConnections(), config.step(),
+                    config.cpus().map(CpuSplit::toolLauncher).orElse(List.of()));
             server.send("window");
             String[] w = server.next(Duration.ofSeconds(30)).split(" ");
             long count = Long.parseLong(w[1]);

@@ -42,7 +42,7 @@ public final class RigscopePeer {
         ClientLoops loops = ClientLoops.open(Integer.getInteger("rigscope.peer.threads", 1));
         GeneratorOptions options = GeneratorOptions.defaults().withClientLoops(loops)
                 .withMinWakeGapNanos(Long.getLong("rigscope.peer.min-wake-gap-us", 50) * 1000)
-                .withPreconnect(Duration.ofMillis(Long.getLong("rigscope.peer.preconnect-ms", 20)))
+                .withPreconnect(Duration.ofMillis(Long.getLong("rigscope.peer.preconnect-ms", 100)))
                 .withPollNanos(Long.getLong("rigscope.peer.poll-us", 0) * 1000)
                 .withBusyPoll(Boolean.getBoolean("rigscope.peer.busy-poll"));
         RecordSink discard = new RecordSink() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.generator.bench.Wrk;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.bench.CpuSplit;
 import io.rigscope.rig.bench.PeerBench;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -36,6 +37,12 @@ final class BenchVsPeers {
 
     @Option(names = "--peer-connections", defaultValue = "64", description = "--vs-peers: Hyperfoil's shared keep-alive connections (default ${DEFAULT-VALUE}).")
     int peerConnections;
+
+    @Option(names = "--peer-cpus", paramLabel = "SPLIT", defaultValue = "none",
+            description = {"--vs-peers: the CPUs of the bench server and of the tool under test (taskset -c): none "
+                + "(default: the kernel places both), auto (the server on the last CPU, each tool on the others, "
+                + "when there are two or more and taskset is installed), or SERVER/TOOLS as CPU lists (1/0, 3/0-2)."})
+    String peerCpus;
 
     @Option(names = "--peers-dir", paramLabel = "DIR", description = "--vs-peers: where the peers' drivers are built (default: peers/ beside the rig/ the jar was built in).")
     Path peersDir;
@@ -90,12 +97,19 @@ final class BenchVsPeers {
         rigscopeProps.put("rigscope.peer.preconnect-ms", Long.toString(c.client.preconnectMs));
         rigscopeProps.put("rigscope.peer.poll-us", Long.toString(c.client.pollUs));
         rigscopeProps.put("rigscope.peer.busy-poll", Boolean.toString(c.client.busyPoll));
+        StringBuilder cpusWhy = new StringBuilder();
+        Optional<CpuSplit> cpus;
+        try {
+            cpus = CpuSplit.parse(peerCpus, cpusWhy);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         Optional<Wrk> wrk = c.findWrk();
         Path logs = Files.createTempDirectory("rigscope-vs-peers");
         PeerBench.Config config = new PeerBench.Config(rates, step, warm, rates.get(0), c.tolerance, jvm,
                 System.getProperty("java.class.path"), peersDir != null ? peersDir : defaultPeersDir(), wrk,
                 wrk.isEmpty() ? c.wrkMissing() : null, c.wrkThreads, c.wrkConnections, c.serverThreads, c.ioThreads, c.maxInFlight,
-                peerConnections, rigscopeProps, jitterLength, logs);
+                peerConnections, rigscopeProps, jitterLength, logs, cpus, cpusWhy.toString());
         Map<String, Object> out = new PeerBench(config, System.err).run();
         if (out.get("timer_jitter") != null) {
             Map<String, Object> jitter = (Map<String, Object>) out.get("timer_jitter");

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
  */
 public final class ClientTuning {
 
-    @Option(names = "--preconnect-ms", defaultValue = "20", description = "Open loop: keep-alive connections opened before the schedule, this many ms of requests per lane (default ${DEFAULT-VALUE}).")
+    @Option(names = "--preconnect-ms", defaultValue = "100", description = "Open loop: keep-alive connections opened before the schedule, this many ms of requests per lane (default ${DEFAULT-VALUE}).")
     long preconnectMs;
 
     @Option(names = "--busy-poll", description = "The client loops poll without blocking while the run lasts (a whole core each; the least send lag).")

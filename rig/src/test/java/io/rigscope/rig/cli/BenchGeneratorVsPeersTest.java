@@ -36,6 +36,9 @@ class BenchGeneratorVsPeersTest {
         r = rigscope("bench", "generator", "--vs-peers", "--tolerance", "0");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--tolerance");
+        r = rigscope("bench", "generator", "--vs-peers", "--peer-cpus", "server");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--peer-cpus").contains("server");
         r = rigscope("bench", "generator", "--jitter-duration", "often");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--jitter-duration");
