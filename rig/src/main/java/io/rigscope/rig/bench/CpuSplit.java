@@ -84,7 +84,7 @@ public record CpuSplit(String server, String tools) {
     }
 
     /** The CPUs this process may run on ({@code Cpus_allowed_list} of /proc/self/status), else 0..n-1. */
-    static List<Integer> allowedCpus() {
+    public static List<Integer> allowedCpus() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Cpus_allowed_list:")) {

@@ -131,6 +131,10 @@ public final class PeerBench {
         out.put("cpu_us_per_request", rigscope.get("cpu_us_per_request"));
         out.put("cpu_at_rate_per_s", rigscope.get("cpu_at_rate_per_s"));
         out.put("version", rigscope.get("version"));
+        // rigscope's client settings as its driver got them (min wake gap, preconnect window, polling)
+        Map<String, String> settings = new LinkedHashMap<>();
+        config.rigscopeProperties().forEach((k, v) -> settings.put(k.replace("rigscope.peer.", ""), v));
+        out.put("settings", settings);
         if (rigscope.containsKey("error")) {
             out.put("error", rigscope.get("error"));
         }

@@ -77,8 +77,15 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--io-threads", defaultValue = "1", description = "The generator's client event loops (default ${DEFAULT-VALUE}).")
     int ioThreads;
 
-    @Option(names = "--server-threads", defaultValue = "1", description = "The bench server's event loops (default ${DEFAULT-VALUE}).")
-    int serverThreads;
+    @Option(names = "--server-threads", description = {"The bench server's event loops (default: 1 for a run in this "
+        + "JVM, where the generator shares the CPUs; with --vs-peers one per CPU, so that the server, in a JVM of its "
+        + "own, is not what fails a tool's step)."})
+    Integer serverThreadsOption;
+
+    /** {@code --server-threads} for a run in this JVM. */
+    int serverThreads() {
+        return serverThreadsOption != null ? serverThreadsOption : 1;
+    }
 
     @Option(names = "--target", paramLabel = "URL", description = {"Offer the load to this server (e.g. one started with 'rigscope bench server' in "
         + "another process or on another machine) instead of starting one in this JVM; --vs-wrk runs wrk against it too."})
@@ -171,6 +178,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         if (warmupRuns < 1) {
             throw new UsageException("--warmup-runs must be >= 1, was " + warmupRuns);
         }
+        if (serverThreads() < 1) {
+            throw new UsageException("--server-threads must be >= 1, was " + serverThreads());
+        }
         if (minWakeGapUs < 0) {
             throw new UsageException("--min-wake-gap-us must be >= 0, was " + minWakeGapUs);
         }
@@ -198,7 +208,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         }
         // the client loops every run of this command uses (warm-up, measured, pairs, search), closed at its end
         try (ClientLoops loops = ClientLoops.open(ioThreads);
-             BenchServer server = external == null ? new BenchServer("127.0.0.1", 0, serverThreads, responseBytes,
+             BenchServer server = external == null ? new BenchServer("127.0.0.1", 0, serverThreads(), responseBytes,
                 serverTimingPairs > 0 ? BenchServer.SUT_SERVER_TIMING : null) : null;
              BenchPublishing publishing = new BenchPublishing(throughKafka, kafka)) {
             GeneratorOptions options = baseOptions.withClientLoops(loops);
@@ -284,7 +294,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("preconnect_ms", client.preconnectMs);
             if (server != null) {
                 out.put("server", "in this JVM");
-                out.put("server_threads", serverThreads);
+                out.put("server_threads", serverThreads());
             } else {
                 out.put("server", url);
             }

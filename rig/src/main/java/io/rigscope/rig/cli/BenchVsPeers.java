@@ -78,7 +78,8 @@ final class BenchVsPeers {
         if (!(c.tolerance > 0 && c.tolerance < 1)) {
             throw new UsageException("--tolerance must be > 0 and < 1, was " + c.tolerance);
         }
-        for (var e : Map.of("--io-threads", c.ioThreads, "--server-threads", c.serverThreads, "--max-in-flight", c.maxInFlight,
+        int serverThreads = c.serverThreadsOption != null ? c.serverThreadsOption : CpuSplit.allowedCpus().size();
+        for (var e : Map.of("--io-threads", c.ioThreads, "--server-threads", serverThreads, "--max-in-flight", c.maxInFlight,
                 "--peer-connections", peerConnections, "--wrk-threads", c.wrkThreads, "--wrk-connections", c.wrkConnections).entrySet()) {
             if (e.getValue() < 1) {
                 throw new UsageException(e.getKey() + " must be >= 1, was " + e.getValue());
@@ -108,7 +109,7 @@ final class BenchVsPeers {
         Path logs = Files.createTempDirectory("rigscope-vs-peers");
         PeerBench.Config config = new PeerBench.Config(rates, step, warm, rates.get(0), c.tolerance, jvm,
                 System.getProperty("java.class.path"), peersDir != null ? peersDir : defaultPeersDir(), wrk,
-                wrk.isEmpty() ? c.wrkMissing() : null, c.wrkThreads, c.wrkConnections, c.serverThreads, c.ioThreads, c.maxInFlight,
+                wrk.isEmpty() ? c.wrkMissing() : null, c.wrkThreads, c.wrkConnections, serverThreads, c.ioThreads, c.maxInFlight,
                 peerConnections, rigscopeProps, jitterLength, logs, cpus, cpusWhy.toString());
         Map<String, Object> out = new PeerBench(config, System.err).run();
         if (out.get("timer_jitter") != null) {

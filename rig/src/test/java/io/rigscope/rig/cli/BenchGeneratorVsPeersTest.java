@@ -39,6 +39,9 @@ class BenchGeneratorVsPeersTest {
         r = rigscope("bench", "generator", "--vs-peers", "--peer-cpus", "server");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--peer-cpus").contains("server");
+        r = rigscope("bench", "generator", "--vs-peers", "--server-threads", "0");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("--server-threads");
         r = rigscope("bench", "generator", "--jitter-duration", "often");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--jitter-duration");
@@ -70,6 +73,11 @@ class BenchGeneratorVsPeersTest {
         }
         assertThat(step.get("server_counted").asLong()).isPositive();
         assertThat(j.get("timer_jitter").get("wakes").asLong()).isPositive();
+        // the server, in a JVM of its own, gets an event loop per CPU unless --server-threads says otherwise
+        assertThat(j.get("server_threads").asInt()).isEqualTo(io.rigscope.rig.bench.CpuSplit.allowedCpus().size());
+        assertThat(j.get("cpus").asText()).contains("--peer-cpus none");
+        assertThat(j.get("settings").get("min-wake-gap-us").asText()).isEqualTo("50");
+        assertThat(j.get("settings").get("preconnect-ms").asText()).isEqualTo("100");
         List<String> tools = new ArrayList<>();
         for (JsonNode peer : j.get("peers")) {
             tools.add(peer.get("tool").asText());
