@@ -260,7 +260,8 @@ class CommandLineTest {
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertThat(keys).containsExactly("samples", "raw_consume_per_s", "replay_per_s", "ratio",
-                "raw_cpu_ns_per_sample", "replay_cpu_ns_per_sample", "heap_peak_mb", "heap_after_gc_peak_mb",
+                "raw_cpu_ns_per_sample", "replay_cpu_ns_per_sample", "analysis_cpu_ns_per_sample",
+                "replay_after_input_ms", "heap_peak_mb", "heap_after_gc_peak_mb",
                 "gc_during_replay", "rounds", "records", "publish_s", "verdicts", "encoding", "max_heap_mb", "cpus");
         assertThat(json.get("replay_cpu_ns_per_sample").asDouble()).as(r.out()).isPositive();
         assertThat(json.get("raw_cpu_ns_per_sample").asDouble()).as(r.out()).isPositive();
@@ -268,9 +269,14 @@ class CommandLineTest {
         for (JsonNode round : json.get("rounds")) {
             assertThat(round.get("replay_per_s").asLong()).as(r.out()).isPositive();
             assertThat(round.get("raw_consume_per_s").asLong()).as(r.out()).isPositive();
+            // the replay's analysis thread ran; each side waited for its first batch
+            assertThat(round.get("analysis_cpu_ns_per_sample").asDouble()).as(r.out()).isPositive();
+            assertThat(round.get("raw_first_batch_ms").asDouble()).as(r.out()).isPositive();
+            assertThat(round.get("replay_first_batch_ms").asDouble()).as(r.out()).isPositive();
+            assertThat(round.get("replay_after_input_ms").asDouble()).as(r.out()).isGreaterThanOrEqualTo(0);
         }
         assertThat(r.err()).contains("warm-up (not counted)", "round 1 (replay first): raw consume+decode",
-                "round 2 (raw first): raw consume+decode");
+                "round 2 (raw first): raw consume+decode", "ms after the input's end");
         assertThat(json.get("samples").asLong()).isGreaterThanOrEqualTo(1_000);
         assertThat(json.get("replay_per_s").isIntegralNumber()).as(r.out()).isTrue();
         assertThat(json.get("replay_per_s").asLong()).isPositive();

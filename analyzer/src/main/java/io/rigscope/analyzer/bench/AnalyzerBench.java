@@ -17,13 +17,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import reactor.core.publisher.Flux;
 
 /**
  * The analyzer benchmark: publishes a synthetic series of N samples, then times in one process (a) reading the
  * series as the analyzer's input reads it ({@link AnalyzerInput#fromKafka}: the same consumers, topics, slices and
  * decoding threads) and counting its samples, with no analysis, and (b) a full replay of the series to verdicts
  * through the same input, as many rounds as asked on the same published records, after one untimed warm-up round;
- * odd rounds time (a) first, even rounds (b) first. Blocking; run from a command thread.
+ * odd rounds time (a) first, even rounds (b) first. Both are timed from the subscription to the input (its consumers
+ * start there) to the end of the Flux: (a)'s end is the input's, (b)'s its SERIES verdict, after the analysis has
+ * finished. Beside the rates, each round says where the time went: how long each side waited for its first batch
+ * (the consumers' start-up, paid by both), how long (b)'s verdict came after its input ended (the analysis' queue and
+ * {@code finish}), and the CPU time of (b)'s analysis thread. Blocking; run from a command thread.
  */
 public final class AnalyzerBench {
 
@@ -34,9 +39,15 @@ public final class AnalyzerBench {
      * @param replayPerSec (b) samples per second replayed to verdicts
      * @param rawCpuNsPerSample (a) the process' CPU time (every thread: the broker's, the GC's) per sample, ns
      * @param replayCpuNsPerSample (b) the same
+     * @param rawFirstBatchMs (a) from the subscription to the input's first batch, ms
+     * @param replayFirstBatchMs (b) the same
+     * @param replayAfterInputMs (b) from the input's end to the SERIES verdict, ms (what the analysis still had
+     *                           queued, then {@code finish}: judging the repeats, the report)
+     * @param analysisCpuNsPerSample (b) the CPU time of the analysis thread alone per sample, ns
      */
     public record Round(double rawConsumePerSec, double replayPerSec, double rawCpuNsPerSample,
-                        double replayCpuNsPerSample) {
+                        double replayCpuNsPerSample, double rawFirstBatchMs, double replayFirstBatchMs,
+                        double replayAfterInputMs, double analysisCpuNsPerSample) {
 
         /** (b) / (a). */
         public double ratio() {
@@ -91,6 +102,16 @@ public final class AnalyzerBench {
         /** (b)'s CPU per sample, ns: the median over the rounds. */
         public double replayCpuNsPerSample() {
             return median(rounds.stream().mapToDouble(Round::replayCpuNsPerSample).toArray());
+        }
+
+        /** (b)'s analysis thread's CPU per sample, ns: the median over the rounds. */
+        public double analysisCpuNsPerSample() {
+            return median(rounds.stream().mapToDouble(Round::analysisCpuNsPerSample).toArray());
+        }
+
+        /** (b)'s wait from its input's end to its SERIES verdict, ms: the median over the rounds. */
+        public double replayAfterInputMs() {
+            return median(rounds.stream().mapToDouble(Round::replayAfterInputMs).toArray());
         }
 
         private static double median(double[] values) {
@@ -163,11 +184,13 @@ public final class AnalyzerBench {
             for (int round = 0; round <= rounds; round++) {
                 double[] raw = new double[2];
                 double[] replay = new double[2];
+                Phases rawPhases = new Phases();
+                Phases replayPhases = new Phases();
                 long[] replayWindow = new long[2];
                 Runnable timeRaw = () -> {
                     long cpu0 = processCpuNanos();
                     long a0 = System.nanoTime();
-                    long decoded = rawConsume(source, series);
+                    long decoded = rawConsume(source, series, rawPhases);
                     raw[0] = (System.nanoTime() - a0) / 1e9;
                     raw[1] = processCpuNanos() - cpu0;
                     if (decoded != expected) {
@@ -178,7 +201,7 @@ public final class AnalyzerBench {
                     heap.start();
                     long cpu0 = processCpuNanos();
                     long b0 = System.nanoTime();
-                    verdictCount[0] = replay(source, series);
+                    verdictCount[0] = replay(source, series, replayPhases);
                     long b1 = System.nanoTime();
                     replay[1] = processCpuNanos() - cpu0;
                     heap.stop();
@@ -195,7 +218,8 @@ public final class AnalyzerBench {
                     timeReplay.run();
                 }
                 Round measured = new Round(expected / raw[0], expected / replay[0], raw[1] / (double) expected,
-                        replay[1] / (double) expected);
+                        replay[1] / (double) expected, rawPhases.firstBatchMs(), replayPhases.firstBatchMs(),
+                        replayPhases.afterInputMs(), replayPhases.analysisCpuNanos / (double) expected);
                 String order = round % 2 == 1 ? "replay first" : "raw first";
                 if (round == 0) {
                     heap.reset(); // neither the warm-up's heap nor its collections count
@@ -212,9 +236,12 @@ public final class AnalyzerBench {
                 done.add(measured);
                 progress.accept(String.format(java.util.Locale.ROOT,
                         "round %d (%s): raw consume+decode %,d samples in %.2f s (%,.0f/s, CPU %.0f ns/sample); "
-                                + "replay in %.2f s (%,.0f/s, CPU %.0f ns/sample); ratio %.3f", round, order, expected,
-                        raw[0], measured.rawConsumePerSec(), measured.rawCpuNsPerSample(), replay[0],
-                        measured.replayPerSec(), measured.replayCpuNsPerSample(), measured.ratio()));
+                                + "replay in %.2f s (%,.0f/s, CPU %.0f ns/sample, analysis thread %.1f); ratio %.3f; "
+                                + "first batch after %.0f / %.0f ms, verdict %.0f ms after the input's end", round,
+                        order, expected, raw[0], measured.rawConsumePerSec(), measured.rawCpuNsPerSample(), replay[0],
+                        measured.replayPerSec(), measured.replayCpuNsPerSample(), measured.analysisCpuNsPerSample(),
+                        measured.ratio(), measured.rawFirstBatchMs(), measured.replayFirstBatchMs(),
+                        measured.replayAfterInputMs()));
             }
         }
         return new Figures(published.get(), records.get(), publishSec, done, verdictCount[0], heap.peakMb(),
@@ -222,10 +249,44 @@ public final class AnalyzerBench {
                 "SampleBatch/" + options.samplesFormat().name().toLowerCase(java.util.Locale.ROOT));
     }
 
+    /**
+     * When a side's input started and ended (on the thread that emitted it), when the side ended, and (b)'s analysis
+     * thread's CPU time.
+     */
+    private static final class Phases {
+        private long subscribedNanos;
+        private volatile long firstBatchNanos;
+        private volatile long inputEndNanos;
+        private volatile long endNanos;
+        private volatile long analysisCpuNanos;
+
+        /**
+         * The input, timed from now (each side calls this as it starts). The same wrapping on both sides: a volatile
+         * read per batch.
+         */
+        Flux<List<WireRecord>> timed(Flux<List<WireRecord>> input) {
+            subscribedNanos = System.nanoTime();
+            return input.doOnNext(batch -> {
+                        if (firstBatchNanos == 0) {
+                            firstBatchNanos = System.nanoTime();
+                        }
+                    })
+                    .doOnComplete(() -> inputEndNanos = System.nanoTime());
+        }
+
+        double firstBatchMs() {
+            return (firstBatchNanos - subscribedNanos) / 1e6;
+        }
+
+        double afterInputMs() {
+            return (endNanos - inputEndNanos) / 1e6;
+        }
+    }
+
     /** (a): the series read as the analyzer reads it, its samples counted; returns how many. */
-    private static long rawConsume(WireSource source, String series) {
+    private static long rawConsume(WireSource source, String series, Phases phases) {
         AtomicLong decoded = new AtomicLong();
-        AnalyzerInput.fromKafka(source, series, false, f -> { })
+        phases.timed(AnalyzerInput.fromKafka(source, series, false, f -> { }))
                 .doOnNext(batch -> {
                     long n = 0;
                     for (WireRecord r : batch) {
@@ -236,16 +297,24 @@ public final class AnalyzerBench {
                     decoded.addAndGet(n);
                 })
                 .blockLast(Duration.ofHours(2));
+        phases.endNanos = System.nanoTime();
         return decoded.get();
     }
 
     /** (b): a full replay to verdicts; returns how many verdicts. */
-    private static long replay(WireSource source, String series) {
+    private static long replay(WireSource source, String series, Phases phases) {
         AtomicLong verdicts = new AtomicLong();
         Decision last = Analyzer.forSeries(series)
-                .replay(AnalyzerInput.fromKafka(source, series, false, f -> { }))
-                .doOnNext(v -> verdicts.incrementAndGet())
+                .replay(phases.timed(AnalyzerInput.fromKafka(source, series, false, f -> { })))
+                .doOnNext(v -> {
+                    verdicts.incrementAndGet();
+                    if (v instanceof Decision.Series) {
+                        // emitted on the analysis thread (a thread of this replay's own), after finish
+                        phases.analysisCpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+                    }
+                })
                 .blockLast(Duration.ofHours(2));
+        phases.endNanos = System.nanoTime();
         if (!(last instanceof Decision.Series)) {
             throw new IllegalStateException("the replay ended without a series verdict");
         }

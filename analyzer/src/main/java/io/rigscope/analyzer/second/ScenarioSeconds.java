@@ -100,26 +100,35 @@ public final class ScenarioSeconds {
         return totals;
     }
 
-    /**
-     * Records one finished request into its second (cut by {@code t2}) and the totals.
-     *
-     * @param generator the generator that sent it
-     * @param slowUs the slow threshold in force, µs
-     */
     /** What this scenario's responses said of the service's own time (Server-Timing). */
     public io.rigscope.analyzer.servertiming.ServerTimingTrack serverTiming() {
         return serverTiming;
     }
 
+    /**
+     * Records one finished request into its second (cut by {@code t2}) and the totals.
+     *
+     * <p>Called once per sample. A source's name is a new string in every decoded batch: the cursor takes the new
+     * instance once, at the batch's first sample, when it equals the one it holds, so the samples after it compare
+     * the name by identity rather than character by character (docs/analyzer.md, "Replay against raw consume").
+     *
+     * @param generator the generator that sent it
+     * @param slowUs the slow threshold in force, µs
+     */
     public void record(String generator, Sample s, long slowUs) {
         long sec = Math.floorDiv(s.t2(), 1_000_000L);
         if (!s.serverTiming().isEmpty()) {
             serverTiming.record(s);
         }
         Cursor c = cursor;
-        if (!generator.equals(c.ledgerOf)) {
-            c.ledger = ledgers.of(generator);
+        if (generator != c.ledgerOf) {
+            if (!generator.equals(c.ledgerOf)) {
+                c.ledger = ledgers.of(generator);
+            }
             c.ledgerOf = generator;
+        }
+        if (generator != c.generator && generator.equals(c.generator)) {
+            c.generator = generator; // the same source: only the string is new
         }
         SourceLedger source = c.ledger;
         source.seenTotal++;
@@ -131,7 +140,7 @@ public final class ScenarioSeconds {
                 return;
             }
         }
-        if (sec != c.sec || !generator.equals(c.generator)) {
+        if (sec != c.sec || generator != c.generator) {
             c.open = openSecond(sec);
             c.seen = c.open.seenByGenerator.computeIfAbsent(generator, g -> new long[1]);
             c.sec = sec;

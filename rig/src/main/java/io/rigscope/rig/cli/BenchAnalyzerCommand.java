@@ -128,13 +128,19 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                     each.add(new FiguresJson().fixed("raw_consume_per_s", r.rawConsumePerSec(), 0)
                             .fixed("replay_per_s", r.replayPerSec(), 0).fixed("ratio", r.ratio(), 3)
                             .fixed("raw_cpu_ns_per_sample", r.rawCpuNsPerSample(), 1)
-                            .fixed("replay_cpu_ns_per_sample", r.replayCpuNsPerSample(), 1));
+                            .fixed("replay_cpu_ns_per_sample", r.replayCpuNsPerSample(), 1)
+                            .fixed("analysis_cpu_ns_per_sample", r.analysisCpuNsPerSample(), 1)
+                            .fixed("raw_first_batch_ms", r.rawFirstBatchMs(), 1)
+                            .fixed("replay_first_batch_ms", r.replayFirstBatchMs(), 1)
+                            .fixed("replay_after_input_ms", r.replayAfterInputMs(), 1));
                 }
                 System.out.println(new FiguresJson().put("samples", f.samples())
                         .fixed("raw_consume_per_s", f.rawConsumePerSec(), 0).fixed("replay_per_s", f.replayPerSec(), 0)
                         .fixed("ratio", f.ratio(), 3)
                         .fixed("raw_cpu_ns_per_sample", f.rawCpuNsPerSample(), 1)
                         .fixed("replay_cpu_ns_per_sample", f.replayCpuNsPerSample(), 1)
+                        .fixed("analysis_cpu_ns_per_sample", f.analysisCpuNsPerSample(), 1)
+                        .fixed("replay_after_input_ms", f.replayAfterInputMs(), 1)
                         .fixed("heap_peak_mb", f.heapPeakMb(), 1)
                         .fixed("heap_after_gc_peak_mb", f.heapAfterGcPeakMb(), 1)
                         .put("gc_during_replay", f.gcDuringReplays()).put("rounds", each).put("records", f.records())
@@ -150,6 +156,10 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "ratio              %.3f%s%n", f.ratio(), median);
                 System.out.printf(Locale.ROOT, "cpu_ns_per_sample  raw %.1f, replay %.1f  (the whole process' CPU time / samples)%s%n",
                         f.rawCpuNsPerSample(), f.replayCpuNsPerSample(), median);
+                System.out.printf(Locale.ROOT, "analysis_cpu       %.1f ns/sample  (the replay's analysis thread alone)%s%n",
+                        f.analysisCpuNsPerSample(), median);
+                System.out.printf(Locale.ROOT, "replay_after_input %.1f ms  (from the input's end to the SERIES verdict)%s%n",
+                        f.replayAfterInputMs(), median);
                 System.out.printf(Locale.ROOT, "heap_peak_mb       %.1f, after GC %s  (max heap %d MB)%n", f.heapPeakMb(),
                         Double.isNaN(f.heapAfterGcPeakMb()) ? "none (no collection ended during a replay)"
                                 : String.format(Locale.ROOT, "%.1f (the most left after one of the %d collections that "
