@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongPredicate;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -23,15 +24,59 @@ public record TimerJitter(double periodUs, long wakes, double p50Ms, double p99M
 
     /** Sleeps to a schedule of {@code period} for {@code length} on the calling thread and returns the lateness. */
     public static TimerJitter measure(Duration length, Duration period) {
+        long periodNanos = checked(period);
+        Histogram late = new Histogram(Duration.ofSeconds(10).toNanos(), 3);
+        long end = System.nanoTime() + length.toNanos();
+        sleepToSchedule(periodNanos, late, due -> due - end >= 0);
+        return of(periodNanos, late);
+    }
+
+    /**
+     * Starts the same probe on a thread of its own ({@code rig-bench-jitter}), to measure the host while something
+     * else runs (the bench's measured run); {@link Running#stop()} ends it and returns the lateness.
+     */
+    public static Running start(Duration period) {
+        return new Running(checked(period));
+    }
+
+    /** A probe running on its own thread. */
+    public static final class Running {
+        private final long periodNanos;
+        private final Histogram late = new Histogram(Duration.ofSeconds(10).toNanos(), 3);
+        private final Thread thread;
+        private volatile boolean stopped;
+
+        private Running(long periodNanos) {
+            this.periodNanos = periodNanos;
+            this.thread = new Thread(() -> sleepToSchedule(periodNanos, late, due -> stopped), "rig-bench-jitter");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Ends the probe (within one period) and returns what it measured. */
+        public TimerJitter stop() {
+            stopped = true;
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while stopping the timer jitter probe", e);
+            }
+            return of(periodNanos, late);
+        }
+    }
+
+    private static long checked(Duration period) {
         if (period.isZero() || period.isNegative()) {
             throw new IllegalArgumentException("period must be > 0, was " + period);
         }
-        long periodNanos = period.toNanos();
-        Histogram late = new Histogram(Duration.ofSeconds(10).toNanos(), 3);
-        long start = System.nanoTime();
-        long end = start + length.toNanos();
-        long due = start + periodNanos;
-        while (due - end < 0) {
+        return period.toNanos();
+    }
+
+    /** Sleeps to each due time until {@code over} says stop for the next one, recording how late each wake came. */
+    private static void sleepToSchedule(long periodNanos, Histogram late, LongPredicate over) {
+        long due = System.nanoTime() + periodNanos;
+        while (!over.test(due)) {
             long now = System.nanoTime();
             while (due - now > 0) {
                 LockSupport.parkNanos(due - now);
@@ -44,6 +89,9 @@ public record TimerJitter(double periodUs, long wakes, double p50Ms, double p99M
                 due = now + periodNanos - Math.floorMod(now - due, periodNanos);
             }
         }
+    }
+
+    private static TimerJitter of(long periodNanos, Histogram late) {
         long n = late.getTotalCount();
         return new TimerJitter(periodNanos / 1000.0, n, n == 0 ? Double.NaN : late.getValueAtPercentile(50) / 1e6,
                 n == 0 ? Double.NaN : late.getValueAtPercentile(99) / 1e6, n == 0 ? Double.NaN : late.getMaxValue() / 1e6);

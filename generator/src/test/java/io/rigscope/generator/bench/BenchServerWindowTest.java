@@ -43,4 +43,17 @@ class BenchServerWindowTest {
         assertThat(j.maxMs()).isGreaterThanOrEqualTo(j.p99Ms());
         assertThat(j.toMap()).containsKeys("period_us", "wakes", "p50_ms", "p99_ms", "max_ms");
     }
+
+    @Test
+    void theTimerJitterProbeRunsBesideOtherWorkUntilStopped() throws InterruptedException {
+        long start = System.nanoTime();
+        TimerJitter.Running probe = TimerJitter.start(Duration.ofMillis(1));
+        Thread.sleep(100);
+        TimerJitter j = probe.stop();
+        long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+        // a wake a ms while it ran: fewer when the host kept it waiting, never more than fit in the time it ran
+        assertThat(j.wakes()).isBetween(1L, elapsedMs);
+        assertThat(j.periodUs()).isEqualTo(1000.0);
+        assertThat(j.maxMs()).isGreaterThanOrEqualTo(j.p99Ms());
+    }
 }

@@ -37,6 +37,9 @@ public final class PeerBench {
     static final List<String> JVM_PEERS = List.of("hyperfoil", "gatling");
     /** The warm-up is this many runs of the tool. */
     static final int WARMUP_RUNS = 3;
+
+    /** The period of the probe that sleeps in this JVM during each step ({@code host_jitter_during_step}). */
+    static final Duration HOST_JITTER_PERIOD = Duration.ofMillis(1);
     /** The one flag Gatling needs beyond the common ones. */
     static final String GATLING_OPENS = "--add-opens=java.base/java.lang=ALL-UNNAMED";
     /** How the peers are built. */
@@ -235,7 +238,7 @@ public final class PeerBench {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("tool", tool.name());
         List<Map<String, Object>> steps = new ArrayList<>();
-        Step best = null;
+        PeerStep best = null;
         try (ChildJvm child = ChildJvm.start(tool.name(), command, config.logDir().resolve(tool.name() + ".log"))) {
             Map<String, String> ready = fields(child.next(Duration.ofSeconds(120)), "ready");
             m.put("version", ready.getOrDefault("version", "unknown"));
@@ -253,7 +256,7 @@ public final class PeerBench {
             int n = 0;
             for (double rate : config.ladder()) {
                 n++;
-                Step s = step(child, server, rate, config.step());
+                PeerStep s = step(child, server, rate, config.step());
                 steps.add(s.toMap());
                 progress.println(s.line(tool.name(), n, config.ladder().size()));
                 if (!s.held()) {
@@ -274,13 +277,21 @@ public final class PeerBench {
     }
 
     /** One step: the server's window opened, the tool's step, its CPU and the server's count read. */
-    private Step step(ChildJvm tool, ChildJvm server, double rate, Duration length) {
+    private PeerStep step(ChildJvm tool, ChildJvm server, double rate, Duration length) {
         server.send("open");
         expect(server, "ok");
         long serverCpu = server.cpuNanos();
         long cpu = tool.cpuNanos();
+        // this JVM only waits during the step: a thread of it sleeping to a schedule sees the host's contention
+        TimerJitter.Running probe = TimerJitter.start(HOST_JITTER_PERIOD);
         tool.send(String.format(Locale.ROOT, "step %.3f %d", rate, length.toMillis()));
-        String ended = tool.next(length.plusMinutes(2));
+        String ended;
+        TimerJitter hostJitter;
+        try {
+            ended = tool.next(length.plusMinutes(2));
+        } finally {
+            hostJitter = probe.stop();
+        }
         long cpuNanos = tool.cpuNanos() - cpu;
         long serverCpuNanos = server.cpuNanos() - serverCpu;
         if (!ended.equals("ended")) {
@@ -295,8 +306,8 @@ public final class PeerBench {
         if (result.startsWith("error")) {
             throw new IllegalStateException(result.substring(5).strip() + " (log: " + tool.log() + ")");
         }
-        return new Step(rate, length, Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]), cpuNanos,
-                serverCpuNanos, fields(result, "result"), config.tolerance());
+        return new PeerStep(rate, length, Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]), cpuNanos,
+                serverCpuNanos, fields(result, "result"), config.tolerance(), hostJitter);
     }
 
     private static void expect(ChildJvm child, String wanted) {
@@ -389,110 +400,5 @@ public final class PeerBench {
     /** rigscope's version, as the build wrote it. */
     static String rigscopeVersion() {
         return EnvironmentFacts.readVersion();
-    }
-
-    /**
-     * One measured step of one tool.
-     *
-     * @param rate the rate asked for, requests/s
-     * @param length the step's length
-     * @param count requests the server counted in the step
-     * @param firstNanos the first one's arrival (the server's nanoTime)
-     * @param lastNanos the last one's
-     * @param cpuNanos the tool process's CPU from the step command to its 'ended'
-     * @param serverCpuNanos the server process's CPU over the same span
-     * @param tool the tool's own figures (its 'result' line)
-     * @param tolerance the tolerance of "holds"
-     */
-    record Step(double rate, Duration length, long count, long firstNanos, long lastNanos, long cpuNanos,
-                long serverCpuNanos, Map<String, String> tool, double tolerance) {
-
-        Step {
-            tool = Map.copyOf(tool);
-        }
-
-        /** {@code rate × length}: the requests the step should bring. */
-        double expected() {
-            return rate * length.toNanos() / 1e9;
-        }
-
-        /** The rate the server counted: {@code (count - 1) / (last - first)}; 0 with fewer than two arrivals. */
-        double serverRate() {
-            return count < 2 || lastNanos <= firstNanos ? 0 : (count - 1) * 1e9 / (lastNanos - firstNanos);
-        }
-
-        long errors() {
-            return Long.parseLong(tool.getOrDefault("errors", "0"));
-        }
-
-        long dropped() {
-            return Long.parseLong(tool.getOrDefault("dropped", "0"));
-        }
-
-        boolean capped() {
-            return Boolean.parseBoolean(tool.getOrDefault("capped", "false"));
-        }
-
-        /**
-         * Held: the server counted {@code rate × length} within the tolerance, at {@code rate} within the tolerance
-         * between the first and the last arrival, and the tool reports no error, no drop and no cap hit.
-         */
-        boolean held() {
-            return errors() == 0 && dropped() == 0 && !capped()
-                    && Math.abs(count - expected()) <= tolerance * expected()
-                    && Math.abs(serverRate() - rate) <= tolerance * rate;
-        }
-
-        double cpuUsPerRequest() {
-            return count == 0 ? Double.NaN : cpuNanos / 1000.0 / count;
-        }
-
-        /** The tool's own latency figures, where it has them. */
-        Map<String, Object> latency() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            for (String key : List.of("latency", "p50_ms", "p99_ms", "max_ms", "lag_p50_ms", "lag_p99_ms", "lag_max_ms")) {
-                String v = tool.get(key);
-                if (v != null) {
-                    m.put(key.equals("latency") ? "measures" : key, key.equals("latency") ? v : number(v));
-                }
-            }
-            return m;
-        }
-
-        private static Object number(String v) {
-            try {
-                return round(Double.parseDouble(v), 3);
-            } catch (NumberFormatException e) {
-                return v;
-            }
-        }
-
-        Map<String, Object> toMap() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("rate_per_s", rate);
-            m.put("server_counted", count);
-            m.put("expected", Math.round(expected()));
-            m.put("server_rate_per_s", round(serverRate(), 1));
-            m.put("offered_error_pct", round(100 * (serverRate() - rate) / rate, 3));
-            m.put("errors", errors());
-            m.put("dropped", dropped());
-            m.put("capped", capped());
-            m.put("holds", held());
-            m.put("cpu_us_per_request", round(cpuUsPerRequest(), 2));
-            m.put("server_cpu_us_per_request", count == 0 ? null : round(serverCpuNanos / 1000.0 / count, 2));
-            m.put("latency", latency());
-            return m;
-        }
-
-        /** The live progress line. */
-        String line(String name, int n, int of) {
-            String p99 = tool.containsKey("p99_ms") ? String.format(Locale.ROOT, ", its p99 %s ms", tool.get("p99_ms")) : "";
-            String lag = tool.containsKey("lag_p99_ms") ? String.format(Locale.ROOT, ", send lag p99 %s ms", tool.get("lag_p99_ms")) : "";
-            return String.format(Locale.ROOT, "bench: %-9s step %d/%d %6.0f req/s: server counted %d of %d (%.0f req/s, "
-                            + "%+.2f %%), errors %d, dropped %d%s, CPU %.2f µs/req%s%s: %s",
-                    name, n, of, rate, count, Math.round(expected()), serverRate(), 100 * (serverRate() - rate) / rate,
-                    errors(), dropped(), capped() ? ", cap hit" : "", cpuUsPerRequest(), p99, lag,
-                    held() ? "holds" : "does not hold");
-        }
     }
 }

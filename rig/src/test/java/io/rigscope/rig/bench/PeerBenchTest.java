@@ -12,15 +12,24 @@ import org.junit.jupiter.api.io.TempDir;
 /** The rule of "holds", the peers' discovery and the /proc reading, without running anything. */
 class PeerBenchTest {
 
-    private static PeerBench.Step step(long count, long spanNanos, Map<String, String> tool) {
-        return new PeerBench.Step(10_000, Duration.ofSeconds(10), count, 1_000, 1_000 + spanNanos, 2_000_000_000L,
-                1_000_000_000L, tool, 0.005);
+    private static PeerStep step(long count, long spanNanos, Map<String, String> tool) {
+        return new PeerStep(10_000, Duration.ofSeconds(10), count, 1_000, 1_000 + spanNanos, 2_000_000_000L,
+                1_000_000_000L, tool, 0.005, null);
+    }
+
+    @Test
+    void aStepCarriesTheHostsJitterMeasuredDuringIt() {
+        io.rigscope.generator.bench.TimerJitter j = new io.rigscope.generator.bench.TimerJitter(1000, 9_990, 0.06, 0.4, 7.5);
+        PeerStep s = new PeerStep(10_000, Duration.ofSeconds(10), 100_000, 1_000, 1_000 + 9_999_900_000L,
+                2_000_000_000L, 1_000_000_000L, Map.of(), 0.005, j);
+        assertThat(s.toMap()).containsEntry("host_jitter_during_step", j.toMap());
+        assertThat(step(100_000, 9_999_900_000L, Map.of()).toMap()).doesNotContainKey("host_jitter_during_step");
     }
 
     @Test
     void aStepHoldsWhenTheServerCountedTheRateOverTheWholeStepWithNoErrorNoDropNoCap() {
         // 100,000 requests evenly over 10 s: (n - 1) / span = 10,000/s exactly
-        PeerBench.Step exact = step(100_000, 9_999_900_000L, Map.of("errors", "0", "dropped", "0"));
+        PeerStep exact = step(100_000, 9_999_900_000L, Map.of("errors", "0", "dropped", "0"));
         assertThat(exact.held()).isTrue();
         assertThat(exact.serverRate()).isEqualTo(10_000.0);
         assertThat(exact.cpuUsPerRequest()).isEqualTo(20.0);
@@ -40,7 +49,7 @@ class PeerBenchTest {
 
     @Test
     void aStepReportsTheToolsOwnLatencyFigures() {
-        PeerBench.Step s = step(100_000, 9_999_900_000L, Map.of("latency", "response_time", "p50_ms", "0.1234",
+        PeerStep s = step(100_000, 9_999_900_000L, Map.of("latency", "response_time", "p50_ms", "0.1234",
                 "p99_ms", "1.5", "sent", "100000"));
         assertThat(s.latency()).containsEntry("measures", "response_time").containsEntry("p50_ms", 0.123)
                 .containsEntry("p99_ms", 1.5).doesNotContainKey("sent");

@@ -107,5 +107,17 @@ class BenchGeneratorVsPeersTest {
         Map<String, Object> host = LagGoal.of(0.85, noisy);
         assertThat(host.get("host_allows")).isEqualTo(false);
         assertThat((String) host.get("verdict")).contains("this host does not allow the goal");
+        // the host's timer alone keeps to the goal, but a probe beside the run did not: the load's contention
+        TimerJitter contended = new TimerJitter(1000, 20_000, 0.07, 0.9, 7.8);
+        Map<String, Object> load = LagGoal.of(0.85, quiet, contended);
+        assertThat(load.get("host_allows")).isEqualTo(true);
+        assertThat(load.get("load_allows")).isEqualTo(false);
+        assertThat(load.get("timer_jitter_during_run_p99_ms")).isEqualTo(0.9);
+        assertThat((String) load.get("verdict")).contains("not under this run's load").contains("contended")
+                .doesNotContain("the generator's, not the host's");
+        // both probes keep to it: the lag is the generator's
+        Map<String, Object> own = LagGoal.of(0.85, quiet, new TimerJitter(1000, 20_000, 0.06, 0.2, 1.0));
+        assertThat(own.get("load_allows")).isEqualTo(true);
+        assertThat((String) own.get("verdict")).contains("the generator's, not the host's").contains("0.200 ms during the run");
     }
 }
