@@ -22,6 +22,12 @@ import org.HdrHistogram.Histogram;
  */
 public record TimerJitter(double periodUs, long wakes, double p50Ms, double p99Ms, double maxMs) {
 
+    /**
+     * The period of a probe that runs beside a load ({@link #start}): 1,000 wakes a second, a small share of a core,
+     * so that measuring the contention does not add much of it.
+     */
+    public static final Duration BESIDE_LOAD_PERIOD = Duration.ofMillis(1);
+
     /** Sleeps to a schedule of {@code period} for {@code length} on the calling thread and returns the lateness. */
     public static TimerJitter measure(Duration length, Duration period) {
         long periodNanos = checked(period);

@@ -37,9 +37,6 @@ public final class PeerBench {
     static final List<String> JVM_PEERS = List.of("hyperfoil", "gatling");
     /** The warm-up is this many runs of the tool. */
     static final int WARMUP_RUNS = 3;
-
-    /** The period of the probe that sleeps in this JVM during each step ({@code host_jitter_during_step}). */
-    static final Duration HOST_JITTER_PERIOD = Duration.ofMillis(1);
     /** The one flag Gatling needs beyond the common ones. */
     static final String GATLING_OPENS = "--add-opens=java.base/java.lang=ALL-UNNAMED";
     /** How the peers are built. */
@@ -283,7 +280,7 @@ public final class PeerBench {
         long serverCpu = server.cpuNanos();
         long cpu = tool.cpuNanos();
         // this JVM only waits during the step: a thread of it sleeping to a schedule sees the host's contention
-        TimerJitter.Running probe = TimerJitter.start(HOST_JITTER_PERIOD);
+        TimerJitter.Running probe = TimerJitter.start(TimerJitter.BESIDE_LOAD_PERIOD);
         tool.send(String.format(Locale.ROOT, "step %.3f %d", rate, length.toMillis()));
         String ended;
         TimerJitter hostJitter;

@@ -163,12 +163,6 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     /** The send-lag goal the timer jitter is held against: lag p99 at or under this, ms. */
     static final double LAG_GOAL_MS = LagGoal.GOAL_MS;
 
-    /** The period of the timer jitter probe that runs beside the measured run. */
-    static final Duration DURING_RUN_JITTER_PERIOD = Duration.ofMillis(1);
-
-    /** What that probe measured, once the measured run has ended. */
-    private TimerJitter duringRunJitter;
-
     @Override
     public Integer call() throws Exception {
         Duration jitterLength = jitterDuration;
@@ -243,8 +237,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             publishing.worstPauseUs.set(0);
             publishing.worstLoopLagUs.set(0);
             System.err.printf("bench: measuring %s at %.0f req/s against %s%n", measured, rate, url);
-            // the same kind of probe beside the measured run, at a period that costs it little (1,000 wakes/s)
-            TimerJitter.Running duringRun = jitter != null ? TimerJitter.start(DURING_RUN_JITTER_PERIOD) : null;
+            // the same kind of probe beside the measured run, at a period that costs it little
+            TimerJitter.Running duringRun = jitter != null ? TimerJitter.start(TimerJitter.BESIDE_LOAD_PERIOD) : null;
+            TimerJitter duringRunJitter = null;
             BenchResult main;
             try {
                 main = bench.run(rate, measured);

@@ -14,11 +14,6 @@ final class LagGoal {
     private LagGoal() {
     }
 
-    /** {@link #of(double, TimerJitter, TimerJitter)} without a probe during the run. */
-    static Map<String, Object> of(double lagP99Ms, TimerJitter jitter) {
-        return of(lagP99Ms, jitter, null);
-    }
-
     /**
      * The lag goal against the host's own jitter: met; out of this host's reach (its timer's own p99, measured alone
      * before the load, is over the goal); out of reach under the run's own load ({@code duringRun}, the same kind of

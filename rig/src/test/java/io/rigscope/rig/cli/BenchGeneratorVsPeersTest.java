@@ -98,13 +98,13 @@ class BenchGeneratorVsPeersTest {
     void theLagGoalVerdictTellsTheHostFromTheGenerator() {
         TimerJitter quiet = new TimerJitter(50, 1000, 0.06, 0.12, 0.4);
         TimerJitter noisy = new TimerJitter(50, 1000, 0.08, 0.61, 3.0);
-        Map<String, Object> met = LagGoal.of(0.2, quiet);
+        Map<String, Object> met = LagGoal.of(0.2, quiet, null);
         assertThat(met.get("met")).isEqualTo(true);
         assertThat(met.get("host_allows")).isEqualTo(true);
-        Map<String, Object> generator = LagGoal.of(0.85, quiet);
+        Map<String, Object> generator = LagGoal.of(0.85, quiet, null);
         assertThat(generator.get("met")).isEqualTo(false);
         assertThat((String) generator.get("verdict")).contains("the generator's, not the host's");
-        Map<String, Object> host = LagGoal.of(0.85, noisy);
+        Map<String, Object> host = LagGoal.of(0.85, noisy, null);
         assertThat(host.get("host_allows")).isEqualTo(false);
         assertThat((String) host.get("verdict")).contains("this host does not allow the goal");
         // the host's timer alone keeps to the goal, but a probe beside the run did not: the load's contention
