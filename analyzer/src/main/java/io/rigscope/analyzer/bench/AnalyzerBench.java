@@ -24,8 +24,8 @@ import reactor.core.publisher.Flux;
  * series as the analyzer's input reads it ({@link AnalyzerInput#fromKafka}: the same consumers, topics, slices and
  * decoding threads) and counting its samples, with no analysis, and (b) a full replay of the series to verdicts
  * through the same input, as many rounds as asked on the same published records, after one untimed warm-up round;
- * odd rounds time (a) first, even rounds (b) first. Both are timed from the subscription to the input (its consumers
- * start there) to the end of the Flux: (a)'s end is the input's, (b)'s its SERIES verdict, after the analysis has
+ * (a) then (b) in every round, so each side follows the other kind. Both are timed from the subscription to the
+ * input (its consumers start there) to the end of the Flux: (a)'s end is the input's, (b)'s its SERIES verdict, after the analysis has
  * finished. Beside the rates, each round says where the time went: how long each side waited for its first batch
  * (the consumers' start-up, paid by both), how long (b)'s verdict came after its input ended (the analysis' queue and
  * {@code finish}), and the CPU time of (b)'s analysis thread. Blocking; run from a command thread.
@@ -209,18 +209,15 @@ public final class AnalyzerBench {
                     replayWindow[0] = b0;
                     replayWindow[1] = b1;
                 };
-                // alternate which goes first, so neither always runs on the heap and caches the other left
-                if (round % 2 == 1) {
-                    timeReplay.run();
-                    timeRaw.run();
-                } else {
-                    timeRaw.run();
-                    timeReplay.run();
-                }
+                // always (a) then (b): every side follows the other kind. Alternating which went first put two
+                // sides of one kind back to back (raw, replay | replay, raw | raw, ...), and a side that followed its
+                // own kind ran slower: the rounds' ratios swung 0.64-0.99 that way against 0.80-0.86 this way
+                // (docs/analyzer.md, "Which goes first")
+                timeRaw.run();
+                timeReplay.run();
                 Round measured = new Round(expected / raw[0], expected / replay[0], raw[1] / (double) expected,
                         replay[1] / (double) expected, rawPhases.firstBatchMs(), replayPhases.firstBatchMs(),
                         replayPhases.afterInputMs(), replayPhases.analysisCpuNanos / (double) expected);
-                String order = round % 2 == 1 ? "replay first" : "raw first";
                 if (round == 0) {
                     heap.reset(); // neither the warm-up's heap nor its collections count
                     progress.accept(String.format(java.util.Locale.ROOT,
@@ -235,10 +232,10 @@ public final class AnalyzerBench {
                 }
                 done.add(measured);
                 progress.accept(String.format(java.util.Locale.ROOT,
-                        "round %d (%s): raw consume+decode %,d samples in %.2f s (%,.0f/s, CPU %.0f ns/sample); "
+                        "round %d: raw consume+decode %,d samples in %.2f s (%,.0f/s, CPU %.0f ns/sample); "
                                 + "replay in %.2f s (%,.0f/s, CPU %.0f ns/sample, analysis thread %.1f); ratio %.3f; "
                                 + "first batch after %.0f / %.0f ms, verdict %.0f ms after the input's end", round,
-                        order, expected, raw[0], measured.rawConsumePerSec(), measured.rawCpuNsPerSample(), replay[0],
+                        expected, raw[0], measured.rawConsumePerSec(), measured.rawCpuNsPerSample(), replay[0],
                         measured.replayPerSec(), measured.replayCpuNsPerSample(), measured.analysisCpuNsPerSample(),
                         measured.ratio(), measured.rawFirstBatchMs(), measured.replayFirstBatchMs(),
                         measured.replayAfterInputMs()));

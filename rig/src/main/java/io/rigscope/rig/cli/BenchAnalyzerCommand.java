@@ -46,7 +46,7 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
     Integer ratePerSec;
 
     @Option(names = "--rounds", paramLabel = "N", description = "Time (a) and (b) N times on the same published records "
-            + "(default 1), after one untimed warm-up round, odd rounds (a) first, even rounds (b) first; the figures are "
+            + "(default 1), after one untimed warm-up round, (a) then (b) in each; the figures are "
             + "the medians over the rounds, each round also printed. Not with --live.")
     Integer rounds;
 
