@@ -90,6 +90,11 @@ final class ChildJvm implements AutoCloseable {
         return ProcCpu.ofPid(process.pid());
     }
 
+    /** Counts the sleeps of its threads from now ({@link ThreadSleeps}). */
+    ThreadSleeps countSleeps() {
+        return ThreadSleeps.start(process.pid());
+    }
+
     long pid() {
         return process.pid();
     }

@@ -268,6 +268,8 @@ public final class PeerBench {
         m.put("max_open_rate_per_s", best == null ? 0.0 : best.rate());
         m.put("cpu_us_per_request", best == null ? null : round(best.cpuUsPerRequest(), 2));
         m.put("cpu_at_rate_per_s", best == null ? null : best.rate());
+        m.put("sleeps_per_request", best == null || Double.isNaN(best.sleepsPerRequest()) ? null
+                : round(best.sleepsPerRequest(), 3));
         m.put("latency", best == null ? null : best.latency());
         m.put("steps", steps);
         return m;
@@ -279,6 +281,7 @@ public final class PeerBench {
         expect(server, "ok");
         long serverCpu = server.cpuNanos();
         long cpu = tool.cpuNanos();
+        ThreadSleeps sleeping = tool.countSleeps();
         // this JVM only waits during the step: a thread of it sleeping to a schedule sees the host's contention
         TimerJitter.Running probe = TimerJitter.start(TimerJitter.BESIDE_LOAD_PERIOD);
         tool.send(String.format(Locale.ROOT, "step %.3f %d", rate, length.toMillis()));
@@ -290,6 +293,7 @@ public final class PeerBench {
             hostJitter = probe.stop();
         }
         long cpuNanos = tool.cpuNanos() - cpu;
+        long sleeps = sleeping.stop();
         long serverCpuNanos = server.cpuNanos() - serverCpu;
         if (!ended.equals("ended")) {
             throw new IllegalStateException("expected 'ended', got '" + ended + "' (log: " + tool.log() + ")");
@@ -304,7 +308,8 @@ public final class PeerBench {
             throw new IllegalStateException(result.substring(5).strip() + " (log: " + tool.log() + ")");
         }
         return new PeerStep(rate, length, Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]), cpuNanos,
-                serverCpuNanos, fields(result, "result"), config.tolerance(), hostJitter);
+                serverCpuNanos, sleeps, fields(result, "result"),
+                config.tolerance(), hostJitter);
     }
 
     private static void expect(ChildJvm child, String wanted) {

@@ -17,13 +17,15 @@ import java.util.Map;
  * @param lastNanos the last one's
  * @param cpuNanos the tool process's CPU from the step command to its 'ended'
  * @param serverCpuNanos the server process's CPU over the same span
+ * @param sleeps times the tool's threads went to sleep over the same span (a wait that found nothing ready; each is
+ *     a wake-up paid in the kernel), or -1 when unknown
  * @param tool the tool's own figures (its 'result' line)
  * @param tolerance the tolerance of "holds"
  * @param hostJitter a thread of the bench's own JVM sleeping to a 1 ms schedule during the step: how late it woke
  *     (the host's contention while the tool and the server ran), or null when not measured
  */
 record PeerStep(double rate, Duration length, long count, long firstNanos, long lastNanos, long cpuNanos,
-            long serverCpuNanos, Map<String, String> tool, double tolerance, TimerJitter hostJitter) {
+            long serverCpuNanos, long sleeps, Map<String, String> tool, double tolerance, TimerJitter hostJitter) {
 
     PeerStep {
         tool = Map.copyOf(tool);
@@ -65,6 +67,11 @@ record PeerStep(double rate, Duration length, long count, long firstNanos, long 
         return count == 0 ? Double.NaN : cpuNanos / 1000.0 / count;
     }
 
+    /** The tool's sleeps per request the server counted; NaN when unknown. */
+    double sleepsPerRequest() {
+        return count == 0 || sleeps < 0 ? Double.NaN : (double) sleeps / count;
+    }
+
     /** The tool's own latency figures, where it has them. */
     Map<String, Object> latency() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -98,6 +105,7 @@ record PeerStep(double rate, Duration length, long count, long firstNanos, long 
         m.put("holds", held());
         m.put("cpu_us_per_request", PeerBench.round(cpuUsPerRequest(), 2));
         m.put("server_cpu_us_per_request", count == 0 ? null : PeerBench.round(serverCpuNanos / 1000.0 / count, 2));
+        m.put("sleeps_per_request", Double.isNaN(sleepsPerRequest()) ? null : PeerBench.round(sleepsPerRequest(), 3));
         m.put("latency", latency());
         if (hostJitter != null) {
             m.put("host_jitter_during_step", hostJitter.toMap());
@@ -110,9 +118,11 @@ record PeerStep(double rate, Duration length, long count, long firstNanos, long 
         String p99 = tool.containsKey("p99_ms") ? String.format(Locale.ROOT, ", its p99 %s ms", tool.get("p99_ms")) : "";
         String lag = tool.containsKey("lag_p99_ms") ? String.format(Locale.ROOT, ", send lag p99 %s ms", tool.get("lag_p99_ms")) : "";
         return String.format(Locale.ROOT, "bench: %-9s step %d/%d %6.0f req/s: server counted %d of %d (%.0f req/s, "
-                        + "%+.2f %%), errors %d, dropped %d%s, CPU %.2f µs/req%s%s: %s",
+                        + "%+.2f %%), errors %d, dropped %d%s, CPU %.2f µs/req, %s%s%s: %s",
                 name, n, of, rate, count, Math.round(expected()), serverRate(), 100 * (serverRate() - rate) / rate,
-                errors(), dropped(), capped() ? ", cap hit" : "", cpuUsPerRequest(), p99, lag,
+                errors(), dropped(), capped() ? ", cap hit" : "", cpuUsPerRequest(),
+                Double.isNaN(sleepsPerRequest()) ? "sleeps unknown"
+                        : String.format(Locale.ROOT, "%.2f sleeps/req", sleepsPerRequest()), p99, lag,
                 held() ? "holds" : "does not hold");
     }
 }

@@ -14,14 +14,14 @@ class PeerBenchTest {
 
     private static PeerStep step(long count, long spanNanos, Map<String, String> tool) {
         return new PeerStep(10_000, Duration.ofSeconds(10), count, 1_000, 1_000 + spanNanos, 2_000_000_000L,
-                1_000_000_000L, tool, 0.005, null);
+                1_000_000_000L, 29_000, tool, 0.005, null);
     }
 
     @Test
     void aStepCarriesTheHostsJitterMeasuredDuringIt() {
         io.rigscope.generator.bench.TimerJitter j = new io.rigscope.generator.bench.TimerJitter(1000, 9_990, 0.06, 0.4, 7.5);
         PeerStep s = new PeerStep(10_000, Duration.ofSeconds(10), 100_000, 1_000, 1_000 + 9_999_900_000L,
-                2_000_000_000L, 1_000_000_000L, Map.of(), 0.005, j);
+                2_000_000_000L, 1_000_000_000L, -1, Map.of(), 0.005, j);
         assertThat(s.toMap()).containsEntry("host_jitter_during_step", j.toMap());
         assertThat(step(100_000, 9_999_900_000L, Map.of()).toMap()).doesNotContainKey("host_jitter_during_step");
     }
@@ -78,6 +78,34 @@ class PeerBenchTest {
         String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 30 0 1 2 3";
         assertThat(ProcCpu.parseStat(stat)).isEqualTo(325 * 10_000_000L);
         assertThat(ProcCpu.ofPid(ProcessHandle.current().pid())).isPositive();
+    }
+
+    @Test
+    void sleepsAreEachThreadsVoluntarySwitchesPerRequestTheServerCounted() throws InterruptedException {
+        String status = "Name:\tjava\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t1234\n"
+                + "nonvoluntary_ctxt_switches:\t56\n";
+        assertThat(ProcCpu.voluntarySwitches(status)).isEqualTo(1234);
+        assertThat(ProcCpu.voluntarySwitches("Name:\tx\n")).isZero();
+        // a thread that starts, sleeps and ends within the span is counted, though /proc forgets it when it ends
+        long self = ProcessHandle.current().pid();
+        assertThat(ProcCpu.sleepsByThread(self)).isNotEmpty();
+        assertThat(ProcCpu.sleepsByThread(Long.MAX_VALUE)).isNull();
+        ThreadSleeps counting = ThreadSleeps.start(self);
+        Thread sleeper = new Thread(() -> {
+            for (int i = 0; i < 100; i++) {
+                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+            }
+        });
+        sleeper.start();
+        sleeper.join();
+        // 100 sleeps of which at most the last 100 ms (20) go unseen
+        assertThat(counting.stop()).isGreaterThanOrEqualTo(80);
+        assertThat(ThreadSleeps.start(Long.MAX_VALUE).stop()).isEqualTo(-1);
+        // 29,000 sleeps over the 100,000 requests the server counted
+        assertThat(step(100_000, 9_999_900_000L, Map.of()).toMap()).containsEntry("sleeps_per_request", 0.29);
+        PeerStep unknown = new PeerStep(10_000, Duration.ofSeconds(10), 100_000, 1_000, 1_000 + 9_999_900_000L,
+                2_000_000_000L, 1_000_000_000L, -1, Map.of(), 0.005, null);
+        assertThat(unknown.toMap()).containsEntry("sleeps_per_request", null);
     }
 
     @Test

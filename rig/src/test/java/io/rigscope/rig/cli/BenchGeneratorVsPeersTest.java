@@ -68,10 +68,13 @@ class BenchGeneratorVsPeersTest {
         JsonNode step = j.get("steps").get(0);
         assertThat(step.get("rate_per_s").asDouble()).isEqualTo(300.0);
         for (String key : List.of("server_counted", "server_rate_per_s", "errors", "dropped", "holds",
-                "cpu_us_per_request", "latency")) {
+                "cpu_us_per_request", "sleeps_per_request", "latency")) {
             assertThat(step.has(key)).as(key).isTrue();
         }
         assertThat(step.get("server_counted").asLong()).isPositive();
+        // the generator's process slept during the step (its loop waits for replies and for its timer)
+        assertThat(step.get("sleeps_per_request").asDouble()).as(step.toString()).isPositive();
+        assertThat(r.err()).contains("sleeps/req");
         assertThat(j.get("timer_jitter").get("wakes").asLong()).isPositive();
         // the server, in a JVM of its own, gets an event loop per CPU unless --server-threads says otherwise
         assertThat(j.get("server_threads").asInt()).isEqualTo(io.rigscope.rig.bench.CpuSplit.allowedCpus().size());

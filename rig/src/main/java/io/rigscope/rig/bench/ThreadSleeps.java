@@ -1,0 +1,98 @@
+package io.rigscope.rig.bench;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * How many times a process's threads went to sleep over a span ({@link ProcCpu#sleepsByThread}), the threads that
+ * start and end within it included: a thread's count is gone from /proc once it ends, so the counts are sampled every
+ * {@value #PERIOD_MS} ms and each thread's last reading kept (a thread that ends loses at most its last
+ * {@value #PERIOD_MS} ms). A thread seen at the start counts from its reading then, one that started later from 0.
+ * The tools the bench runs start threads per step (Hyperfoil a runner, Gatling an engine), whose sleeps a reading
+ * at each end of the step would miss.
+ */
+final class ThreadSleeps {
+
+    static final long PERIOD_MS = 100;
+
+    private final long pid;
+    /** Thread id -> {reading at the start or 0, last reading}. */
+    private final Map<Long, long[]> threads = new HashMap<>();
+    /** Sleeps of threads whose id was taken by a new thread (the reading went down). */
+    private long reused;
+    private volatile boolean unreadable;
+    private final Thread sampler;
+    private volatile boolean running = true;
+
+    private ThreadSleeps(long pid) {
+        this.pid = pid;
+        Map<Long, Long> now = ProcCpu.sleepsByThread(pid);
+        if (now == null) {
+            unreadable = true;
+        } else {
+            now.forEach((tid, n) -> threads.put(tid, new long[] {n, n}));
+        }
+        sampler = new Thread(() -> {
+            while (running) {
+                try {
+                    Thread.sleep(PERIOD_MS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                sample();
+            }
+        }, "bench-thread-sleeps-" + pid);
+        sampler.setDaemon(true);
+    }
+
+    /** Starts counting the sleeps of process {@code pid}'s threads from now. */
+    static ThreadSleeps start(long pid) {
+        ThreadSleeps s = new ThreadSleeps(pid);
+        s.sampler.start();
+        return s;
+    }
+
+    /** Stops counting; the sleeps since {@link #start}, or -1 when /proc could not be read. */
+    long stop() {
+        running = false;
+        sampler.interrupt();
+        try {
+            sampler.join(1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        sample();
+        synchronized (this) {
+            if (unreadable) {
+                return -1;
+            }
+            long n = reused;
+            for (long[] t : threads.values()) {
+                n += t[1] - t[0];
+            }
+            return n;
+        }
+    }
+
+    private synchronized void sample() {
+        if (unreadable) {
+            return;
+        }
+        Map<Long, Long> now = ProcCpu.sleepsByThread(pid);
+        if (now == null) {
+            return; // the process ended: the last readings stand
+        }
+        now.forEach((tid, n) -> {
+            long[] t = threads.get(tid);
+            if (t == null) {
+                threads.put(tid, new long[] {0, n});
+            } else if (n < t[1]) {
+                reused += t[1] - t[0];
+                t[0] = 0;
+                t[1] = n;
+            } else {
+                t[1] = n;
+            }
+        });
+    }
+}
