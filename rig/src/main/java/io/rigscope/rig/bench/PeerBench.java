@@ -275,6 +275,14 @@ public final class PeerBench {
         return m;
     }
 
+    /**
+     * How long past its length a tool's step may take to say 'ended' before the bench gives up on the tool (it keeps
+     * the steps made, with an error): Hyperfoil's and Gatling's own start and teardown take seconds. A tool that
+     * hangs (Gatling with one CPU: its stats engine timed out at start and the run never ended) costs this rather
+     * than minutes.
+     */
+    static final Duration STEP_GRACE = Duration.ofSeconds(45);
+
     /** One step: the server's window opened, the tool's step, its CPU and the server's count read. */
     private PeerStep step(ChildJvm tool, ChildJvm server, double rate, Duration length) {
         server.send("open");
@@ -287,13 +295,14 @@ public final class PeerBench {
         tool.send(String.format(Locale.ROOT, "step %.3f %d", rate, length.toMillis()));
         String ended;
         TimerJitter hostJitter;
+        long sleeps;
         try {
-            ended = tool.next(length.plusMinutes(2));
+            ended = tool.next(length.plus(STEP_GRACE));
         } finally {
             hostJitter = probe.stop();
+            sleeps = sleeping.stop();
         }
         long cpuNanos = tool.cpuNanos() - cpu;
-        long sleeps = sleeping.stop();
         long serverCpuNanos = server.cpuNanos() - serverCpu;
         if (!ended.equals("ended")) {
             throw new IllegalStateException("expected 'ended', got '" + ended + "' (log: " + tool.log() + ")");
