@@ -262,7 +262,7 @@ class CommandLineTest {
         assertThat(keys).containsExactly("samples", "raw_consume_per_s", "replay_per_s", "ratio",
                 "raw_cpu_ns_per_sample", "replay_cpu_ns_per_sample", "analysis_cpu_ns_per_sample",
                 "replay_after_input_ms", "heap_peak_mb", "heap_after_gc_peak_mb",
-                "gc_during_replay", "rounds", "records", "publish_s", "verdicts", "encoding", "max_heap_mb", "cpus");
+                "gc_during_replay", "rounds", "records", "publish_s", "verdicts", "encoding", "max_heap_mb", "gc", "cpus");
         assertThat(json.get("replay_cpu_ns_per_sample").asDouble()).as(r.out()).isPositive();
         assertThat(json.get("raw_cpu_ns_per_sample").asDouble()).as(r.out()).isPositive();
         assertThat(json.get("rounds").size()).isEqualTo(2);
@@ -278,6 +278,8 @@ class CommandLineTest {
         assertThat(r.err()).contains("warm-up (not counted)", "round 1: raw consume+decode",
                 "round 2: raw consume+decode", "ms after the input's end");
         assertThat(json.get("samples").asLong()).isGreaterThanOrEqualTo(1_000);
+        // the collector the figures were measured under (the test's JVM: whichever it runs with)
+        assertThat(json.get("gc").asText()).isNotBlank();
         assertThat(json.get("replay_per_s").isIntegralNumber()).as(r.out()).isTrue();
         assertThat(json.get("replay_per_s").asLong()).isPositive();
         assertThat(r.out()).containsPattern("\"ratio\":\\d+\\.\\d{3},").containsPattern("\"publish_s\":\\d+\\.\\d,");

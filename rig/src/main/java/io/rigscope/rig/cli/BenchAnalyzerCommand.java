@@ -146,6 +146,7 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                         .put("gc_during_replay", f.gcDuringReplays()).put("rounds", each).put("records", f.records())
                         .fixed("publish_s", f.publishSec(), 1).put("verdicts", f.verdicts())
                         .put("encoding", f.encoding()).put("max_heap_mb", Runtime.getRuntime().maxMemory() / 1048576)
+                        .put("gc", collectors())
                         .put("cpus", Runtime.getRuntime().availableProcessors()).toJson());
             } else {
                 System.out.printf(Locale.ROOT, "samples            %,d (%,d records, %s, published in %.1f s)%n",
@@ -165,6 +166,8 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                                 : String.format(Locale.ROOT, "%.1f (the most left after one of the %d collections that "
                                         + "ended during the replays)", f.heapAfterGcPeakMb(), f.gcDuringReplays()),
                         Runtime.getRuntime().maxMemory() / 1048576);
+                System.out.printf(Locale.ROOT, "gc                 %s  (%d CPUs)%n", collectors(),
+                        Runtime.getRuntime().availableProcessors());
             }
             return ExitCodes.OK;
         } finally {
@@ -263,5 +266,15 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
 
     private static String oneDecimalOrNull(double v) {
         return Double.isNaN(v) ? "null" : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /**
+     * This JVM's collectors, by the names it gives them (ZGC: "ZGC Cycles, ZGC Pauses"; the parallel collector: "PS
+     * MarkSweep, PS Scavenge"): the figures depend on it, and the launcher picks it by command.
+     */
+    private static String collectors() {
+        return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .map(java.lang.management.GarbageCollectorMXBean::getName).sorted()
+                .collect(java.util.stream.Collectors.joining(", "));
     }
 }
