@@ -50,7 +50,8 @@ final class ProcCpu {
             Map<Long, Long> out = new HashMap<>();
             for (Path t : (Iterable<Path>) threads::iterator) {
                 try {
-                    out.put(Long.parseLong(t.getFileName().toString()), voluntarySwitches(Files.readString(t.resolve("status"))));
+                    long tid = Long.parseLong(t.getFileName().toString());
+                    out.put(tid, voluntarySwitches(Files.readString(t.resolve("status"))));
                 } catch (IOException e) {
                     // the thread ended between the listing and the read
                 }
