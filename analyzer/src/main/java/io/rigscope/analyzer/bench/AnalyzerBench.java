@@ -25,8 +25,8 @@ import reactor.core.publisher.Flux;
  * decoding threads) and counting its samples, with no analysis, and (b) a full replay of the series to verdicts
  * through the same input, as many rounds as asked on the same published records, after one untimed warm-up round;
  * (a) then (b) in every round, so each side follows the other kind. Both are timed from the subscription to the
- * input (its consumers start there) to the end of the Flux: (a)'s end is the input's, (b)'s its SERIES verdict, after the analysis has
- * finished. Beside the rates, each round says where the time went: how long each side waited for its first batch
+ * input (its consumers start there) to the end of the Flux: (a)'s end is the input's, (b)'s its SERIES verdict, after
+ * the analysis has finished. Beside the rates, each round says where the time went: how long each side waited for its first batch
  * (the consumers' start-up, paid by both), how long (b)'s verdict came after its input ended (the analysis' queue and
  * {@code finish}), and the CPU time of (b)'s analysis thread. Blocking; run from a command thread.
  */

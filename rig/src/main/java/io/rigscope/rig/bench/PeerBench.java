@@ -37,6 +37,13 @@ public final class PeerBench {
     static final List<String> JVM_PEERS = List.of("hyperfoil", "gatling");
     /** The warm-up is this many runs of the tool. */
     static final int WARMUP_RUNS = 3;
+    /**
+     * How long past its length a tool's step may take to say 'ended' before the bench gives up on the tool (it keeps
+     * the steps made, with an error): Hyperfoil's and Gatling's own start and teardown take seconds. A tool that
+     * hangs (Gatling with one CPU: its stats engine timed out at start and the run never ended) costs this rather
+     * than minutes.
+     */
+    static final Duration STEP_GRACE = Duration.ofSeconds(45);
     /** The one flag Gatling needs beyond the common ones. */
     static final String GATLING_OPENS = "--add-opens=java.base/java.lang=ALL-UNNAMED";
     /** How the peers are built. */
@@ -268,20 +275,11 @@ public final class PeerBench {
         m.put("max_open_rate_per_s", best == null ? 0.0 : best.rate());
         m.put("cpu_us_per_request", best == null ? null : round(best.cpuUsPerRequest(), 2));
         m.put("cpu_at_rate_per_s", best == null ? null : best.rate());
-        m.put("sleeps_per_request", best == null || Double.isNaN(best.sleepsPerRequest()) ? null
-                : round(best.sleepsPerRequest(), 3));
+        m.put("sleeps_per_request", best == null ? null : best.sleepsPerRequestFigure());
         m.put("latency", best == null ? null : best.latency());
         m.put("steps", steps);
         return m;
     }
-
-    /**
-     * How long past its length a tool's step may take to say 'ended' before the bench gives up on the tool (it keeps
-     * the steps made, with an error): Hyperfoil's and Gatling's own start and teardown take seconds. A tool that
-     * hangs (Gatling with one CPU: its stats engine timed out at start and the run never ended) costs this rather
-     * than minutes.
-     */
-    static final Duration STEP_GRACE = Duration.ofSeconds(45);
 
     /** One step: the server's window opened, the tool's step, its CPU and the server's count read. */
     private PeerStep step(ChildJvm tool, ChildJvm server, double rate, Duration length) {
@@ -317,8 +315,7 @@ public final class PeerBench {
             throw new IllegalStateException(result.substring(5).strip() + " (log: " + tool.log() + ")");
         }
         return new PeerStep(rate, length, Long.parseLong(w[1]), Long.parseLong(w[2]), Long.parseLong(w[3]), cpuNanos,
-                serverCpuNanos, sleeps, fields(result, "result"),
-                config.tolerance(), hostJitter);
+                serverCpuNanos, sleeps, fields(result, "result"), config.tolerance(), hostJitter);
     }
 
     private static void expect(ChildJvm child, String wanted) {

@@ -72,6 +72,12 @@ record PeerStep(double rate, Duration length, long count, long firstNanos, long 
         return count == 0 || sleeps < 0 ? Double.NaN : (double) sleeps / count;
     }
 
+    /** {@link #sleepsPerRequest()} as the JSON carries it: 3 decimals, null when unknown. */
+    Double sleepsPerRequestFigure() {
+        double v = sleepsPerRequest();
+        return Double.isNaN(v) ? null : PeerBench.round(v, 3);
+    }
+
     /** The tool's own latency figures, where it has them. */
     Map<String, Object> latency() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -105,7 +111,7 @@ record PeerStep(double rate, Duration length, long count, long firstNanos, long 
         m.put("holds", held());
         m.put("cpu_us_per_request", PeerBench.round(cpuUsPerRequest(), 2));
         m.put("server_cpu_us_per_request", count == 0 ? null : PeerBench.round(serverCpuNanos / 1000.0 / count, 2));
-        m.put("sleeps_per_request", Double.isNaN(sleepsPerRequest()) ? null : PeerBench.round(sleepsPerRequest(), 3));
+        m.put("sleeps_per_request", sleepsPerRequestFigure());
         m.put("latency", latency());
         if (hostJitter != null) {
             m.put("host_jitter_during_step", hostJitter.toMap());
@@ -117,12 +123,13 @@ record PeerStep(double rate, Duration length, long count, long firstNanos, long 
     String line(String name, int n, int of) {
         String p99 = tool.containsKey("p99_ms") ? String.format(Locale.ROOT, ", its p99 %s ms", tool.get("p99_ms")) : "";
         String lag = tool.containsKey("lag_p99_ms") ? String.format(Locale.ROOT, ", send lag p99 %s ms", tool.get("lag_p99_ms")) : "";
+        double sleepsPerRequest = sleepsPerRequest();
+        String sleepsText = Double.isNaN(sleepsPerRequest) ? "sleeps unknown"
+                : String.format(Locale.ROOT, "%.2f sleeps/req", sleepsPerRequest);
         return String.format(Locale.ROOT, "bench: %-9s step %d/%d %6.0f req/s: server counted %d of %d (%.0f req/s, "
                         + "%+.2f %%), errors %d, dropped %d%s, CPU %.2f µs/req, %s%s%s: %s",
                 name, n, of, rate, count, Math.round(expected()), serverRate(), 100 * (serverRate() - rate) / rate,
-                errors(), dropped(), capped() ? ", cap hit" : "", cpuUsPerRequest(),
-                Double.isNaN(sleepsPerRequest()) ? "sleeps unknown"
-                        : String.format(Locale.ROOT, "%.2f sleeps/req", sleepsPerRequest()), p99, lag,
+                errors(), dropped(), capped() ? ", cap hit" : "", cpuUsPerRequest(), sleepsText, p99, lag,
                 held() ? "holds" : "does not hold");
     }
 }

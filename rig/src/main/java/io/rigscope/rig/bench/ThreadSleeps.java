@@ -20,16 +20,15 @@ final class ThreadSleeps {
     private final Map<Long, long[]> threads = new HashMap<>();
     /** Sleeps of threads whose id was taken by a new thread (the reading went down). */
     private long reused;
-    private volatile boolean unreadable;
+    private final boolean unreadable;
     private final Thread sampler;
     private volatile boolean running = true;
 
     private ThreadSleeps(long pid) {
         this.pid = pid;
         Map<Long, Long> now = ProcCpu.sleepsByThread(pid);
-        if (now == null) {
-            unreadable = true;
-        } else {
+        unreadable = now == null;
+        if (now != null) {
             now.forEach((tid, n) -> threads.put(tid, new long[] {n, n}));
         }
         sampler = new Thread(() -> {
