@@ -34,6 +34,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -267,9 +269,43 @@ class GeneratorTest {
         try (TestServer server = new TestServer()) {
             String series = series();
             GeneratorOptions tiny = GeneratorOptions.defaults().withOutboxCapacity(1);
-            RunSummary summary = run(plan(series, LoopMode.OPEN, Duration.ofSeconds(2),
-                    ingest(server.url("/v1/usage-events"), 300, 1000, Duration.ofSeconds(5))),
-                    new GeneratorOptions(tiny.ioThreads(), tiny.minWakeGapNanos(), tiny.busyPoll(), tiny.pollNanos(), tiny.preconnect(), tiny.idleTimeout(), 1, null, 5, Duration.ofMillis(5), Duration.ofSeconds(5), null));
+            // The broker stalls for the first half second (the first record is held that long), so the one-record
+            // queue overflows for certain; without the stall it overflowed only when the drainer happened to fall
+            // behind, and a fast drainer failed the test.
+            RecordSink kafkaSink = RecordSink.of(publisher);
+            AtomicBoolean stalled = new AtomicBoolean();
+            RecordSink stallsFirst = new RecordSink() {
+                @Override
+                public void publish(WireRecord record) {
+                    stallOnce();
+                    kafkaSink.publish(record);
+                }
+
+                @Override
+                public void publish(WireRecord record, Acknowledgement ack) {
+                    stallOnce();
+                    kafkaSink.publish(record, ack);
+                }
+
+                @Override
+                public void flush() {
+                    kafkaSink.flush();
+                }
+
+                private void stallOnce() {
+                    if (stalled.compareAndSet(false, true)) {
+                        long until = System.nanoTime() + Duration.ofMillis(500).toNanos();
+                        for (long left; (left = until - System.nanoTime()) > 0; ) {
+                            LockSupport.parkNanos(left);
+                        }
+                    }
+                }
+            };
+            GeneratorOptions options = new GeneratorOptions(tiny.ioThreads(), tiny.minWakeGapNanos(), tiny.busyPoll(),
+                    tiny.pollNanos(), tiny.preconnect(), tiny.idleTimeout(), 1, dir, 5, Duration.ofMillis(5),
+                    Duration.ofSeconds(5), null);
+            RunSummary summary = new Generator(stallsFirst, options).run(plan(series, LoopMode.OPEN, Duration.ofSeconds(2),
+                    ingest(server.url("/v1/usage-events"), 300, 1000, Duration.ofSeconds(5)))).block(Duration.ofMinutes(1));
 
             ScenarioSummary in = summary.scenario("ingest");
             assertThat(in.scheduled()).isEqualTo(600).isEqualTo(in.sent() + in.dropped());
