@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param value what was measured (a number, or text for a config error), or null when nothing could be measured
  * @param limit the bound it was held against, or null
  * @param reason why it failed, in one sentence, when the figures alone do not say it (e.g. {@code nothing was
- *               written, nothing was measured}); null otherwise
+ *               written, nothing was measured}); for a gate that held with its value beyond its limit, why it held
+ *               (a drift within chance); null otherwise
  */
 @WireView
 @JsonPropertyOrder({"pass", "value", "limit", "reason"})

@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.gate;
 
+import io.rigscope.analyzer.drift.DriftRule;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.model.wire.DatabaseGain;
@@ -22,7 +23,8 @@ import java.util.function.Function;
  * @param dropped requests dropped, every scenario (ledger)
  * @param failed requests failed, every scenario
  * @param spanSec seconds from the primary scenario's first closed second to its last, inclusive
- * @param drift p99 of the last third / p99 of the first third, or null when it cannot be measured
+ * @param driftThirds the primary scenario's first and last thirds and their p99s ({@link DriftRule}), or null when
+ *                    drift cannot be measured
  * @param probeP99Us the probe scenario's p99 service time, or -1 without probe samples
  * @param claim what the primary scenario's samples claim was stored (2xx answers that passed their checks)
  * @param gained what the database gained, or null when no RECONCILIATION marker arrived
@@ -34,12 +36,17 @@ import java.util.function.Function;
  */
 public record RepeatFacts(RepeatTrack.Kind kind, ScenarioSeconds primary, Function<String, ScenarioSeconds> scenarios,
                           long samples, long scheduled, long delivered, long dropped, long failed, long spanSec,
-                          Double drift, long probeP99Us, Claim claim, DatabaseGain gained, List<String> configErrors,
+                          DriftRule.Thirds driftThirds, long probeP99Us, Claim claim, DatabaseGain gained, List<String> configErrors,
                           List<ScenarioSeconds> all, String target) {
 
     public RepeatFacts {
         configErrors = List.copyOf(configErrors);
         all = List.copyOf(all);
+    }
+
+    /** p99 of the last third / p99 of the first third, or null when it cannot be measured. */
+    public Double drift() {
+        return driftThirds == null ? null : driftThirds.ratio();
     }
 
     /** Requests of every scenario (probe included). */

@@ -153,6 +153,14 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
         return out;
     }
 
+    /**
+     * The gates that held although their value is beyond their limit, each with the reason it held (a drift its
+     * requests do not show beyond chance), in order.
+     */
+    public List<GateResult> heldGatesWithReason() {
+        return gates.values().stream().filter(g -> g.pass() && g.reason() != null).toList();
+    }
+
     /** The gates that did not hold, in order. */
     public List<GateResult> failedGates() {
         return gates.values().stream().filter(g -> !g.pass()).toList();

@@ -73,6 +73,10 @@ public final class ReportFiles {
                             .append(g.reason()).append(".\n");
                 }
             }
+            for (GateResult g : r.heldGatesWithReason()) {
+                md.append("\nRepeat ").append(r.rep()).append(", `").append(g.name()).append("` held: ")
+                        .append(g.reason()).append(".\n");
+            }
         }
         md.append("\n## Gates\n\n| rep | gate | pass | value | limit |\n|---|---|---|---|---|\n");
         for (RepeatSummary r : report.repeats()) {

@@ -86,7 +86,7 @@ class GateSetTest {
     }
 
     private static RepeatFacts facts(RepeatTrack.Kind kind, RepeatFacts.Claim claim, DatabaseGain gain) {
-        return new RepeatFacts(kind, null, name -> null, 2000, 1000, 990, 0, 0, 20, 1.1, -1, claim, gain, List.of(), List.of(), null);
+        return new RepeatFacts(kind, null, name -> null, 2000, 1000, 990, 0, 0, 20, null, -1, claim, gain, List.of(), List.of(), null);
     }
 
     private static Sample sample(int status, ErrorKind err, int batch, long qty) {

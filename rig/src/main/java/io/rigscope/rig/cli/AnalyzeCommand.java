@@ -316,8 +316,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     r.rep(), r.kind().code(), r.pass() ? "PASS" : "FAIL", r.samples(), r.p50Ms(), r.p99Ms(),
                     r.driftRounded(), r.freezeSeconds().size(),
                     r.cadence().dominantPeriodSec() == null ? "-" : r.cadence().dominantPeriodSec(),
-                    failed.isEmpty() ? "" : "  failed: " + String.join(", ",
-                            failed.stream().map(GateResult::describe).toList()));
+                    (failed.isEmpty() ? "" : "  failed: " + String.join(", ",
+                            failed.stream().map(GateResult::describe).toList()))
+                            + (r.heldGatesWithReason().isEmpty() ? "" : "  held: " + String.join(", ",
+                            r.heldGatesWithReason().stream().map(GateResult::describe).toList())));
             if (r.latenessMs() != null) {
                 System.out.printf(Locale.ROOT, "    seconds closed by time, not by count (lateness %.0f ms): %d late "
                         + "sample(s), in no figure%n", r.latenessMs(), r.wireLateSamples());

@@ -201,8 +201,11 @@ public final class LiveAnalysis implements AutoCloseable {
     /** A judged repeat: its figures, what it claims, and the gates that failed (or how many held). */
     static String repeatLine(RepeatSummary r) {
         List<GateResult> failed = r.failedGates();
-        String gates = failed.isEmpty() ? "every gate held (" + r.gates().size() + ")"
-                : "failed " + String.join(", ", failed.stream().map(GateResult::describe).toList());
+        List<GateResult> heldWithReason = r.heldGatesWithReason();
+        String gates = (failed.isEmpty() ? "every gate held (" + r.gates().size() + ")"
+                : "failed " + String.join(", ", failed.stream().map(GateResult::describe).toList()))
+                + (heldWithReason.isEmpty() ? "" : "; held " + String.join(", ",
+                        heldWithReason.stream().map(GateResult::describe).toList()));
         return String.format(Locale.ROOT, "   analyzer: repeat %d %s: %d samples, %d dropped, %d failed; p50 %s ms, "
                         + "p99 %s ms (service); %d events claimed; %s", r.rep(), r.pass() ? "PASS" : "FAIL",
                 r.samples(), r.dropped(), r.failed(), r.p50Ms(), r.p99Ms(), r.eventsClaimed(), gates)
