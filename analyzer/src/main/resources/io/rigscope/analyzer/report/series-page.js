@@ -905,9 +905,10 @@
         tr.appendChild(el('td', null, fmt(gr.value)));
         tr.appendChild(el('td', null, fmt(gr.limit)));
         if (gr.reason) {
-          // why it failed, when the figures alone do not say it (GateResult.reason)
-          t.appendChild(el('tr', {'class': 'rs-fail-row rs-reason'})).appendChild(el('td', {colspan: '4'},
-            g + ': ' + gr.reason));
+          // why it failed when the figures alone do not say it, or why it held with its value beyond its limit
+          // (GateResult.reason)
+          t.appendChild(el('tr', {'class': (gr.pass ? 'rs-pass-row' : 'rs-fail-row') + ' rs-reason'}))
+            .appendChild(el('td', {colspan: '4'}, g + (gr.pass ? ' held: ' : ': ') + gr.reason));
         }
       });
     });

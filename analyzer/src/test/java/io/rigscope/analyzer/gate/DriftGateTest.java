@@ -2,15 +2,28 @@ package io.rigscope.analyzer.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.api.Analyzer;
+import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.drift.DriftRule;
 import io.rigscope.analyzer.freeze.FreezeRule;
+import io.rigscope.analyzer.pipeline.AnalyzerInput;
+import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
+import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Sample;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The drift gate over real closed seconds: 30 s at 100 req/s, thirds of 1,000 requests (p99: the 10th-slowest of
@@ -20,6 +33,9 @@ class DriftGateTest {
 
     private static final long T = 1_764_460_800_000_000L;
     private static final FreezeRule RULE = new FreezeRule(150_000, 50_000, 0.10);
+
+    @TempDir
+    Path dir;
 
     @Test
     void aP99RatioThatAHandfulOfSlowRequestsMakesHoldsAndSaysItIsWithinChance() {
@@ -75,6 +91,25 @@ class DriftGateTest {
     }
 
     @Test
+    void recordedRunsAWalPoolFreezeFailsItAHostsNoiseDoesNot() throws IOException {
+        // the wal-pool provocation's freezes came in its last third: shown 5.86, it fails with its evidence
+        RepeatSummary walPool = replay("wal-pool", "cal-wal-pool-20261130-193420").repeats().get(1);
+        GateResult g = walPool.gates().get("drift");
+        assertThat(g.pass()).isFalse();
+        assertThat(g.value()).isEqualTo(8.0816);
+        assertThat(g.reason()).endsWith("at 95 % the drift is at least 5.8633");
+
+        // nothing provoked, a host loaded by other work: a p99 ratio of 1.72 of ~500 requests a third, shown 1.05
+        RepeatSummary loaded = replay("clean-loaded-host", "cal-clean-20261201-220925").repeats().get(1);
+        GateResult h = loaded.gates().get("drift");
+        assertThat(h.pass()).isTrue();
+        assertThat(h.value()).isEqualTo(1.7233);
+        assertThat(h.reason()).isEqualTo("within chance: last third p99 2015.231 ms (at least 1840.127) of 499 "
+                + "requests, first third 1169.407 ms (at most 1747.967) of 530: at 95 % the drift is at least 1.0527");
+        assertThat(loaded.heldGatesWithReason()).containsExactly(h);
+    }
+
+    @Test
     void anUnmeasurableDriftFails() {
         assertThat(new DriftGate(1.5).evaluate(facts(null))).isEqualTo(new GateResult("drift", false, null, 1.5));
     }
@@ -98,6 +133,18 @@ class DriftGateTest {
         }
         s.closeAll(RULE);
         return DriftRule.thirds(s);
+    }
+
+    private SeriesReport replay(String name, String series) throws IOException {
+        Path file = dir.resolve(name + ".jsonl.gz");
+        try (InputStream in = Objects.requireNonNull(getClass().getResourceAsStream("/provoked/" + name + ".jsonl.gz"))) {
+            Files.copy(in, file);
+        }
+        Decision last = Analyzer.forSeries(series).replay(AnalyzerInput.fromWireFile(file, new WireCodec(), f -> {
+            throw new AssertionError("dead letter in the recording: " + f.deadLetter().reason());
+        })).blockLast(Duration.ofSeconds(60));
+        assertThat(last).isInstanceOf(Decision.Series.class);
+        return ((Decision.Series) last).report();
     }
 
     private static RepeatFacts facts(DriftRule.Thirds t) {
