@@ -1,17 +1,22 @@
 package io.rigscope.analyzer.drift;
 
-import io.rigscope.analyzer.second.ClosedSeconds;
 import io.rigscope.analyzer.second.ScenarioSeconds;
+import java.util.Arrays;
+import org.HdrHistogram.HistogramIterationValue;
+import org.HdrHistogram.Histogram;
 
 /**
  * The drift rule: with n seconds from a scenario's first closed second to its last, k = n / 3 (rounded down);
  * the first third is {@code [first, first + k)}, the last third {@code [last - k + 1, last]}; drift is the p99
  * service time of the last third over that of the first. Not measurable (null) when k is 0 or either third holds
- * no request. The drift the requests <i>show</i> ({@link Thirds#shown()}) is the least the ratio can be at 95 %:
- * the last third's p99 at its lowest over the first third's at its highest. Gated by
- * {@link io.rigscope.analyzer.gate.DriftGate}; noted beside ladder rungs. Pure.
+ * no request. Whether the requests show a drift beyond a bound, rather than a few slow ones falling in the last
+ * third by chance, is {@link QuantileTest}'s. Gated by {@link io.rigscope.analyzer.gate.DriftGate}; noted beside
+ * ladder rungs. Pure.
  */
 public final class DriftRule {
+
+    /** The quantile drift compares. */
+    public static final double QUANTILE = 0.99;
 
     private DriftRule() {
     }
@@ -27,17 +32,19 @@ public final class DriftRule {
         if (k == 0) {
             return null;
         }
-        ClosedSeconds.RangeP99 head = s.closed().serviceP99Between(first, first + k);
-        ClosedSeconds.RangeP99 tail = s.closed().serviceP99Between(last - k + 1, last + 1);
-        if (head.count() == 0 || tail.count() == 0) {
+        Histogram head = s.closed().serviceBetween(first, first + k);
+        Histogram tail = s.closed().serviceBetween(last - k + 1, last + 1);
+        if (head.getTotalCount() == 0 || tail.getTotalCount() == 0) {
             return null;
         }
-        return new Thirds(first, first + k, last - k + 1, last + 1, head, tail);
+        // the test pools both thirds: its p99 is among the slowest 1 % of both, plus one request
+        long keep = (long) Math.ceil((1 - QUANTILE) * (head.getTotalCount() + tail.getTotalCount())) + 1;
+        return new Thirds(first, first + k, last - k + 1, last + 1, Tail.of(head, keep), Tail.of(tail, keep));
     }
 
-    /** The two thirds: second ranges {@code [start, end)} and their requests' p99 service time with its bounds. */
-    public record Thirds(long firstStartSec, long firstEndSec, long lastStartSec, long lastEndSec,
-                         ClosedSeconds.RangeP99 first, ClosedSeconds.RangeP99 last) {
+    /** The two thirds: second ranges {@code [start, end)} and the slowest of their requests. */
+    public record Thirds(long firstStartSec, long firstEndSec, long lastStartSec, long lastEndSec, Tail first,
+                         Tail last) {
 
         /** The first third's p99, µs. */
         public long firstP99Us() {
@@ -54,13 +61,45 @@ public final class DriftRule {
             return first.p99Us() == 0 ? Double.POSITIVE_INFINITY : (double) last.p99Us() / first.p99Us();
         }
 
-        /**
-         * The drift the requests show at 95 %: the last third's p99 at the least it can be over the first third's at
-         * the most ({@code p99LowUs / p99HighUs}). Never above {@link #ratio()}. With too few requests in the first
-         * third to bound its p99 from above (fewer than 368) its slowest request stands in for the bound.
-         */
-        public double shown() {
-            return first.p99HighUs() == 0 ? Double.POSITIVE_INFINITY : (double) last.p99LowUs() / first.p99HighUs();
+        /** Whether the requests show the last third's p99 above {@code bound} times the first's. */
+        public QuantileTest test(double bound) {
+            return QuantileTest.of(first, last, bound, QUANTILE);
+        }
+    }
+
+    /**
+     * A third's requests, its p99, and its slowest requests as HdrHistogram reports them (each bucket's highest
+     * equivalent value, µs, slowest first, with its count), down to at least {@code keep} requests (whole buckets).
+     */
+    public record Tail(long count, long p99Us, long[] valuesUs, long[] counts) {
+
+        static Tail of(Histogram h, long keep) {
+            long[] values = new long[16];
+            long[] counts = new long[16];
+            int n = 0;
+            // ascending, so the buckets of the slowest requests are those after count - keep
+            long skip = h.getTotalCount() - Math.min(keep, h.getTotalCount());
+            long seen = 0;
+            for (HistogramIterationValue v : h.recordedValues()) {
+                seen += v.getCountAtValueIteratedTo();
+                if (seen <= skip) {
+                    continue;
+                }
+                if (n == values.length) {
+                    values = Arrays.copyOf(values, n * 2);
+                    counts = Arrays.copyOf(counts, n * 2);
+                }
+                values[n] = h.highestEquivalentValue(v.getValueIteratedTo());
+                counts[n] = v.getCountAtValueIteratedTo();
+                n++;
+            }
+            long[] desc = new long[n];
+            long[] descCounts = new long[n];
+            for (int i = 0; i < n; i++) {
+                desc[i] = values[n - 1 - i];
+                descCounts[i] = counts[n - 1 - i];
+            }
+            return new Tail(h.getTotalCount(), h.getValueAtPercentile(99), desc, descCounts);
         }
     }
 }

@@ -1,14 +1,14 @@
 package io.rigscope.analyzer.gate;
 
 import io.rigscope.analyzer.drift.DriftRule;
+import io.rigscope.analyzer.drift.QuantileTest;
 import java.util.Locale;
 
 /**
- * {@code drift}: the requests do not show the p99 of the last third above {@code drift_bound} times the p99 of the
- * first third ({@link DriftRule}). The value is the measured ratio; the gate fails when the ratio the requests show
- * at 95 % ({@link DriftRule.Thirds#shown()}: the last third's p99 at its least over the first's at its most) is
- * above the bound. A ratio above the bound that its requests do not show (too few of them beyond the p99 to tell it
- * from chance) passes, and says so in its reason. A drift that cannot be measured fails.
+ * {@code drift}: the p99 of the last third over the p99 of the first third ({@link DriftRule}) is at most
+ * {@code drift_bound}, or the requests do not show it above (a few slow ones in the last third, by chance: the
+ * one-sided {@link QuantileTest} at p > 0.05). The value is the ratio; a ratio above the bound says why it held or
+ * failed in its reason. A drift that cannot be measured fails.
  */
 public final class DriftGate implements Gate {
 
@@ -26,8 +26,8 @@ public final class DriftGate implements Gate {
 
     @Override
     public String rule() {
-        return "the requests show (95 %) p99 of the last third / p99 of the first third > " + bound
-                + " (drift_bound): fails; unmeasurable fails";
+        return "p99 of the last third / p99 of the first third <= " + bound + " (drift_bound), or above it by chance "
+                + "(one-sided quantile test, p > " + QuantileTest.ALPHA + "); unmeasurable fails";
     }
 
     @Override
@@ -37,22 +37,30 @@ public final class DriftGate implements Gate {
             return new GateResult(name(), false, null, bound);
         }
         double ratio = t.ratio();
-        double shown = t.shown();
-        boolean pass = shown <= bound;
-        String reason = ratio <= bound ? null : (pass ? "within chance: " : "") + evidence(t, shown);
-        return new GateResult(name(), pass, Gate.round(ratio, 4), bound, reason);
+        Double value = Gate.round(ratio, 4);
+        if (ratio <= bound) {
+            return new GateResult(name(), true, value, bound);
+        }
+        QuantileTest test = t.test(bound);
+        return new GateResult(name(), !test.shown(), value, bound, (test.shown() ? "" : "within chance: ")
+                + evidence(t, test));
     }
 
-    /** The two p99s with their bounds and the requests behind them, and the ratio they show. */
-    static String evidence(DriftRule.Thirds t, double shown) {
-        return String.format(Locale.ROOT, "last third p99 %s ms (at least %s) of %d requests, first third %s ms (at most"
-                        + " %s%s) of %d: at 95 %% the drift is at least %.4f",
-                ms(t.lastP99Us()), ms(t.last().p99LowUs()), t.last().count(), ms(t.firstP99Us()),
-                ms(t.first().p99HighUs()), t.first().highBounded() ? "" : ", its slowest request: too few to bound",
-                t.first().count(), shown);
+    /** The two p99s, the requests above the pooled p99 in each third, and the test's p. */
+    static String evidence(DriftRule.Thirds t, QuantileTest test) {
+        return String.format(Locale.ROOT, "last third p99 %s ms of %d requests, first third %s ms of %d; %s %s ms "
+                        + "(the p99 of both, the first third's times x %s): %d of the last third, %d of the first: "
+                        + "p = %s (one-sided quantile test; shown at p <= %s)",
+                ms(t.lastP99Us()), t.last().count(), ms(t.firstP99Us()), t.first().count(),
+                test.inclusive() ? "at or above" : "above", ms(test.thresholdUs()),
+                Gate.round(test.bound(), 4), test.lastAbove(), test.firstAbove(), p(test.pValue()), QuantileTest.ALPHA);
     }
 
-    private static String ms(long us) {
+    private static String ms(double us) {
         return String.format(Locale.ROOT, "%.3f", us / 1000.0);
+    }
+
+    private static String p(double p) {
+        return p < 0.0001 ? String.format(Locale.ROOT, "%.1e", p) : String.format(Locale.ROOT, "%.4f", p);
     }
 }

@@ -101,37 +101,16 @@ public final class ClosedSeconds {
         return out;
     }
 
-    /**
-     * The requests and p99 service time of the closed seconds in {@code [fromSec, toSec)}, with the requests that
-     * bound that p99 at 95 % ({@link QuantileBounds}, 0.025 a side).
-     */
-    public RangeP99 serviceP99Between(long fromSec, long toSec) {
-        Histogram merged = Latency.borrow(pool);
+    /** The service times of the closed seconds in {@code [fromSec, toSec)}, merged into a new histogram. */
+    public Histogram serviceBetween(long fromSec, long toSec) {
+        Histogram merged = Latency.newHistogram();
         for (var c : bySec.subMap(fromSec, true, toSec, false).values()) {
             merged.add(Latency.decompress(c.serviceUs()));
         }
-        long n = merged.getTotalCount();
-        RangeP99 r;
-        if (n == 0) {
-            r = new RangeP99(0, 0, 0, 0, false);
-        } else {
-            QuantileBounds b = QuantileBounds.of(n, 0.99, 0.025);
-            r = new RangeP99(n, Latency.percentileUs(merged, 99), Latency.percentileUs(merged, b.percentileOf(b.lowRank())),
-                    Latency.percentileUs(merged, b.percentileOf(b.highRank())), b.highBounded());
-        }
-        Latency.recycle(pool, merged);
-        return r;
+        return merged;
     }
 
     /** A closed bucket's figures. */
     public record Bucket(long startSec, long endSec, long count, long p99Us) {
-    }
-
-    /**
-     * Requests and p99 service time of a range of closed seconds, and where the p99 can lie (95 %): at least
-     * {@code p99LowUs}, at most {@code p99HighUs} (the slowest request when {@code highBounded} is false: too few
-     * requests to bound it).
-     */
-    public record RangeP99(long count, long p99Us, long p99LowUs, long p99HighUs, boolean highBounded) {
     }
 }
