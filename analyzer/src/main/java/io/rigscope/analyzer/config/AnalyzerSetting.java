@@ -19,8 +19,8 @@ public enum AnalyzerSetting {
     WINDOW_MIN_BUCKETS("window_min_buckets", "buckets", "2",
             "A window is at least this many consecutive hot buckets."),
     DRIFT_BOUND("drift_bound", "x", "1.5",
-            "Drift gate: the repeat's requests must not show (at 95 %) the p99 of its last third above this many "
-                    + "times the p99 of its first third."),
+            "Drift gate: the p99 of the repeat's last third must not be above this many times the p99 of its first "
+                    + "third, unless by chance (a one-sided quantile test, p > 0.05)."),
     MIN_SAMPLES("min_samples", "samples", "1000",
             "Samples gate: a repeat needs at least this many samples of its primary scenario."),
     PROBE_SCENARIO("probe_scenario", "name", "probe",

@@ -11,9 +11,9 @@ import org.apache.commons.math3.distribution.HypergeometricDistribution;
  * with the total above the threshold fixed, is hypergeometric: {@code pValue} = P(X >= lastAbove), X ~
  * Hypergeometric(population: all requests of both, successes: all above the threshold, draws: the last third's).
  *
- * <p><i>Example.</i> 994 requests in the first third, 906 in the last, bound 1.5: the pooled p99 (the 19th-slowest
- * of 1,900) is 11.1 ms; above it 14 of the last third and 5 of the first (scaled): P(X >= 14) = 0.019 with X ~
- * Hypergeometric(1900, 19, 906). The requests show the drift beyond 1.5 at 95 %.
+ * <p><i>Example</i> (a demo's repeat 5, 2026-12-03): 994 requests in the first third, 906 in the last, bound 1.5:
+ * the pooled p99 (the 20th-slowest of 1,900) is 11.111 ms; at or above it 15 of the last third and 5 of the first
+ * (scaled): P(X >= 15) = 0.0120 with X ~ Hypergeometric(1900, 20, 906). The requests show the drift beyond 1.5.
  *
  * @param bound       the bound the first third's times were scaled by
  * @param thresholdUs the pooled p99, µs (in the last third's terms: a first-third request counts above it when its
