@@ -2,19 +2,17 @@ package io.rigscope.analyzer.attribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.config.AttributionSettings;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.freeze.Cadence;
-import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.second.SecondLedger;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.testing.ProvokedRecordings;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
@@ -27,10 +25,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
@@ -189,7 +184,7 @@ class HostIoRuleTest {
 
     @Test
     void theRecordedCpuStarvedRunIsNeverHostIo(@TempDir Path dir) throws IOException {
-        SeriesReport report = replay(dir, "cpu-starved", "cal-cpu-starved-20261201-215726");
+        SeriesReport report = ProvokedRecordings.replay(dir, "cpu-starved", "cal-cpu-starved-20261201-215726");
         RepeatSummary starved = report.repeats().get(report.repeats().size() - 1);
         assertThat(starved.freezeSeconds()).hasSizeGreaterThanOrEqualTo(10);
         assertThat(starved.episodes()).noneMatch(e -> e.cause() == Cause.HOST_IO)
@@ -201,26 +196,11 @@ class HostIoRuleTest {
     @Test
     void aCanaryThatWaitedHalfASecondForItsCpuOnALoadedHostIsNeverHostIoAttributed(@TempDir Path dir)
             throws IOException {
-        SeriesReport report = replay(dir, "clean-loaded-host", "cal-clean-20261201-220925");
+        SeriesReport report = ProvokedRecordings.replay(dir, "clean-loaded-host", "cal-clean-20261201-220925");
         // the canary's thread waited for its CPU: host_io is named neither as the cause nor beside it
         assertThat(report.episodes()).isNotEmpty()
                 .allSatisfy(e -> assertThat(e.cause()).isNotEqualTo(Cause.HOST_IO))
                 .allSatisfy(e -> assertThat(e.secondary()).isNotEqualTo(Cause.HOST_IO));
-    }
-
-    private SeriesReport replay(Path dir, String name, String series) throws IOException {
-        Path file = dir.resolve(name + ".jsonl.gz");
-        try (InputStream in = Objects.requireNonNull(getClass().getResourceAsStream("/provoked/" + name + ".jsonl.gz"),
-                name)) {
-            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-        Decision last = Analyzer.forSeries(series)
-                .replay(AnalyzerInput.fromWireFile(file, new WireCodec(), f -> {
-                    throw new AssertionError("dead letter in the recording: " + f.deadLetter().reason());
-                }))
-                .blockLast(Duration.ofSeconds(60));
-        assertThat(last).isInstanceOf(Decision.Series.class);
-        return ((Decision.Series) last).report();
     }
 
     // ---- the scene ----

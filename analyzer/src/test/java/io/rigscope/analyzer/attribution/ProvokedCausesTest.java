@@ -2,24 +2,17 @@ package io.rigscope.analyzer.attribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.series.SeriesReport;
-import io.rigscope.model.codec.WireCodec;
+import io.rigscope.analyzer.testing.ProvokedRecordings;
 import io.rigscope.model.topic.Topic;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +30,7 @@ class ProvokedCausesTest {
 
     @Test
     void theHotRowWallIsLockContention() throws IOException {
-        Episode e = dominant(replay("hot-row", "cal-hot-row-20261130-193347", Set.of()));
+        Episode e = dominant(ProvokedRecordings.replay(dir, "hot-row", "cal-hot-row-20261130-193347", Set.of()));
         assertThat(e.cause()).isEqualTo(Cause.LOCK_CONTENTION);
         assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
         assertThat(e.freezeSeconds()).isGreaterThanOrEqualTo(10);
@@ -46,7 +39,7 @@ class ProvokedCausesTest {
 
     @Test
     void withoutTheWaitsTheHotRowCannotBeNamed() throws IOException {
-        Episode e = dominant(replay("hot-row", "cal-hot-row-20261130-193347", Set.of(Topic.WAITS)));
+        Episode e = dominant(ProvokedRecordings.replay(dir, "hot-row", "cal-hot-row-20261130-193347", Set.of(Topic.WAITS)));
         assertThat(e.cause()).isNotEqualTo(Cause.LOCK_CONTENTION);
         assertThat(e.confidence()).isNotEqualTo(Confidence.ATTRIBUTED);
         assertThat(e.missing()).contains("rig.waits");
@@ -54,7 +47,7 @@ class ProvokedCausesTest {
 
     @Test
     void segmentCreationIsTheWalPool() throws IOException {
-        SeriesReport report = replay("wal-pool", "cal-wal-pool-20261130-193420", Set.of());
+        SeriesReport report = ProvokedRecordings.replay(dir, "wal-pool", "cal-wal-pool-20261130-193420", Set.of());
         RepeatSummary provoked = report.repeats().get(report.repeats().size() - 1);
         assertThat(provoked.freezeSecondsByCause()).containsKey("wal_pool");
         assertThat(provoked.episodes()).anySatisfy(e -> {
@@ -68,7 +61,7 @@ class ProvokedCausesTest {
 
     @Test
     void withoutTheDbSamplerTheWalPoolIsNeverAttributed() throws IOException {
-        SeriesReport report = replay("wal-pool", "cal-wal-pool-20261130-193420", Set.of(Topic.DB));
+        SeriesReport report = ProvokedRecordings.replay(dir, "wal-pool", "cal-wal-pool-20261130-193420", Set.of(Topic.DB));
         assertThat(report.episodes()).noneMatch(e -> e.cause() == Cause.WAL_POOL
                 && e.confidence() == Confidence.ATTRIBUTED);
         assertThat(report.episodes()).anyMatch(e -> e.cause() == Cause.WAL_POOL
@@ -77,7 +70,7 @@ class ProvokedCausesTest {
 
     @Test
     void anAutovacuumWritingAGigabyteOfFullPageImagesIsAVacuumStorm() throws IOException {
-        SeriesReport report = replay("vacuum-storm", "cal-vacuum-storm-20261130-193946", Set.of());
+        SeriesReport report = ProvokedRecordings.replay(dir, "vacuum-storm", "cal-vacuum-storm-20261130-193946", Set.of());
         assertThat(report.episodes()).anySatisfy(e -> {
             assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
             assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
@@ -92,7 +85,7 @@ class ProvokedCausesTest {
 
     @Test
     void theAutovacuumOnAGp3CappedVolumeIsAVacuumStormAndTheHostsCanaryStaysClean() throws IOException {
-        SeriesReport report = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418", Set.of());
+        SeriesReport report = ProvokedRecordings.replay(dir, "vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418", Set.of());
         assertThat(report.episodes()).anySatisfy(e -> {
             assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
             assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
@@ -101,7 +94,7 @@ class ProvokedCausesTest {
             assertThat(e.secondary()).isNotEqualTo(Cause.HOST_IO);
         });
         // without the log and the sampler the same storm is never attributed
-        SeriesReport blind = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418",
+        SeriesReport blind = ProvokedRecordings.replay(dir, "vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418",
                 Set.of(Topic.PGLOG, Topic.DB));
         assertThat(blind.episodes()).noneMatch(e -> e.cause() == Cause.VACUUM_STORM
                 && e.confidence() == Confidence.ATTRIBUTED);
@@ -109,7 +102,7 @@ class ProvokedCausesTest {
 
     @Test
     void withoutTheDisksViewTheVacuumStormIsOnlyMostLikely() throws IOException {
-        SeriesReport report = replay("vacuum-storm", "cal-vacuum-storm-20261130-193946", Set.of(Topic.OS));
+        SeriesReport report = ProvokedRecordings.replay(dir, "vacuum-storm", "cal-vacuum-storm-20261130-193946", Set.of(Topic.OS));
         // most likely now, so the generator's pauses in the same seconds rank first and the vacuum is named beside
         assertThat(report.episodes()).anySatisfy(e -> {
             assertThat(e.secondary()).isEqualTo(Cause.VACUUM_STORM);
@@ -121,7 +114,7 @@ class ProvokedCausesTest {
 
     @Test
     void withoutTheLogAndTheSamplerTheVacuumStormIsNeverAttributed() throws IOException {
-        SeriesReport report = replay("vacuum-storm", "cal-vacuum-storm-20261130-193946",
+        SeriesReport report = ProvokedRecordings.replay(dir, "vacuum-storm", "cal-vacuum-storm-20261130-193946",
                 Set.of(Topic.PGLOG, Topic.DB));
         assertThat(report.episodes()).noneMatch(e -> e.cause() == Cause.VACUUM_STORM
                 && e.confidence() == Confidence.ATTRIBUTED);
@@ -129,7 +122,7 @@ class ProvokedCausesTest {
 
     @Test
     void parkedGeneratorLoopsAreTheGenerator() throws IOException {
-        SeriesReport report = replay("generator-pause", "cal-generator-pause-20261130-194447", Set.of());
+        SeriesReport report = ProvokedRecordings.replay(dir, "generator-pause", "cal-generator-pause-20261130-194447", Set.of());
         RepeatSummary provoked = report.repeats().get(report.repeats().size() - 1);
         Episode e = dominant(provoked.episodes());
         assertThat(e.cause()).isEqualTo(Cause.GENERATOR);
@@ -139,7 +132,7 @@ class ProvokedCausesTest {
 
     @Test
     void withoutTheGeneratorsHealthTheParkedLoopsAreNeverBlamedOnTheServer() throws IOException {
-        SeriesReport report = replay("generator-pause", "cal-generator-pause-20261130-194447", Set.of(Topic.HEALTH));
+        SeriesReport report = ProvokedRecordings.replay(dir, "generator-pause", "cal-generator-pause-20261130-194447", Set.of(Topic.HEALTH));
         RepeatSummary provoked = report.repeats().get(report.repeats().size() - 1);
         Episode e = dominant(provoked.episodes());
         assertThat(e.confidence()).isNotEqualTo(Confidence.ATTRIBUTED);
@@ -148,7 +141,7 @@ class ProvokedCausesTest {
 
     @Test
     void aFrozenSecondStraddlingABucketEdgeIsFoundPerSecond() throws IOException {
-        SeriesReport report = replay("edge-second", "cal-edge-second-20261130-193744", Set.of());
+        SeriesReport report = ProvokedRecordings.replay(dir, "edge-second", "cal-edge-second-20261130-193744", Set.of());
         RepeatSummary provoked = report.repeats().get(report.repeats().size() - 1);
         assertThat(provoked.freezeSeconds()).hasSize(1);
         assertThat(provoked.windows()).isEmpty();
@@ -160,7 +153,7 @@ class ProvokedCausesTest {
 
     @Test
     void withoutCanaryAndHealthSegmentCreationIsStillTheWalPoolFromWaitsDeviceViewAndServerLoad() throws IOException {
-        SeriesReport report = replay("wal-pool", "cal-wal-pool-20261130-193420", NO_CANARY_NO_HEALTH);
+        SeriesReport report = ProvokedRecordings.replay(dir, "wal-pool", "cal-wal-pool-20261130-193420", NO_CANARY_NO_HEALTH);
         RepeatSummary provoked = report.repeats().get(report.repeats().size() - 1);
         assertThat(provoked.episodes()).allSatisfy(e -> assertThat(e.cause()).isEqualTo(Cause.WAL_POOL));
         assertThat(provoked.episodes()).filteredOn(e -> e.confidence() == Confidence.ATTRIBUTED).hasSize(3)
@@ -182,7 +175,7 @@ class ProvokedCausesTest {
 
     @Test
     void withoutCanaryAndHealthTheAutovacuumIsStillAVacuumStorm() throws IOException {
-        SeriesReport report = replay("vacuum-storm", "cal-vacuum-storm-20261130-193946", NO_CANARY_NO_HEALTH);
+        SeriesReport report = ProvokedRecordings.replay(dir, "vacuum-storm", "cal-vacuum-storm-20261130-193946", NO_CANARY_NO_HEALTH);
         assertThat(report.episodes()).anySatisfy(e -> {
             assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
             assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
@@ -198,7 +191,7 @@ class ProvokedCausesTest {
 
     @Test
     void withoutCanaryAndHealthTheGp3StormIsOnlyMostLikelyForItsSessionsFellInsideIt() throws IOException {
-        SeriesReport report = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418", NO_CANARY_NO_HEALTH);
+        SeriesReport report = ProvokedRecordings.replay(dir, "vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418", NO_CANARY_NO_HEALTH);
         Episode e = dominant(report);
         assertThat(e.cause()).isEqualTo(Cause.VACUUM_STORM);
         assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
@@ -210,7 +203,7 @@ class ProvokedCausesTest {
 
     @Test
     void withoutHealthTheHotRowIsStillLockContentionForCommitsKeptComing() throws IOException {
-        Episode e = dominant(replay("hot-row", "cal-hot-row-20261130-193347", NO_CANARY_NO_HEALTH));
+        Episode e = dominant(ProvokedRecordings.replay(dir, "hot-row", "cal-hot-row-20261130-193347", NO_CANARY_NO_HEALTH));
         assertThat(e.cause()).isEqualTo(Cause.LOCK_CONTENTION);
         assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
         assertThat(e.evidence()).anyMatch(ev -> "sessions_lowest".equals(ev.what())
@@ -223,7 +216,7 @@ class ProvokedCausesTest {
         // end commits as many as ever, so only whole intervals inside the slow seconds may vouch for the load
         for (String[] c : new String[][] {{"generator-pause", "cal-generator-pause-20261130-194447"},
             {"clean", "cal-clean-20261130-193235"}}) {
-            SeriesReport report = replay(c[0], c[1], NO_CANARY_NO_HEALTH);
+            SeriesReport report = ProvokedRecordings.replay(dir, c[0], c[1], NO_CANARY_NO_HEALTH);
             assertThat(report.episodes()).as(c[0]).noneMatch(e -> e.confidence() == Confidence.ATTRIBUTED);
         }
     }
@@ -239,21 +232,5 @@ class ProvokedCausesTest {
 
     private static Episode dominant(List<Episode> episodes) {
         return episodes.stream().max(Comparator.comparingInt(Episode::freezeSeconds)).orElseThrow();
-    }
-
-    /** The recorded case replayed through the analyzer, without the records of {@code removed} topics. */
-    private SeriesReport replay(String name, String series, Set<Topic> removed) throws IOException {
-        Path file = dir.resolve(name + ".jsonl.gz");
-        try (InputStream in = Objects.requireNonNull(getClass().getResourceAsStream("/provoked/" + name + ".jsonl.gz"),
-                name)) {
-            Files.copy(in, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        }
-        Decision last = Analyzer.forSeries(series)
-                .replay(AnalyzerInput.fromWireFile(file, new WireCodec(), f -> {
-                    throw new AssertionError("dead letter in the recording: " + f.deadLetter().reason());
-                }).map(batch -> batch.stream().filter(r -> !removed.contains(r.topic())).toList()))
-                .blockLast(Duration.ofSeconds(60));
-        assertThat(last).isInstanceOf(Decision.Series.class);
-        return ((Decision.Series) last).report();
     }
 }

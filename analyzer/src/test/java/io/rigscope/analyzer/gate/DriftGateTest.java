@@ -2,26 +2,18 @@ package io.rigscope.analyzer.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
 import io.rigscope.analyzer.drift.DriftRule;
 import io.rigscope.analyzer.freeze.FreezeRule;
-import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
-import io.rigscope.analyzer.series.SeriesReport;
-import io.rigscope.model.codec.WireCodec;
+import io.rigscope.analyzer.testing.ProvokedRecordings;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Sample;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.Objects;
 import java.util.Random;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
@@ -111,7 +103,7 @@ class DriftGateTest {
     @Test
     void recordedRunsAWalPoolFreezeFailsItAHostsNoiseDoesNot() throws IOException {
         // the wal-pool provocation's freezes came in its last third: 24 of the slowest 24 there, it fails
-        RepeatSummary walPool = replay("wal-pool", "cal-wal-pool-20261130-193420").repeats().get(1);
+        RepeatSummary walPool = ProvokedRecordings.replay(dir, "wal-pool", "cal-wal-pool-20261130-193420").repeats().get(1);
         GateResult g = walPool.gates().get("drift");
         assertThat(g.pass()).isFalse();
         assertThat(g.value()).isEqualTo(8.0816);
@@ -119,7 +111,7 @@ class DriftGateTest {
                 + "shown at p <= 0.05)");
 
         // nothing provoked, a host loaded by other work: a p99 ratio of 1.72 of ~500 requests a third, 6 against 4
-        RepeatSummary loaded = replay("clean-loaded-host", "cal-clean-20261201-220925").repeats().get(1);
+        RepeatSummary loaded = ProvokedRecordings.replay(dir, "clean-loaded-host", "cal-clean-20261201-220925").repeats().get(1);
         GateResult h = loaded.gates().get("drift");
         assertThat(h.pass()).isTrue();
         assertThat(h.value()).isEqualTo(1.7233);
@@ -157,18 +149,6 @@ class DriftGateTest {
         long t2 = Math.min(t0 + serviceUs, T + sec * 1_000_000L + 999_999);
         long t1 = t2 - serviceUs;
         s.record("gen-1", new Sample("ingest", t1, t1, t2, 201, ErrorKind.NONE, 10, 100, 512), 50_000);
-    }
-
-    private SeriesReport replay(String name, String series) throws IOException {
-        Path file = dir.resolve(name + ".jsonl.gz");
-        try (InputStream in = Objects.requireNonNull(getClass().getResourceAsStream("/provoked/" + name + ".jsonl.gz"))) {
-            Files.copy(in, file);
-        }
-        Decision last = Analyzer.forSeries(series).replay(AnalyzerInput.fromWireFile(file, new WireCodec(), f -> {
-            throw new AssertionError("dead letter in the recording: " + f.deadLetter().reason());
-        })).blockLast(Duration.ofSeconds(60));
-        assertThat(last).isInstanceOf(Decision.Series.class);
-        return ((Decision.Series) last).report();
     }
 
     private static RepeatFacts facts(DriftRule.Thirds t) {

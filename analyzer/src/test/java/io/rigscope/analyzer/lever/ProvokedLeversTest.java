@@ -11,17 +11,16 @@ import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.testing.ProvokedRecordings;
 import io.rigscope.model.codec.WireCodec;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -43,7 +42,7 @@ class ProvokedLeversTest {
 
     @Test
     void theWalPoolsLeverIsOneCheckpointCycleOfTheMeasuredWalInWholeSegments() throws IOException {
-        SeriesReport report = replay("wal-pool", "cal-wal-pool-20261130-193420");
+        SeriesReport report = ProvokedRecordings.replay(dir, "wal-pool", "cal-wal-pool-20261130-193420");
         List<Episode> walPool = report.episodes().stream().filter(e -> e.cause() == Cause.WAL_POOL).toList();
         assertThat(walPool).isNotEmpty();
         // by hand from the wire file: rig.db pg_stat_wal bytes and intervals of repeat 2's seconds of load,
@@ -127,7 +126,7 @@ class ProvokedLeversTest {
      */
     @Test
     void theGp3StormsWriteBackBurstGetsBackendFlushAfterWithTheCostLimitBesideIt() throws IOException {
-        SeriesReport report = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418");
+        SeriesReport report = ProvokedRecordings.replay(dir, "vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418");
         Episode storm = report.episodes().stream().filter(e -> e.cause() == Cause.VACUUM_STORM)
                 .max(Comparator.comparingInt(Episode::freezeSeconds)).orElseThrow();
         // by hand: the autovacuum's log line, and the busiest device's write KB/s in the rig.os records
@@ -196,7 +195,7 @@ class ProvokedLeversTest {
 
     @Test
     void theHotRowsLeverNamesTheRelationWhoseRowsWereUpdatedOverAndOver() throws IOException {
-        SeriesReport report = replay("hot-row", "cal-hot-row-20261130-193347");
+        SeriesReport report = ProvokedRecordings.replay(dir, "hot-row", "cal-hot-row-20261130-193347");
         Episode wall = report.episodes().stream().filter(e -> e.cause() == Cause.LOCK_CONTENTION)
                 .max(Comparator.comparingInt(Episode::freezeSeconds)).orElseThrow();
         long dead = 0;
@@ -221,7 +220,7 @@ class ProvokedLeversTest {
 
     @Test
     void theParkedGeneratorOnAnOversubscribedHostGetsAHostOfItsOwn() throws IOException {
-        SeriesReport report = replay("generator-pause", "cal-generator-pause-20261130-194447");
+        SeriesReport report = ProvokedRecordings.replay(dir, "generator-pause", "cal-generator-pause-20261130-194447");
         Episode parked = report.episodes().stream().filter(e -> e.cause() == Cause.GENERATOR && e.rep() == 2)
                 .findFirst().orElseThrow();
         long r = 0;
@@ -238,10 +237,10 @@ class ProvokedLeversTest {
 
     @Test
     void anUnattributedEpisodeHasNoLeverAndAStormWithoutItsLogLineSaysWhatWasNotMeasured() throws IOException {
-        SeriesReport report = replay("vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418");
+        SeriesReport report = ProvokedRecordings.replay(dir, "vacuum-storm-gp3", "cal-vacuum-storm-20261130-224418");
         assertThat(report.episodes()).filteredOn(e -> e.cause() == Cause.UNATTRIBUTED)
                 .allSatisfy(e -> assertThat(e.lever()).isNull());
-        SeriesReport blind = replay("vacuum-storm", "cal-vacuum-storm-20261130-193946");
+        SeriesReport blind = ProvokedRecordings.replay(dir, "vacuum-storm", "cal-vacuum-storm-20261130-193946");
         assertThat(blind.episodes()).filteredOn(e -> e.cause() == Cause.VACUUM_STORM).allSatisfy(e -> {
             assertThat(e.lever()).isNotNull();
             if (!e.lever().computed()) {
@@ -286,17 +285,5 @@ class ProvokedLeversTest {
             }
         }
         return out;
-    }
-
-    private SeriesReport replay(String name, String series) throws IOException {
-        Path file = dir.resolve(name + ".jsonl.gz");
-        try (InputStream in = Objects.requireNonNull(getClass().getResourceAsStream("/provoked/" + name + ".jsonl.gz"))) {
-            Files.copy(in, file);
-        }
-        Decision last = Analyzer.forSeries(series).replay(AnalyzerInput.fromWireFile(file, new WireCodec(), f -> {
-            throw new AssertionError("dead letter in the recording: " + f.deadLetter().reason());
-        })).blockLast(Duration.ofSeconds(60));
-        assertThat(last).isInstanceOf(Decision.Series.class);
-        return ((Decision.Series) last).report();
     }
 }
