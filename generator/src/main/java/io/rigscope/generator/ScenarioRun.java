@@ -81,7 +81,7 @@ final class ScenarioRun {
         this.clock = run.clock;
         this.schedule = share.of(ArrivalSchedule.constantRate(scenario.requestsPerSec()));
         this.renderer = scenario.body() == null ? null
-                : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".", options.seriesCounter());
+                : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".", options.seriesCounter(), share);
         this.check = scenario.check();
         this.readServerTiming = options.serverTiming();
         this.checkBodyCapBytes = scenario.check() != null && scenario.check().needsBody() ? options.checkBodyCapBytes() : 0;

@@ -321,6 +321,33 @@ class GeneratorTest {
     }
 
     @Test
+    void twoSharesOfAScheduleEachCountingSeqFromZeroNeverSendTheSameSeq() {
+        // two generators offering 1/2 and 2/2 of one schedule, each with a counter of its own (as two processes):
+        // a service keyed on ${seq} must get every event once, or it would drop the second as a duplicate
+        try (TestServer server = new TestServer()) {
+            String series = series();
+            BodyTemplate body = new BodyTemplate(5, io.rigscope.generator.plan.CustomerPool.defaults(), "api_calls", 1,
+                    1, Map.of(), null, "{\"idempotency_key\":\"${idempotency_key}\",\"quantity\":${quantity},"
+                    + "\"seq\":${seq}}");
+            Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")), Map.of(), 100,
+                    16, Duration.ofSeconds(5), body);
+            long events = 0;
+            for (String share : List.of("1/2", "2/2")) {
+                LoadPlan plan = new LoadPlan(series, 0, "gen-" + share.charAt(0), null, LoopMode.OPEN,
+                        Duration.ofSeconds(1), List.of(ingest), null)
+                        .withShare(io.rigscope.generator.schedule.Share.parse(share));
+                RunSummary summary = run(plan, GeneratorOptions.defaults().withSeriesCounter(new java.util.concurrent
+                        .atomic.AtomicLong()));
+                events += summary.scenario("ingest").sent() * 5;
+            }
+            assertThat(events).isEqualTo(500);
+            assertThat(server.events.get()).isEqualTo(500);
+            assertThat(server.duplicateSeqs.get()).isZero();
+            assertThat(server.seqs).hasSize(500);
+        }
+    }
+
+    @Test
     void closedLoopIsLabelledClosedLoopAndNeverDrops() {
         try (TestServer server = new TestServer()) {
             String series = series();

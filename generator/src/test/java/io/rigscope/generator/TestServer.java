@@ -25,6 +25,9 @@ final class TestServer implements AutoCloseable {
     final AtomicLong events = new AtomicLong();
     final AtomicLong quantity = new AtomicLong();
     final AtomicLong duplicateKeys = new AtomicLong();
+    /** Every event's {@code seq} field, when it has one. */
+    final Set<Long> seqs = ConcurrentHashMap.newKeySet();
+    final AtomicLong duplicateSeqs = new AtomicLong();
     volatile Behaviour behaviour = Behaviour.OK;
     /** STALL_ONCE: the first request at or after this nanoTime starts a stall of {@link #stall}. */
     volatile long stallAfterNanos = Long.MAX_VALUE;
@@ -95,6 +98,9 @@ final class TestServer implements AutoCloseable {
                 quantity.addAndGet(e.get("quantity").asLong());
                 if (!keys.add(e.get("idempotency_key").asText())) {
                     duplicateKeys.incrementAndGet();
+                }
+                if (e.has("seq") && !seqs.add(e.get("seq").asLong())) {
+                    duplicateSeqs.incrementAndGet();
                 }
             }
             return n;

@@ -3,6 +3,7 @@ package io.rigscope.generator.body;
 import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.TemplateParts;
 import io.rigscope.generator.plan.TemplateParts.Kind;
+import io.rigscope.generator.schedule.Share;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>{@code ${seq}} comes from a counter the caller may share: each request takes the next {@code batch} values
  * (the request's events get {@code first}, {@code first + 1}, ...; the envelope's {@code ${seq}} is {@code first}),
  * so two renderers sharing one counter never give the same value and each gives increasing values. A request
- * takes from the counter only when the template holds {@code ${seq}}.
+ * takes from the counter only when the template holds {@code ${seq}}. A generator offering share K of N of a
+ * schedule (each of the N counting in its own process) gives counter x N + K - 1: the shares' values never meet,
+ * and a request's events then step by N.
  *
  * <p>Every text value is JSON-string-escaped as it is inserted (see {@link BodyTemplate}); numbers are digits.
  * The time placeholders read the wall clock once per request. {@code ${uuid}} is a version 4 UUID drawn from
@@ -33,6 +36,9 @@ public final class BodyRenderer {
     private final int batch;
     private final BodyTemplate template;
     private final AtomicLong seq;
+    /** {@code ${seq}} = counter x seqStride + seqOffset (a share of a schedule; 1 and 0 for the whole). */
+    private final int seqStride;
+    private final int seqOffset;
     private final String keyPrefix;
     private final String meter;
     private final String propertiesJson;
@@ -60,8 +66,19 @@ public final class BodyRenderer {
      *                  the series: every scenario and repeat)
      */
     public BodyRenderer(BodyTemplate template, String keyPrefix, AtomicLong seq) {
+        this(template, keyPrefix, seq, Share.WHOLE);
+    }
+
+    /**
+     * @param share this generator's share of a schedule several generators offer ({@code --share K/N}): its
+     *              {@code ${seq}} values are the counter's times N plus K-1, so the N generators' values never meet
+     *              (each counts from 0 in its own process); {@link Share#WHOLE}: the counter's values
+     */
+    public BodyRenderer(BodyTemplate template, String keyPrefix, AtomicLong seq, Share share) {
         this.template = Objects.requireNonNull(template, "template");
         this.seq = Objects.requireNonNull(seq, "seq");
+        this.seqStride = Objects.requireNonNull(share, "share").n();
+        this.seqOffset = share.k() - 1;
         this.batch = template.batch();
         this.keyPrefix = escape(new StringBuilder(), Objects.requireNonNull(keyPrefix, "keyPrefix")).toString();
         this.meter = escape(new StringBuilder(), template.meter()).toString();
@@ -137,7 +154,7 @@ public final class BodyRenderer {
             } else if (k == Kind.EVENTS) {
                 sum = events(out, random, requestSeq, firstSeq, nowMs, rfc3339);
             } else {
-                append(out, env, p, random, requestSeq, firstSeq, 0, 0, nowMs, rfc3339);
+                append(out, env, p, random, requestSeq, seqValue(firstSeq), 0, 0, nowMs, rfc3339);
             }
         }
         if (staticEnvelope) {
@@ -163,11 +180,16 @@ public final class BodyRenderer {
                 if (k == null) {
                     out.append(ev.texts[p]);
                 } else {
-                    append(out, ev, p, random, requestSeq, firstSeq + i, i, quantity, nowMs, rfc3339);
+                    append(out, ev, p, random, requestSeq, seqValue(firstSeq + i), i, quantity, nowMs, rfc3339);
                 }
             }
         }
         return sum;
+    }
+
+    /** The {@code ${seq}} value of the counter's value {@code c}. */
+    private long seqValue(long c) {
+        return c * seqStride + seqOffset;
     }
 
     private long drawQuantities(ThreadLocalRandom random) {

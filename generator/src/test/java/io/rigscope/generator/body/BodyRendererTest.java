@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.CustomerPool;
+import io.rigscope.generator.schedule.Share;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
@@ -158,6 +159,25 @@ class BodyRendererTest {
         AtomicLong series = new AtomicLong(5);
         new BodyRenderer(BodyTemplate.usageEvents(10, "m"), "p.", series).render(0);
         assertThat(series.get()).isEqualTo(5);
+    }
+
+    @Test
+    void theSharesOfAScheduleNeverGiveTheSameSeqThoughEachCountsFromZero() throws Exception {
+        // two generators offering 1/2 and 2/2, each in its own process with its own counter from 0
+        BodyRenderer first = new BodyRenderer(template(2, "{\"first\":${seq},\"events\":[${events}]}", "${seq}"),
+                "p.", new AtomicLong(), Share.parse("1/2"));
+        BodyRenderer second = new BodyRenderer(template(2, "{\"first\":${seq},\"events\":[${events}]}", "${seq}"),
+                "q.", new AtomicLong(), Share.parse("2/2"));
+        Set<Long> seen = new HashSet<>();
+        for (long i = 0; i < 100; i++) {
+            for (BodyRenderer r : List.of(first, second)) {
+                json.readTree(r.render(i).bytes()).get("events").forEach(v -> assertThat(seen.add(v.asLong()))
+                        .as("seq %s given twice", v).isTrue());
+            }
+        }
+        assertThat(seen).hasSize(400);
+        assertThat(json.readTree(first.render(100).bytes()).toString()).isEqualTo("{\"first\":400,\"events\":[400,402]}");
+        assertThat(json.readTree(second.render(100).bytes()).toString()).isEqualTo("{\"first\":401,\"events\":[401,403]}");
     }
 
     @Test
