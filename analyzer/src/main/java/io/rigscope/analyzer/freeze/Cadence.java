@@ -8,11 +8,12 @@ import java.util.TreeMap;
 /**
  * The spacing of freeze-seconds. Consecutive freeze-seconds (no gap) are one freeze event, starting at
  * its first second; the gaps are the differences between consecutive event starts, in seconds; the
- * dominant period is the most frequent gap (ties: the smallest), or null with fewer than two events.
+ * dominant period is the most frequent gap (ties: the smallest) when it occurs at least twice, else null: one gap
+ * between two freezes, or gaps that never repeat, are no rhythm.
  *
  * @param events first second of each freeze event, ascending
  * @param gapsSec the gaps between consecutive events
- * @param dominantPeriodSec the most frequent gap, or null
+ * @param dominantPeriodSec the most frequent gap when it repeats, or null
  */
 public record Cadence(List<Long> events, List<Long> gapsSec, Long dominantPeriodSec) {
 
@@ -47,6 +48,6 @@ public record Cadence(List<Long> events, List<Long> gapsSec, Long dominantPeriod
                 dominant = e.getKey();
             }
         }
-        return new Cadence(events, gaps, dominant);
+        return new Cadence(events, gaps, best >= 2 ? dominant : null);
     }
 }
