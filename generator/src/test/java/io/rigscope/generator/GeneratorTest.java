@@ -3,9 +3,11 @@ package io.rigscope.generator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.generator.plan.BodyTemplate;
+import io.rigscope.generator.plan.CustomerPool;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
+import io.rigscope.generator.schedule.Share;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
@@ -35,6 +37,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -326,7 +329,7 @@ class GeneratorTest {
         // a service keyed on ${seq} must get every event once, or it would drop the second as a duplicate
         try (TestServer server = new TestServer()) {
             String series = series();
-            BodyTemplate body = new BodyTemplate(5, io.rigscope.generator.plan.CustomerPool.defaults(), "api_calls", 1,
+            BodyTemplate body = new BodyTemplate(5, CustomerPool.defaults(), "api_calls", 1,
                     1, Map.of(), null, "{\"idempotency_key\":\"${idempotency_key}\",\"quantity\":${quantity},"
                     + "\"seq\":${seq}}");
             Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")), Map.of(), 100,
@@ -335,9 +338,8 @@ class GeneratorTest {
             for (String share : List.of("1/2", "2/2")) {
                 LoadPlan plan = new LoadPlan(series, 0, "gen-" + share.charAt(0), null, LoopMode.OPEN,
                         Duration.ofSeconds(1), List.of(ingest), null)
-                        .withShare(io.rigscope.generator.schedule.Share.parse(share));
-                RunSummary summary = run(plan, GeneratorOptions.defaults().withSeriesCounter(new java.util.concurrent
-                        .atomic.AtomicLong()));
+                        .withShare(Share.parse(share));
+                RunSummary summary = run(plan, GeneratorOptions.defaults().withSeriesCounter(new AtomicLong()));
                 events += summary.scenario("ingest").sent() * 5;
             }
             assertThat(events).isEqualTo(500);

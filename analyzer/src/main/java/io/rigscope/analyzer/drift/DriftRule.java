@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.drift;
 
+import io.rigscope.analyzer.second.Latency;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import java.util.Arrays;
 import org.HdrHistogram.HistogramIterationValue;
@@ -89,7 +90,7 @@ public final class DriftRule {
                     values = Arrays.copyOf(values, n * 2);
                     counts = Arrays.copyOf(counts, n * 2);
                 }
-                values[n] = h.highestEquivalentValue(v.getValueIteratedTo());
+                values[n] = v.getValueIteratedTo(); // the bucket's highest equivalent value
                 counts[n] = v.getCountAtValueIteratedTo();
                 n++;
             }
@@ -99,7 +100,7 @@ public final class DriftRule {
                 desc[i] = values[n - 1 - i];
                 descCounts[i] = counts[n - 1 - i];
             }
-            return new Tail(h.getTotalCount(), h.getValueAtPercentile(99), desc, descCounts);
+            return new Tail(h.getTotalCount(), Latency.percentileUs(h, 99), desc, descCounts);
         }
     }
 }

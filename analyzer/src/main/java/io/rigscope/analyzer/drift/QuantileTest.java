@@ -24,8 +24,8 @@ import org.apache.commons.math3.distribution.HypergeometricDistribution;
  * @param firstAbove  the first third's requests whose time times the bound is above it (or at it)
  * @param pValue      the chance of {@code lastAbove} or more by chance
  */
-public record QuantileTest(double bound, double thresholdUs, boolean inclusive, long lastAbove, long firstAbove, long lastCount,
-                           long firstCount, double pValue) {
+public record QuantileTest(double bound, double thresholdUs, boolean inclusive, long lastAbove, long firstAbove,
+                           double pValue) {
 
     /** The level at which the requests show a drift: p at most this. */
     public static final double ALPHA = 0.05;
@@ -69,7 +69,7 @@ public record QuantileTest(double bound, double thresholdUs, boolean inclusive, 
         long above = lastAbove + firstAbove;
         double p = above == 0 ? 1.0 : new HypergeometricDistribution(null, (int) n, (int) above, (int) last.count())
                 .upperCumulativeProbability((int) lastAbove);
-        return new QuantileTest(bound, threshold, inclusive, lastAbove, firstAbove, last.count(), first.count(), p);
+        return new QuantileTest(bound, threshold, inclusive, lastAbove, firstAbove, p);
     }
 
     /** The tail's requests whose time times {@code scale} is above the threshold (or at it, when inclusive). */

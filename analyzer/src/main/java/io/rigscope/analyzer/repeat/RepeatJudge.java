@@ -82,15 +82,13 @@ public final class RepeatJudge {
             spans.add(new EpisodeJoiner.Span(w.startSec(), w.endSec(), true, w.buckets(), w.worstP99Us() / 1000.0));
         }
         long worstBucket = buckets.stream().mapToLong(ClosedSeconds.Bucket::p99Us).max().orElse(-1);
-        DriftRule.Thirds thirds = DriftRule.thirds(primary);
-        Double drift = thirds == null ? null : thirds.ratio();
         long probeP99 = probe == null || probe.totals().count() == 0 ? -1 : probe.totals().serviceAtPercentileUs(99);
         long samples = primary == null ? 0 : primary.totals().count();
 
         RepeatFacts facts = new RepeatFacts(track.kind(), primary, name -> track.scenarios().get(name), samples,
                 primary == null ? 0 : primary.ledgers().totals().scheduled(),
                 primary == null ? 0 : primary.totals().count() - primary.totals().failed(),
-                dropped, failed, spanSec, thirds, probeP99,
+                dropped, failed, spanSec, DriftRule.thirds(primary), probeP99,
                 primary == null ? new RepeatFacts.Claim(0, 0)
                         : new RepeatFacts.Claim(primary.totals().claimedEvents(), primary.totals().claimedQty()),
                 track.gain(), configErrors, List.copyOf(track.scenarios().values()), targetOf.apply(primaryName));
@@ -130,7 +128,7 @@ public final class RepeatJudge {
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
                 primary == null ? 0 : primary.totals().serviceAtPercentileUs(50),
                 primary == null ? 0 : primary.totals().serviceAtPercentileUs(99),
-                primary == null ? 0 : primary.totals().responseAtPercentileUs(99), drift, spanSec, cadence,
+                primary == null ? 0 : primary.totals().responseAtPercentileUs(99), facts.drift(), spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
                 facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted,
                 errors(primary), primary == null ? Map.of() : primary.serverTiming().figures(), silence);
