@@ -140,7 +140,8 @@ final class SeriesLaunch {
             }
             SeriesSession.Result result = session.run(plan,
                     new SeriesSession.Options(database, file.effectiveTenant(), telemetry, environment,
-                            output.reportJson, output.reportMd, null, output.reportHtml).withHlog(output.hlog)
+                            output.reportJson, output.reportMd,
+                            rds == null ? null : RdsRig.ANALYZER_TIMEOUT, output.reportHtml).withHlog(output.hlog)
                             .withRemoteTelemetry(rds == null ? null : rds::collectors));
             publisher.flush();
             if (publisher.failed() > 0) {

@@ -36,6 +36,14 @@ public final class RdsRig {
     /** The local collectors an RDS instance's own streams stand for: left out of a series with {@code rds:}. */
     public static final List<String> REPLACED_LOCAL = List.of("os", "waits", "pglog", "canary");
 
+    /**
+     * How long {@code run} waits for the analyzer after a series against RDS ends: the analysis decides a repeat once
+     * every stream covers its end, and CloudWatch's 60-s points cover it only within their 120-s tolerance, plus the
+     * 5-s grace and up to 30 s of a polled stream's lateness (TelemetryIndex#settled): ~2.5 min; the session's 90 s
+     * default is too short (the calibration's rds profile waits as long, for the same reason).
+     */
+    public static final java.time.Duration ANALYZER_TIMEOUT = java.time.Duration.ofSeconds(240);
+
     private final RdsTarget target;
     private final AwsSettings aws;
     private final RdsInstance instance;
@@ -204,7 +212,8 @@ public final class RdsRig {
                         + "%s%s for the series' whole life; the local %s are left out (the instance's streams stand for them)",
                 instance.dbiResourceId(), instance.monitoringIntervalSec(), instance.dbiResourceId(),
                 instance.identifier(), instance.identifier(), aws.region().id(),
-                aws.endpoint() == null ? "" : " at " + aws.endpoint(), String.join(", ", REPLACED_LOCAL));
+                aws.endpoint() == null ? "" : " at " + aws.endpoint(), String.join(", ", REPLACED_LOCAL))
+                + "; each repeat is decided once CloudWatch's 60-s points cover its end (about 2 min after it)";
     }
 
     /**
