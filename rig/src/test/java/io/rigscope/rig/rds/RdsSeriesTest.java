@@ -12,6 +12,7 @@ import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.sut.RunningSut;
+import io.rigscope.sut.SutContract;
 import io.rigscope.sut.db.Sql;
 import io.rigscope.sut.testing.SutOnPostgres;
 import java.nio.file.Files;
@@ -80,7 +81,8 @@ class RdsSeriesTest {
     private static String config(String targetUrl, RdsStandInRig standIn, String extra) {
         return "target: {url: '" + targetUrl + "', api_key: rigscope-demo-key}\n"
                 + "database: " + db.owner().libpq() + "\n"
-                + "sustained: {rate: 20, repeats: 1, duration: 8s, cooldown: 0s}\n"
+                + "reconciliation_sql: \"" + SutContract.RECONCILIATION_SQL.replace("\n", " ") + "\"\n"
+                + "sustained: {rate: 150, repeats: 1, duration: 8s, cooldown: 0s}\n"
                 + "load: {probe_rate: 0}\n"
                 + "rds: {db_instance: " + ID + ", region: us-east-1, endpoint: '" + standIn.endpoint() + "', poll: 1s"
                 + extra + "}\n";
@@ -140,6 +142,8 @@ class RdsSeriesTest {
             assertThat(env.path("rds").path("vcpus").asInt()).isEqualTo(2);
             assertThat(env.path("rds_parameters").path("autovacuum_naptime").isTextual()).isTrue();
             assertThat(env.path("rds_parameters").has("work_mem")).as("a parameter left at the default").isFalse();
+            assertThat(Files.readString(md)).contains("Measured on db.t4g.micro (2 vCPU, 1 GiB); gp3 100 GB, 3000 IOPS, "
+                    + "125 MiB/s; us-east-1a, Single-AZ (rds:DescribeDBInstances); PostgreSQL 15.8 on RDS");
             assertThat(Files.readString(md)).contains("| hardware | db.t4g.micro (2 vCPU, 1 GiB)", "| cost_per_hour | 0.0318 |",
                     "| cost_source | price table ");
             assertThat(Files.readString(html)).contains("rds:DescribeDBInstances");
@@ -162,6 +166,7 @@ class RdsSeriesTest {
             Files.writeString(config, config("http://127.0.0.1:1", standIn, ""));
             RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--series",
                     "rds-az-" + UUID.randomUUID(), "--bootstrap", kafka.bootstrap());
+            System.out.println(r.out() + r.err()); // for docs/rds.md
             assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCodes.USAGE);
             assertThat(r.err()).contains("the load host is in us-east-1b and DB instance rigscope-pg in us-east-1a")
                     .contains("rds.allow_cross_az");
