@@ -75,7 +75,7 @@ class RdsSeriesTest {
         parameters.put("work_mem", null);
         return new RdsStandInRig.Instance(ID, DBI, "db.t4g.micro", "15.8", "gp3", 100, 3000, 125, zone, false,
                 "127.0.0.1", db.cluster().port(), "rigscope-pg15", 1, "arn:aws:iam::123456789012:role/rds-monitoring",
-                performanceInsights, parameters);
+                performanceInsights, parameters, 0.0175);
     }
 
     private static String config(String targetUrl, RdsStandInRig standIn, String extra) {
@@ -180,6 +180,29 @@ class RdsSeriesTest {
         }
     }
 
+    /** The stand-in's Price List API lists 0.0175 USD/h for the class: not the bundled table's 0.016. */
+    @Test
+    void livePricesPriceTheInstanceThroughThePriceListApi() {
+        try (RdsStandInRig standIn = RdsStandInRig.start(instance("us-east-1a", true), db.owner(),
+                db.cluster().dataDir(), db.cluster().logFile(), null)) {
+            System.setProperty("aws.ec2MetadataServiceEndpoint", standIn.endpoint().toString());
+            var console = new java.io.ByteArrayOutputStream();
+            RdsRig rig = RdsRig.prepare(new RdsTarget(ID, "us-east-1", standIn.endpoint(), null, false, true),
+                    io.rigscope.rig.pricing.PriceTable.bundled(), new java.io.PrintStream(console, true,
+                            java.nio.charset.StandardCharsets.UTF_8));
+            RdsRig.Cost cost = rig.cost(null);
+            assertThat(cost.usdPerHour()).isEqualTo(0.0333); // 0.0175 + 100 GB x 0.115 / 730
+            assertThat(cost.source()).contains("db.t4g.micro us-east-1 Single-AZ $0.0175/h")
+                    .contains("the instance's price from the AWS Price List API GetProducts, read ");
+            assertThat(console.toString(java.nio.charset.StandardCharsets.UTF_8))
+                    .contains("prices: db.t4g.micro Single-AZ PostgreSQL in us-east-1 0.0175 USD/h (AWS Price List API")
+                    .contains("the load host's availability zone is unknown");
+            assertThat(standIn.calls()).containsKey("GetProducts");
+        } finally {
+            System.clearProperty("aws.ec2MetadataServiceEndpoint");
+        }
+    }
+
     @Test
     void aTypoUnderRdsExitsTwoNamingTheKey(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("series.yaml");
@@ -193,5 +216,10 @@ class RdsSeriesTest {
                 kafka.bootstrap());
         assertThat(missing.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(missing.err()).contains("rds.db_instance is missing");
+        Files.writeString(config, "target: {url: 'http://127.0.0.1:1'}\nsustained: {rate: 5}\n");
+        RigscopeRun live = RigscopeRun.rigscope("run", "--config", config.toString(), "--live-prices", "--bootstrap",
+                kafka.bootstrap());
+        assertThat(live.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(live.err()).contains("--live-prices prices an RDS instance");
     }
 }
