@@ -204,6 +204,20 @@ class RdsSeriesTest {
     }
 
     @Test
+    void anRdsEndpointNobodyAnswersStopsTheRunWithOneLineBeforeAnyLoad(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("series.yaml");
+        Files.writeString(config, "target: {url: 'http://127.0.0.1:1'}\nsustained: {rate: 5}\n"
+                + "rds: {db_instance: nobody, region: us-east-1, endpoint: 'http://127.0.0.1:1'}\n");
+        RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--series", "rds-down-"
+                + UUID.randomUUID(), "--bootstrap", kafka.bootstrap());
+        assertThat(r.exit()).isEqualTo(ExitCodes.ERROR);
+        assertThat(r.err()).contains("rigscope: rds: cannot describe DB instance 'nobody' in us-east-1 at "
+                + "http://127.0.0.1:1: ").doesNotContain("\tat ");
+        assertThat(r.err().strip().lines().filter(l -> l.startsWith("rigscope:")).count()).isEqualTo(1);
+        assertThat(r.out()).doesNotContain("== sustained");
+    }
+
+    @Test
     void aTypoUnderRdsExitsTwoNamingTheKey(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("series.yaml");
         Files.writeString(config, "target: {url: 'http://127.0.0.1:1'}\nsustained: {rate: 5}\n"
