@@ -115,7 +115,7 @@ public final class DemoCommand implements Callable<Integer> {
             console.println("series file: " + DemoPlan.resource(quick, hotRow) + " (built in; `rigscope run "
                     + "--config` with the same file does the same)");
             Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.clients(), publisher,
-                    codec, output, console);
+                    codec, output, kafka.journalDir(), console);
             if (result.isEmpty()) {
                 return ExitCodes.ERROR;
             }

@@ -85,7 +85,7 @@ public final class RunCommand implements Callable<Integer> {
                         + " for a time-stamped one");
             }
             Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.clients(), publisher,
-                    codec, output, System.out);
+                    codec, output, kafka.journalDir(), System.out);
             return result.isEmpty() ? ExitCodes.ERROR : result.get().passed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
         }
     }

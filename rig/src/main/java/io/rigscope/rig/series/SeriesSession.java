@@ -61,9 +61,13 @@ public final class SeriesSession {
      * @param analyzerTimeout how long to wait for the analyzer after the series ends
      * @param reportHtml where to write it as a self-contained HTML page ({@link HtmlReport}), or null
      * @param hlogDir where to write the HdrHistogram interval logs ({@link IntervalLogs}), or null
+     * @param journalDir where each repeat's generator keeps its write-ahead sample journal (samples not yet
+     *                   acknowledged by the broker; {@code rigscope recover} publishes what a failed run left), or
+     *                   null for none
      */
     public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
-                          Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir) {
+                          Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir,
+                          Path journalDir) {
         public Options {
             analyzerTimeout = analyzerTimeout == null ? Duration.ofSeconds(90) : analyzerTimeout;
         }
@@ -71,25 +75,32 @@ public final class SeriesSession {
         /** Options without an HTML report or interval logs. */
         public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout) {
-            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null, null);
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null, null, null);
         }
 
         /** Options without interval logs. */
         public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml) {
-            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, reportHtml, null);
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, reportHtml, null,
+                    null);
         }
 
         /** These options writing the HTML report to {@code file} (null: none). */
         public Options withReportHtml(Path file) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, file,
-                    hlogDir);
+                    hlogDir, journalDir);
         }
 
         /** These options writing the interval logs into {@code dir} (null: none). */
         public Options withHlog(Path dir) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
-                    reportHtml, dir);
+                    reportHtml, dir, journalDir);
+        }
+
+        /** These options with the write-ahead sample journal in {@code dir} (null: none). */
+        public Options withJournal(Path dir) {
+            return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
+                    reportHtml, hlogDir, dir);
         }
     }
 
@@ -178,7 +189,7 @@ public final class SeriesSession {
         PgUrl db = options.database();
         // the per-second console line is the analyzer's (LiveAnalysis), not the generator's
         GeneratorOptions genOptions = GeneratorOptions.defaults().withClientLoops(loops).withSeriesCounter(seriesCounter)
-                .withIdleTimeout(plan.load().idleTimeout());
+                .withIdleTimeout(plan.load().idleTimeout()).withJournalDir(options.journalDir());
         Denominator.Spec denominator = denominator(plan, db, options.tenant());
         Map<String, String> urls = new java.util.LinkedHashMap<>();
         SeriesRunner.scenariosOf(plan, 1, plan.load().maxInFlight(), io.rigscope.generator.plan.LoopMode.OPEN)
