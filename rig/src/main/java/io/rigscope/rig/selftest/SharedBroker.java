@@ -40,8 +40,8 @@ public record SharedBroker(int exitA, int exitB, boolean sameBroker, boolean res
                            long sentA, long samplesA, long sentB, long samplesB, int repeatsA, int repeatsB,
                            long stackTraces) {
 
-    static final int SHORT_SEC = 8;
-    static final int LONG_SEC = 20;
+    static final int SHORT_SEC = 6;
+    static final int LONG_SEC = 14;
     static final int KILL_AFTER_A_SEC = 2;
 
     /** Both complete, nothing lost, the broker restarted, no trace. */

@@ -17,6 +17,7 @@ class SharedBrokerTest {
         var progress = new ByteArrayOutputStream();
         SharedBroker r = SharedBroker.run("shared-test", dir, new PrintStream(progress, true, StandardCharsets.UTF_8));
         String what = r + "\n" + progress.toString(StandardCharsets.UTF_8);
+        System.out.println(what);
         assertThat(r.exitA()).as(what).isZero();
         assertThat(r.exitB()).as(what).isZero();
         assertThat(r.sameBroker()).as(what).isTrue();
