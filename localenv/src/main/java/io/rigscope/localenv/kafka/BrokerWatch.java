@@ -16,6 +16,8 @@ import java.util.function.Consumer;
 final class BrokerWatch implements AutoCloseable {
 
     static final Duration PERIOD = Duration.ofMillis(500);
+    /** After a start that failed, the next try comes this much later (one console line per try). */
+    static final Duration RETRY_AFTER_FAILURE = Duration.ofSeconds(5);
 
     private final Thread thread;
     private final long holderPid;
@@ -67,7 +69,12 @@ final class BrokerWatch implements AutoCloseable {
                 current = again;
             } catch (RuntimeException e) {
                 console.accept("kafka: " + EmbeddedKafka.causeInOneLine(e) + "; trying again in "
-                        + PERIOD.toMillis() + " ms");
+                        + RETRY_AFTER_FAILURE.toSeconds() + " s");
+                try {
+                    Thread.sleep(RETRY_AFTER_FAILURE.toMillis());
+                } catch (InterruptedException closing) {
+                    return;
+                }
             }
         }
     }
