@@ -32,6 +32,38 @@ public final class RecoverCommand implements Callable<Integer> {
             description = "The journals' directory (default: <data-dir>/journal; generate's is --spool DIR).")
     Path journal;
 
+    /**
+     * What {@code run} and {@code demo} do first: publish the journals an earlier command on the same data directory
+     * left in {@code dir} (a broker that did not come back in time, a kill), with a publisher of their own (not the
+     * run's, so nothing of another series reaches the run's {@code --out} file); one line per journal. Nothing when
+     * the directory has none.
+     */
+    static void publishLeftovers(KafkaEndpoint endpoint, Path dir, java.io.PrintStream console) {
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (var files = Files.list(dir)) {
+            if (files.noneMatch(f -> f.getFileName().toString().startsWith("rigscope-journal-"))) {
+                return;
+            }
+        } catch (java.io.IOException e) {
+            console.println("recover: cannot list " + dir + ": " + e.getMessage());
+            return;
+        }
+        WireCodec codec = new WireCodec();
+        try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
+                WirePublisher.Options.defaults().withClientId("rigscope-recover"))) {
+            List<SampleJournal.Recovered> done = SampleJournal.recover(dir, null, RecordSink.of(publisher), codec);
+            publisher.flush();
+            for (SampleJournal.Recovered r : done) {
+                console.printf(Locale.ROOT, "recover: published what an earlier command left in %s: %d sample(s) "
+                        + "in %d batch(es)%s%n", r.file(), r.samples(), r.published(),
+                        publisher.failed() > 0 ? " (" + publisher.failed() + " failed: " + publisher.lastError() + ")"
+                                : "");
+            }
+        }
+    }
+
     @Override
     public Integer call() {
         Path dir = journal != null ? journal : kafka.journalDir();

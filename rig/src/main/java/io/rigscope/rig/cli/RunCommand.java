@@ -77,6 +77,7 @@ public final class RunCommand implements Callable<Integer> {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
+            RecoverCommand.publishLeftovers(endpoint, kafka.journalDir(), System.err);
             String id = file.plan().series();
             if (new WireSource(endpoint.clients(), codec).seriesTaken(id, Duration.ofMinutes(2))) {
                 // the analyzer and every replay read a series by its key: two runs under one id would be judged as one
