@@ -62,6 +62,14 @@ public final class EmbeddedKafka implements AutoCloseable {
      * @throws IllegalStateException if the broker does not start
      */
     public static EmbeddedKafka start(Path dataDir, int port) {
+        return start(dataDir, port, port == PREFERRED_PORT);
+    }
+
+    /**
+     * As {@link #start(Path, int)}, with the fallback stated: {@code fallBackWhenBusy} false makes a busy
+     * {@code port} a failed start (a restarted broker must come back where its clients look for it).
+     */
+    static EmbeddedKafka start(Path dataDir, int port, boolean fallBackWhenBusy) {
         Objects.requireNonNull(dataDir, "dataDir");
         BrokerLog log;
         try {
@@ -73,7 +81,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         KafkaRaftServer server = null;
         try {
             Path logDir = dataDir.resolve("logs");
-            int clientPort = port == 0 || (port == PREFERRED_PORT && !LoopbackPorts.isFree(port)) ? LoopbackPorts.free() : port;
+            int clientPort = port == 0 || (fallBackWhenBusy && !LoopbackPorts.isFree(port)) ? LoopbackPorts.free() : port;
             int controllerPort = LoopbackPorts.free();
             Properties props = properties(logDir, clientPort, controllerPort);
             Path propsFile = dataDir.resolve("server.properties");

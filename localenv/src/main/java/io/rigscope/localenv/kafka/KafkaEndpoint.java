@@ -8,23 +8,50 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Where this process's Kafka is: a cluster named with {@code --bootstrap}, an embedded broker that another
- * rigscope process already runs on the same data directory (found by {@link BrokerAddressFile}), or one this
- * process starts ({@link EmbeddedKafka}).
+ * Where this process's Kafka is: a cluster named with {@code --bootstrap}, or the embedded broker on a data
+ * directory: by default a {@link DetachedBroker} (a process of its own that this process finds or starts, holds a
+ * lease on, and never stops), or, with {@link Mode#IN_PROCESS} (test suites), one in this JVM as before
+ * ({@link EmbeddedKafka}; another process's broker on the same directory is used when it runs).
  *
- * <p>Close it when done: that stops the broker only if this process started it.
+ * <p>On a detached broker a {@link BrokerWatch} checks every half second that its process lives, and starts it
+ * again on the same port when it died; the producers' buffers carry the records of the gap.
+ *
+ * <p>Close it when done: that drops this process's lease (detached) or stops the broker this process started
+ * (in-process).
  */
 public final class KafkaEndpoint implements AutoCloseable {
+
+    /** How the embedded broker runs. */
+    public enum Mode {
+        /** A process of its own that outlives the command ({@link DetachedBroker}): the default. */
+        DETACHED,
+        /** In this JVM, stopped when the endpoint closes: for test suites ({@code RIGSCOPE_BROKER=in-process}). */
+        IN_PROCESS;
+
+        /** {@code RIGSCOPE_BROKER=in-process} in the environment, else {@link #DETACHED}. */
+        public static Mode fromEnvironment() {
+            return "in-process".equals(System.getenv("RIGSCOPE_BROKER")) ? IN_PROCESS : DETACHED;
+        }
+    }
 
     private final KafkaClients clients;
     private final EmbeddedKafka owned;
     private final String description;
     private final Thread shutdownHook;
+    private final DetachedBroker.Running detached;
+    private final BrokerWatch watch;
 
     private KafkaEndpoint(KafkaClients clients, EmbeddedKafka owned, String description) {
+        this(clients, owned, description, null, null);
+    }
+
+    private KafkaEndpoint(KafkaClients clients, EmbeddedKafka owned, String description,
+                          DetachedBroker.Running detached, BrokerWatch watch) {
         this.clients = clients;
         this.owned = owned;
         this.description = description;
+        this.detached = detached;
+        this.watch = watch;
         // Ctrl-C must not leave the broker's logs unclean: stop it on the way out too.
         this.shutdownHook = owned == null ? null : new Thread(owned::close, "rigscope-kafka-shutdown");
         if (shutdownHook != null) {
@@ -55,10 +82,29 @@ public final class KafkaEndpoint implements AutoCloseable {
      * @throws IllegalArgumentException for a property rigscope owns
      */
     public static KafkaEndpoint resolve(String bootstrap, Path dataDir, Map<String, String> properties) {
+        return resolve(bootstrap, dataDir, properties, Mode.fromEnvironment(), DetachedBroker.DEFAULT_IDLE_STOP,
+                System.err::println);
+    }
+
+    /**
+     * Resolves the endpoint with the broker's mode stated.
+     *
+     * @param idleStop a detached broker started now stops itself this long after its last lease ends
+     * @param console where the watch's lines go (a broker that died and was started again), one line each
+     */
+    public static KafkaEndpoint resolve(String bootstrap, Path dataDir, Map<String, String> properties, Mode mode,
+                                        java.time.Duration idleStop, java.util.function.Consumer<String> console) {
         if (bootstrap != null && !bootstrap.isBlank()) {
             return new KafkaEndpoint(new KafkaClients(bootstrap, properties), null, "cluster at " + bootstrap);
         }
         Path dir = dataDir == null ? defaultDataDir() : dataDir;
+        if (mode == Mode.DETACHED) {
+            long self = ProcessHandle.current().pid();
+            DetachedBroker.Running r = DetachedBroker.findOrStart(dir, idleStop, self);
+            BrokerWatch watch = BrokerWatch.start(r, self, console);
+            return new KafkaEndpoint(new KafkaClients(r.bootstrap(), properties), null,
+                    "embedded broker at " + r.bootstrap() + " (pid " + r.pid() + ", data " + dir + ")", r, watch);
+        }
         Optional<String> running = BrokerAddressFile.find(dir);
         if (running.isPresent()) {
             return new KafkaEndpoint(new KafkaClients(running.get(), properties), null,
@@ -80,14 +126,20 @@ public final class KafkaEndpoint implements AutoCloseable {
         return clients;
     }
 
-    /** True when this process started the broker. */
+    /** True when this process started the broker (in-process, or the detached broker's process). */
     public boolean ownsBroker() {
-        return owned != null;
+        return owned != null || (detached != null && detached.started());
+    }
+
+    /** The detached broker this endpoint holds a lease on; empty for a cluster or an in-process broker. */
+    public Optional<DetachedBroker.Running> detachedBroker() {
+        return Optional.ofNullable(detached);
     }
 
     /** The started broker's log file ({@link EmbeddedKafka#logFile()}); empty when this process started none. */
     public Optional<Path> brokerLog() {
-        return owned == null ? Optional.empty() : Optional.of(owned.logFile());
+        return owned != null ? Optional.of(owned.logFile())
+                : detached != null ? Optional.of(detached.logFile()) : Optional.empty();
     }
 
     /** One phrase on where Kafka is, for the console. */
@@ -97,6 +149,9 @@ public final class KafkaEndpoint implements AutoCloseable {
 
     @Override
     public void close() {
+        if (watch != null) {
+            watch.close(); // drops the lease too
+        }
         if (owned != null) {
             try {
                 Runtime.getRuntime().removeShutdownHook(shutdownHook);

@@ -108,6 +108,7 @@ public final class DemoCommand implements Callable<Integer> {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
+            RecoverCommand.publishLeftovers(endpoint, kafka.journalDir(), System.err);
             if (target.owned()) {
                 console.println("postgres: private cluster with autovacuum_naptime=1s, shared_buffers=256MB, "
                         + "max_wal_size=2GB, synchronous_commit=" + (durable ? "on" : "off (--durable for on)"));
@@ -115,7 +116,7 @@ public final class DemoCommand implements Callable<Integer> {
             console.println("series file: " + DemoPlan.resource(quick, hotRow) + " (built in; `rigscope run "
                     + "--config` with the same file does the same)");
             Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.clients(), publisher,
-                    codec, output, console);
+                    codec, output, kafka.journalDir(), console);
             if (result.isEmpty()) {
                 return ExitCodes.ERROR;
             }

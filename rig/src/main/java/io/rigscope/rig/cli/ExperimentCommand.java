@@ -222,7 +222,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                                     WirePublisher.Options.defaults().withOutFile(wire)
                                             .withClientId("rigscope-experiment"))) {
                                 Optional<SeriesSession.Result> r = SeriesLaunch.run(one, target, endpoint.clients(),
-                                        publisher, codec, output, console);
+                                        publisher, codec, output, kafka.journalDir(), console);
                                 if (r.isEmpty()) {
                                     throw new IllegalStateException("arm " + arm.label() + " (" + series + ") did "
                                             + "not run: bring-up failed or its records were not published");

@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.localenv.kafka.DetachedBroker;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.wire.kafka.KafkaClients;
 import java.io.IOException;
@@ -7,6 +8,7 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -35,6 +37,12 @@ public final class KafkaOptions {
             description = "The embedded broker's data directory, kept between runs (default: ~/.rigscope/kafka).")
     Path dataDir;
 
+    @Option(names = "--broker-idle-stop", paramLabel = "DURATION", defaultValue = "5m",
+            description = {"A detached embedded broker this command starts stops itself this long after the last "
+                + "command using it ends (default: ${DEFAULT-VALUE}). A broker already running keeps its own; "
+                + "'rigscope broker stop' stops it at once."})
+    Duration brokerIdleStop = DetachedBroker.DEFAULT_IDLE_STOP;
+
     @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
             description = "A Kafka client property for every producer, consumer and admin client, e.g. "
                 + "security.protocol=SASL_SSL. Repeatable; wins over --kafka-config.")
@@ -57,9 +65,22 @@ public final class KafkaOptions {
             throw new UsageException("--bootstrap '" + bootstrap + "' is not host:port[,host:port...]");
         }
         Map<String, String> clientProperties = clientProperties();
+        Durations.positive("--broker-idle-stop", brokerIdleStop);
         long startNs = System.nanoTime();
-        KafkaEndpoint endpoint = KafkaEndpoint.resolve(bootstrap, dataDir, clientProperties);
-        if (endpoint.ownsBroker()) {
+        KafkaEndpoint endpoint = KafkaEndpoint.resolve(bootstrap, dataDir, clientProperties,
+                KafkaEndpoint.Mode.fromEnvironment(), brokerIdleStop, System.err::println);
+        if (endpoint.detachedBroker().isPresent()) {
+            DetachedBroker.Running r = endpoint.detachedBroker().get();
+            String ends = "; it stops itself " + Durations.text(r.idleStop()) + " after the last command using it "
+                    + "ends, or 'rigscope broker stop'";
+            if (r.started()) {
+                System.err.printf("kafka: started embedded broker at %s (pid %d, data %s) in %.1f s%s (log %s)%n",
+                        r.bootstrap(), r.pid(), r.dataDir(), (System.nanoTime() - startNs) / 1e9, ends, r.logFile());
+            } else {
+                System.err.printf("kafka: using embedded broker at %s (pid %d, data %s)%s%n", r.bootstrap(), r.pid(),
+                        r.dataDir(), ends);
+            }
+        } else if (endpoint.ownsBroker()) {
             System.err.printf("kafka: started %s in %.1f s (log %s)%n", endpoint.description(),
                     (System.nanoTime() - startNs) / 1e9, endpoint.brokerLog().orElseThrow());
         } else {
@@ -70,6 +91,14 @@ public final class KafkaOptions {
             System.err.println("kafka: client properties " + String.join(", ", clientProperties.keySet()));
         }
         return endpoint;
+    }
+
+    /**
+     * Where {@code run}, {@code demo} and {@code recover} keep the write-ahead sample journal: {@code journal} in the
+     * data directory ({@code --data-dir}, default {@code ~/.rigscope/kafka}), with or without {@code --bootstrap}.
+     */
+    public Path journalDir() {
+        return (dataDir == null ? KafkaEndpoint.defaultDataDir() : dataDir).resolve("journal");
     }
 
     /** The file's properties, then the command line's, checked against Kafka's own client config definitions. */

@@ -24,6 +24,8 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             CalibrateCommand.class,
             SelftestCommand.class,
+            BrokerCommand.class,
+            RecoverCommand.class,
             RunCommand.class,
             AnalyzeCommand.class,
             CompareCommand.class,

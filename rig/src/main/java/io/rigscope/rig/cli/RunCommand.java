@@ -87,6 +87,7 @@ public final class RunCommand implements Callable<Integer> {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
+            RecoverCommand.publishLeftovers(endpoint, kafka.journalDir(), System.err);
             String id = file.plan().series();
             if (new WireSource(endpoint.clients(), codec).seriesTaken(id, Duration.ofMinutes(2))) {
                 // the analyzer and every replay read a series by its key: two runs under one id would be judged as one
@@ -95,7 +96,7 @@ public final class RunCommand implements Callable<Integer> {
                         + " for a time-stamped one");
             }
             Optional<SeriesSession.Result> result = SeriesLaunch.run(file, target, endpoint.clients(), publisher,
-                    codec, output, System.out);
+                    codec, output, kafka.journalDir(), System.out);
             return result.isEmpty() ? ExitCodes.ERROR : result.get().passed() ? ExitCodes.OK : ExitCodes.GATES_FAILED;
         }
     }

@@ -42,12 +42,13 @@ final class SeriesLaunch {
      * Runs the series.
      *
      * @param target the database (owned private cluster or {@code --pg}), or null when there is none
+     * @param journalDir the generator's write-ahead sample journal ({@link KafkaOptions#journalDir()})
      * @return the session's result, or empty when bring-up failed (no load was offered) or records could not be
      *     published (said on the console)
      */
     static Optional<SeriesSession.Result> run(SeriesFile file, PgTarget target, KafkaClients bootstrap,
                                               WirePublisher publisher, WireCodec codec, SeriesOutputOptions output,
-                                              PrintStream console) {
+                                              Path journalDir, PrintStream console) {
         PgUrl database = target == null ? null : target.url();
         SeriesPlan plan = file.plan();
         SutProcess sut = null;
@@ -143,13 +144,16 @@ final class SeriesLaunch {
                     new SeriesSession.Options(database, file.effectiveTenant(), telemetry, environment,
                             output.reportJson, output.reportMd,
                             rds == null ? null : RdsRig.ANALYZER_TIMEOUT, output.reportHtml).withHlog(output.hlog)
-                            .withRemoteTelemetry(rds == null ? null : rds::collectors));
+                            .withRemoteTelemetry(rds == null ? null : rds::collectors)
+                            .withJournal(journalDir));
             publisher.flush();
             if (publisher.failed() > 0) {
                 // records Kafka never took (a broker away longer than the producer's delivery timeout): the topics,
                 // and so the analysis and any replay, lack them
                 console.printf("kafka: %d record(s) of the series were not published (last error: %s); the report "
-                        + "judged only what reached the topics%n", publisher.failed(), publisher.lastError());
+                        + "judged only what reached the topics; the samples among them are in the journal %s: "
+                        + "'rigscope recover' publishes them%n", publisher.failed(), publisher.lastError(),
+                        journalDir);
                 return Optional.empty();
             }
             return Optional.of(result);

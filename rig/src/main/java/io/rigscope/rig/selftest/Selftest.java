@@ -14,7 +14,8 @@ import java.util.Objects;
  * {@code rigscope selftest}: the rig's own guarantees on the machine at hand, each with its figure: a broker
  * restarted mid-repeat ({@link BrokerRestart}), an analyzer killed mid-series ({@link AnalyzerRestart}),
  * PostgreSQL restarted mid-run ({@link PgRestart}), all three in one {@link FaultSeries}, then 10,000 malformed
- * records on the same broker ({@link MalformedRecords}), then a generator killed mid-repeat ({@link GeneratorKill}).
+ * records on the same broker ({@link MalformedRecords}), then a generator killed mid-repeat ({@link GeneratorKill}),
+ * then two commands sharing one detached broker that is killed under the second ({@link SharedBroker}).
  */
 public final class Selftest {
 
@@ -63,6 +64,9 @@ public final class Selftest {
             progress.println("selftest: a generator killed mid-repeat (SIGKILL), about 30 s");
             GeneratorKill killed = GeneratorKill.run(o.bootstrap(), o.series() + "-generator-killed", workDir,
                     progress);
+            progress.println("selftest: two commands on one detached broker, the broker killed (SIGKILL) under the "
+                    + "second, about 40 s");
+            SharedBroker shared = SharedBroker.run(o.series() + "-shared", workDir, progress);
             Map<String, Object> f = new LinkedHashMap<>();
             f.put("series", o.series());
             f.put("broker_restart_down_s", round(broker.downSec()));
@@ -94,7 +98,17 @@ public final class Selftest {
             f.put("generator_kill_passed", killed.passed());
             f.put("generator_kill_silence", killed.silence());
             f.put("generator_kill_report_identical", killed.identical());
-            boolean ok = broker.holds() && analyzer.holds() && pg.holds() && bad.holds() && killed.holds();
+            f.put("shared_broker_exits", List.of(shared.exitA(), shared.exitB()));
+            f.put("shared_broker_same_broker", shared.sameBroker());
+            f.put("broker_kill_restarted", shared.restarted());
+            f.put("broker_kill_restart_s", round(shared.restartSec()));
+            f.put("broker_kill_ledger_sent", shared.sentB());
+            f.put("broker_kill_samples", shared.samplesB());
+            f.put("broker_kill_lost", shared.sentB() - shared.samplesB());
+            f.put("shared_broker_first_lost", shared.sentA() - shared.samplesA());
+            f.put("shared_broker_stack_traces", shared.stackTraces());
+            boolean ok = broker.holds() && analyzer.holds() && pg.holds() && bad.holds() && killed.holds()
+                    && shared.holds();
             f.put("ok", ok);
 
             List<String> lines = List.of(
@@ -124,7 +138,17 @@ public final class Selftest {
                             "SIGKILL mid-repeat (exit %d): judged %.1f s after the kill (grace %d s), ended_by %s, %s; "
                                     + "%s; replay report %s (%,d bytes)", killed.killExit(), killed.judgedAfterSec(),
                             killed.graceSec(), killed.endedBy(), killed.passed() ? "PASS" : "FAIL", killed.silence(),
-                            killed.identical() ? "byte-identical" : "DIFFERENT", killed.reportBytes())));
+                            killed.identical() ? "byte-identical" : "DIFFERENT", killed.reportBytes())),
+                    line("shared broker", shared.holds(), String.format(Locale.ROOT,
+                            "two generate commands on one detached broker: the first ended (exit %d), the second "
+                                    + "(exit %d) %s it; broker killed (SIGKILL) under the second: %s after %.1f s, "
+                                    + "%,d samples received of %,d sent by the ledger (%d lost; first command %d "
+                                    + "lost); %d + %d repeat(s) in the reports; %d stack-trace line(s)",
+                            shared.exitA(), shared.exitB(), shared.sameBroker() ? "kept using" : "DID NOT SHARE",
+                            shared.restarted() ? "restarted" : "NOT RESTARTED", shared.restartSec(),
+                            shared.samplesB(), shared.sentB(), shared.sentB() - shared.samplesB(),
+                            shared.sentA() - shared.samplesA(), shared.repeatsA(), shared.repeatsB(),
+                            shared.stackTraces())));
             return new Result(lines, f, ok);
         }
     }

@@ -64,11 +64,15 @@ public final class SeriesSession {
      * @param remoteTelemetry the database host's own collectors (an RDS instance's, {@code RdsRig#collectors}) made
      *                        for the series' context, or null; with them the local collectors they stand for
      *                        ({@code RdsRig.REPLACED_LOCAL}) are left out
+     * @param journalDir where each repeat's generator keeps its write-ahead sample journal (samples not yet
+     *                   acknowledged by the broker; {@code rigscope recover} publishes what a failed run left), or
+     *                   null for none
      */
     public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                           Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir,
                           java.util.function.Function<CollectorContext, io.rigscope.collectors.CollectorSet>
-                                  remoteTelemetry) {
+                                  remoteTelemetry,
+                          Path journalDir) {
         public Options {
             analyzerTimeout = analyzerTimeout == null ? Duration.ofSeconds(90) : analyzerTimeout;
         }
@@ -76,33 +80,39 @@ public final class SeriesSession {
         /** Options without an HTML report or interval logs. */
         public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout) {
-            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null, null, null);
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null, null, null, null);
         }
 
         /** Options without interval logs. */
         public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml) {
             this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, reportHtml, null,
-                    null);
+                    null, null);
         }
 
         /** These options writing the HTML report to {@code file} (null: none). */
         public Options withReportHtml(Path file) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, file,
-                    hlogDir, remoteTelemetry);
+                    hlogDir, remoteTelemetry, journalDir);
         }
 
         /** These options writing the interval logs into {@code dir} (null: none). */
         public Options withHlog(Path dir) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
-                    reportHtml, dir, remoteTelemetry);
+                    reportHtml, dir, remoteTelemetry, journalDir);
         }
 
         /** These options with the database host's own collectors ({@code remoteTelemetry}; null: none). */
         public Options withRemoteTelemetry(
                 java.util.function.Function<CollectorContext, io.rigscope.collectors.CollectorSet> collectors) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
-                    reportHtml, hlogDir, collectors);
+                    reportHtml, hlogDir, collectors, journalDir);
+        }
+
+        /** These options with the write-ahead sample journal in {@code dir} (null: none). */
+        public Options withJournal(Path dir) {
+            return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
+                    reportHtml, hlogDir, remoteTelemetry, dir);
         }
     }
 
@@ -191,7 +201,7 @@ public final class SeriesSession {
         PgUrl db = options.database();
         // the per-second console line is the analyzer's (LiveAnalysis), not the generator's
         GeneratorOptions genOptions = GeneratorOptions.defaults().withClientLoops(loops).withSeriesCounter(seriesCounter)
-                .withIdleTimeout(plan.load().idleTimeout());
+                .withIdleTimeout(plan.load().idleTimeout()).withJournalDir(options.journalDir());
         Denominator.Spec denominator = denominator(plan, db, options.tenant());
         Map<String, String> urls = new java.util.LinkedHashMap<>();
         SeriesRunner.scenariosOf(plan, 1, plan.load().maxInFlight(), io.rigscope.generator.plan.LoopMode.OPEN)

@@ -59,6 +59,44 @@ public final class BrokerAddressFile {
         return Optional.empty();
     }
 
+    /**
+     * What the file says, live or not: the address and pid it names. A broker killed without a chance to delete it
+     * leaves it behind; whoever starts the broker again reads the port it had here, so clients that knew it reach
+     * the new one.
+     *
+     * @param address {@code host:port}
+     * @param pid the process that wrote it
+     */
+    public record Entry(String address, long pid) {
+        public Entry {
+            Objects.requireNonNull(address, "address");
+        }
+
+        /** The port in {@link #address}. */
+        public int port() {
+            return HostPort.parse(address).port();
+        }
+
+        /** True while the process that wrote the file runs. */
+        public boolean processAlive() {
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }
+    }
+
+    /** The file's contents without any liveness check; empty when there is no readable file. */
+    public static Optional<Entry> read(Path dataDir) {
+        Path file = Objects.requireNonNull(dataDir, "dataDir").resolve(FILE_NAME);
+        try {
+            List<String> lines = Files.readAllLines(file);
+            if (lines.size() < 2) {
+                return Optional.empty();
+            }
+            return Optional.of(new Entry(lines.get(0).strip(), Long.parseLong(lines.get(1).strip())));
+        } catch (IOException | RuntimeException unreadable) {
+            return Optional.empty();
+        }
+    }
+
     /** Writes the file for a broker this process runs on {@code dataDir} at {@code bootstrap}. */
     public static void write(Path dataDir, String bootstrap) throws IOException {
         Objects.requireNonNull(bootstrap, "bootstrap");

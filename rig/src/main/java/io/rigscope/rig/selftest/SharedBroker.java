@@ -1,0 +1,140 @@
+package io.rigscope.rig.selftest;
+
+import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.localenv.kafka.DetachedBroker;
+import io.rigscope.model.wire.Ledger;
+import io.rigscope.model.wire.SampleBatch;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The detached broker's guarantees, with two {@code rigscope generate} commands in child JVMs on one data directory
+ * and no broker running at first: A ({@value #SHORT_SEC} s) starts the broker; B ({@value #LONG_SEC} s) starts while
+ * A runs and ends after it, on the same broker (A's end stops nothing); {@value #KILL_AFTER_A_SEC} s after A ended
+ * the broker process is killed with SIGKILL mid-repeat, and B's watch starts it again on the same port. Both must
+ * exit 0, with every sample their ledgers count as sent on {@code rig.samples} (0 lost), one repeat each in the
+ * report replayed from the topics, and no stack trace on either console.
+ *
+ * @param exitA A's exit code
+ * @param exitB B's exit code
+ * @param sameBroker B used the broker A started (its console says "using")
+ * @param restarted the broker's pid after the kill differs from the one killed, and B's console says it started it
+ *     again
+ * @param restartSec from the kill to the broker answering again (B's console line), or -1
+ * @param sentA requests A's ledger counts as sent; samplesA its samples on the topic
+ * @param sentB the same for B
+ * @param samplesB B's samples on the topic
+ * @param repeatsA repeats in A's report replayed from the topics
+ * @param repeatsB the same for B
+ * @param stackTraces lines of either console that look like a stack trace
+ */
+public record SharedBroker(int exitA, int exitB, boolean sameBroker, boolean restarted, double restartSec,
+                           long sentA, long samplesA, long sentB, long samplesB, int repeatsA, int repeatsB,
+                           long stackTraces) {
+
+    static final int SHORT_SEC = 6;
+    static final int LONG_SEC = 14;
+    static final int KILL_AFTER_A_SEC = 2;
+
+    /** Both complete, nothing lost, the broker restarted, no trace. */
+    public boolean holds() {
+        return exitA == 0 && exitB == 0 && sameBroker && restarted && sentA > 0 && sentA == samplesA && sentB > 0
+                && sentB == samplesB && repeatsA == 1 && repeatsB == 1 && stackTraces == 0;
+    }
+
+    /** Runs the scenario with the broker's data in {@code workDir/shared-kafka}. */
+    static SharedBroker run(String seriesPrefix, Path workDir, PrintStream progress) {
+        Path data = workDir.resolve("shared-kafka");
+        String a = seriesPrefix + "-a";
+        String b = seriesPrefix + "-b";
+        try (BenchServer server = new BenchServer(1)) {
+            Files.createDirectories(data);
+            DetachedBroker.stop(data, Duration.ofSeconds(30));
+            Process childA = generate(server.url(), data, a, SHORT_SEC, workDir);
+            String bootstrap = awaitBroker(data, childA);
+            progress.printf("  A (pid %d) started the broker at %s; starting B%n", childA.pid(), bootstrap);
+            Process childB = generate(server.url(), data, b, LONG_SEC, workDir);
+            int exitA = childA.waitFor(120, TimeUnit.SECONDS) ? childA.exitValue() : -1;
+            long killed = DetachedBroker.find(data).orElseThrow(() -> new IllegalStateException(
+                    "no broker runs after A ended")).pid();
+            progress.printf("  A ended (exit %d); broker pid %d still runs for B; killing it (SIGKILL) in %d s%n",
+                    exitA, killed, KILL_AFTER_A_SEC);
+            Thread.sleep(KILL_AFTER_A_SEC * 1000L);
+            ProcessHandle broker = ProcessHandle.of(killed).orElseThrow();
+            broker.destroyForcibly();
+            broker.onExit().get(10, TimeUnit.SECONDS);
+            int exitB = childB.waitFor(240, TimeUnit.SECONDS) ? childB.exitValue() : -1;
+            String logA = Files.readString(log(workDir, a));
+            String logB = Files.readString(log(workDir, b));
+            long now = DetachedBroker.find(data).map(DetachedBroker.Running::pid).orElse(-1L);
+            boolean restarted = now > 0 && now != killed && logB.contains("kafka: embedded broker started again at ");
+            double restartSec = logB.lines().filter(l -> l.startsWith("kafka: embedded broker started again at "))
+                    .map(l -> l.replaceAll(".* after ([0-9.]+) s.*", "$1")).mapToDouble(Double::parseDouble)
+                    .findFirst().orElse(-1);
+            String current = DetachedBroker.find(data).map(DetachedBroker.Running::bootstrap).orElse(bootstrap);
+            long[] countsA = counts(current, a);
+            long[] countsB = counts(current, b);
+            long traces = (logA + "\n" + logB).lines().filter(l -> l.startsWith("\tat ") || l.contains("Exception:")
+                    && !l.startsWith("kafka:")).count();
+            return new SharedBroker(exitA, exitB, logB.contains("kafka: using embedded broker at " + bootstrap),
+                    restarted, restartSec, countsA[0], countsA[1], countsB[0], countsB[1], (int) countsA[2],
+                    (int) countsB[2], traces);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the shared-broker scenario failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the killed broker did not end: " + e, e);
+        } finally {
+            DetachedBroker.stop(data, Duration.ofSeconds(30));
+        }
+    }
+
+    /** {sent by the ledger, samples on the topic, repeats in the report replayed from the topics}. */
+    private static long[] counts(String bootstrap, String series) {
+        SeriesRecords topics = SeriesRecords.fromTopics(bootstrap, series);
+        long samples = topics.of(SampleBatch.class).stream().mapToLong(x -> x.samples().size()).sum();
+        long sent = topics.of(Ledger.class).stream().mapToLong(Ledger::sent).sum();
+        SeriesReport report = topics.report(series);
+        return new long[] {sent, samples, report.repeats().size()};
+    }
+
+    private static String awaitBroker(Path data, Process child) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline && child.isAlive()) {
+            var running = DetachedBroker.find(data);
+            if (running.isPresent()) {
+                return running.get().bootstrap();
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the first command started no broker on " + data);
+    }
+
+    private static Path log(Path workDir, String series) {
+        return workDir.resolve(series + ".generate.log");
+    }
+
+    private static Process generate(String url, Path data, String series, int durationSec, Path workDir)
+            throws IOException {
+        List<String> command = List.of(FaultSeries.Child.javaBinary(), "-Xmx384m", "-cp",
+                System.getProperty("java.class.path"), "io.rigscope.rig.Main", "generate", "--data-dir",
+                data.toString(), "--url", url, "--rate", "100", "--duration", durationSec + "s", "--batch", "0",
+                "--method", "GET", "--series", series, "--rep", "1", "--last", "--spool",
+                workDir.resolve("journal").toString(), "--broker-idle-stop", "1m");
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(log(workDir, series).toFile()));
+        Map<String, String> env = pb.environment();
+        env.remove("RIGSCOPE_BROKER"); // the detached broker is what is tested, even under the test suite
+        return pb.start();
+    }
+}
