@@ -120,6 +120,9 @@ public final class RemoteWriteSink implements Consumer<Decision>, AutoCloseable 
         closed = true;
         closing = true;
         try {
+            if (receiverDown) {
+                sender.interrupt(); // a receiver that is down is not waited for: not even its backoff
+            }
             sender.join(target.flushTimeout().toMillis());
             if (sender.isAlive()) {
                 sender.interrupt();
