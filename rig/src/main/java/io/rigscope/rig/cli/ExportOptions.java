@@ -33,7 +33,7 @@ public final class ExportOptions {
     String passwordEnv;
 
     /** The parsed target, or null without {@code --prometheus-rw}; a bad value exits 2 naming the flag. */
-    RemoteWriteTarget target() {
+    public RemoteWriteTarget target() {
         return target(null);
     }
 
@@ -41,7 +41,7 @@ public final class ExportOptions {
      * The parsed target: the flag's, else {@code fromFile} (a series file's {@code export.prometheus_rw}), else
      * null. A bad value exits 2 naming the flag.
      */
-    RemoteWriteTarget target(String fromFile) {
+    public RemoteWriteTarget target(String fromFile) {
         String url = prometheusRw != null ? prometheusRw : fromFile;
         if (url == null) {
             if (!headers.isEmpty() || user != null) {

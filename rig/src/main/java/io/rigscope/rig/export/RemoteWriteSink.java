@@ -113,7 +113,7 @@ public final class RemoteWriteSink implements Consumer<Decision>, AutoCloseable 
      * is down), stops the sender and prints one line: samples sent, and how many were not sent and why.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }

@@ -42,10 +42,12 @@ import java.util.Set;
  * @param servicePid the service's process id on this host ({@code target.pid}): the process collector watches it
  *                   ({@code rig.process}); null when the file gives none (then the service's process is not watched,
  *                   unless rigscope starts the reference SUT, whose process it always watches)
+ * @param prometheusRw the Prometheus remote-write URL the decisions are pushed to ({@code export.prometheus_rw};
+ *                     {@code --prometheus-rw} overrides it), or null
  */
 public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String tenant, List<String> watchTables,
                          String sutTouch, String sutInsert, String sutAppPassword, Path pgLog, Double costPerHour,
-                         String pgLogPrefix, Path pgData, Long servicePid) {
+                         String pgLogPrefix, Path pgData, Long servicePid, String prometheusRw) {
 
     public SeriesFile {
         watchTables = watchTables == null ? null : List.copyOf(watchTables);
@@ -61,7 +63,10 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     private record Top(String series, Target target, String database, Sut sut, Load load, List<ScenarioSpec> scenarios,
                        Ladder ladder, Sustained sustained, Ceiling ceiling, Denominator denominator,
                        JsonNode thresholds, JsonNode analyzer, String reconciliationSql, JsonNode watchTables,
-                       String pglog, String pglogPrefix, String pgdata, Double costPerHour) {
+                       String pglog, String pglogPrefix, String pgdata, Double costPerHour, Export export) {
+    }
+
+    private record Export(String prometheusRw) {
     }
 
     private record Target(String url, String apiKey, String tenant, String idleTimeout, Long pid) {
@@ -110,13 +115,13 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     /** This file with the reference SUT's app-role password replaced ({@code demo --app-password}). */
     public SeriesFile withAppPassword(String password) {
         return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, password, pgLog,
-                costPerHour, pgLogPrefix, pgData, servicePid);
+                costPerHour, pgLogPrefix, pgData, servicePid, prometheusRw);
     }
 
     /** This file with {@code database} replaced (by {@code --pg}). */
     public SeriesFile withDatabase(String url) {
         return new SeriesFile(plan, url, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
-                costPerHour, pgLogPrefix, pgData, servicePid);
+                costPerHour, pgLogPrefix, pgData, servicePid, prometheusRw);
     }
 
     /**
@@ -225,7 +230,8 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                     sut == null ? null : nonBlank(sut.appPassword(), "sut.app_password"),
                     pglog == null ? null : Path.of(pglog), top.costPerHour(),
                     nonBlank(top.pglogPrefix(), "pglog_prefix"), pgdata == null ? null : dir.resolve(pgdata),
-                    servicePid(target, url));
+                    servicePid(target, url),
+                    top.export() == null ? null : nonBlank(top.export().prometheusRw(), "export.prometheus_rw"));
         }
 
         /**

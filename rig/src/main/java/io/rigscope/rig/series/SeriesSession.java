@@ -7,6 +7,8 @@ import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.IntervalLogs;
+import io.rigscope.rig.export.RemoteWriteSink;
+import io.rigscope.rig.export.RemoteWriteTarget;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.SeriesReport;
@@ -61,11 +63,26 @@ public final class SeriesSession {
      * @param analyzerTimeout how long to wait for the analyzer after the series ends
      * @param reportHtml where to write it as a self-contained HTML page ({@link HtmlReport}), or null
      * @param hlogDir where to write the HdrHistogram interval logs ({@link IntervalLogs}), or null
+     * @param pushTo where the decisions are pushed as they are decided ({@link RemoteWriteSink}), or null
      */
     public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
-                          Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir) {
+                          Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir,
+                          RemoteWriteTarget pushTo) {
         public Options {
             analyzerTimeout = analyzerTimeout == null ? Duration.ofSeconds(90) : analyzerTimeout;
+        }
+
+        /** Options pushing nowhere. */
+        public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
+                       Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir) {
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, reportHtml, hlogDir,
+                    null);
+        }
+
+        /** These options pushing the decisions to {@code target} (null: nowhere). */
+        public Options withPush(RemoteWriteTarget target) {
+            return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
+                    reportHtml, hlogDir, target);
         }
 
         /** Options without an HTML report or interval logs. */
@@ -83,13 +100,13 @@ public final class SeriesSession {
         /** These options writing the HTML report to {@code file} (null: none). */
         public Options withReportHtml(Path file) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, file,
-                    hlogDir);
+                    hlogDir, pushTo);
         }
 
         /** These options writing the interval logs into {@code dir} (null: none). */
         public Options withHlog(Path dir) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
-                    reportHtml, dir);
+                    reportHtml, dir, pushTo);
         }
     }
 
@@ -198,12 +215,16 @@ public final class SeriesSession {
                                 new CollectorContext(plan.series(), currentRep::get, "local", Clock.systemUTC()))
                         .merged().publishOn(telemetryThread).doOnNext(waits::accept).subscribe(publisher::publish,
                                 e -> console.println("telemetry stopped: " + e.getMessage()));
+        RemoteWriteSink push = options.pushTo() == null ? null : new RemoteWriteSink(options.pushTo(), console);
         try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher,
                 Analyzer.forSeries(plan.series()), console,
-                stop -> runner.stopRepeat(stop.rep(), stop.abort().facts()))) {
+                stop -> runner.stopRepeat(stop.rep(), stop.abort().facts()), push == null ? d -> { } : push)) {
             SeriesRunner.Outcome outcome = runner.run();
             SeriesReport report = analysis.await(options.analyzerTimeout());
             publisher.flush();
+            if (push != null) {
+                push.close();
+            }
             Result result = new Result(outcome, report);
             print(plan, result);
             List<String> waitLines = waits.lines(4);
@@ -214,6 +235,9 @@ public final class SeriesSession {
             writeReports(report, analysis.material(), options);
             return result;
         } finally {
+            if (push != null) {
+                push.close(); // once: a second close is nothing
+            }
             collecting.dispose();
             telemetryThread.dispose();
         }
