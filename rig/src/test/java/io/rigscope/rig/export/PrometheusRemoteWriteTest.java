@@ -164,6 +164,36 @@ class PrometheusRemoteWriteTest {
         assertThat(fromPrometheus).isEqualTo(dropped);
     }
 
+    @Test
+    void everyQueryOfTheGrafanaDashboardAnswersWithData() throws Exception {
+        JsonNode dashboard = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(Path.of("..", "dashboards", "grafana", "rigscope.json").toFile());
+        long first = decisions.get(0).tsUs() / 1_000_000;
+        long last = (long) lastTimeSec() + 60;
+        int queries = 0;
+        for (JsonNode panel : dashboard.path("panels")) {
+            for (JsonNode target : panel.path("targets")) {
+                String expr = target.path("expr").asText().replace("$series", SERIES).replace("$scenario", ".+");
+                List<JsonNode> result = prometheus.queryRange(expr, first, last);
+                assertThat(result).as("%s: %s", panel.path("title").asText(), expr).isNotEmpty();
+                assertThat(result.get(0).path("values").size()).as(expr).isPositive();
+                queries++;
+            }
+        }
+        for (JsonNode variable : dashboard.at("/templating/list")) {
+            String definition = variable.path("definition").asText();
+            if (definition.startsWith("label_values(")) {
+                String[] args = definition.substring("label_values(".length(), definition.length() - 1)
+                        .replace("$series", SERIES).split(", ");
+                List<JsonNode> result = prometheus.queryRange(args[0], first, last);
+                assertThat(result).as(definition).isNotEmpty()
+                        .allSatisfy(r -> assertThat(r.path("metric").path(args[1]).asText()).isNotEmpty());
+                queries++;
+            }
+        }
+        assertThat(queries).isGreaterThanOrEqualTo(20);
+    }
+
     private double lastTimeSec() {
         return decisions.get(decisions.size() - 1).tsUs() / 1e6;
     }
