@@ -213,6 +213,9 @@ public final class RemoteWriteSink implements Consumer<Decision>, AutoCloseable 
                 lastError = "HTTP " + status + (response.body().isBlank() ? ""
                         : " " + response.body().strip().lines().findFirst().orElse(""));
                 retry = status == 429 || status / 100 == 5;
+            } catch (java.net.ConnectException e) {
+                lastError = "cannot connect" + (e.getMessage() == null ? "" : ": " + e.getMessage());
+                retry = true;
             } catch (IOException e) {
                 lastError = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
                 retry = true;

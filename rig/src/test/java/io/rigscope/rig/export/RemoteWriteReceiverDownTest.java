@@ -33,7 +33,7 @@ class RemoteWriteReceiverDownTest {
         List<String> lines = with.out().lines().filter(l -> l.startsWith("prometheus-rw:")).toList();
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0)).matches("prometheus-rw: 0 sample\\(s\\) sent to http://127\\.0\\.0\\.1:" + nobody
-                + "/api/v1/write in \\d+ request\\(s\\); ([\\d,]+) of \\1 NOT sent \\(last error: .*Connect.*\\)");
+                + "/api/v1/write in \\d+ request\\(s\\); ([\\d,]+) of \\1 NOT sent \\(last error: cannot connect.*\\)");
         assertThat(with.out().replace(lines.get(0) + System.lineSeparator(), "")).isEqualTo(without.out());
         assertThat(withSec).as("a receiver that is down is not waited for").isLessThan(20);
     }
