@@ -23,8 +23,7 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.analyze.EverySeries;
 import io.rigscope.rig.dashboard.Dashboard;
-import io.rigscope.rig.export.RemoteWriteSink;
-import io.rigscope.rig.export.RemoteWriteTarget;
+import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WirePublisher;
@@ -163,7 +162,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         WireCodec codec = new WireCodec();
         Dashboard.Options dashboardOptions = dashboard.options();
         SeriesOutputOptions.checkHlog(hlog);
-        RemoteWriteTarget pushTo = export.target();
+        ExportTargets pushTo = export.targets(null);
         if (input != null && dashboardOptions != null) {
             throw new UsageException("--dashboard reads the broker, and --input publishes nothing: open the wire "
                     + "file's --report-html, or analyze the series from its topics");
@@ -207,8 +206,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     /** Without --series: every series that starts, in the consumer group. Runs until Ctrl-C or --timeout. */
     private int everySeries() {
-        if (export.target() != null) {
-            throw new UsageException("--prometheus-rw needs --series (it pushes one series' decisions)");
+        if (export.targets(null).any()) {
+            throw new UsageException("--prometheus-rw and --otlp need --series (it pushes one series' decisions)");
         }
         if (input != null || replay || reportJson != null || reportMd != null || reportHtml != null || hlog != null) {
             throw new UsageException("without --series, analyze follows every series live: --input, --replay, "
@@ -263,7 +262,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     private int run(Flux<List<WireRecord>> records, boolean live, UnaryOperator<AnalyzerSettings> overrides,
-                    WirePublisher publisher, Duration stopAfter, RemoteWriteTarget pushTo) {
+                    WirePublisher publisher, Duration stopAfter, ExportTargets pushTo) {
         AtomicReference<Progress> progress = new AtomicReference<>();
         ScheduledExecutorService console = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "analyze-progress");
@@ -286,7 +285,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Decision last;
         ReportMaterial kept = new ReportMaterial(series, reportHtml != null, hlog != null);
         Flux<List<WireRecord>> tapped = bounded.doOnNext(kept::records);
-        RemoteWriteSink push = pushTo == null ? null : new RemoteWriteSink(pushTo, System.out);
+        ExportTargets.Sinks push = pushTo.open(System.out);
         try {
             Flux<Decision> decisions = analyzer.verdicts(tapped, live, progress::set, publisher);
             last = (push == null ? decisions : decisions.doOnNext(push))

@@ -1,5 +1,7 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.export.ExportTargets;
+import io.rigscope.rig.export.OtlpTarget;
 import io.rigscope.rig.export.RemoteWriteTarget;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -8,7 +10,7 @@ import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --prometheus-rw URL} and its headers and basic auth: shared by {@code run}, {@code demo}, {@code analyze}
+ * {@code --prometheus-rw URL} (its headers and basic auth) and {@code --otlp URL}: shared by {@code run}, {@code demo}, {@code analyze}
  * and {@code collect k6} (docs/export.md).
  */
 public final class ExportOptions {
@@ -32,16 +34,56 @@ public final class ExportOptions {
             description = "With --prometheus-rw-user: the environment variable holding the password (default ${DEFAULT-VALUE}).")
     String passwordEnv;
 
-    /** The parsed target, or null without {@code --prometheus-rw}; a bad value exits 2 naming the flag. */
-    public RemoteWriteTarget target() {
-        return target(null);
+    @Option(names = "--otlp", paramLabel = "URL",
+            description = {"Send the same figures as OpenTelemetry metrics (latency as exponential histograms) and each "
+                + "episode as a log record over OTLP/HTTP to this base URL (BASE/v1/metrics, BASE/v1/logs), e.g. "
+                + "http://127.0.0.1:4318 (an OpenTelemetry Collector's otlp receiver)."})
+    String otlp;
+
+    @Option(names = "--otlp-header", paramLabel = "NAME=VALUE",
+            description = "With --otlp: a header sent with every request. Repeatable.")
+    Map<String, String> otlpHeaders = new LinkedHashMap<>();
+
+    /**
+     * Where to push: {@code --prometheus-rw} (else {@code prometheusRwFromFile}, a series file's
+     * {@code export.prometheus_rw}, or null) and {@code --otlp}. A bad value exits 2 naming the flag.
+     */
+    public ExportTargets targets(String prometheusRwFromFile) {
+        return new ExportTargets(target(prometheusRwFromFile), otlpTarget());
+    }
+
+    private OtlpTarget otlpTarget() {
+        if (otlp == null) {
+            if (!otlpHeaders.isEmpty()) {
+                throw new UsageException("--otlp-header needs --otlp");
+            }
+            return null;
+        }
+        checkHeaders("--otlp-header", otlpHeaders);
+        try {
+            return new OtlpTarget(new URI(otlp.strip()), otlpHeaders);
+        } catch (URISyntaxException e) {
+            throw new UsageException("--otlp: '" + otlp + "' is not a URL: " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--otlp: " + e.getMessage());
+        }
+    }
+
+    private static void checkHeaders(String flag, Map<String, String> headers) {
+        for (Map.Entry<String, String> h : headers.entrySet()) {
+            try {
+                java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1/")).header(h.getKey(), h.getValue());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(flag + ": '" + h.getKey() + "' cannot be sent: " + e.getMessage());
+            }
+        }
     }
 
     /**
      * The parsed target: the flag's, else {@code fromFile} (a series file's {@code export.prometheus_rw}), else
      * null. A bad value exits 2 naming the flag.
      */
-    public RemoteWriteTarget target(String fromFile) {
+    RemoteWriteTarget target(String fromFile) {
         String url = prometheusRw != null ? prometheusRw : fromFile;
         if (url == null) {
             if (!headers.isEmpty() || user != null) {
@@ -65,13 +107,7 @@ public final class ExportOptions {
                         + " (--prometheus-rw-password-env) is not set");
             }
         }
-        for (Map.Entry<String, String> h : headers.entrySet()) {
-            try {
-                java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1/")).header(h.getKey(), h.getValue());
-            } catch (IllegalArgumentException e) {
-                throw new UsageException("--prometheus-rw-header: '" + h.getKey() + "' cannot be sent: " + e.getMessage());
-            }
-        }
+        checkHeaders("--prometheus-rw-header", headers);
         try {
             return RemoteWriteTarget.of(uri).withAuth(headers, user, password);
         } catch (IllegalArgumentException e) {

@@ -128,7 +128,7 @@ final class SeriesLaunch {
             SeriesSession.Result result = session.run(plan,
                     new SeriesSession.Options(database, file.effectiveTenant(), telemetry, environment,
                             output.reportJson, output.reportMd, null, output.reportHtml).withHlog(output.hlog)
-                            .withPush(output.export.target(file.prometheusRw())));
+                            .withPush(output.export.targets(file.prometheusRw())));
             publisher.flush();
             if (publisher.failed() > 0) {
                 // records Kafka never took (a broker away longer than the producer's delivery timeout): the topics,

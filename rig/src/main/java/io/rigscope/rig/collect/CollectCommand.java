@@ -13,7 +13,7 @@ import io.rigscope.rig.cli.ExportOptions;
 import io.rigscope.rig.cli.KafkaOptions;
 import io.rigscope.rig.cli.PgTarget;
 import io.rigscope.rig.cli.UsageException;
-import io.rigscope.rig.export.RemoteWriteTarget;
+import io.rigscope.rig.export.ExportTargets;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,12 +124,12 @@ public final class CollectCommand implements Callable<Integer> {
             throw new UsageException("--no-kafka needs --out FILE.jsonl: there would be nowhere to write");
         }
         Duration stopAfter = Durations.positive("--duration", duration);
-        RemoteWriteTarget pushTo = export.target();
+        ExportTargets pushTo = export.targets(null);
         if (name.equals("k6")) {
             return new CollectK6(k6, kafka, series, stopAfter, out, noKafka, pgUrl, pushTo).call();
         }
-        if (pushTo != null) {
-            throw new UsageException("--prometheus-rw is for `collect k6` (the decisions of a series); the telemetry of "
+        if (pushTo.any()) {
+            throw new UsageException("--prometheus-rw and --otlp are for `collect k6` (the decisions of a series); the telemetry of "
                     + "collect " + name + " is not pushed");
         }
         Duration every = interval;

@@ -10,8 +10,7 @@ import io.rigscope.rig.cli.KafkaOptions;
 import io.rigscope.rig.cli.RepeatReconciliation;
 import io.rigscope.rig.cli.UsageException;
 import io.rigscope.rig.export.AnalyzedPush;
-import io.rigscope.rig.export.RemoteWriteSink;
-import io.rigscope.rig.export.RemoteWriteTarget;
+import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.importers.k6.follow.FollowedFile;
 import io.rigscope.importers.k6.follow.K6Follow;
 import io.rigscope.importers.k6.follow.K6LineSource;
@@ -42,10 +41,10 @@ final class CollectK6 {
     private final Path out;
     private final boolean noKafka;
     private final String pgUrl;
-    private final RemoteWriteTarget pushTo;
+    private final ExportTargets pushTo;
 
     CollectK6(K6FollowOptions k6, KafkaOptions kafka, String series, Duration duration, Path out, boolean noKafka,
-              String pgUrl, RemoteWriteTarget pushTo) {
+              String pgUrl, ExportTargets pushTo) {
         this.pushTo = pushTo;
         this.k6 = k6;
         this.kafka = kafka;
@@ -115,8 +114,8 @@ final class CollectK6 {
                 Consumer<WireRecord> publish = reconciliation == null ? output::write
                         : new CountAtRepeatEnd(series, reconciliation, output::write);
                 // --prometheus-rw: the series' decisions, by the analyzer fed the same records, pushed as decided
-                AnalyzedPush push = pushTo == null ? null
-                        : new AnalyzedPush(series, publish, new RemoteWriteSink(pushTo, System.out));
+                AnalyzedPush push = !pushTo.any() ? null
+                        : new AnalyzedPush(series, publish, pushTo.open(System.out));
                 try {
                     result = new K6Follow(options, push == null ? publish : push, notes).run(source, stop::get,
                             r -> System.out.println(line(r)));

@@ -19,11 +19,11 @@ public final class AnalyzedPush implements Consumer<WireRecord>, AutoCloseable {
 
     private final Consumer<WireRecord> next;
     private final SeriesAnalysis analysis;
-    private final RemoteWriteSink sink;
+    private final ExportTargets.Sinks sink;
     private boolean judged;
 
     /** Records go on to {@code next}; the series' decisions go to {@code sink} (closed by {@link #close}). */
-    public AnalyzedPush(String series, Consumer<WireRecord> next, RemoteWriteSink sink) {
+    public AnalyzedPush(String series, Consumer<WireRecord> next, ExportTargets.Sinks sink) {
         this.next = next;
         this.analysis = Analyzer.forSeries(series).newAnalysis();
         this.sink = sink;

@@ -7,8 +7,7 @@ import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.IntervalLogs;
-import io.rigscope.rig.export.RemoteWriteSink;
-import io.rigscope.rig.export.RemoteWriteTarget;
+import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.SeriesReport;
@@ -63,11 +62,11 @@ public final class SeriesSession {
      * @param analyzerTimeout how long to wait for the analyzer after the series ends
      * @param reportHtml where to write it as a self-contained HTML page ({@link HtmlReport}), or null
      * @param hlogDir where to write the HdrHistogram interval logs ({@link IntervalLogs}), or null
-     * @param pushTo where the decisions are pushed as they are decided ({@link RemoteWriteSink}), or null
+     * @param pushTo where the decisions are pushed as they are decided ({@link ExportTargets}), or null
      */
     public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                           Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir,
-                          RemoteWriteTarget pushTo) {
+                          ExportTargets pushTo) {
         public Options {
             analyzerTimeout = analyzerTimeout == null ? Duration.ofSeconds(90) : analyzerTimeout;
         }
@@ -80,7 +79,7 @@ public final class SeriesSession {
         }
 
         /** These options pushing the decisions to {@code target} (null: nowhere). */
-        public Options withPush(RemoteWriteTarget target) {
+        public Options withPush(ExportTargets target) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
                     reportHtml, hlogDir, target);
         }
@@ -215,7 +214,7 @@ public final class SeriesSession {
                                 new CollectorContext(plan.series(), currentRep::get, "local", Clock.systemUTC()))
                         .merged().publishOn(telemetryThread).doOnNext(waits::accept).subscribe(publisher::publish,
                                 e -> console.println("telemetry stopped: " + e.getMessage()));
-        RemoteWriteSink push = options.pushTo() == null ? null : new RemoteWriteSink(options.pushTo(), console);
+        ExportTargets.Sinks push = options.pushTo() == null ? null : options.pushTo().open(console);
         try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher,
                 Analyzer.forSeries(plan.series()), console,
                 stop -> runner.stopRepeat(stop.rep(), stop.abort().facts()), push == null ? d -> { } : push)) {
