@@ -5,6 +5,7 @@ import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporterBuilder
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporterBuilder;
 import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.common.export.RetryPolicy;
 import io.opentelemetry.sdk.logs.data.LogRecordData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.rigscope.analyzer.api.Decision;
@@ -39,8 +40,8 @@ public final class OtlpSink implements Consumer<Decision>, AutoCloseable {
     private final Logger sdkLogger = Logger.getLogger("io.opentelemetry");
     private final OtlpTarget target;
     private final PrintStream console;
-    private final OtlpHttpMetricExporter metrics;
-    private final OtlpHttpLogRecordExporter logs;
+    private volatile OtlpHttpMetricExporter metrics;
+    private volatile OtlpHttpLogRecordExporter logs;
     private final DecisionSamples samples = new DecisionSamples();
     private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(BUFFER);
     private final AtomicLong accepted = new AtomicLong();
@@ -48,22 +49,13 @@ public final class OtlpSink implements Consumer<Decision>, AutoCloseable {
     private final AtomicLong notSent = new AtomicLong();
     private final Thread sender;
     private volatile boolean closing;
+    private volatile boolean down;
     private boolean closed;
 
     public OtlpSink(OtlpTarget target, PrintStream console) {
         this.target = target;
         this.console = console;
         sdkLogger.setLevel(Level.OFF);
-        OtlpHttpMetricExporterBuilder m = OtlpHttpMetricExporter.builder().setEndpoint(target.endpoint("metrics"))
-                .setTimeout(Duration.ofSeconds(10)).setConnectTimeout(Duration.ofSeconds(2));
-        OtlpHttpLogRecordExporterBuilder l = OtlpHttpLogRecordExporter.builder().setEndpoint(target.endpoint("logs"))
-                .setTimeout(Duration.ofSeconds(10)).setConnectTimeout(Duration.ofSeconds(2));
-        target.headers().forEach((k, v) -> {
-            m.addHeader(k, v);
-            l.addHeader(k, v);
-        });
-        this.metrics = m.build();
-        this.logs = l.build();
         this.sender = new Thread(this::sendLoop, "otlp");
         sender.setDaemon(true);
         sender.start();
@@ -104,6 +96,9 @@ public final class OtlpSink implements Consumer<Decision>, AutoCloseable {
         closed = true;
         closing = true;
         try {
+            if (down) {
+                sender.interrupt(); // a receiver that is down is not waited for
+            }
             sender.join(10_000);
             if (sender.isAlive()) {
                 sender.interrupt();
@@ -114,17 +109,37 @@ public final class OtlpSink implements Consumer<Decision>, AutoCloseable {
         }
         notSent.addAndGet(queue.size());
         queue.clear();
-        metrics.shutdown();
-        logs.shutdown();
+        if (metrics != null) {
+            metrics.shutdown();
+        }
+        if (logs != null) {
+            logs.shutdown();
+        }
         String line = String.format(Locale.ROOT, "otlp: %,d metric point(s) and log record(s) sent to %s", sent.get(),
                 target.shown());
         console.println(notSent.get() == 0 ? line
                 : line + String.format(Locale.ROOT, "; %,d of %,d NOT sent", notSent.get(), accepted.get()));
     }
 
+    /** Built on the sender's thread: the SDK's JDK sender loads the TLS trust store first, seconds on a busy host. */
+    private void openExporters() {
+        RetryPolicy retry = RetryPolicy.builder().setMaxAttempts(3).setInitialBackoff(Duration.ofMillis(250))
+                .setMaxBackoff(Duration.ofSeconds(2)).build();
+        OtlpHttpMetricExporterBuilder m = OtlpHttpMetricExporter.builder().setEndpoint(target.endpoint("metrics"))
+                .setTimeout(Duration.ofSeconds(10)).setConnectTimeout(Duration.ofSeconds(2)).setRetryPolicy(retry);
+        OtlpHttpLogRecordExporterBuilder l = OtlpHttpLogRecordExporter.builder().setEndpoint(target.endpoint("logs"))
+                .setTimeout(Duration.ofSeconds(10)).setConnectTimeout(Duration.ofSeconds(2)).setRetryPolicy(retry);
+        target.headers().forEach((k, v) -> {
+            m.addHeader(k, v);
+            l.addHeader(k, v);
+        });
+        metrics = m.build();
+        logs = l.build();
+    }
+
     private void sendLoop() {
         List<Object> batch = new ArrayList<>();
-        boolean down = false;
+        openExporters();
         try {
             while (true) {
                 Object first = queue.poll(100, TimeUnit.MILLISECONDS);
