@@ -108,6 +108,19 @@ class OtlpExportTest {
         assertThat(records).anySatisfy(l -> assertThat(l.getBody().getStringValue()).contains(first.evidenceLine()));
     }
 
+    @Test
+    void anOtlpReceiverThatIsDownLeavesTheVerdictAndSaysOnceWhatWasNotSent() throws Exception {
+        int nobody = LoopbackPorts.free();
+        RigscopeRun run = rigscope("analyze", "--series", PrometheusRemoteWriteTest.SERIES, "--input",
+                PrometheusRemoteWriteTest.RECORDED.toString(), "--quiet", "--otlp", "http://127.0.0.1:" + nobody);
+        assertThat(run.exit()).isEqualTo(99);
+        List<String> lines = run.out().lines().filter(l -> l.startsWith("otlp:")).toList();
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0)).matches("otlp: 0 metric point\\(s\\) and log record\\(s\\) sent to http://127\\.0\\.0\\.1:"
+                + nobody + "; ([\\d,]+) of \\1 NOT sent");
+        assertThat(run.out()).contains(PrometheusRemoteWriteTest.SERIES + ": FAIL");
+    }
+
     private static String attr(List<KeyValue> attributes, String key) {
         for (KeyValue kv : attributes) {
             if (kv.getKey().equals(key)) {
