@@ -23,6 +23,7 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.analyze.EverySeries;
 import io.rigscope.rig.dashboard.Dashboard;
+import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WirePublisher;
@@ -144,6 +145,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Mixin
     DashboardOptions dashboard = new DashboardOptions();
 
+    @Mixin
+    ExportOptions export = new ExportOptions();
+
     @Override
     public Integer call() {
         if (series == null) {
@@ -158,6 +162,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         WireCodec codec = new WireCodec();
         Dashboard.Options dashboardOptions = dashboard.options();
         SeriesOutputOptions.checkHlog(hlog);
+        ExportTargets pushTo = export.targets(null);
         if (input != null && dashboardOptions != null) {
             throw new UsageException("--dashboard reads the broker, and --input publishes nothing: open the wire "
                     + "file's --report-html, or analyze the series from its topics");
@@ -171,7 +176,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 deadLetters.incrementAndGet();
                 System.err.println("analyze: skipped " + f.deadLetter().origin() + ": " + f.deadLetter().reason());
             });
-            int code = run(records, false, overrides, null, stopAfter);
+            int code = run(records, false, overrides, null, stopAfter, pushTo);
             if (deadLetters.get() > 0) {
                 System.err.println("analyze: " + deadLetters.get() + " line(s) of " + input + " could not be decoded");
             }
@@ -188,7 +193,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             // a series analysed before (live, or an earlier --replay) has its malformed records in rig.dlq already
             DeadLetterSink dlq = DeadLetterSink.once(publisher, source, series, Duration.ofSeconds(60));
             Flux<List<WireRecord>> records = AnalyzerInput.fromKafka(source, series, !replay, dlq);
-            int code = run(records, !replay, overrides, doPublish ? publisher : null, stopAfter);
+            int code = run(records, !replay, overrides, doPublish ? publisher : null, stopAfter, pushTo);
             publisher.flush();
             if (dlq.count() > 0) {
                 System.err.println("analyze: " + dlq.count() + " malformed record(s) of " + series + " to rig.dlq"
@@ -201,6 +206,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     /** Without --series: every series that starts, in the consumer group. Runs until Ctrl-C or --timeout. */
     private int everySeries() {
+        if (export.targets(null).any()) {
+            throw new UsageException("--prometheus-rw and --otlp need --series (it pushes one series' decisions)");
+        }
         if (input != null || replay || reportJson != null || reportMd != null || reportHtml != null || hlog != null) {
             throw new UsageException("without --series, analyze follows every series live: --input, --replay, "
                     + "--hlog and --report-json/--report-md/--report-html need --series (use --report-dir)");
@@ -254,7 +262,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     private int run(Flux<List<WireRecord>> records, boolean live, UnaryOperator<AnalyzerSettings> overrides,
-                    WirePublisher publisher, Duration stopAfter) {
+                    WirePublisher publisher, Duration stopAfter, ExportTargets pushTo) {
         AtomicReference<Progress> progress = new AtomicReference<>();
         ScheduledExecutorService console = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "analyze-progress");
@@ -277,8 +285,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Decision last;
         ReportMaterial kept = new ReportMaterial(series, reportHtml != null, hlog != null);
         Flux<List<WireRecord>> tapped = bounded.doOnNext(kept::records);
+        ExportTargets.Sinks push = pushTo.open(System.out);
         try {
-            last = analyzer.verdicts(tapped, live, progress::set, publisher)
+            Flux<Decision> decisions = analyzer.verdicts(tapped, live, progress::set, publisher);
+            last = (push == null ? decisions : decisions.doOnNext(push))
                     .doOnNext(d -> {
                         kept.decision(d);
                         if (lines) {
@@ -291,6 +301,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     .blockLast();
         } finally {
             console.shutdownNow();
+            if (push != null) {
+                push.close();
+            }
         }
         if (!quiet) {
             System.err.println("\ranalyze " + series + ": " + (progress.get() == null ? "" : progress.get().line()));

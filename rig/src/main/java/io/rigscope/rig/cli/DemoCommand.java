@@ -85,6 +85,11 @@ public final class DemoCommand implements Callable<Integer> {
                 throw new UsageException("--dashboard with --provoke " + provoke + " is not offered (the case names "
                         + "its series as it starts): run `rigscope dashboard` beside it");
             }
+            if (output.export.targets(null).any()) {
+                throw new UsageException("--prometheus-rw and --otlp with --provoke " + provoke + " is not offered (the case runs "
+                        + "its own series): push it afterwards with `rigscope analyze --series ID --replay "
+                        + "--prometheus-rw URL`");
+            }
             return ProvokedDemo.run(provoke, kafka, output.out, output.reportJson, output.reportMd, output.reportHtml,
                     output.hlog);
         }

@@ -145,7 +145,8 @@ final class SeriesLaunch {
                             output.reportJson, output.reportMd,
                             rds == null ? null : RdsRig.ANALYZER_TIMEOUT, output.reportHtml).withHlog(output.hlog)
                             .withRemoteTelemetry(rds == null ? null : rds::collectors)
-                            .withJournal(journalDir));
+                            .withJournal(journalDir)
+                            .withPush(output.export.targets(file.prometheusRw())));
             publisher.flush();
             if (publisher.failed() > 0) {
                 // records Kafka never took (a broker away longer than the producer's delivery timeout): the topics,

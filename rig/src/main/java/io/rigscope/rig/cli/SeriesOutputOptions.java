@@ -2,10 +2,17 @@ package io.rigscope.rig.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** Where a series command writes its report and its wire file: shared by {@code run} and {@code demo}. */
+/**
+ * Where a series command writes its report and its wire file, and where it pushes its decisions
+ * ({@link ExportOptions}): shared by {@code run} and {@code demo}.
+ */
 public final class SeriesOutputOptions {
+
+    @Mixin
+    ExportOptions export = new ExportOptions();
 
     @Option(names = "--report-json", paramLabel = "FILE", description = "Write the series report as JSON.")
     Path reportJson;

@@ -9,9 +9,11 @@ import io.rigscope.model.wire.WireRecord;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.cli.Durations;
 import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.cli.ExportOptions;
 import io.rigscope.rig.cli.KafkaOptions;
 import io.rigscope.rig.cli.PgTarget;
 import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.export.ExportTargets;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,6 +109,9 @@ public final class CollectCommand implements Callable<Integer> {
     @Mixin
     K6FollowOptions k6 = new K6FollowOptions();
 
+    @Mixin
+    ExportOptions export = new ExportOptions();
+
     @Override
     public Integer call() throws Exception {
         if (!NAMES.contains(name)) {
@@ -119,8 +124,13 @@ public final class CollectCommand implements Callable<Integer> {
             throw new UsageException("--no-kafka needs --out FILE.jsonl: there would be nowhere to write");
         }
         Duration stopAfter = Durations.positive("--duration", duration);
+        ExportTargets pushTo = export.targets(null);
         if (name.equals("k6")) {
-            return new CollectK6(k6, kafka, series, stopAfter, out, noKafka, pgUrl).call();
+            return new CollectK6(k6, kafka, series, stopAfter, out, noKafka, pgUrl, pushTo).call();
+        }
+        if (pushTo.any()) {
+            throw new UsageException("--prometheus-rw and --otlp are for `collect k6` (the decisions of a series); the telemetry of "
+                    + "collect " + name + " is not pushed");
         }
         Duration every = interval;
         if (every != null && every.isZero()) {

@@ -9,6 +9,8 @@ import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.KafkaOptions;
 import io.rigscope.rig.cli.RepeatReconciliation;
 import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.export.AnalyzedPush;
+import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.importers.k6.follow.FollowedFile;
 import io.rigscope.importers.k6.follow.K6Follow;
 import io.rigscope.importers.k6.follow.K6LineSource;
@@ -39,9 +41,11 @@ final class CollectK6 {
     private final Path out;
     private final boolean noKafka;
     private final String pgUrl;
+    private final ExportTargets pushTo;
 
     CollectK6(K6FollowOptions k6, KafkaOptions kafka, String series, Duration duration, Path out, boolean noKafka,
-              String pgUrl) {
+              String pgUrl, ExportTargets pushTo) {
+        this.pushTo = pushTo;
         this.k6 = k6;
         this.kafka = kafka;
         this.series = series;
@@ -107,10 +111,19 @@ final class CollectK6 {
                 System.err.println("collect k6: series " + series + ", seconds closed by time (lateness "
                         + lateness.toMillis() + " ms)" + (idle == null ? ", Ctrl-C to stop" : ", ending after "
                         + idle.toMillis() + " ms idle"));
-                Consumer<WireRecord> write = reconciliation == null ? output::write
+                Consumer<WireRecord> publish = reconciliation == null ? output::write
                         : new CountAtRepeatEnd(series, reconciliation, output::write);
-                result = new K6Follow(options, write, notes).run(source, stop::get,
-                        r -> System.out.println(line(r)));
+                // --prometheus-rw: the series' decisions, by the analyzer fed the same records, pushed as decided
+                AnalyzedPush push = !pushTo.any() ? null
+                        : new AnalyzedPush(series, publish, pushTo.open(System.out));
+                try {
+                    result = new K6Follow(options, push == null ? publish : push, notes).run(source, stop::get,
+                            r -> System.out.println(line(r)));
+                } finally {
+                    if (push != null) {
+                        push.close();
+                    }
+                }
             } catch (K6Topic.WrongFormat e) {
                 throw new UsageException(e.getMessage());
             }

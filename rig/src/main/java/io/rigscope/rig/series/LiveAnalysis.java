@@ -70,13 +70,25 @@ public final class LiveAnalysis implements AutoCloseable {
      */
     public static LiveAnalysis start(WireSource source, WirePublisher publisher, Analyzer analyzer,
                                      PrintStream console, Consumer<Decision.Stop> onStop) {
+        return start(source, publisher, analyzer, console, onStop, d -> { });
+    }
+
+    /**
+     * {@link #start(WireSource, WirePublisher, Analyzer, PrintStream, Consumer)}, also handing every decision to
+     * {@code alsoTo} as it is decided, before it is printed (an export: {@code --prometheus-rw}); {@code alsoTo}
+     * must not block or throw.
+     */
+    public static LiveAnalysis start(WireSource source, WirePublisher publisher, Analyzer analyzer,
+                                     PrintStream console, Consumer<Decision.Stop> onStop, Consumer<Decision> alsoTo) {
         Objects.requireNonNull(console, "console");
+        Objects.requireNonNull(alsoTo, "alsoTo");
         Objects.requireNonNull(onStop, "onStop");
         DeadLetterSink dlq = new DeadLetterSink(publisher);
         CompletableFuture<SeriesReport> result = new CompletableFuture<>();
         ReportMaterial kept = new ReportMaterial(analyzer.series(), true, true);
         Disposable d = analyzer.verdicts(AnalyzerInput.fromKafka(source, analyzer.series(), true, dlq)
                         .doOnNext(kept::records), true, p -> { }, publisher)
+                .doOnNext(alsoTo)
                 .subscribe(decision -> {
                     kept.decision(decision);
                     String line = line(decision, analyzer.defaults().probeScenario());

@@ -44,10 +44,13 @@ import java.util.Set;
  *                   ({@code rig.process}); null when the file gives none (then the service's process is not watched,
  *                   unless rigscope starts the reference SUT, whose process it always watches)
  * @param rds the RDS instance the series runs against ({@code rds:}, docs/rds.md), or null
+ * @param prometheusRw the Prometheus remote-write URL the decisions are pushed to ({@code export.prometheus_rw};
+ *                     {@code --prometheus-rw} overrides it), or null
  */
 public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String tenant, List<String> watchTables,
                          String sutTouch, String sutInsert, String sutAppPassword, Path pgLog, Double costPerHour,
-                         String pgLogPrefix, Path pgData, Long servicePid, RdsTarget rds) {
+                         String pgLogPrefix, Path pgData, Long servicePid, RdsTarget rds,
+                         String prometheusRw) {
 
     public SeriesFile {
         watchTables = watchTables == null ? null : List.copyOf(watchTables);
@@ -63,7 +66,10 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     private record Top(String series, Target target, String database, Sut sut, Load load, List<ScenarioSpec> scenarios,
                        Ladder ladder, Sustained sustained, Ceiling ceiling, Denominator denominator,
                        JsonNode thresholds, JsonNode analyzer, String reconciliationSql, JsonNode watchTables,
-                       String pglog, String pglogPrefix, String pgdata, Double costPerHour, Rds rds) {
+                       String pglog, String pglogPrefix, String pgdata, Double costPerHour, Rds rds, Export export) {
+    }
+
+    private record Export(String prometheusRw) {
     }
 
     private record Rds(String dbInstance, String region, String endpoint, String poll, Boolean allowCrossAz,
@@ -116,19 +122,19 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     /** This file with the reference SUT's app-role password replaced ({@code demo --app-password}). */
     public SeriesFile withAppPassword(String password) {
         return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, password, pgLog,
-                costPerHour, pgLogPrefix, pgData, servicePid, rds);
+                costPerHour, pgLogPrefix, pgData, servicePid, rds, prometheusRw);
     }
 
     /** This file with its {@code rds:} section replaced (by {@code run --live-prices}). */
     public SeriesFile withRds(RdsTarget section) {
         return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
-                costPerHour, pgLogPrefix, pgData, servicePid, section);
+                costPerHour, pgLogPrefix, pgData, servicePid, section, prometheusRw);
     }
 
     /** This file with {@code database} replaced (by {@code --pg}). */
     public SeriesFile withDatabase(String url) {
         return new SeriesFile(plan, url, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
-                costPerHour, pgLogPrefix, pgData, servicePid, rds);
+                costPerHour, pgLogPrefix, pgData, servicePid, rds, prometheusRw);
     }
 
     /**
@@ -237,7 +243,8 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                     sut == null ? null : nonBlank(sut.appPassword(), "sut.app_password"),
                     pglog == null ? null : Path.of(pglog), top.costPerHour(),
                     nonBlank(top.pglogPrefix(), "pglog_prefix"), pgdata == null ? null : dir.resolve(pgdata),
-                    servicePid(target, url), rds(top.rds()));
+                    servicePid(target, url), rds(top.rds()),
+                    top.export() == null ? null : nonBlank(top.export().prometheusRw(), "export.prometheus_rw"));
         }
 
         /** {@code rds:}: the instance's identifier is required; region, endpoint, poll and allow_cross_az are not. */

@@ -7,6 +7,7 @@ import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.IntervalLogs;
+import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.SeriesReport;
@@ -67,52 +68,67 @@ public final class SeriesSession {
      * @param journalDir where each repeat's generator keeps its write-ahead sample journal (samples not yet
      *                   acknowledged by the broker; {@code rigscope recover} publishes what a failed run left), or
      *                   null for none
+     * @param pushTo where the decisions are pushed as they are decided ({@link ExportTargets}), or null
      */
     public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                           Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir,
                           java.util.function.Function<CollectorContext, io.rigscope.collectors.CollectorSet>
                                   remoteTelemetry,
-                          Path journalDir) {
+                          Path journalDir, ExportTargets pushTo) {
         public Options {
             analyzerTimeout = analyzerTimeout == null ? Duration.ofSeconds(90) : analyzerTimeout;
+        }
+
+        /** Options pushing nowhere. */
+        public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
+                       Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir) {
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, reportHtml, hlogDir,
+                    null, null, null);
+        }
+
+        /** These options pushing the decisions to {@code target} (null: nowhere). */
+        public Options withPush(ExportTargets target) {
+            return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
+                    reportHtml, hlogDir, remoteTelemetry, journalDir, target);
         }
 
         /** Options without an HTML report or interval logs. */
         public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout) {
-            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null, null, null, null);
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null, null, null, null,
+                    null);
         }
 
         /** Options without interval logs. */
         public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml) {
             this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, reportHtml, null,
-                    null, null);
+                    null, null, null);
         }
 
         /** These options writing the HTML report to {@code file} (null: none). */
         public Options withReportHtml(Path file) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, file,
-                    hlogDir, remoteTelemetry, journalDir);
+                    hlogDir, remoteTelemetry, journalDir, pushTo);
         }
 
         /** These options writing the interval logs into {@code dir} (null: none). */
         public Options withHlog(Path dir) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
-                    reportHtml, dir, remoteTelemetry, journalDir);
+                    reportHtml, dir, remoteTelemetry, journalDir, pushTo);
         }
 
         /** These options with the database host's own collectors ({@code remoteTelemetry}; null: none). */
         public Options withRemoteTelemetry(
                 java.util.function.Function<CollectorContext, io.rigscope.collectors.CollectorSet> collectors) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
-                    reportHtml, hlogDir, collectors, journalDir);
+                    reportHtml, hlogDir, collectors, journalDir, pushTo);
         }
 
         /** These options with the write-ahead sample journal in {@code dir} (null: none). */
         public Options withJournal(Path dir) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
-                    reportHtml, hlogDir, remoteTelemetry, dir);
+                    reportHtml, hlogDir, remoteTelemetry, dir, pushTo);
         }
     }
 
@@ -232,12 +248,16 @@ public final class SeriesSession {
         Disposable collecting = telemetry.isEmpty() ? () -> { }
                 : reactor.core.publisher.Flux.merge(telemetry).publishOn(telemetryThread).doOnNext(waits::accept)
                         .subscribe(publisher::publish, e -> console.println("telemetry stopped: " + e.getMessage()));
+        ExportTargets.Sinks push = options.pushTo() == null ? null : options.pushTo().open(console);
         try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher,
                 Analyzer.forSeries(plan.series()), console,
-                stop -> runner.stopRepeat(stop.rep(), stop.abort().facts()))) {
+                stop -> runner.stopRepeat(stop.rep(), stop.abort().facts()), push == null ? d -> { } : push)) {
             SeriesRunner.Outcome outcome = runner.run();
             SeriesReport report = analysis.await(options.analyzerTimeout());
             publisher.flush();
+            if (push != null) {
+                push.close();
+            }
             Result result = new Result(outcome, report);
             print(plan, result);
             List<String> waitLines = waits.lines(4);
@@ -248,6 +268,9 @@ public final class SeriesSession {
             writeReports(report, analysis.material(), options);
             return result;
         } finally {
+            if (push != null) {
+                push.close(); // once: a second close is nothing
+            }
             collecting.dispose();
             telemetryThread.dispose();
         }

@@ -230,4 +230,14 @@ class SeriesFileTest {
             }
         }
     }
+
+    @Test
+    void exportPrometheusRwNamesTheReceiverTheSeriesIsPushedTo() throws Exception {
+        assertThat(read("target: {url: 'http://x:1'}\nsustained: {rate: 5}\n"
+                + "export: {prometheus_rw: 'http://127.0.0.1:9090/api/v1/write'}\n").prometheusRw())
+                .isEqualTo("http://127.0.0.1:9090/api/v1/write");
+        assertThat(read("target: {url: 'http://x:1'}\nsustained: {rate: 5}\n").prometheusRw()).isNull();
+        assertThatThrownBy(() -> read("target: {url: 'http://x:1'}\nsustained: {rate: 5}\nexport: {prometheus: x}\n"))
+                .hasMessageContaining("export.prometheus is not a known key here");
+    }
 }
