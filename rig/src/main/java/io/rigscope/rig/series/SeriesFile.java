@@ -61,7 +61,9 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     private record Top(String series, Target target, String database, Sut sut, Load load, List<ScenarioSpec> scenarios,
                        Ladder ladder, Sustained sustained, Ceiling ceiling, Denominator denominator,
                        JsonNode thresholds, JsonNode analyzer, String reconciliationSql, JsonNode watchTables,
-                       String pglog, String pglogPrefix, String pgdata, Double costPerHour) {
+                       String pglog, String pglogPrefix, String pgdata, Double costPerHour,
+                       JsonNode cloud) {
+        // cloud: is read by io.rigscope.rig.cloud.CloudSection (rigscope cloud ...); run ignores it
     }
 
     private record Target(String url, String apiKey, String tenant, String idleTimeout, Long pid) {
