@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
             + "everything tagged rigscope:* with its hourly cost (exit 0 clean, 1 something remains, 2 could not look)."},
         subcommands = {
             CloudPlanCommand.class,
+            CloudCheckCommand.class,
 
 
 
