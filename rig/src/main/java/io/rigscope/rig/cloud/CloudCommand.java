@@ -10,11 +10,10 @@ import picocli.CommandLine.Command;
             + "everything tagged rigscope:* with its hourly cost (exit 0 clean, 1 something remains, 2 could not look)."},
         subcommands = {
             CloudPlanCommand.class,
+            CloudUpCommand.class,
+            CloudExtendCommand.class,
+            CloudDownCommand.class,
             CloudCheckCommand.class,
-
-
-
-
             CommandLine.HelpCommand.class
         })
 public final class CloudCommand implements Runnable {
