@@ -29,6 +29,7 @@ public final class ReportFiles {
         StringBuilder md = new StringBuilder();
         md.append("# Series ").append(report.series()).append(": ").append(report.verdict()).append("\n\n");
         md.append(report.headline()).append("\n\n");
+        measuredOn(report.environment()).ifPresent(line -> md.append(line).append("\n\n"));
         md.append("| figure | value |\n|---|---|\n");
         row(md, "scenario", report.scenario());
         row(md, "passed / total", report.passed() + "/" + report.total());
@@ -119,6 +120,30 @@ public final class ReportFiles {
             env.forEach((k, v) -> row(md, k, String.valueOf(v).replace("|", "\\|")));
         }
         return md.toString();
+    }
+
+    /**
+     * What the figures were measured on, when the ENVIRONMENT facts name it ({@code hardware}, {@code configuration},
+     * {@code cost_per_hour}, each with its {@code *_source}: a series against RDS): one line under the headline.
+     */
+    static java.util.Optional<String> measuredOn(Map<String, Object> env) {
+        if (env == null || !(env.get("hardware") instanceof String hardware)) {
+            return java.util.Optional.empty();
+        }
+        StringBuilder line = new StringBuilder("Measured on ").append(hardware);
+        if (env.get("hardware_source") != null) {
+            line.append(" (").append(env.get("hardware_source")).append(")");
+        }
+        if (env.get("configuration") != null) {
+            line.append("; ").append(env.get("configuration"));
+        }
+        Object cost = env.get("cost_per_hour");
+        boolean priced = String.valueOf(env.get("cost_source")).startsWith("price table");
+        line.append("; ").append(cost == null ? "no known hourly cost" : cost + (priced ? " USD/h" : " per hour"));
+        if (env.get("cost_source") != null) {
+            line.append(" (").append(env.get("cost_source")).append(")");
+        }
+        return java.util.Optional.of(line.append('.').toString());
     }
 
     /** {@code **min_wal_size=16GB**: why}, the action, or {@code not computed: why}; {@code -} without a lever. */

@@ -172,7 +172,7 @@ public final class CaseRun {
                                 .withServicePid(sut.pid())
                         : null;
                 SeriesSession.Options options = new SeriesSession.Options(owner, Provisioning.DEMO_TENANT, local,
-                        env.toEnvironment(), reportJson, reportMd, profile.analyzerTimeout(), reportHtml, hlogDir);
+                        env.toEnvironment(), reportJson, reportMd, profile.analyzerTimeout(), reportHtml, hlogDir, null);
                 try (RdsTelemetry rds = profile == CalibrationProfile.RDS ? RdsTelemetry.start(
                         new RdsTelemetry.Source(owner, pg.dataDir(), pg.logFile(), tables),
                         new CollectorContext(series, provoked.rep::get, "local", Clock.systemUTC()),

@@ -54,11 +54,21 @@ final class CloudWatchPeriods {
     }
 
     private final String instanceId;
+    private final boolean inProgress;
     /** period start, epoch second -> the readings in it */
     private final NavigableMap<Long, List<OsMetrics>> periods = new TreeMap<>();
 
     CloudWatchPeriods(String instanceId) {
+        this(instanceId, false);
+    }
+
+    /**
+     * @param inProgress true to serve the minute in progress too (its readings so far): a test's series is shorter
+     *                   than a minute; false serves only ended minutes, as CloudWatch does
+     */
+    CloudWatchPeriods(String instanceId, boolean inProgress) {
         this.instanceId = Objects.requireNonNull(instanceId, "instanceId");
+        this.inProgress = inProgress;
     }
 
     /** Adds one local reading (its first device is the data directory's) to its minute. */
@@ -92,7 +102,7 @@ final class CloudWatchPeriods {
             StringBuilder stamps = new StringBuilder();
             StringBuilder values = new StringBuilder();
             if (mine) {
-                long endedBefore = Math.floorDiv(nowMs, 1000) - PERIOD_SEC;
+                long endedBefore = Math.floorDiv(nowMs, 1000) - (inProgress ? 0 : PERIOD_SEC);
                 for (var e : periods.subMap(start.getEpochSecond(), true, end.getEpochSecond(), false).entrySet()) {
                     if (e.getKey() > endedBefore) {
                         break;

@@ -26,7 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * Performance Insights GetResourceMetrics ({@link PiSamples}), RDS DescribeDBLogFiles and
  * DownloadDBLogFilePortion ({@link RdsLogFile}), CloudWatch GetMetricData ({@link CloudWatchPeriods}). The real
  * collectors reach it through the AWS SDK with an endpoint override (what {@code --aws-endpoint} sets), so they
- * poll, page and parse exactly as they do against AWS.
+ * poll, page and parse exactly as they do against AWS. With an instance description ({@link RdsDescribe}) it
+ * also answers RDS DescribeDBInstances and DescribeDBParameters, and with a load-host zone the EC2 instance
+ * metadata service's IMDSv2 token and {@code placement/availability-zone} paths (what {@code run --config} with
+ * {@code rds:} reads).
  *
  * <p>JSON protocols are routed by {@code X-Amz-Target}, query protocols by the {@code Action} form field.
  * Signatures are not checked (the credentials are placeholders, never real ones). One server thread; a daemon
@@ -43,11 +46,15 @@ final class RdsStandIn implements AutoCloseable {
     private final PiSamples pi;
     private final RdsLogFile log;
     private final CloudWatchPeriods cloudWatch;
+    private final RdsDescribe describe;
+    private final String loadHostZone;
     private final Map<String, AtomicLong> calls = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong requests = new AtomicLong();
 
-    private RdsStandIn(EmStream em, PiSamples pi, RdsLogFile log, CloudWatchPeriods cloudWatch, Clock clock)
-            throws IOException {
+    private RdsStandIn(EmStream em, PiSamples pi, RdsLogFile log, CloudWatchPeriods cloudWatch, Clock clock,
+                       RdsDescribe describe, String loadHostZone) throws IOException {
+        this.describe = describe;
+        this.loadHostZone = loadHostZone;
         this.em = Objects.requireNonNull(em, "em");
         this.pi = Objects.requireNonNull(pi, "pi");
         this.log = Objects.requireNonNull(log, "log");
@@ -64,8 +71,17 @@ final class RdsStandIn implements AutoCloseable {
 
     /** Starts the endpoint on a free loopback port; the log's first release is one step from now. */
     static RdsStandIn start(EmStream em, PiSamples pi, RdsLogFile log, CloudWatchPeriods cloudWatch, Clock clock) {
+        return start(em, pi, log, cloudWatch, clock, null, null);
+    }
+
+    /**
+     * Starts the endpoint answering also DescribeDBInstances and DescribeDBParameters ({@code describe}, null: not)
+     * and the instance metadata service's zone ({@code loadHostZone}, null: not).
+     */
+    static RdsStandIn start(EmStream em, PiSamples pi, RdsLogFile log, CloudWatchPeriods cloudWatch, Clock clock,
+                            RdsDescribe describe, String loadHostZone) {
         try {
-            RdsStandIn s = new RdsStandIn(em, pi, log, cloudWatch, clock);
+            RdsStandIn s = new RdsStandIn(em, pi, log, cloudWatch, clock, describe, loadHostZone);
             s.server.start();
             long stepMs = RdsLogFile.RELEASE_EVERY.toMillis();
             s.timer.scheduleAtFixedRate(() -> log.release(clock.millis()), stepMs, stepMs, TimeUnit.MILLISECONDS);
@@ -90,6 +106,10 @@ final class RdsStandIn implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            if (exchange.getRequestURI().getPath().startsWith("/latest/")) {
+                metadata(exchange);
+                return;
+            }
             String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
             long nowMs = clock.millis();
             if (target != null) {
@@ -117,10 +137,19 @@ final class RdsStandIn implements AutoCloseable {
                 case "DescribeDBLogFiles" -> log.describe(form);
                 case "DownloadDBLogFilePortion" -> log.download(form);
                 case "GetMetricData" -> cloudWatch.getMetricData(form, nowMs);
+                case "DescribeDBInstances" -> describe == null ? null : describe.describeDbInstances(form);
+                case "DescribeDBParameters" -> describe == null ? null : describe.describeDbParameters(form);
                 default -> null;
             };
             if (answer != null) {
                 send(exchange, 200, "text/xml", answer);
+            } else if (action.equals("DescribeDBInstances") || action.equals("DescribeDBParameters")) {
+                boolean instance = action.equals("DescribeDBInstances");
+                send(exchange, 404, "text/xml", "<ErrorResponse xmlns=\"http://rds.amazonaws.com/doc/2014-10-31/\">"
+                        + "<Error><Type>Sender</Type><Code>" + (instance ? "DBInstanceNotFound" : "DBParameterGroupNotFound")
+                        + "</Code><Message>" + (instance ? "DBInstance " + xml(form.get("DBInstanceIdentifier"))
+                        : "DBParameterGroup " + xml(form.get("DBParameterGroupName"))) + " not found.</Message></Error>"
+                        + "<RequestId>" + UUID.randomUUID() + "</RequestId></ErrorResponse>");
             } else {
                 String code = "DownloadDBLogFilePortion".equals(action) ? "DBLogFileNotFoundFault" : "InvalidAction";
                 send(exchange, "DBLogFileNotFoundFault".equals(code) ? 404 : 400, "text/xml",
@@ -131,6 +160,22 @@ final class RdsStandIn implements AutoCloseable {
         } catch (RuntimeException e) {
             send(exchange, 500, "application/x-amz-json-1.1", JSON.createObjectNode()
                     .put("__type", "InternalFailure").put("message", String.valueOf(e.getMessage())).toString());
+        }
+    }
+
+    /** IMDSv2: {@code PUT /latest/api/token}, then {@code GET .../placement/availability-zone} with that token. */
+    private void metadata(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        calls.computeIfAbsent("imds " + path, a -> new AtomicLong()).incrementAndGet();
+        if (loadHostZone == null) {
+            send(exchange, 404, "text/plain", "not found");
+        } else if (path.equals("/latest/api/token") && exchange.getRequestMethod().equals("PUT")) {
+            send(exchange, 200, "text/plain", "standin-imds-token");
+        } else if (path.equals("/latest/meta-data/placement/availability-zone")
+                && "standin-imds-token".equals(exchange.getRequestHeaders().getFirst("X-aws-ec2-metadata-token"))) {
+            send(exchange, 200, "text/plain", loadHostZone);
+        } else {
+            send(exchange, 401, "text/plain", "unauthorized");
         }
     }
 

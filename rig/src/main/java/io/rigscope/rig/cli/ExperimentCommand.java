@@ -324,7 +324,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                 p.reconciliationSql(), p.requests());
         return new SeriesFile(plan, f.database(), f.startSut(), f.tenant(), f.watchTables(), f.sutTouch(),
                 f.sutInsert(), f.sutAppPassword(), f.pgLog(), f.costPerHour(), f.pgLogPrefix(), f.pgData(),
-                f.servicePid());
+                f.servicePid(), f.rds());
     }
 
     private static PgSettings.Session r2dbc(PgUrl url) {

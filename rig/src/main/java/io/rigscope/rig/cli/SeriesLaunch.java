@@ -7,6 +7,8 @@ import io.rigscope.model.wire.Environment;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.bringup.BringUpChecks;
 import io.rigscope.rig.environment.EnvironmentFacts;
+import io.rigscope.rig.pricing.PriceTable;
+import io.rigscope.rig.rds.RdsRig;
 import io.rigscope.rig.bringup.ServiceWriteThrough;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesPlan;
@@ -51,6 +53,8 @@ final class SeriesLaunch {
         SutProcess sut = null;
         SeriesSession session = new SeriesSession(bootstrap, publisher, codec, console);
         try {
+            // an RDS instance is described, and its telemetry and zone checked, before anything starts
+            RdsRig rds = file.rds() == null ? null : RdsRig.prepare(file.rds(), PriceTable.bundled(), console);
             if (file.startSut()) {
                 Path log = SutProcess.newLogFile();
                 console.printf("sut: starting the reference SUT in its own JVM (output in %s)%n", log);
@@ -89,7 +93,7 @@ final class SeriesLaunch {
             }
             Optional<PrivatePostgres> cluster = target == null ? Optional.empty() : target.cluster();
             Path pgData = cluster.map(PrivatePostgres::dataDir).orElse(file.pgData());
-            if (pgData == null && database != null) {
+            if (pgData == null && database != null && rds == null) {
                 pgData = localDataDirectory(database).orElse(null);
                 if (pgData != null) {
                     console.println("disk: the database is on this host, its data directory " + pgData
@@ -104,6 +108,12 @@ final class SeriesLaunch {
             Environment environment = database == null ? null
                     : EnvironmentFacts.collect(database, dataDir, file.costPerHour(),
                             file.effectiveWatchTables()).toEnvironment();
+            if (rds != null) {
+                environment = rds.environment(environment, file.costPerHour());
+                RdsRig.Cost cost = rds.cost(file.costPerHour());
+                console.println("cost: " + (cost.usdPerHour() == null ? "no known price" : String.format(
+                        java.util.Locale.ROOT, "%.4f USD/h", cost.usdPerHour())) + " (" + cost.source() + ")");
+            }
             console.printf("series %s: %s%n", plan.series(), plan.describe());
             Path pgLog = file.pgLog() != null ? file.pgLog() : cluster.map(PrivatePostgres::logFile).orElse(null);
             TelemetrySources.Local telemetry = new TelemetrySources.Local(database, pgLog, file.pgLogPrefix(), false,
@@ -120,14 +130,19 @@ final class SeriesLaunch {
                 telemetry = telemetry.withServicePid(pid); // the user's service: rig.process
                 console.printf("process: watching the service's process, pid %d (target.pid), as rig.process%n", pid);
             }
-            if (pgData == null) {
+            if (rds != null) {
+                telemetry = telemetry.withoutLocalDisk();
+                console.println(rds.describe());
+            } else if (pgData == null) {
                 telemetry = telemetry.withoutLocalDisk();
                 console.println("disk: no pgdata, and the database's data directory is not on this host (or not "
                         + "readable): its disk is not measured (no os, no canary; give pgdata when it runs here)");
             }
             SeriesSession.Result result = session.run(plan,
                     new SeriesSession.Options(database, file.effectiveTenant(), telemetry, environment,
-                            output.reportJson, output.reportMd, null, output.reportHtml).withHlog(output.hlog));
+                            output.reportJson, output.reportMd,
+                            rds == null ? null : RdsRig.ANALYZER_TIMEOUT, output.reportHtml).withHlog(output.hlog)
+                            .withRemoteTelemetry(rds == null ? null : rds::collectors));
             publisher.flush();
             if (publisher.failed() > 0) {
                 // records Kafka never took (a broker away longer than the producer's delivery timeout): the topics,

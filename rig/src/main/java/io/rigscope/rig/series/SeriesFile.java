@@ -7,6 +7,7 @@ import io.rigscope.rig.cli.Durations;
 import io.rigscope.rig.cli.UsageException;
 import io.rigscope.rig.plan.PlanYaml;
 import io.rigscope.rig.plan.ScenarioSpec;
+import io.rigscope.rig.rds.RdsTarget;
 import io.rigscope.sut.SutContract;
 import java.net.URI;
 import java.nio.file.Path;
@@ -42,10 +43,11 @@ import java.util.Set;
  * @param servicePid the service's process id on this host ({@code target.pid}): the process collector watches it
  *                   ({@code rig.process}); null when the file gives none (then the service's process is not watched,
  *                   unless rigscope starts the reference SUT, whose process it always watches)
+ * @param rds the RDS instance the series runs against ({@code rds:}, docs/rds.md), or null
  */
 public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String tenant, List<String> watchTables,
                          String sutTouch, String sutInsert, String sutAppPassword, Path pgLog, Double costPerHour,
-                         String pgLogPrefix, Path pgData, Long servicePid) {
+                         String pgLogPrefix, Path pgData, Long servicePid, RdsTarget rds) {
 
     public SeriesFile {
         watchTables = watchTables == null ? null : List.copyOf(watchTables);
@@ -61,9 +63,12 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     private record Top(String series, Target target, String database, Sut sut, Load load, List<ScenarioSpec> scenarios,
                        Ladder ladder, Sustained sustained, Ceiling ceiling, Denominator denominator,
                        JsonNode thresholds, JsonNode analyzer, String reconciliationSql, JsonNode watchTables,
-                       String pglog, String pglogPrefix, String pgdata, Double costPerHour,
+                       String pglog, String pglogPrefix, String pgdata, Double costPerHour, Rds rds,
                        JsonNode cloud) {
         // cloud: is read by io.rigscope.rig.cloud.CloudSection (rigscope cloud ...); run ignores it
+    }
+
+    private record Rds(String dbInstance, String region, String endpoint, String poll, Boolean allowCrossAz) {
     }
 
     private record Target(String url, String apiKey, String tenant, String idleTimeout, Long pid) {
@@ -112,13 +117,13 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     /** This file with the reference SUT's app-role password replaced ({@code demo --app-password}). */
     public SeriesFile withAppPassword(String password) {
         return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, password, pgLog,
-                costPerHour, pgLogPrefix, pgData, servicePid);
+                costPerHour, pgLogPrefix, pgData, servicePid, rds);
     }
 
     /** This file with {@code database} replaced (by {@code --pg}). */
     public SeriesFile withDatabase(String url) {
         return new SeriesFile(plan, url, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
-                costPerHour, pgLogPrefix, pgData, servicePid);
+                costPerHour, pgLogPrefix, pgData, servicePid, rds);
     }
 
     /**
@@ -227,7 +232,39 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                     sut == null ? null : nonBlank(sut.appPassword(), "sut.app_password"),
                     pglog == null ? null : Path.of(pglog), top.costPerHour(),
                     nonBlank(top.pglogPrefix(), "pglog_prefix"), pgdata == null ? null : dir.resolve(pgdata),
-                    servicePid(target, url));
+                    servicePid(target, url), rds(top.rds()));
+        }
+
+        /** {@code rds:}: the instance's identifier is required; region, endpoint, poll and allow_cross_az are not. */
+        private RdsTarget rds(Rds r) {
+            if (r == null) {
+                return null;
+            }
+            if (r.dbInstance() == null) {
+                throw fail("rds.db_instance", "is missing: the DB instance identifier, e.g. rigscope-pg");
+            }
+            String id = nonBlank(r.dbInstance(), "rds.db_instance");
+            String region = nonBlank(r.region(), "rds.region");
+            if (region != null && !region.matches("[a-z]{2}(-[a-z]+)+-[0-9]+")) {
+                throw fail("rds.region", "'" + region + "' is not an AWS region, e.g. us-east-1");
+            }
+            URI endpoint = null;
+            if (nonBlank(r.endpoint(), "rds.endpoint") != null) {
+                try {
+                    endpoint = new URI(r.endpoint().strip());
+                } catch (java.net.URISyntaxException e) {
+                    throw fail("rds.endpoint", "'" + r.endpoint() + "' is not a URL (" + e.getReason() + ")");
+                }
+                if (!java.util.List.of("http", "https").contains(String.valueOf(endpoint.getScheme()))
+                        || endpoint.getHost() == null) {
+                    throw fail("rds.endpoint", "'" + r.endpoint() + "' is not an absolute http(s):// URL with a host");
+                }
+            }
+            Duration poll = duration(r.poll(), "rds.poll", null);
+            if (poll != null && (poll.isZero() || poll.isNegative())) {
+                throw fail("rds.poll", "must be > 0");
+            }
+            return new RdsTarget(id, region, endpoint, poll, Boolean.TRUE.equals(r.allowCrossAz()));
         }
 
         /**

@@ -61,9 +61,14 @@ public final class SeriesSession {
      * @param analyzerTimeout how long to wait for the analyzer after the series ends
      * @param reportHtml where to write it as a self-contained HTML page ({@link HtmlReport}), or null
      * @param hlogDir where to write the HdrHistogram interval logs ({@link IntervalLogs}), or null
+     * @param remoteTelemetry the database host's own collectors (an RDS instance's, {@code RdsRig#collectors}) made
+     *                        for the series' context, or null; with them the local collectors they stand for
+     *                        ({@code RdsRig.REPLACED_LOCAL}) are left out
      */
     public record Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
-                          Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir) {
+                          Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml, Path hlogDir,
+                          java.util.function.Function<CollectorContext, io.rigscope.collectors.CollectorSet>
+                                  remoteTelemetry) {
         public Options {
             analyzerTimeout = analyzerTimeout == null ? Duration.ofSeconds(90) : analyzerTimeout;
         }
@@ -71,25 +76,33 @@ public final class SeriesSession {
         /** Options without an HTML report or interval logs. */
         public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout) {
-            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null, null);
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, null, null, null);
         }
 
         /** Options without interval logs. */
         public Options(PgUrl database, String tenant, TelemetrySources.Local telemetry, Environment environment,
                        Path reportJson, Path reportMd, Duration analyzerTimeout, Path reportHtml) {
-            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, reportHtml, null);
+            this(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, reportHtml, null,
+                    null);
         }
 
         /** These options writing the HTML report to {@code file} (null: none). */
         public Options withReportHtml(Path file) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout, file,
-                    hlogDir);
+                    hlogDir, remoteTelemetry);
         }
 
         /** These options writing the interval logs into {@code dir} (null: none). */
         public Options withHlog(Path dir) {
             return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
-                    reportHtml, dir);
+                    reportHtml, dir, remoteTelemetry);
+        }
+
+        /** These options with the database host's own collectors ({@code remoteTelemetry}; null: none). */
+        public Options withRemoteTelemetry(
+                java.util.function.Function<CollectorContext, io.rigscope.collectors.CollectorSet> collectors) {
+            return new Options(database, tenant, telemetry, environment, reportJson, reportMd, analyzerTimeout,
+                    reportHtml, hlogDir, collectors);
         }
     }
 
@@ -193,11 +206,22 @@ public final class SeriesSession {
 
         Scheduler telemetryThread = Schedulers.newSingle("rig-telemetry", true);
         WaitsTally waits = new WaitsTally();
-        Disposable collecting = options.telemetry() == null ? () -> { }
-                : TelemetrySources.local(options.telemetry(),
-                                new CollectorContext(plan.series(), currentRep::get, "local", Clock.systemUTC()))
-                        .merged().publishOn(telemetryThread).doOnNext(waits::accept).subscribe(publisher::publish,
-                                e -> console.println("telemetry stopped: " + e.getMessage()));
+        CollectorContext telemetryCtx = new CollectorContext(plan.series(), currentRep::get, "local", Clock.systemUTC());
+        List<reactor.core.publisher.Flux<io.rigscope.model.wire.WireRecord>> telemetry = new java.util.ArrayList<>();
+        if (options.telemetry() != null) {
+            io.rigscope.collectors.CollectorSet local = TelemetrySources.local(options.telemetry(), telemetryCtx);
+            if (options.remoteTelemetry() != null) {
+                local = local.only(local.names().stream()
+                        .filter(n -> !io.rigscope.rig.rds.RdsRig.REPLACED_LOCAL.contains(n)).toList());
+            }
+            telemetry.add(local.merged());
+        }
+        if (options.remoteTelemetry() != null) {
+            telemetry.add(options.remoteTelemetry().apply(telemetryCtx).merged());
+        }
+        Disposable collecting = telemetry.isEmpty() ? () -> { }
+                : reactor.core.publisher.Flux.merge(telemetry).publishOn(telemetryThread).doOnNext(waits::accept)
+                        .subscribe(publisher::publish, e -> console.println("telemetry stopped: " + e.getMessage()));
         try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher,
                 Analyzer.forSeries(plan.series()), console,
                 stop -> runner.stopRepeat(stop.rep(), stop.abort().facts()))) {

@@ -1,0 +1,192 @@
+package io.rigscope.rig.rds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rigscope.localenv.postgres.PrivatePostgres;
+import io.rigscope.localenv.testing.KafkaBroker;
+import io.rigscope.pg.PgUrl;
+import io.rigscope.rig.calibrate.RdsStandInRig;
+import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.cli.RigscopeRun;
+import io.rigscope.rig.environment.EnvironmentFacts;
+import io.rigscope.sut.RunningSut;
+import io.rigscope.sut.db.Sql;
+import io.rigscope.sut.testing.SutOnPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code run --config} with {@code rds:} against the RDS stand-in, the test's private cluster standing in for the
+ * instance's database: the real RDS client and collectors through the AWS SDK, the real broker, the real analyzer.
+ */
+class RdsSeriesTest {
+
+    @RegisterExtension
+    static final KafkaBroker kafka = new KafkaBroker();
+    /** Logs as RDS does: the RDS log collector parses it with RDS's prefix, in UTC. */
+    @RegisterExtension
+    static final SutOnPostgres db = new SutOnPostgres(PrivatePostgres.Options.defaults()
+            .with("log_line_prefix", "'%t:%r:%u@%d:[%p]:'").with("log_timezone", "'UTC'"));
+
+    private static final String ID = "rigscope-pg";
+    private static final String DBI = "db-ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+    @BeforeAll
+    static void placeholderCredentials() {
+        // the SDK's default chain reads these system properties; the stand-in checks no signature
+        System.setProperty("aws.accessKeyId", "AKIDRIGSCOPESTANDIN0");
+        System.setProperty("aws.secretAccessKey", "placeholder-for-the-local-stand-in");
+    }
+
+    @AfterAll
+    static void clearProperties() {
+        System.clearProperty("aws.accessKeyId");
+        System.clearProperty("aws.secretAccessKey");
+        System.clearProperty("aws.ec2MetadataServiceEndpoint");
+    }
+
+    /** The stand-in instance: a db.t4g.micro (priced in the bundled table) whose parameters are the cluster's. */
+    private static RdsStandInRig.Instance instance(String zone, boolean performanceInsights) {
+        PgUrl owner = db.owner();
+        Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("application_name", null);
+        List<String[]> rows = Sql.blockList(owner.connectionFactory("test"), Duration.ofSeconds(10),
+                "SELECT name, setting FROM pg_settings WHERE name = ANY($1::text[]) OR name LIKE 'autovacuum%' "
+                        + "OR name LIKE 'checkpoint%' ORDER BY name",
+                r -> new String[] {r.get("name", String.class), r.get("setting", String.class)},
+                (Object) EnvironmentFacts.SETTINGS.toArray(String[]::new));
+        rows.forEach(r -> parameters.put(r[0], r[1]));
+        parameters.put("work_mem", null);
+        return new RdsStandInRig.Instance(ID, DBI, "db.t4g.micro", "15.8", "gp3", 100, 3000, 125, zone, false,
+                "127.0.0.1", db.cluster().port(), "rigscope-pg15", 1, "arn:aws:iam::123456789012:role/rds-monitoring",
+                performanceInsights, parameters);
+    }
+
+    private static String config(String targetUrl, RdsStandInRig standIn, String extra) {
+        return "target: {url: '" + targetUrl + "', api_key: rigscope-demo-key}\n"
+                + "database: " + db.owner().libpq() + "\n"
+                + "sustained: {rate: 20, repeats: 1, duration: 8s, cooldown: 0s}\n"
+                + "load: {probe_rate: 0}\n"
+                + "rds: {db_instance: " + ID + ", region: us-east-1, endpoint: '" + standIn.endpoint() + "', poll: 1s"
+                + extra + "}\n";
+    }
+
+    @Test
+    void aSeriesAgainstAnRdsInstanceCarriesItsFourStreamsItsFactsAndItsCost(@TempDir Path dir) throws Exception {
+        ScheduledExecutorService checkpoints = Executors.newSingleThreadScheduledExecutor();
+        try (RunningSut sut = db.start();
+             RdsStandInRig standIn = RdsStandInRig.start(instance("us-east-1a", true), db.owner(),
+                     db.cluster().dataDir(), db.cluster().logFile(), "us-east-1a")) {
+            System.setProperty("aws.ec2MetadataServiceEndpoint", standIn.endpoint().toString());
+            // checkpoints the RDS log will carry (log_checkpoints is on): rig.pglog from rdslog@
+            checkpoints.scheduleAtFixedRate(() -> Sql.blockUpdate(db.owner().connectionFactory("test"),
+                    Duration.ofSeconds(10), "CHECKPOINT"), 2, 4, TimeUnit.SECONDS);
+            Path config = dir.resolve("series.yaml");
+            Files.writeString(config, config(sut.baseUri().toString(), standIn, ""));
+            Path wire = dir.resolve("wire.jsonl");
+            Path json = dir.resolve("report.json");
+            Path md = dir.resolve("report.md");
+            Path html = dir.resolve("report.html");
+            RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--series",
+                    "rds-" + UUID.randomUUID(), "--bootstrap", kafka.bootstrap(), "--out", wire.toString(),
+                    "--report-json", json.toString(), "--report-md", md.toString(), "--report-html", html.toString());
+            checkpoints.shutdownNow();
+            System.out.println(r.out()); // the run's console, for docs/rds.md
+            System.out.println(Files.exists(md) ? Files.readString(md) : "(no report)");
+
+            assertThat(r.exit()).as(r.out() + r.err()).isIn(ExitCodes.OK, ExitCodes.GATES_FAILED);
+            assertThat(r.out()).contains("rds: rigscope-pg: db.t4g.micro (2 vCPU, 1 GiB); gp3 100 GB, 3000 IOPS, "
+                            + "125 MiB/s; us-east-1a, Single-AZ; postgres 15.8, parameter group rigscope-pg15")
+                    .contains("bring-up: load host in us-east-1a, DB instance rigscope-pg in us-east-1a: same AZ")
+                    .contains("rds: collecting em@" + DBI)
+                    .contains("cost: 0.0318 USD/h (price table ")
+                    .doesNotContain("Performance Insights is off");
+            List<String> lines = Files.readAllLines(wire);
+            assertThat(lines).as("Enhanced Monitoring").anyMatch(l -> l.contains("\"topic\":\"rig.os\"")
+                    && l.contains("\"src\":\"em@" + DBI + "\""));
+            assertThat(lines).as("Performance Insights").anyMatch(l -> l.contains("\"topic\":\"rig.waits\"")
+                    && l.contains("\"src\":\"pi@" + DBI + "\""));
+            assertThat(lines).as("the RDS log").anyMatch(l -> l.contains("\"topic\":\"rig.pglog\"")
+                    && l.contains("\"src\":\"rdslog@" + ID + "\""));
+            assertThat(lines).as("CloudWatch").anyMatch(l -> l.contains("\"topic\":\"rig.cloudwatch\"")
+                    && l.contains("\"src\":\"cloudwatch@" + ID + "\""));
+            assertThat(lines).as("no local stream the instance's stand for").noneMatch(l -> l.contains("\"src\":\"waits@")
+                    || l.contains("\"topic\":\"rig.canary\""));
+
+            JsonNode env = new ObjectMapper().readTree(json.toFile()).path("environment");
+            assertThat(env.path("hardware").asText()).startsWith("db.t4g.micro (2 vCPU, 1 GiB); gp3 100 GB");
+            assertThat(env.path("hardware_source").asText()).isEqualTo("rds:DescribeDBInstances");
+            assertThat(env.path("configuration").asText()).startsWith("PostgreSQL 15.8 on RDS, parameter group "
+                    + "rigscope-pg15: ").contains("max_wal_size=");
+            assertThat(env.path("cost_per_hour").asDouble()).isEqualTo(0.0318);
+            assertThat(env.path("cost_source").asText()).startsWith("price table 2026-")
+                    .contains("db.t4g.micro us-east-1 Single-AZ $0.016/h");
+            assertThat(env.path("rds").path("availability_zone").asText()).isEqualTo("us-east-1a");
+            assertThat(env.path("rds").path("vcpus").asInt()).isEqualTo(2);
+            assertThat(env.path("rds_parameters").path("autovacuum_naptime").isTextual()).isTrue();
+            assertThat(env.path("rds_parameters").has("work_mem")).as("a parameter left at the default").isFalse();
+            assertThat(Files.readString(md)).contains("| hardware | db.t4g.micro (2 vCPU, 1 GiB)", "| cost_per_hour | 0.0318 |",
+                    "| cost_source | price table ");
+            assertThat(Files.readString(html)).contains("rds:DescribeDBInstances");
+            assertThat(standIn.calls()).containsKeys("DescribeDBInstances", "DescribeDBParameters", "GetLogEvents",
+                    "GetResourceMetrics", "DownloadDBLogFilePortion", "GetMetricData");
+            assertThat(standIn.calls().get("DescribeDBParameters")).as("paged").isGreaterThan(1);
+        } finally {
+            checkpoints.shutdownNow();
+            System.clearProperty("aws.ec2MetadataServiceEndpoint");
+        }
+    }
+
+    @Test
+    void aLoadHostInAnotherZoneIsRefusedNamingBothZonesAndPerformanceInsightsOffIsSaidWithItsCommand(@TempDir Path dir)
+            throws Exception {
+        try (RdsStandInRig standIn = RdsStandInRig.start(instance("us-east-1a", false), db.owner(),
+                db.cluster().dataDir(), db.cluster().logFile(), "us-east-1b")) {
+            System.setProperty("aws.ec2MetadataServiceEndpoint", standIn.endpoint().toString());
+            Path config = dir.resolve("series.yaml");
+            Files.writeString(config, config("http://127.0.0.1:1", standIn, ""));
+            RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--series",
+                    "rds-az-" + UUID.randomUUID(), "--bootstrap", kafka.bootstrap());
+            assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCodes.USAGE);
+            assertThat(r.err()).contains("the load host is in us-east-1b and DB instance rigscope-pg in us-east-1a")
+                    .contains("rds.allow_cross_az");
+            assertThat(r.out()).contains("bring-up: on rigscope-pg Performance Insights is off", "aws rds "
+                    + "modify-db-instance --db-instance-identifier rigscope-pg --monitoring-interval 1 "
+                    + "--monitoring-role-arn arn:aws:iam::123456789012:role/rds-monitoring "
+                    + "--enable-performance-insights --apply-immediately")
+                    .doesNotContain("sustained");
+        } finally {
+            System.clearProperty("aws.ec2MetadataServiceEndpoint");
+        }
+    }
+
+    @Test
+    void aTypoUnderRdsExitsTwoNamingTheKey(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("series.yaml");
+        Files.writeString(config, "target: {url: 'http://127.0.0.1:1'}\nsustained: {rate: 5}\n"
+                + "rds: {db_instance: x, regoin: us-east-1}\n");
+        RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--bootstrap", kafka.bootstrap());
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("rds.regoin").doesNotContain("Exception");
+        Files.writeString(config, "target: {url: 'http://127.0.0.1:1'}\nsustained: {rate: 5}\nrds: {region: us-east-1}\n");
+        RigscopeRun missing = RigscopeRun.rigscope("run", "--config", config.toString(), "--bootstrap",
+                kafka.bootstrap());
+        assertThat(missing.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(missing.err()).contains("rds.db_instance is missing");
+    }
+}
