@@ -12,6 +12,8 @@ import picocli.CommandLine.Command;
             CloudPlanCommand.class,
             CloudUpCommand.class,
             CloudExtendCommand.class,
+            CloudRunCommand.class,
+            CloudFetchCommand.class,
             CloudDownCommand.class,
             CloudCheckCommand.class,
             CommandLine.HelpCommand.class

@@ -59,6 +59,19 @@ class CloudLifecycleTest {
         return rigscope(all);
     }
 
+    /** Keeps what a command printed under target/cloud-transcripts/ (docs/cloud.md quotes these). */
+    private static RigscopeRun transcript(String name, String command, RigscopeRun run) {
+        try {
+            Path dir = Path.of("target", "cloud-transcripts");
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve(name + ".txt"), "$ rigscope " + command + "\n" + run.out() + run.err()
+                    + "(exit " + run.exit() + ")\n");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return run;
+    }
+
     private RigscopeRun up() {
         return cloud("up", "--config", config.toString(), "--out", dir.resolve("rig").toString(), "--owner", "tester",
                 "--jar", jar.toString(), "--poll", "10ms");
@@ -67,7 +80,8 @@ class CloudLifecycleTest {
     @Test
     void upPrintsEventsAndOutputsExtendMovesTheExpiryDownLeavesNothingAndCheckIsClean() throws Exception {
         Instant before = Instant.now();
-        RigscopeRun up = up();
+        RigscopeRun up = transcript("up", "cloud up --config series.yaml --out rig --jar rigscope.jar --endpoint "
+                + "STAND-IN", up());
         assertThat(up.exit()).as(up.out() + up.err()).isZero();
         // the expiry exists before the stack does
         assertThat(up.out().indexOf("expiry schedule rigscope-life-1-expiry")).isLessThan(up.out().indexOf("stack arn:"));
@@ -89,25 +103,29 @@ class CloudLifecycleTest {
         String bucket = aws.account.buckets.keySet().iterator().next();
         assertThat(aws.account.buckets.get(bucket).get("rig/rigscope.jar")).isEqualTo(Files.readAllBytes(jar));
 
-        RigscopeRun extend = cloud("extend", "life-1", "--by", "2h", "--region", "us-east-1");
+        RigscopeRun extend = transcript("extend", "cloud extend life-1 --by 2h --region us-east-1 --endpoint STAND-IN",
+                cloud("extend", "life-1", "--by", "2h", "--region", "us-east-1"));
         assertThat(extend.exit()).as(extend.err()).isZero();
         assertThat(at(aws.account.schedules.get("rigscope-life-1-expiry").get("ScheduleExpression")))
                 .isEqualTo(at.plus(Duration.ofHours(2)));
         assertThat(aws.account.tagged.values()).allSatisfy(tags ->
                 assertThat(tags).containsEntry(CloudNames.TAG_EXPIRES_AT, at.plus(Duration.ofHours(2)).toString()));
 
-        RigscopeRun remains = cloud("check", "--region", "us-east-1");
+        RigscopeRun remains = transcript("check-remains", "cloud check --region us-east-1 --endpoint STAND-IN",
+                cloud("check", "--region", "us-east-1"));
         assertThat(remains.exit()).isEqualTo(1);
         assertThat(remains.out()).contains("rds db").contains("ec2 instance").contains("cloudformation stack");
 
-        RigscopeRun down = cloud("down", "life-1", "--region", "us-east-1", "--poll", "10ms");
+        RigscopeRun down = transcript("down", "cloud down life-1 --region us-east-1 --endpoint STAND-IN",
+                cloud("down", "life-1", "--region", "us-east-1", "--poll", "10ms"));
         assertThat(down.exit()).as(down.out() + down.err()).isZero();
         assertThat(down.out()).contains("DELETE_COMPLETE      Database").contains("DELETE_SKIPPED       EvidenceBucket")
                 .contains("expiry schedule deleted, role deleted").contains("down: nothing tagged life-1 remains");
         assertThat(aws.account.schedules).isEmpty();
         assertThat(aws.account.roles).isEmpty();
 
-        RigscopeRun clean = cloud("check", "--region", "us-east-1");
+        RigscopeRun clean = transcript("check-clean", "cloud check --region us-east-1 --endpoint STAND-IN",
+                cloud("check", "--region", "us-east-1"));
         assertThat(clean.exit()).as(clean.out()).isZero();
         assertThat(clean.out()).contains("KEPT").contains("s3 bucket").contains("1 evidence bucket kept on purpose");
     }
@@ -116,7 +134,8 @@ class CloudLifecycleTest {
     void aCreateFailingHalfWayIsDeletedNamingTheResourceAndWhy() {
         aws.account.failCreateOf("Database", "Cannot create a db.r8g.xlarge in us-east-1a: insufficient capacity "
                 + "(Service: Rds, Status Code: 400)");
-        RigscopeRun up = up();
+        RigscopeRun up = transcript("up-fails", "cloud up --config series.yaml --out rig --jar rigscope.jar --endpoint "
+                + "STAND-IN", up());
         assertThat(up.exit()).isEqualTo(1);
         assertThat(up.out()).contains("CREATE_FAILED        Database").contains("DELETE_COMPLETE      Vpc")
                 .contains("expiry schedule and role deleted");
@@ -126,6 +145,35 @@ class CloudLifecycleTest {
         assertThat(aws.account.roles).isEmpty();
         RigscopeRun check = cloud("check", "--region", "us-east-1");
         assertThat(check.exit()).as(check.out()).isZero();
+    }
+
+    @Test
+    void runSendsTheSeriesToLoadNodeOneShowsItsConsoleAndFetchBringsTheEvidenceHere() throws Exception {
+        assertThat(up().exit()).isZero();
+        RigscopeRun run = transcript("run", "cloud run --config series.yaml --dir rig --endpoint STAND-IN",
+                cloud("run", "--config", config.toString(), "--dir", dir.resolve("rig").toString(), "--poll", "10ms"));
+        assertThat(run.exit()).as(run.out() + run.err()).isZero();
+        assertThat(run.out()).contains("  | bring-up: ok").contains("  | series verdict: stand-in")
+                .contains("ssm command Success, exit 0")
+                .contains("evidence: [template.yaml, plan.json, stack-events.jsonl, series-as-run.yaml]");
+        String script = String.join("\n", aws.lastScript);
+        assertThat(script).contains("rigscope run --config series.yaml --pg \"$RIGSCOPE_PG\"")
+                .contains("evidence s3://rigscope-life-1-evidencebucket-");
+        var asRun = io.rigscope.rig.plan.PlanYaml.readText("as-run", new String(
+                java.util.Base64.getDecoder().decode(script.replaceAll("(?s).*echo '([^']+)' \\| base64 -d.*", "$1"))));
+        assertThat(asRun.has("cloud")).isFalse();
+        assertThat(asRun.path("target").path("url").asText()).startsWith("http://10.42.1.").endsWith(":8080");
+        assertThat(asRun.path("rds").path("db_instance").asText()).isEqualTo("rigscope-life-1");
+
+        Path fetched = dir.resolve("fetched");
+        RigscopeRun fetch = transcript("fetch", "cloud fetch life-1 --out fetched --region us-east-1 --endpoint STAND-IN",
+                cloud("fetch", "life-1", "--out", fetched.toString(), "--region", "us-east-1"));
+        assertThat(fetch.exit()).as(fetch.err()).isZero();
+        for (String f : java.util.List.of("series.yaml", "records.jsonl", "report.md", "template.yaml", "plan.json",
+                "stack-events.jsonl", "series-as-run.yaml")) {
+            assertThat(fetched.resolve(f)).as(f).exists();
+        }
+        assertThat(Files.readString(fetched.resolve("stack-events.jsonl"))).contains("\"logical_id\":\"Database\"");
     }
 
     private static Instant at(String expression) {

@@ -75,7 +75,9 @@ final class CloudStandIn implements AutoCloseable {
             Matcher m = SCOPE.matcher(auth == null ? "" : auth);
             String service = m.find() ? m.group(1) : "?";
             String target = ex.getRequestHeaders().getFirst("X-Amz-Target");
-            Map<String, String> form = form(new String(body, StandardCharsets.UTF_8));
+            String contentType = String.valueOf(ex.getRequestHeaders().getFirst("Content-Type"));
+            Map<String, String> form = contentType.startsWith("application/x-www-form-urlencoded")
+                    ? form(new String(body, StandardCharsets.UTF_8)) : Map.of();
             String call = service + ":" + (target != null ? target.substring(target.indexOf('.') + 1)
                     : form.containsKey("Action") ? form.get("Action") : ex.getRequestMethod() + " " + ex.getRequestURI().getPath());
             calls.merge(call, 1, Integer::sum);
@@ -89,6 +91,7 @@ final class CloudStandIn implements AutoCloseable {
                     case "tagging" -> tagging(ex, target, JSON.readTree(body));
                     case "scheduler" -> scheduler(ex, body);
                     case "s3" -> s3(ex, body);
+                    case "ssm" -> ssm(ex, target, JSON.readTree(body));
                     default -> send(ex, 400, "text/plain", "unknown service " + service);
                 }
             }
@@ -147,6 +150,82 @@ final class CloudStandIn implements AutoCloseable {
             return;
         }
         send(ex, 200, "application/x-amz-json-1.1", out.toString());
+    }
+
+    // ---- SSM Run Command (JSON 1.1): the node runs the script as NodeRun says, two output lines per poll
+
+    /** What load node 1 did with a script: its console, its exit code, and what it copied to S3. */
+    record NodeRun(List<String> lines, int exitCode, String bucket, Map<String, byte[]> evidence) {
+    }
+
+    /** The last script a node was sent. */
+    volatile List<String> lastScript = List.of();
+    private final Map<String, NodeRun> commands = new LinkedHashMap<>();
+    private final Map<String, Integer> shown = new LinkedHashMap<>();
+
+    private void ssm(HttpExchange ex, String target, JsonNode in) throws IOException {
+        String type = "application/x-amz-json-1.1";
+        if (target.endsWith("SendCommand")) {
+            List<String> script = new ArrayList<>();
+            in.path("Parameters").path("commands").forEach(c -> script.add(c.asText()));
+            lastScript = List.copyOf(script);
+            String id = "cmd-" + account.next();
+            commands.put(id, node(script));
+            shown.put(id, -1);
+            ObjectNode out = JSON.createObjectNode();
+            out.putObject("Command").put("CommandId", id).put("DocumentName", in.path("DocumentName").asText())
+                    .put("Status", "Pending").set("InstanceIds", in.path("InstanceIds"));
+            send(ex, 200, type, out.toString());
+            return;
+        }
+        String id = in.path("CommandId").asText();
+        NodeRun run = commands.get(id);
+        int n = shown.getOrDefault(id, -1);
+        if (run == null || n < 0) {
+            shown.put(id, 0);
+            send(ex, 400, type, JSON.createObjectNode().put("__type", "InvocationDoesNotExist").toString());
+            return;
+        }
+        n = Math.min(run.lines().size(), n + 2);
+        shown.put(id, n);
+        boolean done = n == run.lines().size();
+        if (done) {
+            Map<String, byte[]> bucket = account.buckets.get(run.bucket());
+            if (bucket != null) {
+                bucket.putAll(run.evidence());
+            }
+        }
+        ObjectNode out = JSON.createObjectNode().put("CommandId", id).put("InstanceId", in.path("InstanceId").asText())
+                .put("Status", done ? (run.exitCode() == 0 ? "Success" : "Failed") : "InProgress")
+                .put("StandardOutputContent", String.join("", run.lines().subList(0, n).stream().map(l -> l + "\n")
+                        .toList())).put("StandardErrorContent", "");
+        out.put("ResponseCode", done ? run.exitCode() : -1);
+        send(ex, 200, type, out.toString());
+    }
+
+    /** Load node 1 running the script: the series file it was given, a console, evidence copied where it says. */
+    private NodeRun node(List<String> script) {
+        String seriesFile = "";
+        String dest = "";
+        for (String line : script) {
+            Matcher b64 = Pattern.compile("echo '([A-Za-z0-9+/=]+)' \\| base64 -d").matcher(line);
+            if (b64.find()) {
+                seriesFile = new String(java.util.Base64.getDecoder().decode(b64.group(1)), StandardCharsets.UTF_8);
+            }
+            Matcher cp = Pattern.compile("aws s3 cp --recursive .* evidence (s3://\\S+)").matcher(line);
+            if (cp.find()) {
+                dest = cp.group(1);
+            }
+        }
+        String bucket = dest.replaceFirst("^s3://", "").replaceFirst("/.*", "");
+        String prefix = dest.replaceFirst("^s3://[^/]+/", "");
+        Map<String, byte[]> evidence = new LinkedHashMap<>();
+        evidence.put(prefix + "series.yaml", seriesFile.getBytes(StandardCharsets.UTF_8));
+        evidence.put(prefix + "records.jsonl", "{\"run\":\"stand-in\"}\n".getBytes(StandardCharsets.UTF_8));
+        evidence.put(prefix + "report.md", "# stand-in report\n".getBytes(StandardCharsets.UTF_8));
+        List<String> lines = List.of("rigscope run: series on the stand-in's load node 1", "bring-up: ok",
+                "sustained 1/1: 100 req/s", "series verdict: stand-in", "rigscope: run exited 0; evidence in " + dest);
+        return new NodeRun(lines, 0, bucket, evidence);
     }
 
     // ---- EventBridge Scheduler (REST-JSON)
