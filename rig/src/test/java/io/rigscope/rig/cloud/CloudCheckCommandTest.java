@@ -81,6 +81,20 @@ class CloudCheckCommandTest {
     }
 
     @Test
+    void anEndpointThatAcceptsButNeverAnswersExitsTwoWhenTheCallTimesOut() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            long t0 = System.nanoTime();
+            RigscopeRun run = rigscope("cloud", "check", "--region", "us-east-1", "--call-timeout", "2s",
+                    "--endpoint", "http://127.0.0.1:" + silent.getLocalPort());
+            Duration took = Duration.ofNanos(System.nanoTime() - t0);
+            assertThat(run.exit()).isEqualTo(2);
+            assertThat(run.err().strip()).doesNotContain("\n").contains("endpoint unreachable: tagging:GetResources")
+                    .contains("timeout");
+            assertThat(took).isLessThan(Duration.ofSeconds(15));
+        }
+    }
+
+    @Test
     void noCredentialsExitsTwoSayingSo() {
         StandInCredentials.none();
         RigscopeRun run = check(aws.endpoint().toString());

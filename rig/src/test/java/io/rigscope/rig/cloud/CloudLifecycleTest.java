@@ -108,6 +108,8 @@ class CloudLifecycleTest {
         assertThat(extend.exit()).as(extend.err()).isZero();
         assertThat(at(aws.account.schedules.get("rigscope-life-1-expiry").get("ScheduleExpression")))
                 .isEqualTo(at.plus(Duration.ofHours(2)));
+        assertThat(aws.account.stacks.values().iterator().next().tags)
+                .containsEntry(CloudNames.TAG_EXPIRES_AT, at.plus(Duration.ofHours(2)).toString());
         assertThat(aws.account.tagged.values()).allSatisfy(tags ->
                 assertThat(tags).containsEntry(CloudNames.TAG_EXPIRES_AT, at.plus(Duration.ofHours(2)).toString()));
 

@@ -140,8 +140,12 @@ final class CloudStandIn implements AutoCloseable {
         } else if (target.endsWith("TagResources")) {
             for (JsonNode arn : in.path("ResourceARNList")) {
                 Map<String, String> tags = account.tagged.get(arn.asText());
+                if (account.stacks.containsKey(arn.asText())) {
+                    tags = account.stacks.get(arn.asText()).tags;
+                }
                 if (tags != null) {
-                    in.path("Tags").fields().forEachRemaining(e -> tags.put(e.getKey(), e.getValue().asText()));
+                    Map<String, String> into = tags;
+                    in.path("Tags").fields().forEachRemaining(e -> into.put(e.getKey(), e.getValue().asText()));
                 }
             }
             out.putObject("FailedResourcesMap");

@@ -30,7 +30,7 @@ public final class CouldNotLook extends RuntimeException {
         String text = firstLine(e.getMessage());
         if (text.startsWith("Unable to load credentials")) {
             return new CouldNotLook("no AWS credentials: none in the environment, the system properties, "
-                    + "~/.aws/credentials, a container or the instance profile (" + call + " was not sent)", e);
+                    + "~/.aws/credentials, a container or the instance profile (nothing was sent)", e);
         }
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {

@@ -200,8 +200,8 @@ public final class Inventory {
                     out.add(prices.rdsHourlyCost(shape).map(c -> withPrice(f, c.usd(), null))
                             .orElseGet(() -> withPrice(f, null, String.join("; ", prices.rdsMissingPrices(shape)))));
                 }
-                case "rds snapshot", "rds cluster-snapshot", "ec2 snapshot", "s3 bucket", "logs log-group" ->
-                        out.add(withPrice(f, null, "billed per GB-month stored, not in the price table"));
+                case "rds snapshot", "rds cluster-snapshot", "ec2 snapshot" ->
+                        out.add(withPrice(f, null, "a snapshot bills per GB-month stored; no snapshot price in the table"));
                 default -> out.add(f);
             }
         }

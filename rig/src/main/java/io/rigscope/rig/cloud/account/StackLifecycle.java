@@ -188,7 +188,8 @@ public final class StackLifecycle {
      * tag (Tagging API TagResources). Returns the new expiry.
      */
     public Instant extend(String series, Duration by) {
-        try (SchedulerClient scheduler = aws.scheduler(); ResourceGroupsTaggingApiClient tagging = aws.tagging()) {
+        try (SchedulerClient scheduler = aws.scheduler(); ResourceGroupsTaggingApiClient tagging = aws.tagging();
+             CloudFormationClient cfn = aws.cloudFormation()) {
             Instant before = ExpirySchedule.at(scheduler, series);
             Instant after = before.plus(by);
             ExpirySchedule.move(scheduler, series, after);
@@ -197,6 +198,12 @@ public final class StackLifecycle {
             Inventory.call("tagging:GetResources", () -> tagging.getResourcesPaginator(b -> b.tagFilters(f -> f
                     .key(CloudNames.TAG_SERIES).values(series))).resourceTagMappingList().stream()
                     .map(m -> m.resourceARN()).toList()).forEach(arns::add);
+            // the stack itself (its tag is what check shows beside it)
+            String stackId = Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
+                    .stackName(CloudNames.stackName(series))).stacks().get(0).stackId());
+            if (!arns.contains(stackId)) {
+                arns.add(stackId);
+            }
             for (int i = 0; i < arns.size(); i += 20) {
                 List<String> batch = arns.subList(i, Math.min(arns.size(), i + 20));
                 var r = Inventory.call("tagging:TagResources", () -> tagging.tagResources(b -> b.resourceARNList(batch)
