@@ -61,6 +61,12 @@ public final class CloudPlanCommand implements Callable<Integer> {
         }
         Instant expiresAt = clock.instant().truncatedTo(ChronoUnit.SECONDS).plus(spec.lifetime());
         StackTemplate template = StackTemplate.of(spec, who, expiresAt);
+        int bytes = template.toYaml().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (bytes > io.rigscope.rig.cloud.account.StackLifecycle.TEMPLATE_BODY_MAX_BYTES) {
+            throw new UsageException(config + ": cloud: the template would be " + bytes + " bytes, over CloudFormation's "
+                    + io.rigscope.rig.cloud.account.StackLifecycle.TEMPLATE_BODY_MAX_BYTES + "-byte limit for a template "
+                    + "body: fewer load nodes (cloud.load.count) or a shorter cloud.app.env");
+        }
         Files.createDirectories(out);
         Path file = out.resolve("template.yaml");
         Files.writeString(file, template.toYaml());

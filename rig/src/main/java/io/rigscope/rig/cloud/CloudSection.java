@@ -109,8 +109,9 @@ public final class CloudSection {
         }
         String loadType = instanceType(lk.instanceType(), "cloud.load.instance_type");
         int count = lk.count() == null ? 1 : lk.count();
-        if (count < 1 || count > 16) {
-            throw fail("cloud.load.count", "must be 1 to 16, was " + count);
+        if (count < 1 || count > 10) {
+            throw fail("cloud.load.count", "must be 1 to 10, was " + count + " (the template must stay under "
+                    + "CloudFormation's 51,200-byte limit for a template body)");
         }
         AppKeys ak = c.app();
         CloudSpec.App app = null;

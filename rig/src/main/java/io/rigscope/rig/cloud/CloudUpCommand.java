@@ -80,7 +80,7 @@ public final class CloudUpCommand implements Callable<Integer> {
         }
         if (!outcome.created()) {
             System.err.println("rigscope cloud up: the create failed at " + outcome.failedResource() + ": "
-                    + outcome.reason() + "; what it made is deleted (the evidence bucket is kept)");
+                    + outcome.reason() + "; what it made is deleted (an evidence bucket, once made, is kept)");
             return ExitCodes.ERROR;
         }
         Files.writeString(dir.resolve("outputs.json"), new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)

@@ -109,6 +109,16 @@ class CloudPlanCommandTest {
     }
 
     @Test
+    void tenLoadNodesStayUnderCloudFormationsTemplateBodyLimitAndElevenAreRefused() throws Exception {
+        RigscopeRun ten = plan(GOOD.replace("count: 2", "count: 10"), "--json");
+        assertThat(ten.exit()).as(ten.err()).isZero();
+        assertThat(Files.size(dir.resolve("out/template.yaml"))).isLessThan(51_200);
+        RigscopeRun eleven = plan(GOOD.replace("count: 2", "count: 11"));
+        assertThat(eleven.exit()).isEqualTo(2);
+        assertThat(eleven.err()).contains("cloud.load.count must be 1 to 10, was 11");
+    }
+
+    @Test
     void aSeriesFileWithoutACloudSectionIsRefused() throws Exception {
         RigscopeRun run = plan("");
         assertThat(run.exit()).isEqualTo(2);

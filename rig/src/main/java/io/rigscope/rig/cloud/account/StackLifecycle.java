@@ -37,7 +37,7 @@ import software.amazon.awssdk.services.scheduler.SchedulerClient;
 public final class StackLifecycle {
 
     /** CloudFormation's limit for a template sent in the request body. */
-    static final int TEMPLATE_BODY_MAX_BYTES = 51_200;
+    public static final int TEMPLATE_BODY_MAX_BYTES = 51_200;
 
     private final AwsAccess aws;
     private final Consumer<String> out;
