@@ -49,7 +49,8 @@ public final class CloudRunCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         CloudSpec spec = CloudSection.read(config, series);
         Path local = dir != null ? dir : Path.of("rigscope-cloud", spec.series());
-        RemoteRun remote = new RemoteRun(aws.access(spec.region()), System.out::println, poll);
+        var access = aws.access(spec.region());
+        RemoteRun remote = new RemoteRun(access, System.out::println, poll);
         try {
             Map<String, String> outputs = remote.outputs(spec.series());
             String seriesFile = RemoteSeries.seriesFile(config, spec, outputs);
@@ -57,7 +58,17 @@ public final class CloudRunCommand implements Callable<Integer> {
             String bucket = RemoteRun.bucket(outputs);
             System.out.println("rigscope cloud run: series " + spec.series() + " on " + RemoteRun.loadNode1(outputs)
                     + ", target " + outputs.get("AppUrl") + ", rds " + outputs.get("DatabaseInstanceId"));
-            int exit = remote.run(RemoteRun.loadNode1(outputs), RemoteSeries.script(spec, seriesFile, bucket), timeout);
+            int exit;
+            try {
+                exit = remote.run(RemoteRun.loadNode1(outputs), RemoteSeries.script(spec, seriesFile, bucket), timeout,
+                        () -> remote.expiresAt(spec.series()));
+            } catch (RemoteRun.ExpiryReached e) {
+                var remaining = new io.rigscope.rig.cloud.account.StackLifecycle(access, System.out::println, poll)
+                        .down(spec.series(), Duration.ofMinutes(60));
+                System.err.println("rigscope cloud run: " + e.getMessage() + "; the rig is torn down"
+                        + (remaining.isEmpty() ? "" : " except " + remaining.size() + " resources (cloud check names them)"));
+                return ExitCodes.ERROR;
+            }
             Map<String, byte[]> ours = new LinkedHashMap<>();
             for (String name : List.of("template.yaml", "plan.json")) {
                 Path f = local.resolve(name);

@@ -178,6 +178,21 @@ class CloudLifecycleTest {
         assertThat(Files.readString(fetched.resolve("stack-events.jsonl"))).contains("\"logical_id\":\"Database\"");
     }
 
+    @Test
+    void aRunStillGoingAtTheExpiryTearsTheRigDown() {
+        assertThat(up().exit()).isZero();
+        aws.account.stacks.values().iterator().next().tags.put(CloudNames.TAG_EXPIRES_AT, "2026-01-01T00:00:00Z");
+        RigscopeRun run = transcript("run-expired", "cloud run --config series.yaml --dir rig --endpoint STAND-IN",
+                cloud("run", "--config", config.toString(), "--dir", dir.resolve("rig").toString(), "--poll", "10ms"));
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.out()).contains("expiry 2026-01-01T00:00:00Z reached while the series runs: tearing the rig down")
+                .contains("DELETE_COMPLETE      Database");
+        assertThat(run.err()).contains("the rig is torn down");
+        assertThat(aws.account.schedules).isEmpty();
+        RigscopeRun check = cloud("check", "--region", "us-east-1");
+        assertThat(check.exit()).as(check.out()).isZero();
+    }
+
     private static Instant at(String expression) {
         return LocalDateTime.parse(expression.substring(3, expression.length() - 1)).toInstant(ZoneOffset.UTC);
     }

@@ -43,6 +43,16 @@ public final class RemoteRun {
         this.poll = Objects.requireNonNull(poll, "poll");
     }
 
+    /** The rig's expiry: its stack's {@code rigscope:expires-at} tag (which {@code cloud extend} moves). */
+    public Instant expiresAt(String series) {
+        try (CloudFormationClient cfn = aws.cloudFormation()) {
+            return Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
+                    .stackName(CloudNames.stackName(series))).stacks().get(0)).tags().stream()
+                    .filter(t -> t.key().equals(CloudNames.TAG_EXPIRES_AT)).map(t -> Instant.parse(t.value()))
+                    .findFirst().orElse(Instant.MAX);
+        }
+    }
+
     /** The series' stack outputs (DescribeStacks). */
     public Map<String, String> outputs(String series) {
         try (CloudFormationClient cfn = aws.cloudFormation()) {
@@ -62,6 +72,31 @@ public final class RemoteRun {
      * (-1 when SSM reports none).
      */
     public int run(String instanceId, List<String> commands, Duration timeout) {
+        return run(instanceId, commands, timeout, () -> Instant.MAX);
+    }
+
+    /** The run reached the rig's expiry: the caller tears the rig down (the watchdog). */
+    public static final class ExpiryReached extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient Instant expiresAt;
+
+        ExpiryReached(Instant expiresAt) {
+            super("the rig's expiry " + expiresAt + " was reached during the run");
+            this.expiresAt = expiresAt;
+        }
+
+        public Instant expiresAt() {
+            return expiresAt;
+        }
+    }
+
+    /**
+     * The same, watching the rig's expiry: once {@code expiresAt} (read at every poll: {@code cloud extend} moves it)
+     * has passed, {@link ExpiryReached} is thrown, so the process running the series tears the rig down even where
+     * the schedule could not be made or did not run.
+     */
+    public int run(String instanceId, List<String> commands, Duration timeout,
+                   java.util.function.Supplier<Instant> expiresAt) {
         try (SsmClient ssm = aws.ssm()) {
             String commandId = Inventory.call("ssm:SendCommand", () -> ssm.sendCommand(b -> b
                     .documentName("AWS-RunShellScript").instanceIds(instanceId).comment("rigscope cloud run")
@@ -98,6 +133,11 @@ public final class RemoteRun {
                         out.accept("ssm command " + status + ", exit " + r.responseCode());
                         return r.responseCode() == null ? -1 : r.responseCode();
                     }
+                }
+                Instant expiry = expiresAt.get();
+                if (!Instant.now().isBefore(expiry)) {
+                    out.accept("expiry " + expiry + " reached while the series runs: tearing the rig down (watchdog)");
+                    throw new ExpiryReached(expiry);
                 }
                 if (Instant.now().isAfter(giveUp)) {
                     throw new IllegalStateException("ssm command " + commandId + " still running after " + timeout);
