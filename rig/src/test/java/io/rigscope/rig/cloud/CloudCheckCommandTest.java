@@ -57,9 +57,12 @@ class CloudCheckCommandTest {
     }
 
     @Test
-    void accessDeniedExitsTwoInOneLine() {
+    void accessDeniedExitsTwoInOneLine() throws Exception {
         aws.deny("tagging");
         RigscopeRun run = check(aws.endpoint().toString());
+        java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "cloud-transcripts"));
+        java.nio.file.Files.writeString(java.nio.file.Path.of("target", "cloud-transcripts", "check-denied.txt"),
+                "$ rigscope cloud check --region us-east-1 --endpoint STAND-IN\n" + run.err() + "(exit " + run.exit() + ")\n");
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err().strip()).doesNotContain("\n").contains("COULD NOT LOOK")
                 .contains("access denied: tagging:GetResources answered AccessDeniedException");
