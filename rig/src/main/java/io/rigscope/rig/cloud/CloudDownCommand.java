@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "down", mixinStandardHelpOptions = true,
         description = {"Delete the series' stack (a line per stack event), its expiry schedule and role, then wait "
             + "until nothing tagged with the series remains (the evidence bucket is kept on purpose).",
-            "Exit 0: gone. Exit 1: something remains at --timeout (named). Exit 2: could not look."})
+            "Exit 0: gone. Exit 1: something remains (the stack's delete failed, or --timeout passed), named. Exit 2: could "
+            + "not look."})
 public final class CloudDownCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SERIES", description = "The series id.")
@@ -43,8 +44,8 @@ public final class CloudDownCommand implements Callable<Integer> {
         }
         if (!remaining.isEmpty()) {
             remaining.forEach(f -> System.out.println("REMAINS " + f.kind() + " " + f.arn()));
-            System.err.println("rigscope cloud down: " + remaining.size() + " tagged " + series + " remain after "
-                    + timeout);
+            System.err.println("rigscope cloud down: " + remaining.size() + " tagged " + series + " remain (named "
+                    + "above; cloud check lists them with their cost)");
             return CloudCheckCommand.REMAINS;
         }
         System.out.println("down: nothing tagged " + series + " remains in " + access.region().id());

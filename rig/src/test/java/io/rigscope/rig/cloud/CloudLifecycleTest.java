@@ -193,6 +193,18 @@ class CloudLifecycleTest {
         assertThat(check.exit()).as(check.out()).isZero();
     }
 
+    @Test
+    void aDeleteThatFailsIsSaidAndWhatRemainsIsNamedWithoutWaitingOutTheTimeout() {
+        assertThat(up().exit()).isZero();
+        aws.account.failDeleteOf("DatabaseSecurityGroup", "resource sg-1 has a dependent object");
+        RigscopeRun down = transcript("down-fails", "cloud down life-1 --region us-east-1 --endpoint STAND-IN",
+                cloud("down", "life-1", "--region", "us-east-1", "--poll", "10ms"));
+        assertThat(down.exit()).isEqualTo(1);
+        assertThat(down.out()).contains("DELETE_FAILED        DatabaseSecurityGroup").contains("stack DELETE_FAILED")
+                .contains("REMAINS ec2 security-group");
+        assertThat(aws.account.schedules).containsKey("rigscope-life-1-expiry");
+    }
+
     private static Instant at(String expression) {
         return LocalDateTime.parse(expression.substring(3, expression.length() - 1)).toInstant(ZoneOffset.UTC);
     }

@@ -42,6 +42,15 @@ final class StandInAccount {
         this.region = region;
     }
 
+    private String failDeleteOn;
+    private String failDeleteReason;
+
+    /** The next stack deleting {@code logicalId} fails there with {@code reason} (DELETE_FAILED). */
+    synchronized void failDeleteOf(String logicalId, String reason) {
+        this.failDeleteOn = logicalId;
+        this.failDeleteReason = reason;
+    }
+
     /** The next stack creating {@code logicalId} fails there with {@code reason}. */
     synchronized void failCreateOf(String logicalId, String reason) {
         this.failOn = logicalId;
@@ -161,10 +170,21 @@ final class StandInAccount {
     private void teardown(Stack s, String finalStatus) {
         List<String> made = new ArrayList<>(s.created);
         java.util.Collections.reverse(made);
+        String failAt = failDeleteOn;
+        String why = failDeleteReason;
+        failDeleteOn = null;
         for (String logicalId : made) {
             String type = s.typeOf(logicalId);
             boolean retain = "Retain".equals(((Map<String, Object>) s.resources().get(logicalId)).get("DeletionPolicy"));
             s.steps.add(() -> {
+                if (logicalId.equals(failAt)) {
+                    s.event(logicalId, type, "DELETE_FAILED", why);
+                    s.steps.clear();
+                    s.status = "DELETE_FAILED";
+                    s.reason = "The following resource(s) failed to delete: [" + logicalId + "]. ";
+                    s.event(s.name, "AWS::CloudFormation::Stack", "DELETE_FAILED", s.reason);
+                    return;
+                }
                 if (retain) {
                     s.event(logicalId, type, "DELETE_SKIPPED", null);
                     return;

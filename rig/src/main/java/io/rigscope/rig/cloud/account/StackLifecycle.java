@@ -87,15 +87,28 @@ public final class StackLifecycle {
              CloudFormationClient cfn = aws.cloudFormation(); S3Client s3 = aws.s3()) {
             String roleArn = ExpirySchedule.createRole(iam, region, spec.series(), stack, owner, expiresAt);
             out.accept("expiry role " + roleArn);
-            ExpirySchedule.create(scheduler, spec.series(), stack, roleArn, expiresAt, Duration.ofMinutes(2), sleeper);
-            out.accept("expiry schedule " + CloudNames.scheduleName(spec.series()) + ": DeleteStack " + stack + " at "
-                    + expiresAt + " (EventBridge Scheduler, outside the stack)");
-            String stackId = Inventory.call("cloudformation:CreateStack", () -> cfn.createStack(b -> b
-                    .stackName(stack).templateBody(yaml).onFailure(OnFailure.DELETE)
-                    .capabilities(Capability.CAPABILITY_IAM)
-                    .tags(t -> t.key(CloudNames.TAG_SERIES).value(spec.series()),
-                            t -> t.key(CloudNames.TAG_OWNER).value(owner),
-                            t -> t.key(CloudNames.TAG_EXPIRES_AT).value(expiresAt.toString())))).stackId();
+            String stackId;
+            try {
+                ExpirySchedule.create(scheduler, spec.series(), stack, roleArn, expiresAt, Duration.ofMinutes(2),
+                        sleeper);
+                out.accept("expiry schedule " + CloudNames.scheduleName(spec.series()) + ": DeleteStack " + stack
+                        + " at " + expiresAt + " (EventBridge Scheduler, outside the stack)");
+                stackId = Inventory.call("cloudformation:CreateStack", () -> cfn.createStack(b -> b
+                        .stackName(stack).templateBody(yaml).onFailure(OnFailure.DELETE)
+                        .capabilities(Capability.CAPABILITY_IAM)
+                        .tags(t -> t.key(CloudNames.TAG_SERIES).value(spec.series()),
+                                t -> t.key(CloudNames.TAG_OWNER).value(owner),
+                                t -> t.key(CloudNames.TAG_EXPIRES_AT).value(expiresAt.toString())))).stackId();
+            } catch (CouldNotLook e) {
+                // nothing was created: the role and schedule made for it go too (best effort; check names leftovers)
+                try {
+                    ExpirySchedule.delete(scheduler, iam, spec.series());
+                    out.accept("expiry schedule and role deleted (no stack was created)");
+                } catch (CouldNotLook cleanup) {
+                    out.accept("could not delete the expiry schedule or role: " + cleanup.getMessage());
+                }
+                throw e;
+            }
             out.accept("stack " + stackId);
             boolean[] uploaded = {false};
             Set<String> seen = new HashSet<>();
@@ -245,6 +258,12 @@ public final class StackLifecycle {
                 out.accept("deleting stack " + id);
                 Stack gone = follow(cfn, id, timeout, seen, e -> { });
                 out.accept("stack " + gone.stackStatusAsString());
+                if (!"DELETE_COMPLETE".equals(gone.stackStatusAsString())) {
+                    // the schedule and role stay: the expiry can still retry the delete; check names what is left
+                    out.accept("the delete did not complete: " + (gone.stackStatusReason() == null ? ""
+                            : gone.stackStatusReason()));
+                    return new Inventory(aws, PriceTable.bundled()).look(series).remaining();
+                }
             } else {
                 out.accept("no stack " + stack);
             }
