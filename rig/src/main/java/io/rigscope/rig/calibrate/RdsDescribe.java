@@ -97,6 +97,43 @@ final class RdsDescribe {
         return x.toString();
     }
 
+    /**
+     * The Price List API's GetProducts (JSON 1.1, {@code AWSPriceListService.GetProducts}): the instance's product
+     * when every TERM_MATCH filter matches its attributes (service AmazonRDS, regionCode from its zone,
+     * instanceType, databaseEngine PostgreSQL, deploymentOption), its on-demand term priced at the instance's
+     * {@code listPriceUsd} per Hrs; else an empty PriceList.
+     */
+    String getProducts(com.fasterxml.jackson.databind.JsonNode request) {
+        RdsStandInRig.Instance i = instance;
+        Map<String, String> attributes = new java.util.LinkedHashMap<>();
+        attributes.put("regionCode", i.availabilityZone() == null ? "" : i.availabilityZone().replaceAll("[a-z]$", ""));
+        attributes.put("instanceType", i.dbInstanceClass());
+        attributes.put("databaseEngine", "PostgreSQL");
+        attributes.put("deploymentOption", i.multiAz() ? "Multi-AZ" : "Single-AZ");
+        boolean match = "AmazonRDS".equals(request.path("ServiceCode").asText()) && i.listPriceUsd() != null;
+        for (var f : request.path("Filters")) {
+            match &= f.path("Value").asText().equals(attributes.get(f.path("Field").asText()));
+        }
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        var out = mapper.createObjectNode().put("FormatVersion", "aws_v1");
+        var list = out.putArray("PriceList");
+        if (match) {
+            var product = mapper.createObjectNode();
+            var p = product.putObject("product").put("productFamily", "Database Instance").put("sku", "STANDINSKU");
+            var attrs = p.putObject("attributes");
+            attributes.forEach(attrs::put);
+            product.put("serviceCode", "AmazonRDS");
+            var term = product.putObject("terms").putObject("OnDemand").putObject("STANDINSKU.JRTCKXETXF");
+            term.put("sku", "STANDINSKU").put("offerTermCode", "JRTCKXETXF").put("effectiveDate", "2026-12-01T00:00:00Z");
+            term.putObject("priceDimensions").putObject("STANDINSKU.JRTCKXETXF.6YS6EN2CT7").put("unit", "Hrs")
+                    .put("beginRange", "0").put("endRange", "Inf")
+                    .put("description", "the stand-in's listed price for " + i.dbInstanceClass())
+                    .putObject("pricePerUnit").put("USD", String.format(java.util.Locale.ROOT, "%.10f", i.listPriceUsd()));
+            list.add(product.toString());
+        }
+        return out.toString();
+    }
+
     private static void tag(StringBuilder x, String name, String value) {
         x.append('<').append(name).append('>').append(RdsStandIn.xml(value)).append("</").append(name).append('>');
     }

@@ -119,6 +119,7 @@ final class RdsStandIn implements AutoCloseable {
                 String answer = switch (action) {
                     case "GetLogEvents" -> em.getLogEvents(request, nowMs);
                     case "GetResourceMetrics" -> pi.getResourceMetrics(request);
+                    case "GetProducts" -> describe == null ? null : describe.getProducts(request);
                     default -> null;
                 };
                 if (answer != null) {

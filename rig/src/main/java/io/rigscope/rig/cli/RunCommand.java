@@ -49,6 +49,10 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     SeriesOutputOptions output = new SeriesOutputOptions();
 
+    @Option(names = "--live-prices", description = "With rds: in the file, price the DB instance through the AWS Price "
+            + "List API (GetProducts) instead of the bundled price table (docs/rds.md).")
+    boolean livePrices;
+
     @Mixin
     DashboardOptions dashboard = new DashboardOptions();
 
@@ -62,6 +66,12 @@ public final class RunCommand implements Callable<Integer> {
         String fallbackId = "series-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
                 .format(Clock.systemUTC().instant());
         SeriesFile file = SeriesFile.read(config, series, fallbackId);
+        if (livePrices) {
+            if (file.rds() == null) {
+                throw new UsageException("--live-prices prices an RDS instance: " + config + " has no rds: section");
+            }
+            file = file.withRds(file.rds().withLivePrices());
+        }
         String flag = pg != null ? "--pg" : config + ": database";
         String url = pg != null ? pg : file.database();
         if (url != null) {

@@ -112,7 +112,8 @@ final class SeriesLaunch {
                 environment = rds.environment(environment, file.costPerHour());
                 RdsRig.Cost cost = rds.cost(file.costPerHour());
                 console.println("cost: " + (cost.usdPerHour() == null ? "no known price" : String.format(
-                        java.util.Locale.ROOT, "%.4f USD/h", cost.usdPerHour())) + " (" + cost.source() + ")");
+                        java.util.Locale.ROOT, file.costPerHour() != null ? "%s per hour" : "%.4f USD/h",
+                        cost.usdPerHour())) + " (" + cost.source() + ")");
             }
             console.printf("series %s: %s%n", plan.series(), plan.describe());
             Path pgLog = file.pgLog() != null ? file.pgLog() : cluster.map(PrivatePostgres::logFile).orElse(null);

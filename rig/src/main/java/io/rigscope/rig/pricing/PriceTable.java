@@ -123,6 +123,30 @@ public final class PriceTable {
         }
     }
 
+    private PriceTable(PriceTable from) {
+        this.date = from.date;
+        this.source = from.source;
+        this.rdsInstances = new TreeMap<>(from.rdsInstances);
+        this.rdsStorage = from.rdsStorage;
+        this.ec2Instances = from.ec2Instances;
+        this.ebsVolumes = from.ebsVolumes;
+    }
+
+    /**
+     * This table with one RDS for PostgreSQL instance price set (e.g. read now from the AWS Price List API,
+     * {@link LivePrices}); {@code source} is what {@link #rdsInstanceSource} then says.
+     */
+    public PriceTable withRdsInstance(String region, String dbInstanceClass, boolean multiAz, double usd,
+                                      String source) {
+        if (!(usd >= 0)) {
+            throw new IllegalArgumentException("usd must be >= 0: " + usd);
+        }
+        PriceTable t = new PriceTable(this);
+        t.rdsInstances.put(key(region, dbInstanceClass, multiAz ? "multi" : "single"),
+                new Priced(usd, Objects.requireNonNull(source, "source")));
+        return t;
+    }
+
     /** The table bundled with this build. */
     public static PriceTable bundled() {
         try (InputStream in = PriceTable.class.getResourceAsStream(RESOURCE)) {

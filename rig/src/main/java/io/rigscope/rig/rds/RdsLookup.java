@@ -20,11 +20,14 @@ import software.amazon.awssdk.services.rds.model.Parameter;
  */
 public final class RdsLookup {
 
-    /** Parameters recorded: the settings rules and levers read, and every {@code autovacuum_*} and {@code checkpoint_*}. */
+    /**
+     * Parameters recorded: the settings rules and levers read ({@link EnvironmentFacts#SETTINGS}), every
+     * {@code autovacuum_*} and {@code checkpoint_*}, and the two the log collector's evidence needs
+     * ({@code log_autovacuum_min_duration}, {@code log_checkpoints}).
+     */
     static boolean recorded(String name) {
         return EnvironmentFacts.SETTINGS.contains(name) || name.startsWith("autovacuum_") || name.startsWith("checkpoint_")
-                || name.equals("log_autovacuum_min_duration") || name.equals("log_checkpoints")
-                || name.equals("rds.logical_replication") || name.equals("shared_buffers");
+                || name.equals("log_autovacuum_min_duration") || name.equals("log_checkpoints");
     }
 
     private RdsLookup() {

@@ -72,6 +72,9 @@ public final class RdsRig {
             throw new UsageException("rds.region: " + e.getMessage());
         }
         RdsInstance instance = RdsLookup.describe(target, aws);
+        if (target.livePrices()) {
+            prices = livePrice(target, aws, instance, prices, console);
+        }
         RdsRig rig = new RdsRig(target, aws, instance, prices);
         console.println("rds: " + instance.identifier() + ": " + instance.hardware() + "; " + instance.engine() + " "
                 + instance.engineVersion() + ", parameter group " + instance.parameterGroup()
@@ -79,6 +82,25 @@ public final class RdsRig {
         rig.telemetryOff().ifPresent(line -> console.println("bring-up: " + line));
         rig.checkZone(LoadHostZone.find(), console);
         return rig;
+    }
+
+    /** {@code prices} with the instance's price read now from the AWS Price List API, when it lists one. */
+    private static PriceTable livePrice(RdsTarget target, AwsSettings aws, RdsInstance instance, PriceTable prices,
+                                        PrintStream console) {
+        String region = instance.regionFromZone() != null ? instance.regionFromZone() : aws.region().id();
+        String what = instance.dbInstanceClass() + (instance.multiAz() ? " Multi-AZ" : " Single-AZ") + " PostgreSQL in "
+                + region;
+        java.util.OptionalDouble usd = io.rigscope.rig.pricing.LivePrices.rdsInstanceHourlyUsd(aws, target.endpoint(),
+                region, instance.dbInstanceClass(), instance.multiAz());
+        if (usd.isEmpty()) {
+            console.println("prices: the AWS Price List API lists no on-demand price for " + what
+                    + ": the bundled price table's, if it has one");
+            return prices;
+        }
+        String source = "AWS Price List API GetProducts, read " + Instant.now().truncatedTo(
+                java.time.temporal.ChronoUnit.SECONDS);
+        console.println("prices: " + what + " " + usd.getAsDouble() + " USD/h (" + source + ")");
+        return prices.withRdsInstance(region, instance.dbInstanceClass(), instance.multiAz(), usd.getAsDouble(), source);
     }
 
     /** The instance as described. */
@@ -189,7 +211,10 @@ public final class RdsRig {
             return new Cost(null, String.join("; ", prices.rdsMissingPrices(shape)));
         }
         double usd = Math.round(hourly.get().usd() * 10_000) / 10_000.0;
-        return new Cost(usd, hourly.get().basis() + " (the DB instance only: the load hosts are not in it)");
+        String live = prices.rdsInstanceSource(region(), instance.dbInstanceClass(), instance.multiAz())
+                .filter(s -> s.startsWith("AWS Price List API")).map(s -> "; the instance's price from the " + s)
+                .orElse("");
+        return new Cost(usd, hourly.get().basis() + live + " (the DB instance only: the load hosts are not in it)");
     }
 
     /** PostgreSQL's version and the parameter group's values of the settings rules and levers read. */

@@ -17,13 +17,21 @@ import java.util.Objects;
  *             Monitoring 5 s, Performance Insights 10 s, the log 5 s, CloudWatch 60 s)
  * @param allowCrossAz true to run when the load host is in another availability zone than the instance
  *                     ({@code rds.allow_cross_az}; default false: refused)
+ * @param livePrices true to price the instance through the AWS Price List API ({@code rds.live_prices},
+ *                   {@code run --live-prices}) rather than the bundled table alone
  */
-public record RdsTarget(String dbInstance, String region, URI endpoint, Duration poll, boolean allowCrossAz) {
+public record RdsTarget(String dbInstance, String region, URI endpoint, Duration poll, boolean allowCrossAz,
+                        boolean livePrices) {
 
     public RdsTarget {
         Objects.requireNonNull(dbInstance, "dbInstance");
         if (poll != null && (poll.isNegative() || poll.isZero())) {
             throw new IllegalArgumentException("poll must be > 0");
         }
+    }
+
+    /** This section with the instance priced through the AWS Price List API ({@code run --live-prices}). */
+    public RdsTarget withLivePrices() {
+        return new RdsTarget(dbInstance, region, endpoint, poll, allowCrossAz, true);
     }
 }

@@ -68,7 +68,8 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
         // cloud: is read by io.rigscope.rig.cloud.CloudSection (rigscope cloud ...); run ignores it
     }
 
-    private record Rds(String dbInstance, String region, String endpoint, String poll, Boolean allowCrossAz) {
+    private record Rds(String dbInstance, String region, String endpoint, String poll, Boolean allowCrossAz,
+                       Boolean livePrices) {
     }
 
     private record Target(String url, String apiKey, String tenant, String idleTimeout, Long pid) {
@@ -118,6 +119,12 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     public SeriesFile withAppPassword(String password) {
         return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, password, pgLog,
                 costPerHour, pgLogPrefix, pgData, servicePid, rds);
+    }
+
+    /** This file with its {@code rds:} section replaced (by {@code run --live-prices}). */
+    public SeriesFile withRds(RdsTarget section) {
+        return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
+                costPerHour, pgLogPrefix, pgData, servicePid, section);
     }
 
     /** This file with {@code database} replaced (by {@code --pg}). */
@@ -264,7 +271,8 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             if (poll != null && (poll.isZero() || poll.isNegative())) {
                 throw fail("rds.poll", "must be > 0");
             }
-            return new RdsTarget(id, region, endpoint, poll, Boolean.TRUE.equals(r.allowCrossAz()));
+            return new RdsTarget(id, region, endpoint, poll, Boolean.TRUE.equals(r.allowCrossAz()),
+                    Boolean.TRUE.equals(r.livePrices()));
         }
 
         /**

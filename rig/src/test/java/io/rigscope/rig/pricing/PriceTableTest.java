@@ -83,6 +83,23 @@ class PriceTableTest {
     }
 
     @Test
+    void aPriceSetLaterOverlaysTheTableAndNamesItsSource() throws IOException {
+        PriceTable prices = table(SMALL).withRdsInstance("us-east-1", "db.r7g.large", false, 0.3, "AWS Price List API");
+        assertThat(prices.rdsInstanceHourlyUsd("us-east-1", "db.r7g.large", false)).hasValue(0.3);
+        assertThat(prices.rdsInstanceSource("us-east-1", "db.r7g.large", false)).contains("AWS Price List API");
+        assertThat(table(SMALL).rdsInstanceHourlyUsd("us-east-1", "db.r7g.large", false)).as("the original").isEmpty();
+    }
+
+    @Test
+    void aPriceListProductsOnDemandHourlyPriceIsRead() {
+        String product = "{\"product\":{\"sku\":\"S\"},\"terms\":{\"OnDemand\":{\"S.T\":{\"priceDimensions\":"
+                + "{\"S.T.R\":{\"unit\":\"Hrs\",\"pricePerUnit\":{\"USD\":\"0.1680000000\"}}}}}}}";
+        assertThat(LivePrices.onDemandHourlyUsd(product)).hasValue(0.168);
+        assertThat(LivePrices.onDemandHourlyUsd("{\"terms\":{}}")).isEmpty();
+        assertThat(LivePrices.onDemandHourlyUsd("not json")).isEmpty();
+    }
+
+    @Test
     void aCostWithAnUnpricedPartIsEmptyAndNamesThePart() throws IOException {
         PriceTable prices = table(SMALL);
         var shape = new RdsShape("us-east-1", "db.r7g.large", false, "gp3", 100, 3000, 125);

@@ -12,6 +12,7 @@ import io.rigscope.rig.cli.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.sut.RunningSut;
+import io.rigscope.sut.SutContract;
 import io.rigscope.sut.db.Sql;
 import io.rigscope.sut.testing.SutOnPostgres;
 import java.nio.file.Files;
@@ -74,13 +75,14 @@ class RdsSeriesTest {
         parameters.put("work_mem", null);
         return new RdsStandInRig.Instance(ID, DBI, "db.t4g.micro", "15.8", "gp3", 100, 3000, 125, zone, false,
                 "127.0.0.1", db.cluster().port(), "rigscope-pg15", 1, "arn:aws:iam::123456789012:role/rds-monitoring",
-                performanceInsights, parameters);
+                performanceInsights, parameters, 0.0175);
     }
 
     private static String config(String targetUrl, RdsStandInRig standIn, String extra) {
         return "target: {url: '" + targetUrl + "', api_key: rigscope-demo-key}\n"
                 + "database: " + db.owner().libpq() + "\n"
-                + "sustained: {rate: 20, repeats: 1, duration: 8s, cooldown: 0s}\n"
+                + "reconciliation_sql: \"" + SutContract.RECONCILIATION_SQL.replace("\n", " ") + "\"\n"
+                + "sustained: {rate: 150, repeats: 1, duration: 8s, cooldown: 0s}\n"
                 + "load: {probe_rate: 0}\n"
                 + "rds: {db_instance: " + ID + ", region: us-east-1, endpoint: '" + standIn.endpoint() + "', poll: 1s"
                 + extra + "}\n";
@@ -140,6 +142,8 @@ class RdsSeriesTest {
             assertThat(env.path("rds").path("vcpus").asInt()).isEqualTo(2);
             assertThat(env.path("rds_parameters").path("autovacuum_naptime").isTextual()).isTrue();
             assertThat(env.path("rds_parameters").has("work_mem")).as("a parameter left at the default").isFalse();
+            assertThat(Files.readString(md)).contains("Measured on db.t4g.micro (2 vCPU, 1 GiB); gp3 100 GB, 3000 IOPS, "
+                    + "125 MiB/s; us-east-1a, Single-AZ (rds:DescribeDBInstances); PostgreSQL 15.8 on RDS");
             assertThat(Files.readString(md)).contains("| hardware | db.t4g.micro (2 vCPU, 1 GiB)", "| cost_per_hour | 0.0318 |",
                     "| cost_source | price table ");
             assertThat(Files.readString(html)).contains("rds:DescribeDBInstances");
@@ -162,6 +166,7 @@ class RdsSeriesTest {
             Files.writeString(config, config("http://127.0.0.1:1", standIn, ""));
             RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--series",
                     "rds-az-" + UUID.randomUUID(), "--bootstrap", kafka.bootstrap());
+            System.out.println(r.out() + r.err()); // for docs/rds.md
             assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(ExitCodes.USAGE);
             assertThat(r.err()).contains("the load host is in us-east-1b and DB instance rigscope-pg in us-east-1a")
                     .contains("rds.allow_cross_az");
@@ -173,6 +178,43 @@ class RdsSeriesTest {
         } finally {
             System.clearProperty("aws.ec2MetadataServiceEndpoint");
         }
+    }
+
+    /** The stand-in's Price List API lists 0.0175 USD/h for the class: not the bundled table's 0.016. */
+    @Test
+    void livePricesPriceTheInstanceThroughThePriceListApi() {
+        try (RdsStandInRig standIn = RdsStandInRig.start(instance("us-east-1a", true), db.owner(),
+                db.cluster().dataDir(), db.cluster().logFile(), null)) {
+            System.setProperty("aws.ec2MetadataServiceEndpoint", standIn.endpoint().toString());
+            var console = new java.io.ByteArrayOutputStream();
+            RdsRig rig = RdsRig.prepare(new RdsTarget(ID, "us-east-1", standIn.endpoint(), null, false, true),
+                    io.rigscope.rig.pricing.PriceTable.bundled(), new java.io.PrintStream(console, true,
+                            java.nio.charset.StandardCharsets.UTF_8));
+            RdsRig.Cost cost = rig.cost(null);
+            assertThat(cost.usdPerHour()).isEqualTo(0.0333); // 0.0175 + 100 GB x 0.115 / 730
+            assertThat(cost.source()).contains("db.t4g.micro us-east-1 Single-AZ $0.0175/h")
+                    .contains("the instance's price from the AWS Price List API GetProducts, read ");
+            assertThat(console.toString(java.nio.charset.StandardCharsets.UTF_8))
+                    .contains("prices: db.t4g.micro Single-AZ PostgreSQL in us-east-1 0.0175 USD/h (AWS Price List API")
+                    .contains("the load host's availability zone is unknown");
+            assertThat(standIn.calls()).containsKey("GetProducts");
+        } finally {
+            System.clearProperty("aws.ec2MetadataServiceEndpoint");
+        }
+    }
+
+    @Test
+    void anRdsEndpointNobodyAnswersStopsTheRunWithOneLineBeforeAnyLoad(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("series.yaml");
+        Files.writeString(config, "target: {url: 'http://127.0.0.1:1'}\nsustained: {rate: 5}\n"
+                + "rds: {db_instance: nobody, region: us-east-1, endpoint: 'http://127.0.0.1:1'}\n");
+        RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--series", "rds-down-"
+                + UUID.randomUUID(), "--bootstrap", kafka.bootstrap());
+        assertThat(r.exit()).isEqualTo(ExitCodes.ERROR);
+        assertThat(r.err()).contains("rigscope: rds: cannot describe DB instance 'nobody' in us-east-1 at "
+                + "http://127.0.0.1:1: ").doesNotContain("\tat ");
+        assertThat(r.err().strip().lines().filter(l -> l.startsWith("rigscope:")).count()).isEqualTo(1);
+        assertThat(r.out()).doesNotContain("== sustained");
     }
 
     @Test
@@ -188,5 +230,10 @@ class RdsSeriesTest {
                 kafka.bootstrap());
         assertThat(missing.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(missing.err()).contains("rds.db_instance is missing");
+        Files.writeString(config, "target: {url: 'http://127.0.0.1:1'}\nsustained: {rate: 5}\n");
+        RigscopeRun live = RigscopeRun.rigscope("run", "--config", config.toString(), "--live-prices", "--bootstrap",
+                kafka.bootstrap());
+        assertThat(live.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(live.err()).contains("--live-prices prices an RDS instance");
     }
 }
