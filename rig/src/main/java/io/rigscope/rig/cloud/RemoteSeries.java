@@ -1,6 +1,5 @@
 package io.rigscope.rig.cloud;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -86,10 +85,5 @@ public final class RemoteSeries {
             throw new IllegalStateException("the stack has no output " + key + " (was it made by this rigscope?)");
         }
         return v;
-    }
-
-    /** The YAML tree of a series file as text (for tests and messages). */
-    static JsonNode tree(String yaml) {
-        return PlanYaml.readText("series.yaml", yaml);
     }
 }
