@@ -41,6 +41,7 @@ import picocli.CommandLine.Command;
             EnvironmentCommand.class,
             io.rigscope.rig.collect.CollectCommand.class,
             BringUpCommand.class,
+            io.rigscope.rig.cloud.CloudCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class RigscopeCommand implements Runnable {

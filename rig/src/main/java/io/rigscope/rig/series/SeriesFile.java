@@ -66,7 +66,9 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     private record Top(String series, Target target, String database, Sut sut, Load load, List<ScenarioSpec> scenarios,
                        Ladder ladder, Sustained sustained, Ceiling ceiling, Denominator denominator,
                        JsonNode thresholds, JsonNode analyzer, String reconciliationSql, JsonNode watchTables,
-                       String pglog, String pglogPrefix, String pgdata, Double costPerHour, Rds rds, Export export) {
+                       String pglog, String pglogPrefix, String pgdata, Double costPerHour, Rds rds, Export export,
+                       JsonNode cloud) {
+        // cloud: is read by io.rigscope.rig.cloud.CloudSection (rigscope cloud ...); run ignores it
     }
 
     private record Export(String prometheusRw) {

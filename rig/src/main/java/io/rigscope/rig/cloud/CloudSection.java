@@ -1,0 +1,266 @@
+package io.rigscope.rig.cloud;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rigscope.rig.cli.Durations;
+import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.plan.PlanYaml;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a series file's {@code cloud:} section into a {@link CloudSpec}. Keys are snake_case and bound by
+ * {@link PlanYaml} (an unknown key is refused naming its path); every value is checked here, and a bad one is a
+ * {@link UsageException} naming the file and the key's path ({@code cloud.database.storage.iops}).
+ */
+public final class CloudSection {
+
+    /** The lifetime when {@code cloud.lifetime} is not given. */
+    public static final Duration DEFAULT_LIFETIME = Duration.ofHours(4);
+    /** Settings rigscope sets in the parameter group itself (its log collector and rules read them). */
+    public static final Map<String, String> RIG_PARAMETERS = Map.of(
+            "log_autovacuum_min_duration", "0",
+            "log_checkpoints", "1");
+
+    private static final Pattern REGION = Pattern.compile("[a-z]{2}(-[a-z]+)+-\\d+");
+    private static final Pattern INSTANCE_TYPE = Pattern.compile("[a-z][a-z0-9-]*\\.[a-z0-9]+");
+    private static final Pattern DB_CLASS = Pattern.compile("db\\.[a-z0-9-]+\\.[a-z0-9]+");
+    private static final Pattern ENGINE_VERSION = Pattern.compile("\\d{2,}(\\.\\d+)*");
+    private static final Pattern PARAMETER = Pattern.compile("[a-z][a-z0-9_.]*");
+    private static final Set<String> STORAGE_TYPES = Set.of("gp2", "gp3", "io1", "io2");
+
+    private record Cloud(String region, String availabilityZone, String lifetime, Db database, AppKeys app,
+                         LoadKeys load) {
+    }
+
+    private record Db(@JsonProperty("class") String instanceClass, String engineVersion, StorageKeys storage,
+                      Map<String, JsonNode> parameters) {
+    }
+
+    private record StorageKeys(String type, Integer gb, Integer iops, Integer throughputMibps) {
+    }
+
+    private record AppKeys(String instanceType, String image, Integer port, Map<String, JsonNode> env) {
+    }
+
+    private record LoadKeys(String instanceType, Integer count) {
+    }
+
+    private final String file;
+
+    private CloudSection(String file) {
+        this.file = file;
+    }
+
+    /**
+     * The {@code cloud:} section of the series file at {@code path}.
+     *
+     * @param seriesOverride the series id from the command line, or null (then the file's {@code series})
+     * @throws UsageException when the section is missing or a key or value is wrong
+     */
+    public static CloudSpec read(Path path, String seriesOverride) {
+        JsonNode root = PlanYaml.readFile(path);
+        return new CloudSection(path.toString()).spec(root, seriesOverride);
+    }
+
+    /** The same, for a file given as text ({@code source} names it in messages). */
+    public static CloudSpec read(String source, String yaml, String seriesOverride) {
+        return new CloudSection(source).spec(PlanYaml.readText(source, yaml), seriesOverride);
+    }
+
+    private CloudSpec spec(JsonNode root, String seriesOverride) {
+        JsonNode cloudNode = root.get("cloud");
+        if (cloudNode == null || cloudNode.isNull()) {
+            throw new UsageException(file + ": cloud is missing: `cloud plan` needs a cloud: section (region, "
+                    + "availability_zone, lifetime, database, app, load; see docs/cloud.md)");
+        }
+        JsonNode seriesNode = root.get("series");
+        String series = seriesOverride != null ? seriesOverride
+                : seriesNode != null && seriesNode.isTextual() && !seriesNode.asText().isBlank() ? seriesNode.asText()
+                : null;
+        if (series == null) {
+            throw new UsageException(file + ": series is missing: the stack and every tag are named after it "
+                    + "(or give --series)");
+        }
+        if (!cloudNode.isObject()) {
+            throw fail("cloud", "must be a mapping");
+        }
+        Cloud c = PlanYaml.bind(cloudNode, Cloud.class, file, "cloud");
+        String region = required(c.region(), "cloud.region", "e.g. ap-south-1");
+        if (!REGION.matcher(region).matches()) {
+            throw fail("cloud.region", "'" + region + "' is not an AWS region name, e.g. ap-south-1");
+        }
+        String az = required(c.availabilityZone(), "cloud.availability_zone", "e.g. " + region + "a");
+        if (!az.matches(Pattern.quote(region) + "[a-z]")) {
+            throw fail("cloud.availability_zone", "'" + az + "' is not a zone of " + region + ", e.g. " + region + "a");
+        }
+        Duration lifetime = c.lifetime() == null ? DEFAULT_LIFETIME : duration(c.lifetime(), "cloud.lifetime");
+        if (lifetime.compareTo(Duration.ofMinutes(15)) < 0 || lifetime.compareTo(Duration.ofDays(7)) > 0) {
+            throw fail("cloud.lifetime", "must be between 15m and 168h, was " + c.lifetime());
+        }
+        CloudSpec.Database database = database(c.database());
+        LoadKeys lk = c.load();
+        if (lk == null) {
+            throw fail("cloud.load", "is missing: the load nodes ({instance_type: c7g.2xlarge, count: 1})");
+        }
+        String loadType = instanceType(lk.instanceType(), "cloud.load.instance_type");
+        int count = lk.count() == null ? 1 : lk.count();
+        if (count < 1 || count > 10) {
+            throw fail("cloud.load.count", "must be 1 to 10, was " + count + " (the template must stay under "
+                    + "CloudFormation's 51,200-byte limit for a template body)");
+        }
+        AppKeys ak = c.app();
+        CloudSpec.App app = null;
+        String appType = loadType;
+        if (ak != null) {
+            appType = ak.instanceType() == null ? loadType : instanceType(ak.instanceType(), "cloud.app.instance_type");
+            int port = ak.port() == null ? CloudSpec.App.DEFAULT_PORT : ak.port();
+            if (port < 1 || port > 65535) {
+                throw fail("cloud.app.port", "must be a TCP port (1-65535), was " + port);
+            }
+            if (ak.image() != null && ak.image().isBlank()) {
+                throw fail("cloud.app.image", "must be an image reference, e.g. registry.example.com/orders:1.4");
+            }
+            if (ak.image() == null && ak.env() != null && !ak.env().isEmpty()) {
+                throw fail("cloud.app.env", "needs cloud.app.image: the environment is the container's");
+            }
+            app = new CloudSpec.App(ak.image(), port, scalars(ak.env(), "cloud.app.env", Pattern.compile("[A-Za-z_][A-Za-z0-9_]*")));
+        }
+        String second = az.endsWith("a") ? region + "b" : region + "a";
+        return new CloudSpec(series, region, az, second, lifetime, database, app, appType,
+                new CloudSpec.Load(loadType, count));
+    }
+
+    private CloudSpec.Database database(Db d) {
+        if (d == null) {
+            throw fail("cloud.database", "is missing: the RDS instance ({class: db.m7g.large, engine_version: \"16\", "
+                    + "storage: {type: gp3, gb: 100}})");
+        }
+        String cls = required(d.instanceClass(), "cloud.database.class", "e.g. db.m7g.4xlarge");
+        if (!DB_CLASS.matcher(cls).matches()) {
+            throw fail("cloud.database.class", "'" + cls + "' is not an RDS instance class, e.g. db.m7g.4xlarge");
+        }
+        String version = required(d.engineVersion(), "cloud.database.engine_version", "e.g. \"16\"");
+        if (!ENGINE_VERSION.matcher(version).matches() || Integer.parseInt(version.split("\\.")[0]) < 11) {
+            throw fail("cloud.database.engine_version", "'" + version + "' is not a PostgreSQL version RDS runs, "
+                    + "e.g. \"16\" or \"16.4\"");
+        }
+        StorageKeys s = d.storage();
+        if (s == null) {
+            throw fail("cloud.database.storage", "is missing, e.g. {type: gp3, gb: 100}");
+        }
+        String type = s.type() == null ? "gp3" : s.type();
+        if (!STORAGE_TYPES.contains(type)) {
+            throw fail("cloud.database.storage.type", "'" + type + "' is not one of " + new java.util.TreeSet<>(STORAGE_TYPES));
+        }
+        if (s.gb() == null) {
+            throw fail("cloud.database.storage.gb", "is missing (GiB, 20 to 65536)");
+        }
+        int gb = s.gb();
+        if (gb < 20 || gb > 65536) {
+            throw fail("cloud.database.storage.gb", "must be 20 to 65536 GiB, was " + gb);
+        }
+        Integer iops = s.iops();
+        Integer throughput = s.throughputMibps();
+        String at = "cloud.database.storage.";
+        switch (type) {
+            case "gp2" -> {
+                if (iops != null) {
+                    throw fail(at + "iops", "cannot be set for gp2 (its IOPS follow its size); use gp3 or io1/io2");
+                }
+                if (throughput != null) {
+                    throw fail(at + "throughput_mibps", "cannot be set for gp2; use gp3");
+                }
+            }
+            case "gp3" -> {
+                if (gb < CloudSpec.Storage.GP3_PROVISIONABLE_FROM_GB) {
+                    if (iops != null && iops != 3000) {
+                        throw fail(at + "iops", "cannot be provisioned below 400 GiB of gp3 (RDS fixes 3000); was "
+                                + iops + ": leave it out or give gb: 400 or more");
+                    }
+                    if (throughput != null && throughput != 125) {
+                        throw fail(at + "throughput_mibps", "cannot be provisioned below 400 GiB of gp3 (RDS fixes "
+                                + "125); was " + throughput + ": leave it out or give gb: 400 or more");
+                    }
+                    iops = null;
+                    throughput = null;
+                } else {
+                    if (iops != null && (iops < 12000 || iops > 64000)) {
+                        throw fail(at + "iops", "must be 12000 to 64000 for gp3 of 400 GiB or more, was " + iops);
+                    }
+                    if (throughput != null && (throughput < 500 || throughput > 4000)) {
+                        throw fail(at + "throughput_mibps", "must be 500 to 4000 for gp3 of 400 GiB or more, was "
+                                + throughput);
+                    }
+                }
+            }
+            default -> { // io1, io2
+                if (iops == null) {
+                    throw fail(at + "iops", "is missing: " + type + " needs provisioned IOPS (1000 to 256000)");
+                }
+                if (iops < 1000 || iops > 256000) {
+                    throw fail(at + "iops", "must be 1000 to 256000 for " + type + ", was " + iops);
+                }
+                if (throughput != null) {
+                    throw fail(at + "throughput_mibps", "cannot be set for " + type + " (only gp3 takes it)");
+                }
+            }
+        }
+        Map<String, String> parameters = scalars(d.parameters(), "cloud.database.parameters", PARAMETER);
+        for (String key : parameters.keySet()) {
+            if (RIG_PARAMETERS.containsKey(key)) {
+                throw fail("cloud.database.parameters." + key, "is set by rigscope (" + RIG_PARAMETERS.get(key)
+                        + "): its log collector reads what it logs; leave it out");
+            }
+        }
+        return new CloudSpec.Database(cls, version, new CloudSpec.Storage(type, gb, iops, throughput), parameters);
+    }
+
+    private Map<String, String> scalars(Map<String, JsonNode> map, String at, Pattern keyShape) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (map == null) {
+            return out;
+        }
+        map.forEach((k, v) -> {
+            if (!keyShape.matcher(k).matches()) {
+                throw fail(at + "." + k, "is not a valid name here");
+            }
+            if (v == null || v.isNull() || !v.isValueNode()) {
+                throw fail(at + "." + k, "must be a single value (a string, number or true/false)");
+            }
+            out.put(k, v.asText());
+        });
+        return out;
+    }
+
+    private String instanceType(String v, String key) {
+        String t = required(v, key, "e.g. c7g.2xlarge");
+        if (!INSTANCE_TYPE.matcher(t).matches() || t.startsWith("db.")) {
+            throw fail(key, "'" + t + "' is not an EC2 instance type, e.g. c7g.2xlarge");
+        }
+        return t;
+    }
+
+    private String required(String v, String key, String example) {
+        if (v == null || v.isBlank()) {
+            throw fail(key, "is missing (" + example + ")");
+        }
+        return v.strip();
+    }
+
+    private Duration duration(String v, String key) {
+        try {
+            return Durations.parse(key, v);
+        } catch (UsageException e) {
+            throw new UsageException(file + ": " + e.getMessage());
+        }
+    }
+
+    private UsageException fail(String key, String problem) {
+        return new UsageException(file + ": " + key + " " + problem);
+    }
+}
