@@ -72,14 +72,23 @@ public final class ServiceWriteThrough {
                     return a.result();
                 }
                 return CheckResult.pass("write-through", a.result().detail() + " (request " + attempt + " of "
-                        + ATTEMPTS + "; before it: " + String.join("; ", refused) + ")");
+                        + ATTEMPTS + "; before it: " + once(refused) + ")");
             }
             refused.add(a.refusal());
             if (attempt == ATTEMPTS) {
                 return CheckResult.fail("write-through", ATTEMPTS + " requests, each failing its check: "
-                        + String.join("; ", refused));
+                        + once(refused));
             }
         }
+    }
+
+    /** Each distinct refusal once, in first-seen order, with its count when it repeated: {@code ... (5 times)}. */
+    static String once(List<String> refusals) {
+        java.util.Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+        refusals.forEach(r -> counts.merge(r, 1, Integer::sum));
+        List<String> out = new ArrayList<>();
+        counts.forEach((r, n) -> out.add(n == 1 ? r : r + " (" + n + " times)"));
+        return String.join("; ", out);
     }
 
     /** Requests the bring-up may send when answers fail their check. */
