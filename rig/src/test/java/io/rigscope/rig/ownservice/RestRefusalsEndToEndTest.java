@@ -40,7 +40,7 @@ class RestRefusalsEndToEndTest {
             throws Exception {
         pg.psql("postgres", "CREATE DATABASE orders_explained");
         try (ChildJvm orders = start("orders_explained")) {
-            Path config = series(dir, "orders_explained", orders, "");
+            Path config = series(dir, "orders_explained", orders, 2, "");
             Path report = dir.resolve("report.json");
             RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--series",
                     "rest-refusals-" + UUID.randomUUID(), "--bootstrap", kafka.bootstrap(), "--report-json",
@@ -72,7 +72,7 @@ class RestRefusalsEndToEndTest {
             @TempDir Path dir) throws Exception {
         pg.psql("postgres", "CREATE DATABASE orders_denominator");
         try (ChildJvm orders = start("orders_denominator")) {
-            Path config = series(dir, "orders_denominator", orders, "  quantity: {min: 1001, max: 1010}");
+            Path config = series(dir, "orders_denominator", orders, 1, "  quantity: {min: 1001, max: 1010}");
             Path report = dir.resolve("report.json");
             Path md = dir.resolve("report.md");
             RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--series",
@@ -98,7 +98,7 @@ class RestRefusalsEndToEndTest {
                 Duration.ofSeconds(60), ChildJvm.newLogFile("rigscope-orders-", "the orders service")));
     }
 
-    private static Path series(Path dir, String database, ChildJvm orders, String denominatorQuantity)
+    private static Path series(Path dir, String database, ChildJvm orders, int repeats, String denominatorQuantity)
             throws IOException {
         String yaml;
         try (InputStream in = RestRefusalsEndToEndTest.class.getResourceAsStream("/ownservice/rest-refusals.yaml")) {
@@ -108,6 +108,7 @@ class RestRefusalsEndToEndTest {
                 .replace("${TARGET_URL}", orders.baseUri().toString())
                 .replace("${PGDATA}", pg.cluster().dataDir().toString())
                 .replace("${PGLOG}", pg.cluster().logFile().toString())
+                .replace("${REPEATS}", Integer.toString(repeats))
                 .replace("${DENOMINATOR_QUANTITY}", denominatorQuantity);
         Path file = dir.resolve("rest-refusals.yaml");
         Files.writeString(file, yaml);
