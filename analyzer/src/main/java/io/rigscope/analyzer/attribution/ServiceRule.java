@@ -244,8 +244,9 @@ public final class ServiceRule implements CauseRule {
         if (busy >= 0) {
             evidence.add(ServiceView.dbFact(scene, busy));
         }
+        // ranked as partial measuring no share of its own: the host's doing, so any other cause that fits comes first
         return Optional.of(new Finding(Cause.SERVICE, Confidence.MOST_LIKELY, evidence,
-                busy >= 0 ? List.of() : List.of("rig.waits")).explaining(waitMs * 1000 / worstUs));
+                busy >= 0 ? List.of() : List.of("rig.waits"), false, true));
     }
 
     /** The evidence key of a service starved of CPU by the host's other processes (its lever reads it). */
