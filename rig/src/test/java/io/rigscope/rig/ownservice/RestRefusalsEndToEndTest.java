@@ -90,6 +90,24 @@ class RestRefusalsEndToEndTest {
         }
     }
 
+    @Test
+    void aBringUpRefusedFiveTimesOverIsOneLineWithItsCountAndTheRowsTheRefusedRequestsStored(@TempDir Path dir)
+            throws Exception {
+        pg.psql("postgres", "CREATE DATABASE orders_strict");
+        try (ChildJvm orders = start("orders_strict")) {
+            Path config = series(dir, "orders_strict", orders, 1, "");
+            // a check stricter than the service: it answers 201 to every array it stores
+            Files.writeString(config, Files.readString(config).replace("status: [201]", "status: [200]"));
+            RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--series",
+                    "rest-strict-" + UUID.randomUUID(), "--bootstrap", kafka.bootstrap());
+            String out = r.out() + r.err();
+            assertThat(r.exit()).as(out).isNotEqualTo(ExitCodes.OK);
+            assertThat(out).contains("bring-up checks failed: no load offered")
+                    .contains("yet the service stored 10 row(s) of it").contains("(5 times)");
+            assertThat(out.split("which fails its check", -1)).as(out).hasSize(2);
+        }
+    }
+
     private static ChildJvm start(String database) {
         return ChildJvm.start(new ChildJvm.Spec("the orders service", GraphqlServiceProcess.JAVA_OPTS,
                 OrdersRestService.class.getName(),
