@@ -40,7 +40,7 @@ class RestRefusalsEndToEndTest {
             throws Exception {
         pg.psql("postgres", "CREATE DATABASE orders_explained");
         try (ChildJvm orders = start("orders_explained")) {
-            Path config = series(dir, "orders_explained", orders, 2, "");
+            Path config = series(dir, "orders_explained", orders, 1, "");
             Path report = dir.resolve("report.json");
             RigscopeRun r = RigscopeRun.rigscope("run", "--config", config.toString(), "--series",
                     "rest-refusals-" + UUID.randomUUID(), "--bootstrap", kafka.bootstrap(), "--report-json",
