@@ -86,7 +86,11 @@ class RestRefusalsEndToEndTest {
             assertThat(out).doesNotContain("pgbench failed (exit");
             assertThat(report).exists();
             assertThat(md).exists();
-            assertThat(new ObjectMapper().readTree(report.toFile()).get("repeats")).isNotEmpty();
+            JsonNode json = new ObjectMapper().readTree(report.toFile());
+            assertThat(json.get("repeats")).isNotEmpty();
+            // the report says which step failed and why, as the console did
+            assertThat(json.path("failed_steps").path("denominator").asText()).contains("orders_qty_check");
+            assertThat(Files.readString(md)).contains("## Steps that failed");
         }
     }
 
