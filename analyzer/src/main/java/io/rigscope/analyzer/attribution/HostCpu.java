@@ -39,6 +39,23 @@ final class HostCpu {
         return false;
     }
 
+    /**
+     * The vmstat line of the busiest moment around the episode (highest run queue, then lowest idle), of
+     * {@code src}'s host when it has records, else of any host; null when no vmstat covers the episode.
+     */
+    static Vmstat busiest(EpisodeScene scene, String src) {
+        List<Vmstat> all = scene.around(TelemetryStream.VMSTAT, Vmstat.class);
+        String host = host(src);
+        List<Vmstat> same = all.stream().filter(v -> host != null && host.equals(host(v.src()))).toList();
+        Vmstat best = null;
+        for (Vmstat v : same.isEmpty() ? all : same) {
+            if (best == null || v.r() > best.r() || v.r() == best.r() && v.id() < best.id()) {
+                best = v;
+            }
+        }
+        return best;
+    }
+
     private static String host(String src) {
         int at = src == null ? -1 : src.indexOf('@');
         return at < 0 ? null : src.substring(at + 1);

@@ -117,7 +117,7 @@ public final class ServiceRule implements CauseRule {
                     && (starved == null || p.threadRunqWaitMs() > starved.threadRunqWaitMs())) {
                 starved = p;
             }
-            double capPct = scene.settings().serviceCpuShare() * 100.0 * Math.max(1, p.cpus());
+            double capPct = scene.settings().serviceCpuShare() * 100.0 * usableCpus(p);
             if (p.cpuPct() >= capPct && (saturated == null || p.cpuPct() > saturated.cpuPct())) {
                 saturated = p;
             }
@@ -146,10 +146,12 @@ public final class ServiceRule implements CauseRule {
         } else if (starved != null || saturated != null) {
             ProcessMetrics p = starved != null ? starved : saturated;
             if (HostCpu.saturated(scene, p.src(), p.cpus() > 0 ? p.cpus() : null)) {
-                // every process on a saturated host waits for a CPU, the instrument and the database included: the
-                // service's wait is the host's doing, not a cause of the service's own (calibrate's clean and
+                // every process on a saturated host waits for a CPU, the instrument and the database included: a
+                // service whose own wait covers the episode was starved by the host's other processes (most likely
+                // at best: the generator waited too, and its own rule is surer when its stall covers the episode);
+                // a shorter wait is the host's doing, no cause of the service's (calibrate's clean and
                 // generator-pause cases on 2 busy cores were named service from it)
-                return Optional.empty();
+                return starvedByHost(scene, busy, worstUs, starved);
             }
             // threads waiting for a CPU that long in a second: the service could not run, whatever else it waited on.
             // One record spans one second, so a worst request of several seconds is covered by a run of starved
@@ -192,6 +194,71 @@ public final class ServiceRule implements CauseRule {
                     List.of("rig.waits")).explaining(share));
         }
         return Optional.of(new Finding(Cause.SERVICE, confidence, evidence, List.of()).explaining(share));
+    }
+
+    /**
+     * The CPUs a process can use: one when a single thread of it did the waiting (its longest thread's run-queue
+     * wait at least {@link #ONE_THREAD_SHARE} of the whole process's: a single-threaded server, an event loop), else
+     * the host's. A single-threaded server never reaches a share of the host's CPUs; it is judged by its one.
+     */
+    public static int usableCpus(ProcessMetrics p) {
+        int host = Math.max(1, p.cpus());
+        if (p.runqWaitMaxMs() != null && p.runqWaitMs() > 0 && p.runqWaitMaxMs() >= ONE_THREAD_SHARE * p.runqWaitMs()) {
+            return 1;
+        }
+        return host;
+    }
+
+    /** The share of a process's run-queue wait one thread must hold for the process to count as single-threaded. */
+    public static final double ONE_THREAD_SHARE = 0.8;
+
+    /**
+     * The service starved of CPU by the host's other processes: the host saturated (vmstat), the service's own
+     * run-queue wait covering {@code attribution_cover_share} of the worst request (one record, or a run of starved
+     * seconds), and the service below {@code attribution_service_cpu_share} of the CPUs it can use (else it is the
+     * one keeping the host busy: no finding). Most likely at best: every process on that host waited too.
+     */
+    private static Optional<Finding> starvedByHost(EpisodeScene scene, double busy, double worstUs,
+                                                   ProcessMetrics starved) {
+        if (starved == null || worstUs <= 0) {
+            return Optional.empty();
+        }
+        double coverUs = scene.settings().coverShare() * worstUs;
+        double runMs = ServiceView.starvedRunMs(scene);
+        double waitMs = Math.max(starved.threadRunqWaitMs(), runMs);
+        int usable = usableCpus(starved);
+        if (waitMs * 1000 < coverUs || starved.cpuPct() >= scene.settings().serviceCpuShare() * 100.0 * usable) {
+            return Optional.empty();
+        }
+        io.rigscope.model.wire.Vmstat host = HostCpu.busiest(scene, starved.src());
+        List<Evidence> evidence = new ArrayList<>();
+        evidence.add(Evidence.measured("rig.process", starved.ts(), STARVED_BY_HOST, WaitProfile.round(waitMs), "ms",
+                "CPU starvation by the host's other processes: the service's process " + starved.src() + " (pid "
+                        + starved.pid() + ") had a thread waiting " + WaitProfile.round(starved.threadRunqWaitMs())
+                        + " ms for a CPU in the second ending at " + starved.ts() / 1_000_000L
+                        + (runMs > 0 ? " (" + WaitProfile.round(runMs) + " ms in a row)" : "") + ", covering the "
+                        + "episode's worst request " + scene.episode().worstMs() + " ms, while it used "
+                        + WaitProfile.round(starved.cpuPct()) + " % of one core (it can use " + usable + " of the host's "
+                        + Math.max(1, starved.cpus()) + " CPUs); " + hostLine(host, starved.cpus()) + "; "
+                        + scene.within(TelemetryStream.PROCESS)));
+        if (busy >= 0) {
+            evidence.add(ServiceView.dbFact(scene, busy));
+        }
+        // ranked as partial measuring no share of its own: the host's doing, so any other cause that fits comes first
+        return Optional.of(new Finding(Cause.SERVICE, Confidence.MOST_LIKELY, evidence,
+                busy >= 0 ? List.of() : List.of("rig.waits"), false, true));
+    }
+
+    /** The evidence key of a service starved of CPU by the host's other processes (its lever reads it). */
+    public static final String STARVED_BY_HOST = "starved_by_host_ms";
+
+    /** {@code the host ran 22 runnable tasks on 2 CPUs, idle 0 % (vmstat@h)}. */
+    static String hostLine(io.rigscope.model.wire.Vmstat v, int cpus) {
+        if (v == null) {
+            return "the host's CPUs saturated (vmstat)";
+        }
+        return "the host ran " + v.r() + " runnable tasks on " + Math.max(1, cpus) + " CPUs, idle " + v.id() + " %, "
+                + "user " + v.us() + " %, system " + v.sy() + " % (" + v.src() + ")";
     }
 
     private static Optional<Finding> byExclusion(EpisodeScene scene, double busy) {

@@ -74,7 +74,7 @@ public enum AnalyzerSetting {
     ATTRIBUTION_SERVICE_PAUSE_MS("attribution_service_pause_ms", "ms", "100",
             "service: the service's process stopped or at a JVM safepoint this long (rig.process) within 1 s of an episode."),
     ATTRIBUTION_SERVICE_CPU_SHARE("attribution_service_cpu_share", "fraction", "0.9",
-            "service: the service's process used at least this share of the host's CPUs (rig.process) in a second of an episode: saturated."),
+            "service: the service's process used at least this share of the CPUs it can use (rig.process; one for a single-threaded server, whose one thread did the waiting) in a second of an episode: saturated."),
     ATTRIBUTION_SERVICE_STARVED_SHARE("attribution_service_starved_share", "fraction", "0.5",
             "service and connection_pool: one thread of the service's process waited for a CPU (rig.process runqWaitMaxMs) at least this share of a record's interval: that second the service was starved."),
     ATTRIBUTION_DB_BUSY_SESSIONS("attribution_db_busy_sessions", "sessions", "2.5",

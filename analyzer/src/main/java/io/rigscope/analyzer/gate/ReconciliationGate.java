@@ -14,7 +14,9 @@ import java.util.function.ToLongFunction;
  * <p>Never vacuous: a repeat that claimed 0 events while the database gained 0 rows measured nothing and proves
  * nothing, so both gates fail with the reason {@value #NOTHING}. A mismatch names its direction and size in the
  * result's reason ("the database gained 12 rows beyond the 240 events claimed": an API that stored part of a
- * request it answered as failed).
+ * request it answered as failed), and sets the rows beyond the claims against the failed requests that may have
+ * stored them ({@link RepeatFacts.Claim#explain}: "; 262 requests of 10 events timed out: 2,620 events that may have
+ * been stored, which can explain the 1,780").
  */
 public final class ReconciliationGate implements Gate {
 
@@ -86,7 +88,10 @@ public final class ReconciliationGate implements Gate {
             return new GateResult(name, false, value, limit, NOTHING);
         }
         if (value > limit) {
-            return new GateResult(name, false, value, limit, String.format(Locale.ROOT, beyond, value - limit, limit));
+            String reason = String.format(Locale.ROOT, beyond, value - limit, limit);
+            long beyondRows = facts.gained().rowsWritten() - facts.claim().events();
+            String explained = beyondRows > 0 && name.equals("reconciliation_rows") ? facts.claim().explain(beyondRows) : null;
+            return new GateResult(name, false, value, limit, explained == null ? reason : reason + "; " + explained);
         }
         if (value < limit) {
             return new GateResult(name, false, value, limit, String.format(Locale.ROOT, fewer, limit - value, limit));

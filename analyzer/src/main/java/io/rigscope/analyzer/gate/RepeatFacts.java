@@ -7,6 +7,7 @@ import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.ErrorKind;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -80,6 +81,70 @@ public record RepeatFacts(RepeatTrack.Kind kind, ScenarioSeconds primary, Functi
      * @param events Σ batch size of the 2xx requests that did not fail
      * @param qtySum Σ quantity sent in them
      */
-    public record Claim(long events, long qtySum) {
+    public record Claim(long events, long qtySum, List<Unclaimed> unclaimed) {
+        public Claim {
+            unclaimed = List.copyOf(unclaimed);
+        }
+
+        /** A claim without the failed requests beside it. */
+        public Claim(long events, long qtySum) {
+            this(events, qtySum, List.of());
+        }
+
+        /**
+         * Rows beyond the claims set against the failed requests that may have stored them: {@code 262 requests
+         * (2,620 events) timed out: 2,620 events that may have been stored, which can explain the 1,780}; null when
+         * no failed request could have stored anything.
+         *
+         * @param beyondRows rows the database gained beyond the claims (> 0)
+         */
+        public String explain(long beyondRows) {
+            if (unclaimed.isEmpty()) {
+                return null;
+            }
+            long events = unclaimed.stream().mapToLong(Unclaimed::events).sum();
+            String kinds = String.join(", ", unclaimed.stream().map(Unclaimed::describe).toList());
+            return String.format(Locale.ROOT, "%s: %,d events that may have been stored, %s", kinds, events,
+                    events >= beyondRows ? String.format(Locale.ROOT, "which can explain the %,d", beyondRows)
+                            : String.format(Locale.ROOT, "which cannot explain %,d of them", beyondRows - events));
+        }
+    }
+
+    /**
+     * Failed requests of one kind that may have stored their events all the same: the client gave up on them (timed
+     * out, reset) or judged them failed (a 4xx or 5xx, a failed check) after the service had read them.
+     *
+     * @param kind why they failed
+     * @param requests how many
+     * @param events the events they carried (Σ batch)
+     */
+    public record Unclaimed(ErrorKind kind, long requests, long events) {
+
+        /** The kinds that may have stored something (a refused connection sent nothing). */
+        public static List<Unclaimed> of(Map<ErrorKind, Long> requestsByKind, Map<ErrorKind, Long> eventsByKind) {
+            List<Unclaimed> out = new java.util.ArrayList<>();
+            requestsByKind.forEach((kind, n) -> {
+                if (kind != ErrorKind.REFUSED && kind != ErrorKind.NONE && n > 0) {
+                    out.add(new Unclaimed(kind, n, eventsByKind.getOrDefault(kind, 0L)));
+                }
+            });
+            return out;
+        }
+
+        /** {@code 262 requests of 10 events timed out}, or {@code 5 requests (37 events) failed their check}. */
+        public String describe() {
+            String what = switch (kind) {
+                case TIMEOUT -> "timed out";
+                case RESET -> "were reset";
+                case HTTP_4XX -> "were answered 4xx";
+                case HTTP_5XX -> "were answered 5xx";
+                case CHECK -> "failed their check";
+                default -> "failed (" + kind.code() + ")";
+            };
+            String size = requests > 0 && events % requests == 0
+                    ? String.format(Locale.ROOT, "of %,d event%s", events / requests, events / requests == 1 ? "" : "s")
+                    : String.format(Locale.ROOT, "(%,d events)", events);
+            return String.format(Locale.ROOT, "%,d request%s %s %s", requests, requests == 1 ? "" : "s", size, what);
+        }
     }
 }

@@ -39,6 +39,9 @@ final class ServiceLever implements Levers.LeverRule {
         if (Levers.evidence(e, "pause_ms").isPresent()) {
             return pause(scene);
         }
+        if (Levers.evidence(e, io.rigscope.analyzer.attribution.ServiceRule.STARVED_BY_HOST).isPresent()) {
+            return starvedByHost(e);
+        }
         if (Levers.evidence(e, "runq_wait_ms").isPresent()) {
             return cpu(scene);
         }
@@ -110,6 +113,17 @@ final class ServiceLever implements Levers.LeverRule {
                 + " ms besides GC", why);
     }
 
+    /**
+     * The service starved by the host's other processes: no setting of the service's own, the host is the lever. The
+     * rule's evidence says what the host was doing.
+     */
+    private static Lever starvedByHost(Episode e) {
+        Evidence ev = Levers.evidence(e, io.rigscope.analyzer.attribution.ServiceRule.STARVED_BY_HOST).orElseThrow();
+        return Lever.action("free CPUs for the service on its host: the host's other processes held them (move the "
+                + "load generator, the database or other jobs to hosts of their own, or give the service more CPUs "
+                + "than the host's other work takes)", null, ev.text());
+    }
+
     private static Lever cpu(EpisodeScene scene) {
         ProcessMetrics busiest = null;
         ProcessMetrics waited = null;
@@ -130,6 +144,14 @@ final class ServiceLever implements Levers.LeverRule {
                 + scene.within(TelemetryStream.PROCESS) + ": CPU up to " + num(busiest.cpuPct(), 0) + " % of one core on "
                 + cpus + " CPU(s); a thread waited up to " + num(waited.threadRunqWaitMs(), 1) + " ms for a CPU in "
                 + "a second";
+        int usable = io.rigscope.analyzer.attribution.ServiceRule.usableCpus(waited);
+        if (usable < cpus && busiest.cpuPct() >= share * 100.0 * usable) {
+            // one thread did the waiting: more CPUs would not help a single-threaded server, more of it would
+            return Lever.action("run more workers of the service (processes or threads): one thread of it used "
+                    + num(busiest.cpuPct(), 0) + " % of one core, all a single thread can use", null, why
+                    + "; its longest-waiting thread held at least " + io.rigscope.analyzer.attribution.ServiceRule.ONE_THREAD_SHARE + " of the process's "
+                    + "run-queue wait: single-threaded, judged by the one CPU it can use");
+        }
         if (busiest.cpuPct() >= share * 100.0 * cpus) {
             long need = Math.max(cpus + 1L, (long) Math.ceil(busiest.cpuPct() / 100.0 / CPU_TARGET));
             return Lever.action("give the service " + need + " CPUs (it had " + cpus + ")", need + " CPUs", why
@@ -137,9 +159,9 @@ final class ServiceLever implements Levers.LeverRule {
                     + "max(" + cpus + " + 1, ceil(" + num(busiest.cpuPct(), 0) + " / 100 / " + CPU_TARGET + ")) = "
                     + need + ", so it runs at most " + Math.round(CPU_TARGET * 100) + " % busy");
         }
-        return Lever.action("lift the service's CPU limit (a cgroup cpu.max or container limit, CPU affinity): its "
-                + "threads waited for a CPU while it used " + num(busiest.cpuPct(), 0) + " % of " + cpus
-                + " CPU(s) and the host was not saturated", null, why + "; below attribution_service_cpu_share "
+        return Lever.action("look for a CPU limit on the service (a cgroup cpu.max or container limit, CPU affinity): "
+                + "its threads waited for a CPU while it used " + num(busiest.cpuPct(), 0) + " % of one core on "
+                + cpus + " CPU(s) and the host was not saturated", null, why + "; below attribution_service_cpu_share "
                 + share + " of its CPUs, and the host's CPUs not saturated (vmstat): its own CPUs were capped");
     }
 }

@@ -90,7 +90,9 @@ public final class RepeatJudge {
                 primary == null ? 0 : primary.totals().count() - primary.totals().failed(),
                 dropped, failed, spanSec, DriftRule.thirds(primary), probeP99,
                 primary == null ? new RepeatFacts.Claim(0, 0)
-                        : new RepeatFacts.Claim(primary.totals().claimedEvents(), primary.totals().claimedQty()),
+                        : new RepeatFacts.Claim(primary.totals().claimedEvents(), primary.totals().claimedQty(),
+                                RepeatFacts.Unclaimed.of(primary.totals().errorsByKind(),
+                                        primary.totals().failedEventsByKind())),
                 track.gain(), configErrors, List.copyOf(track.scenarios().values()), targetOf.apply(primaryName));
         Map<String, GateResult> gates = GateSet.of(track.kind(), settings, track.k6Verdicts()).judge(facts);
         Abort aborted = track.aborted();
@@ -131,7 +133,8 @@ public final class RepeatJudge {
                 primary == null ? 0 : primary.totals().responseAtPercentileUs(99), facts.drift(), spanSec, cadence,
                 freezeSeconds, windows, WindowRule.medianP99Us(buckets), worstBucket, probeP99, reconciled, provisional,
                 facts.claim().events(), facts.claim().qtySum(), gates, episodes, track.closing(), late, aborted,
-                errors(primary), primary == null ? Map.of() : primary.serverTiming().figures(), silence);
+                errors(primary), primary == null ? Map.of() : primary.serverTiming().figures(), silence,
+                droppedByScenario(track));
     }
 
     /**
@@ -225,5 +228,11 @@ public final class RepeatJudge {
                 : "worst JVM pause " + pause + " ms, worst event-loop lag " + lag + " ms, oldest in flight "
                         + oldest + " ms (" + n + " s of records from " + (e.startSec() - 1) + " to " + e.endSec() + ")";
         return e.attributed(e.cause(), e.confidence(), List.of(new Evidence("rig.health", fact)), List.of());
+    }
+
+    private static Map<String, Long> droppedByScenario(RepeatTrack track) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        track.scenarios().forEach((name, s) -> out.put(name, s.ledgers().totals().dropped()));
+        return out;
     }
 }

@@ -57,6 +57,9 @@ import java.util.Map;
  *                     of the JSON) when no response carried the header
  * @param silence the silent generator that ended the repeat ({@link Liveness}), or null when none did; JSON
  *                {@code silence}, with {@code ended_by: generator_silent}; both absent otherwise
+ * @param droppedByScenario requests dropped by each scenario (ledger), in the track's order; {@code dropped} is their
+ *                          sum. Not in the JSON (the gate {@code dropped} holds the sum): the console's one count per
+ *                          scenario
  */
 @WireView
 @JsonPropertyOrder({"rep", "kind", "scenario", "pass", "aborted", "ended_by", "silence", "samples", "dropped", "failed", "errors", "p50_ms", "p99_ms",
@@ -82,7 +85,8 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             Map<String, Long> errors,
                             @JsonProperty("server_timing") @JsonInclude(JsonInclude.Include.NON_EMPTY)
                             Map<String, TimingFigure> serverTiming,
-                            @JsonProperty("silence") @JsonInclude(JsonInclude.Include.NON_NULL) Silence silence) {
+                            @JsonProperty("silence") @JsonInclude(JsonInclude.Include.NON_NULL) Silence silence,
+                            @com.fasterxml.jackson.annotation.JsonIgnore Map<String, Long> droppedByScenario) {
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);
@@ -92,6 +96,13 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
         closing = closing == null ? new SecondClosing.ByLedger() : closing;
         errors = errors == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(errors));
         serverTiming = serverTiming == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(serverTiming));
+        droppedByScenario = droppedByScenario == null ? Map.of()
+                : Collections.unmodifiableMap(new LinkedHashMap<>(droppedByScenario));
+    }
+
+    /** Requests dropped by {@code scenario} (its ledger), 0 when it had none or did not run. */
+    public long droppedIn(String scenarioName) {
+        return droppedByScenario.getOrDefault(scenarioName, 0L);
     }
 
     /** {@code generator_silent} when a silent generator ended the repeat, else null (absent from the JSON). */

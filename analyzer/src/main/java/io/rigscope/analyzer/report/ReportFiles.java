@@ -108,6 +108,10 @@ public final class ReportFiles {
                         .append(" | ").append(leverCell(e)).append(" |\n");
             }
         }
+        if (!report.failedSteps().isEmpty()) {
+            md.append("\n## Steps that failed\n\n| step | what the rig said |\n|---|---|\n");
+            report.failedSteps().forEach((step, line) -> row(md, step, line.replace("|", "\\|")));
+        }
         if (!report.silentStreams().isEmpty()) {
             md.append("\n## Streams that fell silent\n\n| stream | silent since (UTC) | epoch s |\n|---|---|---|\n");
             report.silentStreams().forEach((topic, sec) -> md.append("| ").append(topic).append(" | ")

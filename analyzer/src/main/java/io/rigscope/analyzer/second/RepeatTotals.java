@@ -27,6 +27,8 @@ public final class RepeatTotals {
     private long claimedEvents;
     private long claimedQty;
     private final EnumMap<ErrorKind, Long> errorsByKind = new EnumMap<>(ErrorKind.class);
+    /** Events sent in failed requests, by error kind. */
+    private final EnumMap<ErrorKind, Long> failedEventsByKind = new EnumMap<>(ErrorKind.class);
 
     /** A sample that entered its second, with its service time. */
     void recorded(Sample s, long serviceUs) {
@@ -54,6 +56,7 @@ public final class RepeatTotals {
         if (s.failed()) {
             failed++;
             errorsByKind.merge(s.err(), 1L, Long::sum);
+            failedEventsByKind.merge(s.err(), (long) s.batch(), Long::sum);
         } else if (s.status() >= 200 && s.status() < 300) {
             claimedEvents += s.batch();
             claimedQty += s.qty();
@@ -143,5 +146,14 @@ public final class RepeatTotals {
     /** Failed requests by error kind, in {@link ErrorKind} order, only kinds seen (late samples included). */
     public Map<ErrorKind, Long> errorsByKind() {
         return Collections.unmodifiableMap(new EnumMap<>(errorsByKind));
+    }
+
+    /**
+     * Events sent in failed requests by error kind (Σ batch size), in {@link ErrorKind} order, only kinds seen: the
+     * events a request the client gave up on (timed out, reset) or judged failed (a 5xx, a failed check) may still
+     * have stored.
+     */
+    public Map<ErrorKind, Long> failedEventsByKind() {
+        return Collections.unmodifiableMap(new EnumMap<>(failedEventsByKind));
     }
 }

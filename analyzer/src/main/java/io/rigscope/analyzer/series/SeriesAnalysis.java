@@ -294,7 +294,7 @@ public final class SeriesAnalysis {
         // the figures' hardware and settings travel with them (from the ENVIRONMENT marker: replay-safe)
         SeriesReport report = SeriesReport.of(series, summaries, config.settings().reconciliationRequired(), samplesOutside)
                 .withCeiling(ceiling == null ? null : ceiling.withDenominator(config.denominatorRowsPerSec()))
-                .withEnvironment(config.environment())
+                .withEnvironment(config.environment()).withFailedSteps(config.failedSteps())
                 .withSilentStreams(telemetry.silentBefore(maxSecond(), config.settings().attribution().graceSec()));
         this.report = report;
         decided.add(new Decision.Series(series, tsOf(maxSecond()), report));
@@ -409,9 +409,7 @@ public final class SeriesAnalysis {
         } else if (body instanceof SeriesEnd) {
             seriesEnded = true;
         } else if (body instanceof PhaseEnd end) {
-            if ("denominator".equals(m.phase()) && end.rowsPerSec() != null) {
-                config.denominator(end.rowsPerSec());
-            }
+            config.phaseEnded(m.phase(), end);
         } else if (body instanceof Environment environmentFacts) {
             config.environment(environmentFacts.facts());
         } else if (body instanceof Gap) {

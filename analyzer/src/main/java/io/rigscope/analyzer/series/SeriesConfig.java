@@ -111,6 +111,24 @@ final class SeriesConfig {
         denominatorRowsPerSec = rowsPerSec;
     }
 
+    /** Steps that failed (a phase whose PHASE_END carries {@code failed}): phase -> the rig's one line. */
+    private final java.util.Map<String, String> failedSteps = new java.util.LinkedHashMap<>();
+
+    /** A phase ended: the denominator's rows/s, or the line of a step that failed. */
+    void phaseEnded(String phase, io.rigscope.model.wire.PhaseEnd end) {
+        if ("denominator".equals(phase) && end.rowsPerSec() != null) {
+            denominator(end.rowsPerSec());
+        }
+        if (phase != null && end.other().get("failed") instanceof String line) {
+            failedSteps.put(phase, line);
+        }
+    }
+
+    /** The steps that failed, in the order they ended. */
+    java.util.Map<String, String> failedSteps() {
+        return java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(failedSteps));
+    }
+
     /** The denominator phase's rows/s (pgbench), or null. */
     Double denominatorRowsPerSec() {
         return denominatorRowsPerSec;

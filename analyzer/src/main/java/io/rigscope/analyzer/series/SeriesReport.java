@@ -31,6 +31,9 @@ import java.util.Map;
  * @param environment the ENVIRONMENT marker's facts (hardware, settings), or null when none arrived
  * @param silentStreams telemetry streams that had been publishing and fell silent while the load still ran -> the
  *                      first second they were silent, epoch s; JSON {@code silent_streams}, absent when none
+ * @param failedSteps steps of the series that failed without costing it its verdict (a denominator pgbench could not
+ *                    run) -> the rig's one line (its PHASE_END's {@code failed}); JSON {@code failed_steps}, absent
+ *                    when none
  */
 @WireView
 @JsonPropertyOrder({"series", "verdict", "passed", "total", "headline", "scenario", "p50_ms", "p99_ms",
@@ -48,31 +51,40 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
                            @JsonProperty("environment") @JsonInclude(JsonInclude.Include.NON_EMPTY)
                            Map<String, Object> environment,
                            @JsonProperty("silent_streams") @JsonInclude(JsonInclude.Include.NON_EMPTY)
-                           Map<String, Long> silentStreams) {
+                           Map<String, Long> silentStreams,
+                           @JsonProperty("failed_steps") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+                           Map<String, String> failedSteps) {
 
     public SeriesReport {
         p99RangeMs = p99RangeMs == null ? null : List.copyOf(p99RangeMs);
         repeats = List.copyOf(repeats);
         environment = environment == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(environment));
         silentStreams = silentStreams == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(silentStreams));
+        failedSteps = failedSteps == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(failedSteps));
+    }
+
+    /** This report with the steps that failed (phase -> the rig's line: a denominator pgbench could not run). */
+    public SeriesReport withFailedSteps(Map<String, String> failed) {
+        return new SeriesReport(series, verdict, passed, total, scenario, p50Ms, p99Ms, p99RangeMs, worst10sP99Ms,
+                reconciliation, repeats, samplesOutsideRepeats, ceiling, environment, silentStreams, failed);
     }
 
     /** This report with the telemetry streams that fell silent while the load ran (topic -> epoch s). */
     public SeriesReport withSilentStreams(Map<String, Long> silent) {
         return new SeriesReport(series, verdict, passed, total, scenario, p50Ms, p99Ms, p99RangeMs, worst10sP99Ms,
-                reconciliation, repeats, samplesOutsideRepeats, ceiling, environment, silent);
+                reconciliation, repeats, samplesOutsideRepeats, ceiling, environment, silent, failedSteps);
     }
 
     /** This report with the series' environment facts (the ENVIRONMENT marker's data), or null. */
     public SeriesReport withEnvironment(Map<String, Object> facts) {
         return new SeriesReport(series, verdict, passed, total, scenario, p50Ms, p99Ms, p99RangeMs, worst10sP99Ms,
-                reconciliation, repeats, samplesOutsideRepeats, ceiling, facts, silentStreams);
+                reconciliation, repeats, samplesOutsideRepeats, ceiling, facts, silentStreams, failedSteps);
     }
 
     /** This report with the series' ceiling, or null. */
     public SeriesReport withCeiling(Ceiling measured) {
         return new SeriesReport(series, verdict, passed, total, scenario, p50Ms, p99Ms, p99RangeMs, worst10sP99Ms,
-                reconciliation, repeats, samplesOutsideRepeats, measured, environment, silentStreams);
+                reconciliation, repeats, samplesOutsideRepeats, measured, environment, silentStreams, failedSteps);
     }
 
     /** Builds the report of these repeat summaries (in repeat order). */
@@ -101,14 +113,14 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
         String scenario = repeats.stream().map(RepeatSummary::scenario).filter(s -> s != null).findFirst().orElse(null);
         if (verdict == SeriesVerdict.UNRECONCILED) {
             return new SeriesReport(series, verdict, passed, judged.size(), scenario, null, null, null, null,
-                    reconciliation, repeats, samplesOutsideRepeats, null, null, Map.of());
+                    reconciliation, repeats, samplesOutsideRepeats, null, null, Map.of(), Map.of());
         }
         List<Long> p50 = judged.stream().filter(RepeatSummary::pass).map(RepeatSummary::p50Us).sorted().toList();
         List<Long> p99 = judged.stream().filter(RepeatSummary::pass).map(RepeatSummary::p99Us).sorted().toList();
         long worst = judged.stream().mapToLong(RepeatSummary::worstBucketP99Us).max().orElse(-1);
         return new SeriesReport(series, verdict, passed, judged.size(), scenario, medianMs(p50), medianMs(p99),
                 p99.isEmpty() ? null : List.of(p99.get(0) / 1000.0, p99.get(p99.size() - 1) / 1000.0),
-                worst < 0 ? null : worst / 1000.0, reconciliation, repeats, samplesOutsideRepeats, null, null, Map.of());
+                worst < 0 ? null : worst / 1000.0, reconciliation, repeats, samplesOutsideRepeats, null, null, Map.of(), Map.of());
     }
 
     /**

@@ -180,10 +180,17 @@ public final class TelemetryIndex {
         return previous >= last - tol;
     }
 
-    /** The topics of the streams that did not cover {@code [startSec, endSec)}, in {@link TelemetryStream} order. */
+    /**
+     * The topics of the streams that did not cover {@code [startSec, endSec)}, in {@link TelemetryStream} order; CloudWatch
+     * only once it delivered a record in this series (a database on its own host has none to miss).
+     */
     public List<String> lacking(long startSec, long endSec) {
         List<String> out = new ArrayList<>();
         for (TelemetryStream s : TelemetryStream.values()) {
+            if (s == TelemetryStream.CLOUDWATCH && !watermarkUs.containsKey(s)) {
+                // only a database in the cloud has it: a series that never had one could not have had it here
+                continue;
+            }
             if (!covered(s, startSec, endSec)) {
                 out.add(s.topic().topicName());
             }

@@ -43,6 +43,20 @@ class GateSetTest {
     }
 
     @Test
+    void rowsBeyondTheClaimsAreSetAgainstTheEventsOfRequestsThatTimedOutOrFailed() {
+        var gain = new DatabaseGain("s", 6, "rig", T, "sustained", 3800, 3800);
+        var claim = new RepeatFacts.Claim(2020, 2020, RepeatFacts.Unclaimed.of(
+                Map.of(ErrorKind.TIMEOUT, 262L, ErrorKind.REFUSED, 4L), Map.of(ErrorKind.TIMEOUT, 2620L,
+                        ErrorKind.REFUSED, 40L)));
+        GateResult rows = GateSet.of(RepeatTrack.Kind.SUSTAINED, AnalyzerSettings.defaults())
+                .judge(facts(RepeatTrack.Kind.SUSTAINED, claim, gain)).get("reconciliation_rows");
+
+        // a refused connection sent nothing, so it is not among the requests that may have stored rows
+        assertThat(rows.reason()).isEqualTo("the database gained 1780 rows beyond the 2020 events claimed; 262 "
+                + "requests of 10 events timed out: 2,620 events that may have been stored, which can explain the 1,780");
+    }
+
+    @Test
     void withoutAMarkerReconciliationFailsWhenRequiredAndIsAbsentOtherwise() {
         var required = GateSet.of(RepeatTrack.Kind.SUSTAINED, AnalyzerSettings.defaults())
                 .judge(facts(RepeatTrack.Kind.SUSTAINED, new RepeatFacts.Claim(10, 10), null));

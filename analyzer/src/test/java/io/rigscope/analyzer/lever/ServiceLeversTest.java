@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.rigscope.analyzer.attribution.EpisodeScene;
+import io.rigscope.analyzer.attribution.ServiceRule;
 import io.rigscope.analyzer.config.AttributionSettings;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
@@ -142,17 +143,34 @@ class ServiceLeversTest {
 
     @Test
     void aServiceUsingItsCpusNeedsMoreAndOneCappedBelowThemNeedsItsLimitLifted() {
-        process(S, 0, 600, 2, 195, 300, 0.0, 0.5);
+        // the longest thread's wait (600 ms) a fifth of the process's (3,000 ms, summed over threads): many threads
+        process(S, 0, 600, 2, 195, 3000, 0.0, 0.5);
         Lever more = lever(Cause.SERVICE, measured("rig.process", "runq_wait_ms", 600.0), Map.of());
         // ceil(195 / 100 / 0.7) = 3, at least one more than its 2
         assertThat(more.value()).isEqualTo("3 CPUs");
         assertThat(more.action()).isEqualTo("give the service 3 CPUs (it had 2)");
 
         index = new TelemetryIndex();
-        process(S, 0, 600, 2, 40, 300, 0.0, 0.5);
+        process(S, 0, 600, 2, 40, 3000, 0.0, 0.5);
         Lever capped = lever(Cause.SERVICE, measured("rig.process", "runq_wait_ms", 600.0), Map.of());
-        assertThat(capped.action()).startsWith("lift the service's CPU limit");
+        assertThat(capped.action()).startsWith("look for a CPU limit on the service")
+                .contains("40 % of one core on 2 CPU(s)");
         assertThat(capped.value()).isNull();
+    }
+
+    @Test
+    void aSingleThreadedServiceAtItsOneCoreNeedsMoreWorkersNotMoreCpus() {
+        // one thread did all the waiting (580 of 600 ms): a single-threaded server at 95 % of the one core it can use
+        process(S, 0, 580, 2, 95, 600, 0.0, 0.5);
+        Lever l = lever(Cause.SERVICE, measured("rig.process", "runq_wait_ms", 580.0), Map.of());
+        assertThat(l.action()).startsWith("run more workers of the service");
+        assertThat(l.why()).contains("single-threaded, judged by the one CPU it can use");
+    }
+
+    @Test
+    void aServiceStarvedByTheHostGetsTheHostsLeverNotACpuLimit() {
+        Lever l = lever(Cause.SERVICE, measured("rig.process", ServiceRule.STARVED_BY_HOST, 650.0), Map.of());
+        assertThat(l.action()).startsWith("free CPUs for the service on its host").doesNotContain("cpu.max");
     }
 
     @Test

@@ -159,7 +159,7 @@ class SeriesAnalysisTest {
 
         assertThat(report.episodes()).hasSize(1);
         assertThat(report.episodes().get(0).missing())
-                .containsExactly("rig.health", "rig.os", "rig.waits", "rig.db", "rig.cloudwatch", "rig.process");
+                .containsExactly("rig.health", "rig.os", "rig.waits", "rig.db", "rig.process");
     }
 
     @Test

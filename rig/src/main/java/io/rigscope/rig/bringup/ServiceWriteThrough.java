@@ -72,14 +72,23 @@ public final class ServiceWriteThrough {
                     return a.result();
                 }
                 return CheckResult.pass("write-through", a.result().detail() + " (request " + attempt + " of "
-                        + ATTEMPTS + "; before it: " + String.join("; ", refused) + ")");
+                        + ATTEMPTS + "; before it: " + once(refused) + ")");
             }
             refused.add(a.refusal());
             if (attempt == ATTEMPTS) {
                 return CheckResult.fail("write-through", ATTEMPTS + " requests, each failing its check: "
-                        + String.join("; ", refused));
+                        + once(refused));
             }
         }
+    }
+
+    /** Each distinct refusal once, in first-seen order, with its count when it repeated: {@code ... (5 times)}. */
+    static String once(List<String> refusals) {
+        java.util.Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+        refusals.forEach(r -> counts.merge(r, 1, Integer::sum));
+        List<String> out = new ArrayList<>();
+        counts.forEach((r, n) -> out.add(n == 1 ? r : r + " (" + n + " times)"));
+        return String.join("; ", out);
     }
 
     /** Requests the bring-up may send when answers fail their check. */
@@ -118,11 +127,11 @@ public final class ServiceWriteThrough {
         String answered = ingest.method() + " " + ingest.url() + " answered " + res.statusCode();
         String failure = ingest.check() != null ? ingest.check().failure(res.statusCode(), res.body(), false)
                 : res.statusCode() / 100 == 2 ? null : "status " + res.statusCode() + " is not 2xx";
+        Reconciliation reconciliation = new Reconciliation(database, reconciliationSql);
         if (failure != null) {
             return new Attempt(null, answered + ", which fails its check (" + failure + "): "
-                    + abbreviate(new String(res.body(), StandardCharsets.UTF_8)));
+                    + abbreviate(new String(res.body(), StandardCharsets.UTF_8)) + storedAnyway(reconciliation, start));
         }
-        Reconciliation reconciliation = new Reconciliation(database, reconciliationSql);
         Instant deadline = clock.instant().plus(SETTLE);
         DatabaseGain gain;
         while (true) {
@@ -152,6 +161,23 @@ public final class ServiceWriteThrough {
         }
         return passed(posted + ", reconciliation_sql found " + gain.rowsWritten()
                 + " rows, Σ quantity " + gain.qtySumGained());
+    }
+
+    /**
+     * {@code , yet the service stored 10 row(s) of it} when the request's window gained rows although its answer
+     * failed the check (a check stricter than the service: {@code status: [201]} against a service answering 200);
+     * empty when it gained none or cannot be counted.
+     */
+    private String storedAnyway(Reconciliation reconciliation, Instant start) {
+        try {
+            Instant end = clock.instant().plusMillis(1);
+            long rows = reconciliation.count("bring-up", 1, "rig", end.toEpochMilli() * 1000, "bring-up",
+                    new Reconciliation.Window(start, end)).rowsWritten();
+            return rows > 0 ? "; yet the service stored " + rows + " row(s) of it: the check refuses what the "
+                    + "service keeps (is the check's status the one the service answers?)" : "";
+        } catch (RuntimeException e) {
+            return "";
+        }
     }
 
     private static Attempt failed(String detail) {

@@ -3,6 +3,7 @@ package io.rigscope.rig.cli;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
+import io.rigscope.rig.series.PlanCheck;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.wire.WirePublisher;
@@ -46,6 +47,10 @@ public final class RunCommand implements Callable<Integer> {
                     + ". Without either, a reference SUT runs on a private cluster.")
     String pg;
 
+    @Option(names = "--allow", description = "Run a plan that cannot pass (repeats too short for min_samples, a "
+            + "threshold no planned rate meets, a probe over its cap) with a warning, instead of exit 2.")
+    boolean allow;
+
     @Mixin
     SeriesOutputOptions output = new SeriesOutputOptions();
 
@@ -71,6 +76,13 @@ public final class RunCommand implements Callable<Integer> {
                 throw new UsageException("--live-prices prices an RDS instance: " + config + " has no rds: section");
             }
             file = file.withRds(file.rds().withLivePrices());
+        }
+        for (PlanCheck.Problem p : PlanCheck.problems(file.plan())) {
+            // a plan whose every repeat must fail says so before any load
+            if (!allow) {
+                throw new UsageException(config + ": " + p.line() + " (--allow runs it anyway)");
+            }
+            System.out.println("warning: " + config + ": " + p.line() + " (running it: --allow)");
         }
         String flag = pg != null ? "--pg" : config + ": database";
         String url = pg != null ? pg : file.database();

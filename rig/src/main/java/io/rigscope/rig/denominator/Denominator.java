@@ -161,7 +161,7 @@ public final class Denominator {
             String text = out.toString();
             Matcher tps = TPS.matcher(text);
             if (p.exitValue() != 0 || !tps.find()) {
-                throw new IllegalStateException("pgbench failed (exit " + p.exitValue() + "): " + tail(text));
+                throw new Failed("pgbench failed (exit " + p.exitValue() + "): " + tail(text), errorLine(text));
             }
             double t = Double.parseDouble(tps.group(1));
             return new Result(t * spec.batch(), t, group(PROCESSED, text), group(FAILED, text),
@@ -208,6 +208,43 @@ public final class Denominator {
     private static double groupDouble(Pattern p, String text) {
         Matcher m = p.matcher(text);
         return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
+    }
+
+    /**
+     * pgbench ended without a result. {@link #cause()} is pgbench's own error line ({@code pgbench: error: client 0
+     * script 0 aborted in command 2 query 0: ERROR:  new row for relation "t" violates check constraint "t_q_check"}),
+     * the first that names an error rather than the closing {@code Run was aborted}.
+     */
+    public static final class Failed extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+        private final String cause;
+
+        Failed(String message, String cause) {
+            super(message);
+            this.cause = cause;
+        }
+
+        /** pgbench's own error line, or the message when it printed none. */
+        public String cause() {
+            return cause == null ? getMessage() : cause;
+        }
+    }
+
+    /** The first line of pgbench's output that names an error (not its closing "Run was aborted"), or null. */
+    static String errorLine(String text) {
+        String fallback = null;
+        for (String line : text.lines().map(String::strip).toList()) {
+            boolean error = line.contains("error:") || line.contains("ERROR:") || line.contains("FATAL:");
+            if (!error) {
+                continue;
+            }
+            if (line.contains("Run was aborted") || line.contains("above results are incomplete")) {
+                fallback = fallback == null ? line : fallback;
+                continue;
+            }
+            return line;
+        }
+        return fallback;
     }
 
     private static String tail(String text) {

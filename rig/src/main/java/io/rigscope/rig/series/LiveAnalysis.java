@@ -44,11 +44,15 @@ public final class LiveAnalysis implements AutoCloseable {
     private final CompletableFuture<SeriesReport> report;
     private final Disposable subscription;
     private final ReportMaterial kept;
+    /** Repeats decided so far by number (a ceiling's as null summary), written on the analyzer's thread. */
+    private final java.util.concurrent.ConcurrentHashMap<Integer, java.util.Optional<RepeatSummary>> decided;
 
-    private LiveAnalysis(CompletableFuture<SeriesReport> report, Disposable subscription, ReportMaterial kept) {
+    private LiveAnalysis(CompletableFuture<SeriesReport> report, Disposable subscription, ReportMaterial kept,
+                         java.util.concurrent.ConcurrentHashMap<Integer, java.util.Optional<RepeatSummary>> decided) {
         this.report = report;
         this.subscription = subscription;
         this.kept = kept;
+        this.decided = decided;
     }
 
     /**
@@ -86,6 +90,7 @@ public final class LiveAnalysis implements AutoCloseable {
         DeadLetterSink dlq = new DeadLetterSink(publisher);
         CompletableFuture<SeriesReport> result = new CompletableFuture<>();
         ReportMaterial kept = new ReportMaterial(analyzer.series(), true, true);
+        var decided = new java.util.concurrent.ConcurrentHashMap<Integer, java.util.Optional<RepeatSummary>>();
         Disposable d = analyzer.verdicts(AnalyzerInput.fromKafka(source, analyzer.series(), true, dlq)
                         .doOnNext(kept::records), true, p -> { }, publisher)
                 .doOnNext(alsoTo)
@@ -95,6 +100,11 @@ public final class LiveAnalysis implements AutoCloseable {
                     if (line != null) {
                         console.println(line);
                     }
+                    if (decision instanceof Decision.Repeat r) {
+                        decided.put(r.rep(), java.util.Optional.of(r.summary()));
+                    } else if (decision instanceof Decision.CeilingFound c) {
+                        decided.put(c.rep(), java.util.Optional.empty());
+                    }
                     if (decision instanceof Decision.Stop stop) {
                         onStop.accept(stop);
                     }
@@ -103,7 +113,27 @@ public final class LiveAnalysis implements AutoCloseable {
                     }
                 }, result::completeExceptionally, () -> result.completeExceptionally(
                         new IllegalStateException("the analyzer ended without a series verdict")));
-        return new LiveAnalysis(result, d, kept);
+        return new LiveAnalysis(result, d, kept, decided);
+    }
+
+    /**
+     * Waits (on the command thread) until repeats 1..{@code lastRep} are decided and printed, or {@code timeout}
+     * passed, so that a step after them (pgbench) never prints among their lines.
+     *
+     * @return the repeats (not the ceiling) decided by then, in order
+     */
+    public List<RepeatSummary> awaitRepeats(int lastRep, Duration timeout) {
+        long deadlineNs = System.nanoTime() + timeout.toNanos();
+        while (decided.size() < lastRep && System.nanoTime() < deadlineNs && !report.isDone()) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return decided.entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+                .flatMap(e -> e.getValue().stream()).toList();
     }
 
     /**
@@ -218,9 +248,18 @@ public final class LiveAnalysis implements AutoCloseable {
                 : "failed " + String.join(", ", failed.stream().map(GateResult::describe).toList()))
                 + (heldWithReason.isEmpty() ? "" : "; held " + String.join(", ",
                         heldWithReason.stream().map(GateResult::describe).toList()));
+        long primaryDropped = r.scenario() == null ? r.dropped() : r.droppedIn(r.scenario());
+        StringBuilder others = new StringBuilder();
+        r.droppedByScenario().forEach((name, n) -> {
+            if (!name.equals(r.scenario())) {
+                // one drop count per scenario, each on its own line, as the generator's lines count them
+                others.append(String.format(Locale.ROOT, "%n   analyzer: repeat %d %s: %d dropped", r.rep(), name, n));
+            }
+        });
         return String.format(Locale.ROOT, "   analyzer: repeat %d %s: %d samples, %d dropped, %d failed; p50 %s ms, "
                         + "p99 %s ms (service); %d events claimed; %s", r.rep(), r.pass() ? "PASS" : "FAIL",
-                r.samples(), r.dropped(), r.failed(), r.p50Ms(), r.p99Ms(), r.eventsClaimed(), gates)
+                r.samples(), primaryDropped, r.failed(), r.p50Ms(), r.p99Ms(), r.eventsClaimed(), gates)
+                + others
                 + (r.silence() == null ? "" : "\n   ! rep " + r.rep() + " ended: " + r.silence().describe() + "; "
                         + r.silence().lossLine());
     }

@@ -97,7 +97,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     private record Ceiling(Integer workers, String duration) {
     }
 
-    private record Denominator(Integer clients, String duration, String insert) {
+    private record Denominator(Integer clients, String duration, String insert, JsonNode quantity) {
     }
 
     /**
@@ -210,7 +210,11 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             SeriesPlan.DenominatorSpec denominator = d == null ? null : build("denominator",
                     () -> new SeriesPlan.DenominatorSpec(d.clients() == null ? 8 : d.clients(),
                             duration(d.duration(), "denominator.duration", Duration.ofSeconds(30)),
-                            nonBlank(d.insert(), "denominator.insert")));
+                            nonBlank(d.insert(), "denominator.insert"), quantity(d.quantity())));
+            if (denominator != null && denominator.quantity() != null && denominator.insert() == null) {
+                throw fail("denominator.quantity", "needs denominator.insert: it is the values of the insert's "
+                        + "${quantity}");
+            }
             if (denominator != null && denominator.insert() != null) {
                 io.rigscope.rig.denominator.InsertTemplate.check(denominator.insert(), file + ": denominator.insert");
             }
@@ -436,6 +440,22 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                 throw fail(key, "must be a mapping");
             }
             return (Map<String, Object>) PlanYaml.plain(node);
+        }
+
+        /** {@code denominator.quantity}: a number, or {@code {min: N, max: M}}; null when absent. */
+        private SeriesPlan.QuantityRange quantity(JsonNode n) {
+            if (n == null || n.isNull()) {
+                return null;
+            }
+            String usage = "must be a whole number >= 0 or {min: N, max: M} (the values the insert's ${quantity} draws)";
+            if (n.isIntegralNumber()) {
+                return build("denominator.quantity", () -> new SeriesPlan.QuantityRange(n.asLong(), n.asLong()));
+            }
+            if (!n.isObject() || !n.path("min").isIntegralNumber() || !n.path("max").isIntegralNumber() || n.size() != 2) {
+                throw fail("denominator.quantity", usage);
+            }
+            return build("denominator.quantity", () -> new SeriesPlan.QuantityRange(n.get("min").asLong(),
+                    n.get("max").asLong()));
         }
 
         private UsageException fail(String key, String problem) {

@@ -221,8 +221,10 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
      * @param insert the user's row: an INSERT of one row with {@code ${customer_id}}, {@code ${quantity}} ...
      *               ({@code InsertTemplate}), run as one multi-row statement per batch; null for the reference
      *               SUT's row shape
+     * @param quantity the values the insert's {@code ${quantity}} draws ({@code denominator.quantity}), or null: the
+     *                 quantities the ingest check accepted in this series (their mean), else the ingest body's range
      */
-    public record DenominatorSpec(int clients, Duration duration, String insert) {
+    public record DenominatorSpec(int clients, Duration duration, String insert, QuantityRange quantity) {
         public DenominatorSpec {
             if (clients < 1) {
                 throw new IllegalArgumentException("denominator clients must be >= 1, was " + clients);
@@ -230,9 +232,28 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
             positive(duration, "denominator duration");
         }
 
+        /** The quantities drawn from the ingest check's accepted values, or the ingest body's range. */
+        public DenominatorSpec(int clients, Duration duration, String insert) {
+            this(clients, duration, insert, null);
+        }
+
         /** The reference SUT's row shape. */
         public DenominatorSpec(int clients, Duration duration) {
             this(clients, duration, null);
+        }
+    }
+
+    /**
+     * A quantity range, {@code min..max} inclusive, both >= 0.
+     *
+     * @param min smallest
+     * @param max largest
+     */
+    public record QuantityRange(long min, long max) {
+        public QuantityRange {
+            if (min < 0 || max < min) {
+                throw new IllegalArgumentException("a quantity range must be 0 <= min <= max, was " + min + ".." + max);
+            }
         }
     }
 
@@ -276,6 +297,9 @@ public record SeriesPlan(String series, URI target, String apiKey, Load load, La
             d.put("duration_ms", denominator.duration().toMillis());
             if (denominator.insert() != null) {
                 d.put("insert", denominator.insert());
+            }
+            if (denominator.quantity() != null) {
+                d.put("quantity", Map.of("min", denominator.quantity().min(), "max", denominator.quantity().max()));
             }
             plan.put("denominator", d);
         }

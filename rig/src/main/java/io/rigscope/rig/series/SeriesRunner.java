@@ -20,6 +20,7 @@ import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.model.wire.VerdictFacts;
 import io.rigscope.rig.denominator.Denominator;
+import io.rigscope.rig.denominator.LogExcerpt;
 import io.rigscope.rig.reconciliation.Reconciliation;
 import java.io.PrintStream;
 import java.net.URI;
@@ -84,6 +85,9 @@ public final class SeriesRunner {
     private final PrintStream console;
     private final Clock clock;
     private RepeatListener listener = RepeatListener.NONE;
+    private DenominatorHook denominatorHook = (lastRep, spec) -> spec;
+    /** The Postgres log a failed step's cause is looked up in, or null. */
+    private java.nio.file.Path pgLog;
     /** The repeat whose load runs now and the signal that stops it early, or null between repeats. */
     private final AtomicReference<RunningRepeat> running = new AtomicReference<>();
 
@@ -133,6 +137,27 @@ public final class SeriesRunner {
         this.currentRep = Objects.requireNonNull(currentRep, "currentRep");
         this.console = Objects.requireNonNull(console, "console");
         this.clock = Clock.systemUTC();
+    }
+
+    /**
+     * Called on the command thread before pgbench runs, with the last repeat's number and the spec as planned: the
+     * session waits there for the analyzer to have printed every repeat (so that its lines never fall among
+     * pgbench's) and may return a spec of other values (the quantities the ingest check accepted).
+     */
+    public interface DenominatorHook {
+        Denominator.Spec prepare(int lastRep, Denominator.Spec planned);
+    }
+
+    /** Calls {@code hook} before the denominator; returns this runner. */
+    public SeriesRunner beforeDenominator(DenominatorHook hook) {
+        this.denominatorHook = Objects.requireNonNull(hook, "hook");
+        return this;
+    }
+
+    /** Looks a failed step's cause up in {@code log} (the Postgres log, or null for none); returns this runner. */
+    public SeriesRunner withPgLog(java.nio.file.Path log) {
+        this.pgLog = log;
+        return this;
     }
 
     /** Tells {@code l} when each repeat starts and ends; returns this runner. */
@@ -198,9 +223,15 @@ public final class SeriesRunner {
         }
         if (plan.ceiling() != null) {
             rep++;
-            repeats.add(ceiling(rep, plan.ceiling()));
+            try {
+                repeats.add(ceiling(rep, plan.ceiling()));
+            } catch (RuntimeException e) {
+                // a step that fails never costs the series its verdict: said in one line, the series goes on
+                currentRep.set(0);
+                console.println("== ceiling: FAILED, the series is judged without it: " + oneLine(e));
+            }
         }
-        Denominator.Result denominator = denominator();
+        Denominator.Result denominator = denominator(rep);
         marker(0, null, SeriesEnd.ofRepeats(rep));
         sink.flush();
         return new Outcome(repeats, denominator);
@@ -228,16 +259,22 @@ public final class SeriesRunner {
         }
         currentRep.set(0);
         Instant windowEnd = clock.instant().plusMillis(1);
-        ScenarioSummary ingest = run.scenario("ingest");
-        console.printf("   repeat %d: %d scheduled, %d sent, %d dropped (the generator's schedule)%n", rep,
-                ingest.scheduled(), ingest.sent(), ingest.dropped());
+        // one drop count per scenario, each on its own line: the analyzer's repeat line counts the same way
+        for (ScenarioSummary sc : run.scenarios()) {
+            console.printf("   repeat %d %s: %d scheduled, %d sent, %d dropped (the generator's schedule)%n", rep,
+                    sc.name(), sc.scheduled(), sc.sent(), sc.dropped());
+        }
         DatabaseGain gain = null;
         if (reconciliation != null) {
-            gain = reconciliation.count(plan.series(), rep, SRC, nowUs(), phase,
-                    new Reconciliation.Window(windowStart, windowEnd));
-            sink.publish(gain.toMarker());
-            console.printf("   database gained: %d rows, Σ quantity %d (the analyzer compares them with its claims)%n",
-                    gain.rowsWritten(), gain.qtySumGained());
+            try {
+                gain = reconciliation.count(plan.series(), rep, SRC, nowUs(), phase,
+                        new Reconciliation.Window(windowStart, windowEnd));
+                sink.publish(gain.toMarker());
+                console.printf("   database gained: %d rows, Σ quantity %d (the analyzer compares them with its claims)%n",
+                        gain.rowsWritten(), gain.qtySumGained());
+            } catch (RuntimeException e) {
+                console.println("   reconciliation: FAILED, this repeat is UNRECONCILED: " + oneLine(e));
+            }
         } else {
             console.println("   reconciliation: no database or no reconciliation SQL; the analyzer will report UNRECONCILED");
         }
@@ -268,7 +305,7 @@ public final class SeriesRunner {
         return new RepeatOutcome(rep, "ceiling", 0, run, null);
     }
 
-    private Denominator.Result denominator() {
+    private Denominator.Result denominator(int lastRep) {
         if (plan.denominator() == null) {
             return null;
         }
@@ -280,14 +317,36 @@ public final class SeriesRunner {
             console.println("== denominator: skipped (pgbench is not installed: apt-get install postgresql-contrib)");
             return null;
         }
+        Denominator.Spec spec = denominatorHook.prepare(lastRep, denominatorSpec);
         console.printf("%n== denominator: pgbench inserting the same rows, batch %d, %d clients, %s%n",
-                denominatorSpec.batch(), denominatorSpec.clients(), human(denominatorSpec.duration()));
+                spec.batch(), spec.clients(), human(spec.duration()));
         marker(0, "denominator", PhaseStart.EMPTY);
-        Denominator.Result result = new Denominator(denominatorSpec).run(line -> console.println("   " + line));
-        marker(0, "denominator", PhaseEnd.denominator(result.rowsPerSec(), result.tps(), denominatorSpec.batch(),
-                denominatorSpec.clients(), result.failedTransactions()));
+        LogExcerpt log = LogExcerpt.mark(pgLog);
+        Denominator.Result result;
+        try {
+            result = new Denominator(spec).run(line -> console.println("   " + line));
+        } catch (RuntimeException e) {
+            // the denominator stands beside the figures; its failure never costs the series its verdict
+            String cause = e instanceof Denominator.Failed f ? f.cause() : oneLine(e);
+            String server = log.firstError();
+            String line = "denominator FAILED, the series is judged without it: " + cause
+                    + (server == null || cause.contains(server) ? "" : " (Postgres log: " + server + ")");
+            console.println("   " + line);
+            marker(0, "denominator", new PhaseEnd(null, null, null, (long) spec.batch(), (long) spec.clients(), null,
+                    Map.of("failed", line)));
+            sink.flush();
+            return null;
+        }
+        marker(0, "denominator", PhaseEnd.denominator(result.rowsPerSec(), result.tps(), spec.batch(),
+                spec.clients(), result.failedTransactions()));
         console.println("   " + result.line());
         return result;
+    }
+
+    /** An exception as one line: its message, else its type. */
+    static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return m.replace('\n', ' ').strip();
     }
 
     /**

@@ -252,6 +252,12 @@ public final class SeriesSession {
         try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher,
                 Analyzer.forSeries(plan.series()), console,
                 stop -> runner.stopRepeat(stop.rep(), stop.abort().facts()), push == null ? d -> { } : push)) {
+            runner.withPgLog(options.telemetry() == null ? null : options.telemetry().pgLogFile())
+                    .beforeDenominator((lastRep, planned) -> {
+                        // every repeat's lines printed before pgbench's; the values the ingest check accepted
+                        List<RepeatSummary> decided = analysis.awaitRepeats(lastRep, DECIDED_BEFORE_DENOMINATOR);
+                        return acceptedQuantity(plan, db, options.tenant(), planned, decided);
+                    });
             SeriesRunner.Outcome outcome = runner.run();
             SeriesReport report = analysis.await(options.analyzerTimeout());
             publisher.flush();
@@ -276,12 +282,44 @@ public final class SeriesSession {
         }
     }
 
+    /** How long the denominator waits for the analyzer to print the repeats before it. */
+    private static final Duration DECIDED_BEFORE_DENOMINATOR = Duration.ofSeconds(30);
+
+    /**
+     * The denominator with the quantities the ingest check accepted, when the file's insert draws {@code ${quantity}}
+     * and gives no {@code denominator.quantity}: the mean quantity of the events the analyzer counted as claimed (in
+     * 2xx answers that passed their checks), a value between accepted ones, so that a CHECK the service's refusals
+     * met does not abort pgbench. {@code planned} as it is otherwise.
+     */
+    Denominator.Spec acceptedQuantity(SeriesPlan plan, PgUrl db, String tenant, Denominator.Spec planned,
+                                      List<RepeatSummary> decided) {
+        SeriesPlan.DenominatorSpec d = plan.denominator();
+        if (d == null || d.insert() == null || d.quantity() != null || !d.insert().contains("${quantity}")) {
+            return planned;
+        }
+        long events = decided.stream().mapToLong(RepeatSummary::eventsClaimed).sum();
+        long qty = decided.stream().mapToLong(RepeatSummary::qtyClaimed).sum();
+        if (events == 0) {
+            return planned;
+        }
+        long mean = Math.round((double) qty / events);
+        console.printf(Locale.ROOT, "== denominator quantity %d: the mean of the %,d events the ingest check accepted "
+                + "(denominator.quantity sets it)%n", mean, events);
+        Denominator.Spec spec = denominator(plan, db, tenant, new SeriesPlan.QuantityRange(mean, mean));
+        return spec == null ? planned : spec;
+    }
+
     /**
      * How pgbench measures the database alone: the file's own row ({@code denominator.insert}) at the ingest
      * batch, else the reference SUT's row for the tenant; null when there is no denominator, no database, or
      * neither a row nor a tenant.
      */
     static Denominator.Spec denominator(SeriesPlan plan, PgUrl db, String tenant) {
+        return denominator(plan, db, tenant, null);
+    }
+
+    /** {@link #denominator(SeriesPlan, PgUrl, String)} drawing {@code quantity} when it is not null. */
+    static Denominator.Spec denominator(SeriesPlan plan, PgUrl db, String tenant, SeriesPlan.QuantityRange quantity) {
         SeriesPlan.DenominatorSpec d = plan.denominator();
         if (d == null || db == null) {
             return null;
@@ -291,9 +329,11 @@ public final class SeriesSession {
             var customers = ingest != null ? ingest.customers()
                     : new io.rigscope.generator.plan.CustomerPool.Ranged(plan.load().customerFormat(), 1,
                             plan.load().customers());
-            String script = io.rigscope.rig.denominator.InsertTemplate.check(d.insert(), "denominator.insert")
-                    .script(plan.load().batch(), customers, ingest == null ? 1 : ingest.quantityMin(),
+            SeriesPlan.QuantityRange q = quantity != null ? quantity : d.quantity() != null ? d.quantity()
+                    : new SeriesPlan.QuantityRange(ingest == null ? 1 : ingest.quantityMin(),
                             ingest == null ? 100 : ingest.quantityMax());
+            String script = io.rigscope.rig.denominator.InsertTemplate.check(d.insert(), "denominator.insert")
+                    .script(plan.load().batch(), customers, q.min(), q.max());
             return new Denominator.Spec(db, plan.load().batch(), d.duration(), d.clients(), tenant, null, script);
         }
         return tenant == null ? null

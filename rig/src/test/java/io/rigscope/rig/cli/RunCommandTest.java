@@ -50,7 +50,7 @@ class RunCommandTest {
                     + "sustained: {rate: 20, repeats: 1, duration: 2s, cooldown: 0s}\n"
                     + "load: {probe_rate: 0}\n");
             Path report = dir.resolve("report.json");
-            Result r = run("run", "--config", config.toString(), "--series", "other-" + UUID.randomUUID(),
+            Result r = run("run", "--config", config.toString(), "--allow", "--series", "other-" + UUID.randomUUID(),
                     "--bootstrap", kafka.bootstrap(), "--report-json", report.toString());
             assertThat(r.out()).contains("reconciliation: the series file gives no reconciliation_sql")
                     .doesNotContain("sut: starting the reference SUT")
@@ -68,9 +68,9 @@ class RunCommandTest {
                     + "sustained: {rate: 20, repeats: 1, duration: 1s, cooldown: 0s}\n"
                     + "load: {probe_rate: 0}\n");
             String id = "twice-" + UUID.randomUUID();
-            Result first = run("run", "--config", config.toString(), "--series", id, "--bootstrap", kafka.bootstrap());
+            Result first = run("run", "--config", config.toString(), "--allow", "--series", id, "--bootstrap", kafka.bootstrap());
             assertThat(first.exit()).isIn(ExitCodes.OK, ExitCodes.GATES_FAILED);
-            Result second = run("run", "--config", config.toString(), "--series", id, "--bootstrap", kafka.bootstrap());
+            Result second = run("run", "--config", config.toString(), "--allow", "--series", id, "--bootstrap", kafka.bootstrap());
             assertThat(second.exit()).isEqualTo(ExitCodes.USAGE);
         }
     }

@@ -49,7 +49,7 @@ class ServerTimingEndToEndTest {
             Path report = dir.resolve("report.json");
             Path wire = dir.resolve("wire.jsonl");
 
-            Result r = run("run", "--config", config.toString(), "--series", series, "--bootstrap", kafka.bootstrap(),
+            Result r = run("run", "--config", config.toString(), "--allow", "--series", series, "--bootstrap", kafka.bootstrap(),
                     "--report-json", report.toString(), "--out", wire.toString());
 
             JsonNode json = new ObjectMapper().readTree(report.toFile());

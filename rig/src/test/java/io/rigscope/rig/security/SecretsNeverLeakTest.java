@@ -114,7 +114,7 @@ class SecretsNeverLeakTest {
         String series = "secrets-1";
         Path out = dir.resolve("outputs");
         Files.createDirectories(out);
-        RigscopeRun run = RigscopeRun.rigscope("run", "--config", config.toString(), "--series", series,
+        RigscopeRun run = RigscopeRun.rigscope("run", "--config", config.toString(), "--allow", "--series", series,
                 "--bootstrap", kafka.bootstrap(), "--report-json", out.resolve("r.json").toString(),
                 "--report-md", out.resolve("r.md").toString(), "--report-html", out.resolve("r.html").toString(),
                 "--out", out.resolve("wire.jsonl").toString(), "--dashboard", "127.0.0.1:0",
