@@ -137,20 +137,23 @@ final class InstrumentControl {
                 }
             }
         }
-        String baseline = WaitProfile.round(base.level()) + " (median) in the quietest " + LoadBaseline.WINDOW_SEC
-                + " s of the " + LoadBaseline.REACH_SEC + " s before the episode (from second " + base.fromSec() + ")";
+        String where = "in the quietest " + LoadBaseline.WINDOW_SEC + " s of the " + LoadBaseline.REACH_SEC
+                + " s before the episode (from second " + base.fromSec() + ")";
+        String floorWords = base.level() > 0
+                ? WaitProfile.round(LOAD_FLOOR_SHARE * 100) + " % of " + WaitProfile.round(base.level()) + " (median) "
+                        + where
+                : "0 (no session active " + where + ")";
         if (2 * low >= seconds) {
-            why.add("active sessions low (at 0 or under " + WaitProfile.round(LOAD_FLOOR_SHARE * 100) + " % of "
-                    + baseline + ") in " + low + " of the " + seconds + " second(s) from one before each slow run to "
-                    + "its end, down to " + WaitProfile.round(lowest) + " in second " + lowestSec + " (rig.waits): "
-                    + "load may have stopped arriving");
+            why.add("active sessions at 0 or under " + floorWords + " in " + low + " of the " + seconds + " second(s) "
+                    + "from one before each slow run to its end, down to " + WaitProfile.round(lowest) + " in second "
+                    + lowestSec + " (rig.waits): load may have stopped arriving");
             return null;
         }
         return Control.bySubstitute(Evidence.measured("rig.waits", lowestSec * 1_000_000L, "sessions_lowest",
                 WaitProfile.round(lowest), "sessions", "instrument control by server-side load (rig.waits): "
                         + (seconds - low) + " of the " + seconds + " second(s) from one before each slow run to its "
-                        + "end at or above " + WaitProfile.round(LOAD_FLOOR_SHARE * 100) + " % of " + baseline
-                        + ", the lowest " + WaitProfile.round(lowest) + ": load kept arriving"));
+                        + "end above " + floorWords + ", the lowest " + WaitProfile.round(lowest) + ": load kept "
+                        + "arriving"));
     }
 
     /**

@@ -30,7 +30,7 @@ import java.util.OptionalDouble;
  * episode's seconds are not "load stopped arriving". Pure.
  *
  * @param level the baseline, average active sessions
- * @param fromSec the first second of the window it came from
+ * @param fromSec the first second with a record of the window it came from
  * @param toSec the end (exclusive) of that window
  */
 record LoadBaseline(double level, long fromSec, long toSec) {
@@ -62,10 +62,14 @@ record LoadBaseline(double level, long fromSec, long toSec) {
             if (Double.isNaN(level)) {
                 continue;
             }
+            long first = w;
+            while (Double.isNaN(perSec[(int) (first - from)])) {
+                first++;
+            }
             if (level <= 0) {
-                zero = zero == null ? new LoadBaseline(0, w, w + WINDOW_SEC) : zero;
+                zero = zero == null ? new LoadBaseline(0, first, w + WINDOW_SEC) : zero;
             } else if (quietest == null || level < quietest.level()) {
-                quietest = new LoadBaseline(level, w, w + WINDOW_SEC);
+                quietest = new LoadBaseline(level, first, w + WINDOW_SEC);
             }
         }
         if (quietest != null) {
