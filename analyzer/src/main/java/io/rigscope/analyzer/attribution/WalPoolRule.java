@@ -107,8 +107,8 @@ public final class WalPoolRule implements CauseRule {
         if (initRhythm) {
             evidence.add(Evidence.measured("rig.waits", scene.startSec() * 1_000_000L, "wal_init_freezes",
                     inFreezes[0], "freezes", "sessions on IO:WALInitWrite/IO:WALInitSync in " + inFreezes[0] + " of "
-                            + "the repeat's " + inFreezes[1] + " freezes with session samples (±1 s), on its " + period
-                            + "-s rhythm: a backend initialising a WAL segment at each freeze"));
+                            + "the " + inFreezes[1] + " freezes on the repeat's " + period + "-s rhythm with session "
+                            + "samples (±1 s): a backend initialising a WAL segment at each freeze"));
         }
         Confidence confidence;
         List<String> lacking = new ArrayList<>();
@@ -145,9 +145,10 @@ public final class WalPoolRule implements CauseRule {
     }
 
     /**
-     * The repeat's freezes (its freeze-seconds, consecutive ones joined) and in how many of them a session waited on
-     * {@code IO:WALInitWrite} or {@code IO:WALInitSync} in a {@code rig.waits} record of {@code [first - 1, last + 2)}:
-     * {in, of}, counting only freezes with a session sample there. A backend initialising a segment in most freezes
+     * The freezes of the repeat's rhythm (its freeze-seconds, consecutive ones joined; those starting one or two
+     * periods, ±1 s, from another's start) and in how many of them a session waited on {@code IO:WALInitWrite} or
+     * {@code IO:WALInitSync} in a {@code rig.waits} record of {@code [first - 1, last + 2)}: {in, of}, counting only
+     * freezes with a session sample there. Freezes out of step (another cause's) are not counted. A backend initialising a segment in most freezes
      * of a rhythm is the mechanism itself, whether or not a sampler counted the files.
      */
     private static int[] initInFreezes(EpisodeScene scene) {
@@ -160,9 +161,13 @@ public final class WalPoolRule implements CauseRule {
                 freezes.add(new long[] {sec, sec + 1});
             }
         }
+        long period = scene.cadence().dominantPeriodSec();
         int in = 0;
         int of = 0;
         for (long[] f : freezes) {
+            if (!inStep(freezes, f, period)) {
+                continue;
+            }
             List<Waits> w = scene.telemetry().records(TelemetryStream.WAITS, f[0] - 1, f[1] + 1, Waits.class);
             if (w.isEmpty()) {
                 continue;
@@ -171,6 +176,17 @@ public final class WalPoolRule implements CauseRule {
             in += new WaitProfile(w).sessions(WaitProfile.WAL_INIT) > 0 ? 1 : 0;
         }
         return new int[] {in, of};
+    }
+
+    /** True when another freeze starts one or two periods (±1 s) from this one's start: it keeps the rhythm. */
+    private static boolean inStep(List<long[]> freezes, long[] f, long periodSec) {
+        for (long[] g : freezes) {
+            long apart = Math.abs(g[0] - f[0]);
+            if (g != f && (Math.abs(apart - periodSec) <= 1 || Math.abs(apart - 2 * periodSec) <= 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The smallest default {@code wal_segment_size} (initdb's; RDS's is 64 MB): half of it is the least burst counted. */

@@ -139,8 +139,8 @@ class LoadBeforeTheCauseTest {
         assertThat(e.confidence()).isEqualTo(Confidence.ATTRIBUTED);
         assertThat(e.evidence()).noneMatch(ev -> "wal_files".equals(ev.what()));
         assertThat(e.evidence()).anyMatch(ev -> "wal_init_freezes".equals(ev.what()) && ev.fact().startsWith("sessions "
-                + "on IO:WALInitWrite/IO:WALInitSync in 5 of the repeat's 5 freezes with session samples (±1 s), on "
-                + "its 5-s rhythm"));
+                + "on IO:WALInitWrite/IO:WALInitSync in 5 of the 5 freezes on the repeat's 5-s rhythm with session "
+                + "samples (±1 s)"));
     }
 
     @Test

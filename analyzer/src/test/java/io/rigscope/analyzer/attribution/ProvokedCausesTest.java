@@ -72,8 +72,8 @@ class ProvokedCausesTest {
             });
             assertThat(provoked.episodes()).filteredOn(e -> e.confidence() == Confidence.ATTRIBUTED).hasSize(3)
                     .allSatisfy(e -> assertThat(e.evidence()).anyMatch(ev -> "wal_init_freezes".equals(ev.what())
-                            && ev.fact().startsWith("sessions on IO:WALInitWrite/IO:WALInitSync in 6 of the repeat's 8 "
-                                    + "freezes")));
+                            && ev.fact().startsWith("sessions on IO:WALInitWrite/IO:WALInitSync in 6 of the 8 "
+                                    + "freezes on the repeat's 4-s rhythm")));
             assertThat(provoked.episodes().get(0).confidence()).isEqualTo(Confidence.MOST_LIKELY);
         }
     }
