@@ -20,8 +20,8 @@ import java.util.Optional;
  *       episode ({@code rig.waits}) and the WAL file count rising across it ({@code rig.db} walDir.files), with
  *       no vacuum around it (the control); or, where a 1-s session sampler missed the init wait, the count
  *       rising between two 1-s readings in the episode's seconds with no checkpoint completing and the
- *       committers on WAL waits then ({@link #segmentCreated}); or the init wait in this episode and in most
- *       freezes of a 3-12 s rhythm, with or without a file count ({@link #initInFreezes});</li>
+ *       committers on WAL waits then ({@link #segmentCreated}); or the init wait in this episode, one of a 3-12 s
+ *       rhythm's freezes, and in most of them, with or without a file count ({@link #initInFreezes});</li>
  *   <li>most likely: one of the two with the other's stream missing; or both while a vacuum ran; or the file
  *       count rising in a rhythm of 3-12 s episodes without the waits stream; or, with neither the init wait nor
  *       the DB sampler, a device write burst of half a segment in the episode, in step with the rhythm
@@ -102,7 +102,7 @@ public final class WalPoolRule implements CauseRule {
             evidence.add(new Evidence("rig.samples", null, "freeze_cadence_s", (double) period, "s",
                     "freeze-seconds recur every " + period + " s in this repeat"));
         }
-        int[] inFreezes = init && rhythm ? initInFreezes(scene) : new int[] {0, 0};
+        int[] inFreezes = init && rhythm && inRhythm(scene) ? initInFreezes(scene) : new int[] {0, 0};
         boolean initRhythm = inFreezes[1] >= 2 && 2 * inFreezes[0] > inFreezes[1];
         if (initRhythm) {
             evidence.add(Evidence.measured("rig.waits", scene.startSec() * 1_000_000L, "wal_init_freezes",
@@ -145,30 +145,22 @@ public final class WalPoolRule implements CauseRule {
     }
 
     /**
-     * The freezes of the repeat's rhythm (its freeze-seconds, consecutive ones joined; those starting one or two
-     * periods, ±1 s, from another's start) and in how many of them a session waited on {@code IO:WALInitWrite} or
-     * {@code IO:WALInitSync} in a {@code rig.waits} record of {@code [first - 1, last + 2)}: {in, of}, counting only
-     * freezes with a session sample there. Freezes out of step (another cause's) are not counted. A backend initialising a segment in most freezes
+     * The freezes of the repeat's rhythm (the cadence's freeze events, each named by its first second; those
+     * starting one or two periods, ±1 s, from another's start) and in how many of them a session waited on
+     * {@code IO:WALInitWrite} or {@code IO:WALInitSync} in a {@code rig.waits} record of {@code [first - 1,
+     * first + 2)}: {in, of}, counting only freezes with a session sample there. Freezes out of step (another cause's) are not counted. A backend initialising a segment in most freezes
      * of a rhythm is the mechanism itself, whether or not a sampler counted the files.
      */
     private static int[] initInFreezes(EpisodeScene scene) {
-        List<long[]> freezes = new ArrayList<>();
-        for (long sec : scene.cadence().events()) {
-            long[] last = freezes.isEmpty() ? null : freezes.get(freezes.size() - 1);
-            if (last != null && last[1] == sec) {
-                last[1] = sec + 1;
-            } else {
-                freezes.add(new long[] {sec, sec + 1});
-            }
-        }
+        List<Long> starts = scene.cadence().events();
         long period = scene.cadence().dominantPeriodSec();
         int in = 0;
         int of = 0;
-        for (long[] f : freezes) {
-            if (!inStep(freezes, f, period)) {
+        for (long f : starts) {
+            if (!inStep(starts, f, period)) {
                 continue;
             }
-            List<Waits> w = scene.telemetry().records(TelemetryStream.WAITS, f[0] - 1, f[1] + 1, Waits.class);
+            List<Waits> w = scene.telemetry().records(TelemetryStream.WAITS, f - 1, f + 2, Waits.class);
             if (w.isEmpty()) {
                 continue;
             }
@@ -178,10 +170,21 @@ public final class WalPoolRule implements CauseRule {
         return new int[] {in, of};
     }
 
+    /** True when a freeze of the episode keeps the repeat's rhythm ({@link #inStep}). */
+    private static boolean inRhythm(EpisodeScene scene) {
+        List<Long> starts = scene.cadence().events();
+        for (long f : starts) {
+            if (f >= scene.startSec() && f < scene.endSec() && inStep(starts, f, scene.cadence().dominantPeriodSec())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** True when another freeze starts one or two periods (±1 s) from this one's start: it keeps the rhythm. */
-    private static boolean inStep(List<long[]> freezes, long[] f, long periodSec) {
-        for (long[] g : freezes) {
-            long apart = Math.abs(g[0] - f[0]);
+    private static boolean inStep(List<Long> starts, long f, long periodSec) {
+        for (long g : starts) {
+            long apart = Math.abs(g - f);
             if (g != f && (Math.abs(apart - periodSec) <= 1 || Math.abs(apart - 2 * periodSec) <= 1)) {
                 return true;
             }
