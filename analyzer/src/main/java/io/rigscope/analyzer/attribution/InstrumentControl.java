@@ -144,7 +144,8 @@ final class InstrumentControl {
                         + where
                 : "0 (no session active " + where + ")";
         if (2 * low >= seconds) {
-            why.add("active sessions at 0 or under " + floorWords + " in " + low + " of the " + seconds + " second(s) "
+            why.add("active sessions " + (base.level() > 0 ? "at 0 or under " + floorWords
+                    : "at 0 (and none active " + where + ")") + " in " + low + " of the " + seconds + " second(s) "
                     + "from one before each slow run to its end, down to " + WaitProfile.round(lowest) + " in second "
                     + lowestSec + " (rig.waits): load may have stopped arriving");
             return null;

@@ -2,18 +2,28 @@ package io.rigscope.analyzer.attribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.config.AttributionSettings;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.freeze.Cadence;
+import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.second.SecondLedger;
+import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.testing.ProvokedRecordings;
+import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -235,6 +245,34 @@ class ProvokedCausesTest {
             SeriesReport report = ProvokedRecordings.replay(dir, c[0], c[1], NO_CANARY_NO_HEALTH);
             assertThat(report.episodes()).as(c[0]).noneMatch(e -> e.confidence() == Confidence.ATTRIBUTED);
         }
+    }
+
+    @Test
+    void theParkedGeneratorStillFailsTheInstrumentControlByServerSideLoad() throws IOException {
+        // no rule's fingerprint fits the parked loops' episode, so the control is never printed in the report: it is
+        // checked here on the recording's own records, without rig.health, as any server cause would be checked
+        SeriesReport report = ProvokedRecordings.replay(dir, "generator-pause", "cal-generator-pause-20261130-194447",
+                Set.of(Topic.HEALTH));
+        RepeatSummary provoked = report.repeats().get(report.repeats().size() - 1);
+        Episode e = dominant(provoked.episodes());
+        TelemetryIndex index = new TelemetryIndex();
+        AnalyzerInput.fromWireFile(dir.resolve("generator-pause.jsonl.gz"), new WireCodec(), f -> { })
+                .flatMapIterable(batch -> batch).filter(r -> r.topic() != Topic.HEALTH).toIterable()
+                .forEach(index::accept);
+        List<SecondStats> seconds = new ArrayList<>();
+        for (long sec = e.startSec(); sec < e.endSec(); sec++) {
+            seconds.add(new SecondStats(sec, 100, 0, 20, 1_000_000, 5_000, 900_000, 900_000,
+                    provoked.freezeSeconds().contains(sec), true, SecondLedger.NONE));
+        }
+        long repeatStartSec = 1_796_067_898L;   // the provoked repeat's REPEAT_START marker
+        Control c = InstrumentControl.check(new EpisodeScene(e, seconds, 5_000, new TreeMap<>(), index,
+                Cadence.of(provoked.freezeSeconds()), AttributionSettings.defaults(), null, Map.of(), repeatStartSec));
+        assertThat(c.met()).isFalse();
+        // its sessions at rest are 0 (1-s samples of sub-millisecond commits), so a second is low only at 0: 3 of the
+        // 4 judged seconds were, while the loops were parked
+        assertThat(c.fact().fact()).startsWith("control missing: no generator health over the episode; active sessions "
+                + "at 0 (and none active in the quietest 10 s of the 60 s before the episode (from second 1796067893)) "
+                + "in 3 of the 4 second(s) from one before each slow run to its end, down to 0.0 in second 1796067904");
     }
 
     private static void neverAWrongCauseAttributed(SeriesReport report, Cause provoked) {
