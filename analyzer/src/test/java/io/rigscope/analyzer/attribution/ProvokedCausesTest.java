@@ -275,6 +275,20 @@ class ProvokedCausesTest {
                 + "in 3 of the 4 second(s) from one before each slow run to its end, down to 0.0 in second 1796067904");
     }
 
+    @Test
+    void theVacuumStormsEpisodesOfARepeatCarryOneLever() throws IOException {
+        // without health: a 5-s episode most likely (cost limit 139 from its own evidence) and a 1-s one attributed
+        // (311); the surest gives the repeat's one lever
+        SeriesReport report = ProvokedRecordings.replay(dir, "vacuum-storm", "cal-vacuum-storm-20261130-193946",
+                Set.of(Topic.HEALTH));
+        List<Episode> storms = report.episodes().stream().filter(e -> e.cause() == Cause.VACUUM_STORM).toList();
+        assertThat(storms).hasSize(2).allSatisfy(e -> {
+            assertThat(e.lever().headline()).startsWith("autovacuum_vacuum_cost_limit=311,");
+            assertThat(e.lever().why()).startsWith("one lever for vacuum_storm in this repeat, from its episode at "
+                    + "second 1796067717 (of 2 with a lever computed");
+        });
+    }
+
     private static void neverAWrongCauseAttributed(SeriesReport report, Cause provoked) {
         assertThat(report.episodes()).filteredOn(e -> e.confidence() == Confidence.ATTRIBUTED)
                 .allSatisfy(e -> assertThat(e.cause()).isEqualTo(provoked));
