@@ -148,8 +148,9 @@ public final class WalPoolRule implements CauseRule {
      * The freezes of the repeat's rhythm (the cadence's freeze events, each named by its first second; those
      * starting one or two periods, ±1 s, from another's start) and in how many of them a session waited on
      * {@code IO:WALInitWrite} or {@code IO:WALInitSync} in a {@code rig.waits} record of {@code [first - 1,
-     * first + 2)}: {in, of}, counting only freezes with a session sample there. Freezes out of step (another cause's) are not counted. A backend initialising a segment in most freezes
-     * of a rhythm is the mechanism itself, whether or not a sampler counted the files.
+     * first + 2)}: {in, of}, counting only freezes with a session sample there. Freezes out of step (another
+     * cause's) are not counted. A backend initialising a segment in most freezes of a rhythm is the mechanism
+     * itself, whether or not a sampler counted the files.
      */
     private static int[] initInFreezes(EpisodeScene scene) {
         List<Long> starts = scene.cadence().events();
