@@ -29,11 +29,13 @@ import java.util.OptionalLong;
  * @param settings the rules' thresholds
  * @param serverTiming what the primary scenario's responses said of the service's own time (empty without it)
  * @param environment the series' ENVIRONMENT facts (Postgres settings among them), empty when none arrived
+ * @param repeatStartSec the repeat's first second with requests of the primary scenario ({@link Long#MIN_VALUE}
+ *     when unknown): where its load began, so a baseline before an episode never reaches into the cool-down
  */
 public record EpisodeScene(Episode episode, List<SecondStats> seconds, long repeatP50Us,
                            NavigableMap<Long, double[]> health, TelemetryIndex telemetry, Cadence cadence,
                            AttributionSettings settings, ServerTimingTrack serverTiming,
-                           Map<String, Object> environment) {
+                           Map<String, Object> environment, long repeatStartSec) {
 
     public EpisodeScene {
         seconds = List.copyOf(seconds);
@@ -41,17 +43,25 @@ public record EpisodeScene(Episode episode, List<SecondStats> seconds, long repe
         environment = environment == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(environment));
     }
 
+    /** A scene whose repeat's start is not known. */
+    public EpisodeScene(Episode episode, List<SecondStats> seconds, long repeatP50Us, NavigableMap<Long, double[]> health,
+                        TelemetryIndex telemetry, Cadence cadence, AttributionSettings settings,
+                        ServerTimingTrack serverTiming, Map<String, Object> environment) {
+        this(episode, seconds, repeatP50Us, health, telemetry, cadence, settings, serverTiming, environment,
+                Long.MIN_VALUE);
+    }
+
     /** A scene without ENVIRONMENT facts. */
     public EpisodeScene(Episode episode, List<SecondStats> seconds, long repeatP50Us, NavigableMap<Long, double[]> health,
                         TelemetryIndex telemetry, Cadence cadence, AttributionSettings settings,
                         ServerTimingTrack serverTiming) {
-        this(episode, seconds, repeatP50Us, health, telemetry, cadence, settings, serverTiming, null);
+        this(episode, seconds, repeatP50Us, health, telemetry, cadence, settings, serverTiming, null, Long.MIN_VALUE);
     }
 
     /** A scene whose responses carried no Server-Timing. */
     public EpisodeScene(Episode episode, List<SecondStats> seconds, long repeatP50Us, NavigableMap<Long, double[]> health,
                         TelemetryIndex telemetry, Cadence cadence, AttributionSettings settings) {
-        this(episode, seconds, repeatP50Us, health, telemetry, cadence, settings, null, null);
+        this(episode, seconds, repeatP50Us, health, telemetry, cadence, settings, null, null, Long.MIN_VALUE);
     }
 
     /** A Postgres size setting in bytes as the ENVIRONMENT facts recorded it ({@link LeverContext#settingBytes}). */

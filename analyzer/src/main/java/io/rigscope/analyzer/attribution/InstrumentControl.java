@@ -5,7 +5,6 @@ import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.Vmstat;
-import io.rigscope.model.wire.Waits;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,9 +14,9 @@ import java.util.List;
  * <ol>
  *   <li>the generator's own health ({@code rig.health}) from one second before the episode to its end;</li>
  *   <li>server-side evidence that load kept arriving, over the episode's runs of slow seconds (its freeze-seconds,
- *       consecutive ones joined; a window without one is one run): in every second from one before each run to its
- *       end, {@code rig.waits} active sessions (the second's records' mean) above 0 and at or above their median
- *       over the 10 s before the episode ({@code [start - 11, start - 1)});</li>
+ *       consecutive ones joined; a window without one is one run): of the seconds from one before each run to its
+ *       end, fewer than half with {@code rig.waits} active sessions (the second's records' mean, timers left out)
+ *       at 0 or under {@link #LOAD_FLOOR_SHARE} of the load before the cause began ({@link LoadBaseline});</li>
  *   <li>or commits continuing: each run holds a whole {@code rig.db} sampler interval, and every interval wholly
  *       inside a run committed at least {@code attribution_commit_share} of the rate of the 10 s before the
  *       episode;</li>
@@ -84,10 +83,19 @@ final class InstrumentControl {
     }
 
     /**
-     * Active sessions in every second from one before each slow run to its end above 0 and at or above their median
-     * over the 10 s before the episode, or null (why added). The second before a run is looked at because a stalled
-     * open-loop generator sends its backlog at once when it resumes, in the second its late requests end: the
-     * sessions fall while it is stalled, before that.
+     * A second counts as low when its active sessions are at or below 0 or under this share of the baseline
+     * ({@link LoadBaseline}); the control fails when at least half of the judged seconds are low.
+     */
+    static final double LOAD_FLOOR_SHARE = 0.5;
+
+    /**
+     * Server-side load kept arriving, or null (why added). Judged: every second from one before each slow run to the
+     * run's end (the second before because a stalled open-loop generator sends its backlog the moment it resumes, in
+     * the very second its late requests end; while it is stalled, before that, the sessions fall). A second is low
+     * when its active sessions (the mean of its {@code rig.waits} records, timers left out) are 0 or below
+     * {@link #LOAD_FLOOR_SHARE} of the baseline before the cause began ({@link LoadBaseline}); the control fails when
+     * at least half of the judged seconds are low: a stalled generator empties the server for as long as it stalls,
+     * while one second's noise at a run's edge (3.99 against 4.36) is neither low nor half of them.
      */
     private static Control sessions(EpisodeScene scene, List<String> why) {
         var t = scene.telemetry();
@@ -100,46 +108,53 @@ final class InstrumentControl {
             why.add("rig.waits had a gap over it");
             return null;
         }
-        List<Waits> before = t.records(TelemetryStream.WAITS, start - BEFORE_SEC - 1, start - 1, Waits.class);
-        if (before.isEmpty()) {
-            why.add("no rig.waits in the " + BEFORE_SEC + " s before it to compare with");
+        var found = LoadBaseline.before(t, scene.repeatStartSec(), start);
+        if (found.isEmpty()) {
+            why.add("no rig.waits in the " + LoadBaseline.REACH_SEC + " s before it to compare with");
             return null;
         }
-        double level = median(before.stream().mapToDouble(Waits::totalActive).sorted().toArray());
+        LoadBaseline base = found.get();
+        double floor = LOAD_FLOOR_SHARE * base.level();
         double lowest = Double.MAX_VALUE;
         long lowestSec = start;
         int seconds = 0;
+        int low = 0;
         for (long[] run : slowRuns(scene)) {
             for (long s = run[0] - 1; s < run[1]; s++) {
-                List<Waits> in = t.records(TelemetryStream.WAITS, s, s + 1, Waits.class);
+                var in = LoadBaseline.activeIn(t, s);
                 if (in.isEmpty()) {
                     why.add("no rig.waits record in second " + s);
                     return null;
                 }
                 seconds++;
-                double active = in.stream().mapToDouble(Waits::totalActive).average().orElse(0);
+                double active = in.getAsDouble();
+                if (active <= 0 || active < floor) {
+                    low++;
+                }
                 if (active < lowest) {
                     lowest = active;
                     lowestSec = s;
                 }
             }
         }
-        if (lowest <= 0 || lowest < level) {
-            why.add("active sessions " + WaitProfile.round(lowest) + " in second " + lowestSec + ", "
-                    + WaitProfile.round(level) + " (median) before the episode (rig.waits): load may have stopped "
-                    + "arriving");
+        String where = "in the quietest " + LoadBaseline.WINDOW_SEC + " s of the " + LoadBaseline.REACH_SEC
+                + " s before the episode (from second " + base.fromSec() + ")";
+        String floorWords = base.level() > 0
+                ? WaitProfile.round(LOAD_FLOOR_SHARE * 100) + " % of " + WaitProfile.round(base.level()) + " (median) "
+                        + where
+                : "0 (no session active " + where + ")";
+        if (2 * low >= seconds) {
+            why.add("active sessions " + (base.level() > 0 ? "at 0 or under " + floorWords
+                    : "at 0 (and none active " + where + ")") + " in " + low + " of the " + seconds + " second(s) "
+                    + "from one before each slow run to its end, down to " + WaitProfile.round(lowest) + " in second "
+                    + lowestSec + " (rig.waits): load may have stopped arriving");
             return null;
         }
         return Control.bySubstitute(Evidence.measured("rig.waits", lowestSec * 1_000_000L, "sessions_lowest",
-                WaitProfile.round(lowest), "sessions", "instrument control by server-side load (rig.waits): at least "
-                        + WaitProfile.round(lowest) + " active sessions in each of the " + seconds + " second(s) from "
-                        + "one before each slow run to its end, " + WaitProfile.round(level) + " (median) in the "
-                        + BEFORE_SEC + " s before the episode: load kept arriving"));
-    }
-
-    private static double median(double[] sorted) {
-        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
-                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+                WaitProfile.round(lowest), "sessions", "instrument control by server-side load (rig.waits): "
+                        + (seconds - low) + " of the " + seconds + " second(s) from one before each slow run to its "
+                        + "end above " + floorWords + ", the lowest " + WaitProfile.round(lowest) + ": load kept "
+                        + "arriving"));
     }
 
     /**

@@ -91,7 +91,7 @@ public final class ServiceView {
         double sum = 0;
         for (Waits w : waits) {
             for (Map.Entry<String, Double> e : w.load().entrySet()) {
-                if (!e.getKey().startsWith("Client:")) {
+                if (!e.getKey().startsWith("Client:") && !WaitProfile.timer(e.getKey())) {
                     sum += e.getValue();
                 }
             }

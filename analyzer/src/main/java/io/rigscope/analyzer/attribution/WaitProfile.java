@@ -9,7 +9,10 @@ import java.util.TreeMap;
 /**
  * Active sessions by wait event over a set of {@code rig.waits} records: each event's average over the records,
  * the total, and the share of a family of events. "Sessions" are average active sessions (Performance Insights'
- * db.load); {@code CPU} is active without a wait.
+ * db.load); {@code CPU} is active without a wait. Timer waits ({@code Timeout:*}: {@code Timeout:PgSleep},
+ * {@code Timeout:VacuumDelay}, ...) are left out everywhere: a session sleeping on a timer is counted active by
+ * pg_stat_activity and Performance Insights but does no work and waits for nothing a cause holds, so it would only
+ * dilute every rule's share (a {@code pg_sleep} session beside a WAL-pool freeze made it {@code storage}).
  */
 final class WaitProfile {
 
@@ -26,7 +29,11 @@ final class WaitProfile {
     WaitProfile(List<Waits> waits) {
         this.records = waits.size();
         for (Waits w : waits) {
-            w.load().forEach((event, load) -> average.merge(event, load, Double::sum));
+            w.load().forEach((event, load) -> {
+                if (!timer(event)) {
+                    average.merge(event, load, Double::sum);
+                }
+            });
         }
         if (records > 0) {
             average.replaceAll((event, sum) -> sum / records);
@@ -34,6 +41,20 @@ final class WaitProfile {
         for (double v : average.values()) {
             total += v;
         }
+    }
+
+    /** True for a timer wait ({@code Timeout:*}): a session sleeping, not working nor held by a cause. */
+    static boolean timer(String event) {
+        return event.startsWith("Timeout:");
+    }
+
+    /** A record's active sessions, timer waits left out. */
+    static double active(Waits w) {
+        double sum = 0;
+        for (Map.Entry<String, Double> e : w.load().entrySet()) {
+            sum += timer(e.getKey()) ? 0 : e.getValue();
+        }
+        return sum;
     }
 
     boolean empty() {

@@ -20,7 +20,8 @@ import java.util.Optional;
  *       episode ({@code rig.waits}) and the WAL file count rising across it ({@code rig.db} walDir.files), with
  *       no vacuum around it (the control); or, where a 1-s session sampler missed the init wait, the count
  *       rising between two 1-s readings in the episode's seconds with no checkpoint completing and the
- *       committers on WAL waits then ({@link #segmentCreated});</li>
+ *       committers on WAL waits then ({@link #segmentCreated}); or the init wait in this episode, one of a 3-12 s
+ *       rhythm's freezes, and in most of them, with or without a file count ({@link #initInFreezes});</li>
  *   <li>most likely: one of the two with the other's stream missing; or both while a vacuum ran; or the file
  *       count rising in a rhythm of 3-12 s episodes without the waits stream; or, with neither the init wait nor
  *       the DB sampler, a device write burst of half a segment in the episode, in step with the rhythm
@@ -101,10 +102,18 @@ public final class WalPoolRule implements CauseRule {
             evidence.add(new Evidence("rig.samples", null, "freeze_cadence_s", (double) period, "s",
                     "freeze-seconds recur every " + period + " s in this repeat"));
         }
+        int[] inFreezes = init && rhythm && inRhythm(scene) ? initInFreezes(scene) : new int[] {0, 0};
+        boolean initRhythm = inFreezes[1] >= 2 && 2 * inFreezes[0] > inFreezes[1];
+        if (initRhythm) {
+            evidence.add(Evidence.measured("rig.waits", scene.startSec() * 1_000_000L, "wal_init_freezes",
+                    inFreezes[0], "freezes", "sessions on IO:WALInitWrite/IO:WALInitSync in " + inFreezes[0] + " of "
+                            + "the " + inFreezes[1] + " freezes on the repeat's " + period + "-s rhythm with session "
+                            + "samples (±1 s): a backend initialising a WAL segment at each freeze"));
+        }
         Confidence confidence;
         List<String> lacking = new ArrayList<>();
         Vacuums vacuums = new Vacuums(scene);
-        if (init && rose || created != null && created.committersOnWal()) {
+        if (init && rose || created != null && created.committersOnWal() || initRhythm) {
             confidence = Confidence.ATTRIBUTED;
         } else if (created != null && rhythm && risesInStep(scene, created.atUs(), period)) {
             confidence = Confidence.MOST_LIKELY;
@@ -133,6 +142,55 @@ public final class WalPoolRule implements CauseRule {
                     + "around the episode, whose WAL also fills segments"));
         }
         return Optional.of(finding);
+    }
+
+    /**
+     * The freezes of the repeat's rhythm (the cadence's freeze events, each named by its first second; those
+     * starting one or two periods, ±1 s, from another's start) and in how many of them a session waited on
+     * {@code IO:WALInitWrite} or {@code IO:WALInitSync} in a {@code rig.waits} record of {@code [first - 1,
+     * first + 2)}: {in, of}, counting only freezes with a session sample there. Freezes out of step (another
+     * cause's) are not counted. A backend initialising a segment in most freezes of a rhythm is the mechanism
+     * itself, whether or not a sampler counted the files.
+     */
+    private static int[] initInFreezes(EpisodeScene scene) {
+        List<Long> starts = scene.cadence().events();
+        long period = scene.cadence().dominantPeriodSec();
+        int in = 0;
+        int of = 0;
+        for (long f : starts) {
+            if (!inStep(starts, f, period)) {
+                continue;
+            }
+            List<Waits> w = scene.telemetry().records(TelemetryStream.WAITS, f - 1, f + 2, Waits.class);
+            if (w.isEmpty()) {
+                continue;
+            }
+            of++;
+            in += new WaitProfile(w).sessions(WaitProfile.WAL_INIT) > 0 ? 1 : 0;
+        }
+        return new int[] {in, of};
+    }
+
+    /** True when a freeze of the episode keeps the repeat's rhythm ({@link #inStep}). */
+    private static boolean inRhythm(EpisodeScene scene) {
+        List<Long> starts = scene.cadence().events();
+        for (long f : starts) {
+            if (f >= scene.startSec() && f < scene.endSec() && inStep(starts, f, scene.cadence().dominantPeriodSec())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** True when another freeze starts one or two periods (±1 s) from this one's start: it keeps the rhythm. */
+    private static boolean inStep(List<Long> starts, long f, long periodSec) {
+        for (long g : starts) {
+            long apart = Math.abs(g - f);
+            if (g != f && (Math.abs(apart - periodSec) <= 1 || Math.abs(apart - 2 * periodSec) <= 1)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The smallest default {@code wal_segment_size} (initdb's; RDS's is 64 MB): half of it is the least burst counted. */

@@ -134,7 +134,7 @@ final class ConnectionPoolLever implements Levers.LeverRule {
             double all = 0;
             double onClient = 0;
             for (Map.Entry<String, Double> en : w.load().entrySet()) {
-                all += en.getValue();
+                all += en.getKey().startsWith("Timeout:") ? 0 : en.getValue();   // a timer is no work
                 if (en.getKey().startsWith("Client:")) {
                     onClient += en.getValue();
                 }

@@ -119,7 +119,7 @@ public final class RepeatJudge {
                     .filter(s -> s.sec() >= e.startSec() && s.sec() < e.endSec()).toList();
             EpisodeScene scene = new EpisodeScene(withHealth(e, track), inside, repeatP50Us, track.healthBySec(),
                     telemetry, cadence, settings.attribution(), primary == null ? null : primary.serverTiming(),
-                    environment);
+                    environment, seconds.isEmpty() ? Long.MIN_VALUE : seconds.get(0).sec());
             LeverContext context = new LeverContext(environment,
                     seconds.isEmpty() ? e.startSec() : seconds.get(0).sec(),
                     seconds.isEmpty() ? e.endSec() : seconds.get(seconds.size() - 1).sec() + 1);
@@ -127,6 +127,7 @@ public final class RepeatJudge {
             episodes.add(attributed.withMissingSilentSince(telemetry.silentSince(attributed.missing(),
                     attributed.endSec())));
         }
+        episodes = Levers.onePerCause(episodes);
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
                 primary == null ? 0 : primary.totals().serviceAtPercentileUs(50),
                 primary == null ? 0 : primary.totals().serviceAtPercentileUs(99),
@@ -197,7 +198,9 @@ public final class RepeatJudge {
                         + " freeze-second(s) so far, worst request " + open.worstMs() + " ms")), List.of(), null);
         List<SecondStats> inside = new ArrayList<>();
         List<Long> freezes = new ArrayList<>();
+        long firstSec = Long.MIN_VALUE;
         for (SecondStats s : scenario.closed().stats()) {
+            firstSec = firstSec == Long.MIN_VALUE ? s.sec() : firstSec;
             if (s.sec() >= open.startSec() && s.sec() < open.endSec()) {
                 inside.add(s);
             }
@@ -206,7 +209,8 @@ public final class RepeatJudge {
             }
         }
         return attributor.attribute(new EpisodeScene(withHealth(e, track), inside, scenario.totals().serviceAtPercentileUs(50),
-                track.healthBySec(), telemetry, Cadence.of(freezes), settings.attribution(), null, environment));
+                track.healthBySec(), telemetry, Cadence.of(freezes), settings.attribution(), null, environment,
+                firstSec));
     }
 
     private static Episode withHealth(Episode e, RepeatTrack track) {

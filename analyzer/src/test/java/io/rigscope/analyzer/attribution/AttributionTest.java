@@ -513,8 +513,10 @@ class AttributionTest {
         assertThat(e.evidence()).anySatisfy(ev -> {
             assertThat(ev.stream()).isEqualTo("rig.waits");
             assertThat(ev.what()).isEqualTo("sessions_lowest");
-            assertThat(ev.fact()).startsWith("instrument control by server-side load (rig.waits): at least 61.0 active "
-                    + "sessions in each of the 3 second(s)").contains("2.0 (median) in the 10 s before the episode");
+            assertThat(ev.fact()).isEqualTo("instrument control by server-side load (rig.waits): 3 of the 3 second(s) "
+                    + "from one before each slow run to its end above 50.0 % of 2.0 (median) in the quietest 10 s "
+                    + "of the 60 s before the episode (from second " + (START - 12) + "), the lowest 61.0: load kept "
+                    + "arriving");
         });
     }
 
@@ -533,8 +535,10 @@ class AttributionTest {
         assertThat(e.cause()).isEqualTo(Cause.STORAGE);
         assertThat(e.confidence()).isEqualTo(Confidence.MOST_LIKELY);
         assertThat(e.evidence().stream().map(Evidence::fact)).anyMatch(f -> f.startsWith("control missing: no "
-                + "generator health over the episode; active sessions 0.0 in second " + (START - 1) + ", 5.0 (median) "
-                + "before the episode (rig.waits): load may have stopped arriving"));
+                + "generator health over the episode; active sessions at 0 or under 50.0 % of 5.0 (median) in the "
+                + "quietest 10 s of the 60 s before the episode (from second " + (START - 12) + ") in 3 of the 3 "
+                + "second(s) from one before each slow run to its end, down to 0.0 in second " + (START - 1)
+                + " (rig.waits): load may have stopped arriving"));
     }
 
     @Test
