@@ -130,7 +130,7 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, long maxSend
     }
 
     /**
-     * Defaults: one event loop per core, a 50 µs least wake gap, idle connections kept, 4,096 records in memory,
+     * Defaults: one event loop per core, a 50 µs least wake gap, the adaptive wake policy with a 100 µs lag budget, idle connections kept, 4,096 records in memory,
      * batches of 500 samples or 50 ms, a fresh series counter, response checks keeping 64 KiB of a body.
      */
     public static GeneratorOptions defaults() {
