@@ -12,6 +12,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param ioThreads event-loop threads of the HTTP client, >= 1 (default: available processors)
  * @param minWakeGapNanos open loop: the least time between two wakes of a scheduler (default 50 µs); requests
  *                        that fall due inside the gap go out together at its end. 0 wakes for every request.
+ * @param maxSendLagNanos open loop, the adaptive wake policy's lag budget (default 100 µs, at most 1 ms): a lane's
+ *                        next wake moves to the intended start of the last request due within this long of the
+ *                        first one waiting, so every request due in that window goes out in one wake, the first at
+ *                        most this late, none early; when two or more fall in the window the loop also takes replies
+ *                        at its wakes instead of being woken by each. When only one falls in it (low rates) the wake
+ *                        is at its intended start, as with 0. 0: the precise policy, a wake per request at its
+ *                        intended start (the least wake gap still applies). docs/generator.md "Wake policy"
  * @param busyPoll the client loops poll without blocking during the run (a whole core each; the least send
  *                 lag); default false
  * @param pollNanos open loop: when a lane's next request is due within this long, its loop sleeps until then
@@ -63,12 +70,15 @@ import java.util.concurrent.atomic.AtomicLong;
  *                    thread starts in the interpreter: docs/generator.md "Profile"), so give loops to several runs
  *                    in one process ({@link #withClientLoops})
  */
-public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, long pollNanos, Duration preconnect, Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
+public record GeneratorOptions(int ioThreads, long minWakeGapNanos, long maxSendLagNanos, boolean busyPoll, long pollNanos, Duration preconnect, Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                                Duration batchMaxAge, Duration drainGrace, ProgressListener listener, AtomicLong seriesCounter,
                                int checkBodyCapBytes, boolean serverTiming, Path journalDir, ClientLoops clientLoops) {
 
     /** The default {@link #checkBodyCapBytes()}: 64 KiB. */
     public static final int DEFAULT_CHECK_BODY_CAP_BYTES = 64 * 1024;
+
+    /** The default {@link #maxSendLagNanos()}: 100 µs. */
+    public static final long DEFAULT_MAX_SEND_LAG_NANOS = 100_000;
 
     public GeneratorOptions {
         if (ioThreads < 1) {
@@ -80,6 +90,9 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
         }
         if (minWakeGapNanos < 0) {
             throw new IllegalArgumentException("minWakeGapNanos must be >= 0, was " + minWakeGapNanos);
+        }
+        if (maxSendLagNanos < 0 || maxSendLagNanos > 1_000_000) {
+            throw new IllegalArgumentException("maxSendLagNanos must be 0-1,000,000 (1 ms), was " + maxSendLagNanos);
         }
         if (pollNanos < 0 || pollNanos > 1_000_000) {
             throw new IllegalArgumentException("pollNanos must be 0-1,000,000 (1 ms), was " + pollNanos);
@@ -112,61 +125,70 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
     public GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busyPoll, long pollNanos, Duration preconnect,
                             Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,
                             Duration batchMaxAge, Duration drainGrace, ProgressListener listener) {
-        this(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
+        this(ioThreads, minWakeGapNanos, DEFAULT_MAX_SEND_LAG_NANOS, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
                 batchMaxSamples, batchMaxAge, drainGrace, listener, null, DEFAULT_CHECK_BODY_CAP_BYTES, true, null, null);
     }
 
     /**
-     * Defaults: one event loop per core, a 50 µs least wake gap, idle connections kept, 4,096 records in memory,
+     * Defaults: one event loop per core, a 50 µs least wake gap, the adaptive wake policy with a 100 µs lag budget, idle connections kept, 4,096 records in memory,
      * batches of 500 samples or 50 ms, a fresh series counter, response checks keeping 64 KiB of a body.
      */
     public static GeneratorOptions defaults() {
-        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, false, 0, Duration.ofMillis(100), Duration.ZERO, 4096, null, 500,
+        return new GeneratorOptions(Runtime.getRuntime().availableProcessors(), 50_000, DEFAULT_MAX_SEND_LAG_NANOS, false, 0, Duration.ofMillis(100), Duration.ZERO, 4096, null, 500,
                 Duration.ofMillis(50), Duration.ofSeconds(5), null, null, DEFAULT_CHECK_BODY_CAP_BYTES, true, null, null);
     }
 
     public GeneratorOptions withListener(ProgressListener l) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, l, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withMinWakeGapNanos(long n) {
-        return new GeneratorOptions(ioThreads, n, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, n, maxSendLagNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
+    /**
+     * These options with the adaptive wake policy's lag budget (see {@link #maxSendLagNanos()}); 0 is the precise
+     * policy, one wake per request. Returns new options.
+     */
+    public GeneratorOptions withMaxSendLagNanos(long n) {
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, n, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+                drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
+    }
+
     public GeneratorOptions withBusyPoll(boolean b) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, b, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, b, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge,
                 drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withPollNanos(long n) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, n, preconnect, idleTimeout, outboxCapacity, spoolDir,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, busyPoll, n, preconnect, idleTimeout, outboxCapacity, spoolDir,
                 batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withPreconnect(Duration d) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, d, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, d, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples,
                 batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withIdleTimeout(Duration d) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, d, outboxCapacity, spoolDir, batchMaxSamples,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, preconnect, d, outboxCapacity, spoolDir, batchMaxSamples,
                 batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withIoThreads(int n) {
-        return new GeneratorOptions(n, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(n, minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withOutboxCapacity(int n) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, preconnect, idleTimeout, n, spoolDir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     public GeneratorOptions withSpoolDir(Path dir) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, dir, batchMaxSamples, batchMaxAge, drainGrace,
                 listener, seriesCounter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
@@ -175,19 +197,19 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
      * give each series a fresh one, and its repeats the same. Returns new options; null: a fresh counter.
      */
     public GeneratorOptions withSeriesCounter(AtomicLong counter) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
                 batchMaxSamples, batchMaxAge, drainGrace, listener, counter, checkBodyCapBytes, serverTiming, journalDir, clientLoops);
     }
 
     /** These options with the write-ahead sample journal in {@code dir} (null: none); see {@link #journalDir()}. */
     public GeneratorOptions withJournalDir(Path dir) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
                 batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming, dir, clientLoops);
     }
 
     /** These options with response checks keeping at most {@code bytes} of a body (see {@link #checkBodyCapBytes()}). */
     public GeneratorOptions withCheckBodyCapBytes(int bytes) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
                 batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, bytes, serverTiming, journalDir, clientLoops);
     }
 
@@ -197,14 +219,14 @@ public record GeneratorOptions(int ioThreads, long minWakeGapNanos, boolean busy
      */
     public GeneratorOptions withClientLoops(ClientLoops loops) {
         java.util.Objects.requireNonNull(loops, "loops");
-        return new GeneratorOptions(loops.threads(), minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity,
+        return new GeneratorOptions(loops.threads(), minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity,
                 spoolDir, batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, serverTiming,
                 journalDir, loops);
     }
 
     /** These options reading (true) or ignoring (false) each response's {@code Server-Timing} header. */
     public GeneratorOptions withServerTiming(boolean read) {
-        return new GeneratorOptions(ioThreads, minWakeGapNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
+        return new GeneratorOptions(ioThreads, minWakeGapNanos, maxSendLagNanos, busyPoll, pollNanos, preconnect, idleTimeout, outboxCapacity, spoolDir,
                 batchMaxSamples, batchMaxAge, drainGrace, listener, seriesCounter, checkBodyCapBytes, read, journalDir, clientLoops);
     }
 }

@@ -56,9 +56,10 @@ final class Lane implements HttpConnection.Listener {
     private ServerTiming timing = ServerTiming.NONE;
     private final List<HttpConnection> connections = new ArrayList<>();
     private final Runnable tick = this::tick;
+    private final OpenLoopTicker.Starter startOpen = this::startOpen;
+    private OpenLoopTicker ticker;
     private long startNanos;
     private long endNanos;
-    private long next;
     private boolean scheduleOver;
     private ScheduledFuture<?> sweeper;
     private long countsSec = Long.MIN_VALUE;
@@ -107,7 +108,8 @@ final class Lane implements HttpConnection.Listener {
     void start(long startNanos, long endNanos) {
         this.startNanos = startNanos;
         this.endNanos = endNanos;
-        this.next = index;
+        this.ticker = new OpenLoopTicker(run.schedule, startNanos, endNanos, index, stride, minWakeGapNanos,
+                run.maxSendLagNanos);
         this.decidedBeforeNanos = startNanos;
         loop.execute(() -> {
             sweeper = loop.scheduleAtFixedRate(this::sweep, 10, 10, TimeUnit.MILLISECONDS);
@@ -162,34 +164,26 @@ final class Lane implements HttpConnection.Listener {
     }
 
     /**
-     * Open loop: starts every request due by now, then sleeps until the next one is due, but at least
-     * {@code minWakeGapNanos} after this wake: at high rates one wake sends every request that fell due in
-     * the gap (each stamped t1 when written), so the loop and the target handle them in small bursts instead of
-     * one wake-up per request. No request is ever sent before its intended start. With polling on
-     * ({@code --poll-us}) and the next request due within it, the loop sleeps until then and takes the replies
-     * that came meanwhile in one look ({@link ClientLoops#pollUntil}).
+     * Open loop: starts every request due by now, then sleeps until the wake the policy asks for
+     * ({@link OpenLoopTicker}: adaptive, the intended start of the last request due within the lag budget of the
+     * next, so a wake sends a small burst, each stamped t1 when written; precise, the next intended start). No
+     * request is ever sent before its intended start. When the next wake gathers two or more requests, or polling
+     * is on ({@code --poll-us}) and the wake is within it, the loop sleeps until then and takes the replies that
+     * came meanwhile in one look ({@link ClientLoops#pollUntil}) instead of being woken by each.
      */
     private void tick() {
-        long wake = System.nanoTime();
-        long now = wake;
-        while (true) {
-            long t0 = startNanos + run.schedule.offsetNanos(next);
-            if (t0 - endNanos >= 0 || run.stopping()) {
-                finishSchedule();
-                return;
-            }
-            if (t0 - now > 0) {
-                decidedBeforeNanos = t0;
-                long at = Math.max(t0, wake + minWakeGapNanos);
-                loop.schedule(tick, at - now, TimeUnit.NANOSECONDS);
-                if (at - now <= run.pollNanos) {
-                    ClientLoops.pollUntil(at);
-                }
-                return;
-            }
-            startOpen(next, t0);
-            next += stride;
-            now = System.nanoTime();
+        ClientLoops.countSchedulerWake();
+        boolean more = ticker.tick(System::nanoTime, run::stopping, startOpen);
+        decidedBeforeNanos = ticker.nextDueNanos();
+        if (!more) {
+            finishSchedule();
+            return;
+        }
+        long at = ticker.wakeAtNanos();
+        long now = System.nanoTime();
+        loop.schedule(tick, at - now, TimeUnit.NANOSECONDS);
+        if (ticker.batched() || at - now <= run.pollNanos) {
+            ClientLoops.pollUntil(at);
         }
     }
 

@@ -47,6 +47,8 @@ final class ScenarioRun {
     final long minWakeGapNanos;
     /** Open loop: a lane whose next request is due within this long lets its loop sleep and poll (0: never). */
     final long pollNanos;
+    /** Open loop: the adaptive wake policy's lag budget (0: the precise policy); see {@link OpenLoopTicker}. */
+    final long maxSendLagNanos;
     /** The scenario's response check, or null: the status decides. */
     final ResponseCheck check;
     /** How many bytes of a response body a connection keeps for the check; 0: none (bodies only counted). */
@@ -73,6 +75,7 @@ final class ScenarioRun {
                 Bootstrap bootstrap, String keyPrefix, Share share) {
         this.minWakeGapNanos = options.minWakeGapNanos();
         this.pollNanos = options.pollNanos();
+        this.maxSendLagNanos = options.maxSendLagNanos();
         this.idleTimeoutNanos = options.idleTimeout().toNanos();
         this.preconnectSeconds = options.preconnect().toNanos() / 1e9;
         this.scenario = scenario;

@@ -115,6 +115,17 @@ class CommandLineTest {
     }
 
     @Test
+    void benchGeneratorWithALagBudgetOutsideOneToAThousandMicrosecondsOrBesidePreciseExitsTwo() {
+        RigscopeRun r = rigscope("bench", "generator", "--max-send-lag-us", "0");
+        assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(r.err()).contains("--max-send-lag-us must be 1-1000, was 0");
+        RigscopeRun both = rigscope("generate", "--url", "http://127.0.0.1:1/", "--rate", "1", "--precise",
+                "--max-send-lag-us", "50");
+        assertThat(both.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(both.err()).contains("--precise and --max-send-lag-us exclude each other");
+    }
+
+    @Test
     void benchGeneratorWithNoWarmupRunsExitsTwo() {
         RigscopeRun r = rigscope("bench", "generator", "--warmup-runs", "0");
         assertThat(r.exit()).isEqualTo(ExitCodes.USAGE);

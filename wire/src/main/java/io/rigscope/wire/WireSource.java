@@ -171,17 +171,22 @@ public final class WireSource {
         return Flux.using(() -> new Poller(clients, spec),
                         poller -> Flux.<ConsumerRecords<String, byte[]>>generate(sink -> {
                             // a heartbeat found due after a poll that returned records follows those records: a
-                            // series whose other sources publish all the time (collectors) has few empty polls
-                            if (poller.heartbeatPending) {
-                                poller.heartbeatPending = false;
-                                sink.next(poller.heartbeat);
-                                return;
+                            // series whose other sources publish all the time (collectors) has few empty polls.
+                            // It is looked for when the next item is asked, after the records went out: its check
+                            // asks the broker for the end offsets, and the records (a ledger that closes a second)
+                            // must not wait for that round trip
+                            if (poller.heartbeatCheckPending) {
+                                poller.heartbeatCheckPending = false;
+                                if (poller.heartbeatDue()) {
+                                    sink.next(poller.heartbeat);
+                                    return;
+                                }
                             }
                             ConsumerRecords<String, byte[]> polled = poller.poll();
                             if (polled == null) {
                                 sink.complete();
                             } else {
-                                poller.heartbeatPending = !polled.isEmpty() && heartbeats && poller.heartbeatDue();
+                                poller.heartbeatCheckPending = !polled.isEmpty() && heartbeats;
                                 sink.next(polled);
                             }
                         }).subscribeOn(poller.scheduler)
@@ -203,8 +208,15 @@ public final class WireSource {
         private final KafkaClients clients;
         /** The empty poll result that stands for a heartbeat found due after a poll that returned records. */
         final ConsumerRecords<String, byte[]> heartbeat = new ConsumerRecords<>(Map.of());
-        /** Set on the polling thread after a non-empty poll found a heartbeat due; the next item is then it. */
-        boolean heartbeatPending;
+        /**
+         * Set on the polling thread after a non-empty poll of a read with heartbeats: before the next poll, a
+         * heartbeat due is emitted (after that poll's records, never holding them).
+         */
+        boolean heartbeatCheckPending;
+        /** When the caught-up check last asked the broker for the end offsets (System.nanoTime). */
+        private long lastCaughtUpCheckNanos = System.nanoTime();
+        /** The least time between two caught-up checks that found the reader behind: one round trip each. */
+        private static final long CAUGHT_UP_CHECK_EVERY_NANOS = 100_000_000L;
         private WriteProbe probe;
         private boolean probeFailed;
 
@@ -236,6 +248,12 @@ public final class WireSource {
             if (!probe.acceptedWriteSentSince(now - PROBE_FRESH_MS * 1_000_000L)) {
                 return false;
             }
+            // a busy series keeps the reader a little behind most of the time: ask the broker at most every 100 ms
+            // (each ask is a round trip before the next poll), not after every poll
+            if (now - lastCaughtUpCheckNanos < CAUGHT_UP_CHECK_EVERY_NANOS) {
+                return false;
+            }
+            lastCaughtUpCheckNanos = now;
             try {
                 Set<TopicPartition> assigned = consumer.assignment();
                 Map<TopicPartition, Long> ends = consumer.endOffsets(assigned, Duration.ofSeconds(1));

@@ -108,6 +108,9 @@ public final class ClientLoops implements AutoCloseable {
                 }
                 return selectNow.get();
             }
+            if (Thread.currentThread() instanceof LoopThread t) {
+                t.waits++;
+            }
             return SelectStrategy.SELECT;
         };
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory(0, strategy)
@@ -147,6 +150,38 @@ public final class ClientLoops implements AutoCloseable {
         if (Thread.currentThread() instanceof LoopThread t && (t.pollUntil == NO_POLL || deadlineNanos - t.pollUntil < 0)) {
             t.pollUntil = deadlineNanos;
         }
+    }
+
+    /**
+     * On one of these loops' threads: counts one wake of an open-loop scheduler (a lane's tick), for
+     * {@link #schedulerWakes}. Elsewhere, does nothing.
+     */
+    public static void countSchedulerWake() {
+        if (Thread.currentThread() instanceof LoopThread t) {
+            t.schedulerWakes++;
+        }
+    }
+
+    /** How many times open-loop schedulers have woken on these loops (each thread counts its own; approximate). */
+    public long schedulerWakes() {
+        long n = 0;
+        for (LoopThread t : threads) {
+            n += t.schedulerWakes;
+        }
+        return n;
+    }
+
+    /**
+     * How many times the loop threads have gone to sleep, each ended by a wake: waits on their sockets and timers
+     * (epoll_wait or a selector's select, which may also return at once) plus sleeps in {@link #pollUntil}
+     * (each thread counts its own; approximate).
+     */
+    public long sleeps() {
+        long n = 0;
+        for (LoopThread t : threads) {
+            n += t.waits + t.polls;
+        }
+        return n;
     }
 
     /** How many times the loop threads have slept in {@link #pollUntil} (each thread counts its own; approximate). */
@@ -220,6 +255,10 @@ public final class ClientLoops implements AutoCloseable {
         long pollUntil = NO_POLL;
         /** Sleeps taken for {@link #pollUntil}; written by this thread only. */
         volatile long polls;
+        /** Blocking waits on the sockets (the strategy said SELECT); written by this thread only. */
+        volatile long waits;
+        /** Open-loop scheduler wakes ({@link #countSchedulerWake}); written by this thread only. */
+        volatile long schedulerWakes;
 
         LoopThread(Runnable r, String name) {
             super(r, name);

@@ -23,7 +23,7 @@ import java.util.Locale;
  * generator: scheduler, client, sample batcher, outbox, health; records counted and dropped, not published). Its
  * settings come from system properties the bench sets: {@code rigscope.peer.threads} (client event loops),
  * {@code rigscope.peer.max-in-flight}, {@code rigscope.peer.min-wake-gap-us}, {@code rigscope.peer.preconnect-ms},
- * {@code rigscope.peer.poll-us}, {@code rigscope.peer.busy-poll}.
+ * {@code rigscope.peer.poll-us}, {@code rigscope.peer.max-send-lag-us} (0: precise), {@code rigscope.peer.busy-poll}.
  */
 public final class RigscopePeer {
 
@@ -44,6 +44,8 @@ public final class RigscopePeer {
                 .withMinWakeGapNanos(Long.getLong("rigscope.peer.min-wake-gap-us", 50) * 1000)
                 .withPreconnect(Duration.ofMillis(Long.getLong("rigscope.peer.preconnect-ms", 100)))
                 .withPollNanos(Long.getLong("rigscope.peer.poll-us", 0) * 1000)
+                .withMaxSendLagNanos(Long.getLong("rigscope.peer.max-send-lag-us",
+                        GeneratorOptions.DEFAULT_MAX_SEND_LAG_NANOS / 1000) * 1000)
                 .withBusyPoll(Boolean.getBoolean("rigscope.peer.busy-poll"));
         RecordSink discard = new RecordSink() {
             @Override

@@ -241,9 +241,15 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             TimerJitter.Running duringRun = jitter != null ? TimerJitter.start(TimerJitter.BESIDE_LOAD_PERIOD) : null;
             TimerJitter duringRunJitter = null;
             BenchResult main;
+            long schedulerWakesBefore = loops.schedulerWakes();
+            long sleepsBefore = loops.sleeps();
+            long schedulerWakes;
+            long loopWakes;
             try {
                 main = bench.run(rate, measured);
             } finally {
+                schedulerWakes = loops.schedulerWakes() - schedulerWakesBefore;
+                loopWakes = loops.sleeps() - sleepsBefore;
                 if (duringRun != null) {
                     duringRunJitter = duringRun.stop();
                 }
@@ -284,6 +290,11 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             }
             out.putAll(main.toMap());
             out.put("holds", main.held(tolerance));
+            out.put("wake_policy", options.maxSendLagNanos() == 0 ? "precise" : "adaptive");
+            out.put("max_send_lag_us", options.maxSendLagNanos() / 1000);
+            // the run includes the generator's own warm-up only on the loops' first run, which the warm-up runs took
+            out.put("scheduler_wakes_per_request", main.sent() == 0 ? null : round3((double) schedulerWakes / main.sent()));
+            out.put("loop_wakes_per_request", main.sent() == 0 ? null : round3((double) loopWakes / main.sent()));
             if (jitter != null) {
                 out.put("timer_jitter", jitter.toMap());
                 out.put("timer_jitter_during_run", duringRunJitter.toMap());

@@ -97,6 +97,7 @@ final class BenchVsPeers {
         rigscopeProps.put("rigscope.peer.min-wake-gap-us", Long.toString(c.minWakeGapUs));
         rigscopeProps.put("rigscope.peer.preconnect-ms", Long.toString(c.client.preconnectMs));
         rigscopeProps.put("rigscope.peer.poll-us", Long.toString(c.client.pollUs));
+        rigscopeProps.put("rigscope.peer.max-send-lag-us", Long.toString(c.client.maxSendLagNanos() / 1000));
         rigscopeProps.put("rigscope.peer.busy-poll", Boolean.toString(c.client.busyPoll));
         StringBuilder cpusWhy = new StringBuilder();
         Optional<CpuSplit> cpus;
