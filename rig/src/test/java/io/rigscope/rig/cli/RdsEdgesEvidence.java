@@ -2,8 +2,6 @@ package io.rigscope.rig.cli;
 
 import io.rigscope.analyzer.episode.Cause;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -17,7 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * An RDS-shaped evidence directory whose load is noisy and whose causes build up (issue 41): k6 JSON, the app node's
@@ -103,7 +100,7 @@ final class RdsEdgesEvidence {
 
     static void write(Path dir, boolean pi) throws IOException {
         Files.createDirectories(dir);
-        k6(dir.resolve("k6-run.json.gz"));
+        RdsEvidence.k6(dir.resolve("k6-run.json.gz"), T0, SECONDS, RATE, RdsEdgesEvidence::slow);
         vmstat(dir.resolve("app-vmstat.log"));
         pglog(dir.resolve("postgresql.log.2024-06-12-09"));
         cloudwatch(dir.resolve("cloudwatch.json"));
@@ -168,28 +165,6 @@ final class RdsEdgesEvidence {
 
     private static double round(double v) {
         return Math.round(v * 100.0) / 100.0;
-    }
-
-    private static void k6(Path file) throws IOException {
-        DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx");
-        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
-            StringBuilder b = new StringBuilder();
-            b.append("{\"type\":\"Metric\",\"data\":{\"name\":\"http_req_duration\",\"type\":\"trend\",\"contains\":"
-                    + "\"time\",\"thresholds\":[],\"submetrics\":null},\"metric\":\"http_req_duration\"}\n");
-            for (int s = 0; s < SECONDS; s++) {
-                for (int i = 0; i < RATE; i++) {
-                    long endUs = (T0 + s) * 1_000_000L + 20_000L + i * 50_000L;
-                    double ms = slow(s) ? 250 : 4 + (i % 5) * 0.5;
-                    String time = OffsetDateTime.ofInstant(Instant.ofEpochSecond(0, endUs * 1000),
-                            ZoneOffset.ofHours(2)).format(local);
-                    b.append(String.format(Locale.ROOT, "{\"type\":\"Point\",\"data\":{\"time\":\"%s\",\"value\":%.3f,"
-                            + "\"tags\":{\"expected_response\":\"true\",\"method\":\"POST\",\"scenario\":\"ingest\","
-                            + "\"status\":\"201\",\"url\":\"http://app-1/events\"}},\"metric\":\"http_req_duration\"}\n",
-                            time, ms));
-                }
-            }
-            out.write(b.toString().getBytes(StandardCharsets.UTF_8));
-        }
     }
 
     private static void vmstat(Path file) throws IOException {

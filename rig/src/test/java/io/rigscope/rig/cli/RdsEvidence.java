@@ -138,7 +138,7 @@ final class RdsEvidence {
 
     static void write(Path dir, Streams streams) throws IOException {
         Files.createDirectories(dir);
-        k6(dir.resolve("k6-run.json.gz"));
+        k6(dir.resolve("k6-run.json.gz"), T0, SECONDS, RATE, RdsEvidence::slow);
         vmstat(dir.resolve("app-vmstat.log"));
         pglog(dir.resolve("postgresql.log.2024-06-11-08"));
         cloudwatch(dir.resolve("cloudwatch.json"));
@@ -166,16 +166,22 @@ final class RdsEvidence {
                 """.formatted(analyzer));
     }
 
-    private static void k6(Path file) throws IOException {
+    /**
+     * Writes a gzipped k6 {@code --out json} stream: {@code ratePerSec} requests a second for {@code seconds} seconds
+     * from {@code t0Sec}, 250 ms in the seconds {@code slow} names and 4-6 ms in the others (the shape both RDS-shaped
+     * evidence directories share).
+     */
+    static void k6(Path file, long t0Sec, int seconds, int ratePerSec, java.util.function.IntPredicate slow)
+            throws IOException {
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx");
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
             StringBuilder b = new StringBuilder();
             b.append("{\"type\":\"Metric\",\"data\":{\"name\":\"http_req_duration\",\"type\":\"trend\",\"contains\":"
                     + "\"time\",\"thresholds\":[],\"submetrics\":null},\"metric\":\"http_req_duration\"}\n");
-            for (int s = 0; s < SECONDS; s++) {
-                for (int i = 0; i < RATE; i++) {
-                    long endUs = (T0 + s) * 1_000_000L + 20_000L + i * 50_000L;
-                    double ms = slow(s) ? 250 : 4 + (i % 5) * 0.5;
+            for (int s = 0; s < seconds; s++) {
+                for (int i = 0; i < ratePerSec; i++) {
+                    long endUs = (t0Sec + s) * 1_000_000L + 20_000L + i * 50_000L;
+                    double ms = slow.test(s) ? 250 : 4 + (i % 5) * 0.5;
                     String time = OffsetDateTime.ofInstant(Instant.ofEpochSecond(0, endUs * 1000),
                             ZoneOffset.ofHours(2)).format(local);
                     b.append(String.format(Locale.ROOT, "{\"type\":\"Point\",\"data\":{\"time\":\"%s\",\"value\":%.3f,"
