@@ -59,6 +59,21 @@ public final class WirePublisher implements AutoCloseable {
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final AtomicReference<Exception> lastError = new AtomicReference<>();
+    private final Journal journal;
+
+    /**
+     * A write-ahead journal of what a publisher sends (the generator's {@code outbox.SampleJournal}): each record's
+     * topic, key and value bytes are appended before the send, and the send's outcome is marked by the sequence
+     * number {@link #append} returned. Called under the publisher's lock (append) and from the producer's I/O
+     * thread (acknowledged): both must be short.
+     */
+    public interface Journal {
+        /** Appends one record as it is about to be sent; returns its sequence number. */
+        long append(String topic, String key, byte[] value);
+
+        /** The send of record {@code seq}: {@code failure} null once the broker acknowledged it. */
+        void acknowledged(long seq, Exception failure);
+    }
 
     public WirePublisher(String bootstrap, WireCodec codec, Options options) {
         this(KafkaClients.of(Objects.requireNonNull(bootstrap, "bootstrap")), codec, options);
@@ -66,6 +81,15 @@ public final class WirePublisher implements AutoCloseable {
 
     /** A publisher whose producer also takes the user's client properties ({@link KafkaClients}), which win. */
     public WirePublisher(KafkaClients clients, WireCodec codec, Options options) {
+        this(clients, codec, options, null);
+    }
+
+    /**
+     * As {@link #WirePublisher(KafkaClients, WireCodec, Options)}, every record sent (also {@link #publishRaw})
+     * first appended to {@code journal} (null: none), in the order it is handed to the producer.
+     */
+    public WirePublisher(KafkaClients clients, WireCodec codec, Options options, Journal journal) {
+        this.journal = journal;
         this.codec = Objects.requireNonNull(codec, "codec");
         this.options = Objects.requireNonNull(options, "options");
         Properties p = new Properties();
@@ -91,8 +115,7 @@ public final class WirePublisher implements AutoCloseable {
         if (file != null) {
             file.write(record);
         }
-        published.incrementAndGet();
-        producer.send(new ProducerRecord<>(topic.topicName(), record.run(), value), this::onAck);
+        send(topic.topicName(), record.run(), value, null);
     }
 
     /**
@@ -107,11 +130,30 @@ public final class WirePublisher implements AutoCloseable {
         if (file != null) {
             file.write(record);
         }
+        send(topic.topicName(), record.run(), value, Objects.requireNonNull(done, "done"));
+    }
+
+    private void send(String topicName, String key, byte[] value, java.util.function.Consumer<Exception> done) {
         published.incrementAndGet();
-        producer.send(new ProducerRecord<>(topic.topicName(), record.run(), value), (meta, error) -> {
-            onAck(meta, error);
-            done.accept(error);
-        });
+        if (journal == null) {
+            producer.send(new ProducerRecord<>(topicName, key, value), (meta, error) -> {
+                onAck(meta, error);
+                if (done != null) {
+                    done.accept(error);
+                }
+            });
+            return;
+        }
+        synchronized (journal) { // the journal's order is the producer's
+            long seq = journal.append(topicName, key, value);
+            producer.send(new ProducerRecord<>(topicName, key, value), (meta, error) -> {
+                onAck(meta, error);
+                journal.acknowledged(seq, error);
+                if (done != null) {
+                    done.accept(error);
+                }
+            });
+        }
     }
 
     private void onAck(org.apache.kafka.clients.producer.RecordMetadata meta, Exception error) {
@@ -125,8 +167,15 @@ public final class WirePublisher implements AutoCloseable {
 
     /** Publishes raw bytes as they are (for replays of archived payloads and tests of bad input). */
     public void publishRaw(String topicName, String key, byte[] value) {
-        published.incrementAndGet();
-        producer.send(new ProducerRecord<>(topicName, key, value), this::onAck);
+        send(topicName, key, value, null);
+    }
+
+    /**
+     * Publishes raw bytes as they are and calls {@code done} with null once the broker acknowledged them, or with
+     * the send's failure (on the producer's I/O thread, or at once when the send cannot start).
+     */
+    public void publishRaw(String topicName, String key, byte[] value, java.util.function.Consumer<Exception> done) {
+        send(topicName, key, value, Objects.requireNonNull(done, "done"));
     }
 
     /** Waits until every record handed over so far is acknowledged or failed. Blocking. */

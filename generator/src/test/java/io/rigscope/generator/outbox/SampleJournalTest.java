@@ -2,8 +2,9 @@ package io.rigscope.generator.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.generator.RecordSink;
+import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
@@ -35,12 +36,16 @@ class SampleJournalTest {
                 new Sample("ingest", t0 + 2, t0 + 3, t0 + 400, 200, ErrorKind.NONE, 1, 1, 10)));
     }
 
-    private static final class Collected implements RecordSink {
+    /** Every entry it is sent, read back, acknowledged at once. */
+    private static final class Collected implements SampleJournal.Destination {
         final List<WireRecord> records = new ArrayList<>();
 
         @Override
-        public void publish(WireRecord record) {
-            records.add(record);
+        public void send(String topic, String key, byte[] value, java.util.function.Consumer<Exception> done) {
+            assertThat(topic).isEqualTo(Topic.SAMPLES.topicName());
+            Decoded d = CODEC.decode(Topic.SAMPLES, key, value, "test");
+            records.add(((Decoded.Ok) d).record());
+            done.accept(null);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.generator.RecordSink;
 import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
@@ -16,13 +15,16 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code rigscope recover}: publishes what the write-ahead sample journals of {@code run}, {@code demo} (and
- * {@code generate --spool DIR}) hold beyond the broker's last acknowledgement, in order, then deletes them. A
- * journal whose command still runs (its file locked) is left alone.
+ * {@code rigscope recover}: publishes what the write-ahead journals ({@code generator.outbox.SampleJournal}) of
+ * {@code run}, {@code demo}, {@code collect}, {@code analyze} (and {@code generate --spool DIR}) hold beyond the
+ * broker's last acknowledgement, in order, each record to its own topic, and deletes each journal once the broker
+ * acknowledged every record in it. A journal some record of which still fails is kept (one line naming it; exit 1).
+ * A journal whose command still runs (its file locked) is left alone.
  */
 @Command(name = "recover", mixinStandardHelpOptions = true,
-        description = {"Publish the samples a command could not publish (its write-ahead journal: by default "
-            + "<data-dir>/journal, as run and demo keep it), in order, and delete the journals."})
+        description = {"Publish the records commands could not publish (their write-ahead journals: by default "
+            + "<data-dir>/journal, as run, demo, collect and analyze keep them), in order, and delete each journal "
+            + "once the broker acknowledged all of it; exit 1 when one is kept."})
 public final class RecoverCommand implements Callable<Integer> {
 
     @Mixin
@@ -33,12 +35,12 @@ public final class RecoverCommand implements Callable<Integer> {
     Path journal;
 
     /**
-     * What {@code run} and {@code demo} do first: publish the journals an earlier command on the same data directory
-     * left in {@code dir} (a broker that did not come back in time, a kill), with a publisher of their own (not the
-     * run's, so nothing of another series reaches the run's {@code --out} file); one line per journal. Nothing when
-     * the directory has none.
+     * What {@code run}, {@code demo}, {@code collect} and {@code analyze} do first: publish the journals an earlier
+     * command on the same data directory left in {@code dir} (a broker that did not come back in time, a kill), with
+     * a publisher of their own (not the command's, so nothing of another series reaches its {@code --out} file); one
+     * line per journal. Nothing when the directory has none.
      */
-    static void publishLeftovers(KafkaEndpoint endpoint, Path dir, java.io.PrintStream console) {
+    public static void publishLeftovers(KafkaEndpoint endpoint, Path dir, java.io.PrintStream console) {
         if (!Files.isDirectory(dir)) {
             return;
         }
@@ -53,15 +55,23 @@ public final class RecoverCommand implements Callable<Integer> {
         WireCodec codec = new WireCodec();
         try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
                 WirePublisher.Options.defaults().withClientId("rigscope-recover"))) {
-            List<SampleJournal.Recovered> done = SampleJournal.recover(dir, null, RecordSink.of(publisher), codec);
-            publisher.flush();
-            for (SampleJournal.Recovered r : done) {
-                console.printf(Locale.ROOT, "recover: published what an earlier command left in %s: %d sample(s) "
-                        + "in %d batch(es)%s%n", r.file(), r.samples(), r.published(),
-                        publisher.failed() > 0 ? " (" + publisher.failed() + " failed: " + publisher.lastError() + ")"
-                                : "");
+            for (SampleJournal.Recovered r : SampleJournal.recover(dir, null, SampleJournal.Destination.of(publisher),
+                    codec)) {
+                if (r.complete()) {
+                    console.printf(Locale.ROOT, "recover: published what an earlier command left in %s: %d record(s)"
+                            + " (%d sample(s))%n", r.file(), r.published(), r.samples());
+                } else {
+                    console.println(kept(r));
+                }
             }
         }
+    }
+
+    /** The one line for a journal recovery kept. */
+    static String kept(SampleJournal.Recovered r) {
+        return String.format(Locale.ROOT, "recover: kept the journal %s: %d of %d record(s) not published (%s); "
+                + "'rigscope recover' publishes them once the broker is back", r.file(), r.failed(), r.entries(),
+                r.error());
     }
 
     @Override
@@ -75,14 +85,26 @@ public final class RecoverCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         WireCodec codec = new WireCodec();
-        try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
-            admin.ensureTopics();
+        try (KafkaEndpoint endpoint = kafka.open()) {
+            try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
+                admin.ensureTopics();
+            } catch (RuntimeException e) {
+                System.err.println("recover: cannot reach Kafka at " + endpoint.bootstrap() + " (" + e.getMessage()
+                        + "); the journals stay in " + dir);
+                return ExitCodes.ERROR;
+            }
             try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
                     WirePublisher.Options.defaults().withClientId("rigscope-recover"))) {
-                List<SampleJournal.Recovered> done = SampleJournal.recover(dir, null, RecordSink.of(publisher), codec);
-                publisher.flush();
+                List<SampleJournal.Recovered> done = SampleJournal.recover(dir, null,
+                        SampleJournal.Destination.of(publisher), codec);
+                boolean keptAny = false;
                 for (SampleJournal.Recovered r : done) {
-                    System.err.printf(Locale.ROOT, "recover: %s: %d batch(es), %d acknowledged before, %d published "
+                    if (!r.complete()) {
+                        System.err.println(kept(r));
+                        keptAny = true;
+                        continue;
+                    }
+                    System.err.printf(Locale.ROOT, "recover: %s: %d record(s), %d acknowledged before, %d published "
                             + "now (%d samples)%s%n", r.file().getFileName(), r.entries(), r.acknowledged(),
                             r.published(), r.samples(), r.truncatedTail() ? "; its last entry was cut short and is "
                                     + "left out" : "");
@@ -90,12 +112,7 @@ public final class RecoverCommand implements Callable<Integer> {
                 if (done.isEmpty()) {
                     System.err.println("recover: no journal to publish in " + dir);
                 }
-                if (publisher.failed() > 0) {
-                    System.err.println("recover: " + publisher.failed() + " record(s) failed to publish ("
-                            + publisher.lastError() + "); the journals stay in " + dir);
-                    return ExitCodes.ERROR;
-                }
-                return ExitCodes.OK;
+                return keptAny ? ExitCodes.ERROR : ExitCodes.OK;
             }
         }
     }

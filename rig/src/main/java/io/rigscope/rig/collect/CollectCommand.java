@@ -209,7 +209,8 @@ public final class CollectCommand implements Callable<Integer> {
     private int run(CollectorSet set, Duration stopAfter) throws InterruptedException {
         Scheduler publishThread = Schedulers.newSingle("rigscope-collect-publish");
         LiveLine live = new LiveLine();
-        try (CollectOutput output = CollectOutput.open(kafka, noKafka, out, "rigscope-collect")) {
+        try (CollectOutput output = CollectOutput.open(kafka, noKafka, out, "rigscope-collect",
+                "collect-" + series)) {
             Consumer<WireRecord> sink = output::write;
             System.err.println("collect: " + String.join(", ", set.names()) + " for series " + series
                     + (stopAfter == null ? " (Ctrl-C to stop)" : " for " + stopAfter.toSeconds() + " s"));
@@ -270,6 +271,9 @@ public final class CollectCommand implements Callable<Integer> {
             output.flush();
             System.out.println("collect: records per topic " + live.perTopic() + "; gaps " + live.gaps()
                     + "; unparsed log lines " + live.rawLogLines() + output.summary());
+            if (output.notPublishedLine() != null) {
+                System.err.println(output.notPublishedLine());
+            }
             if (died.get() != null) {
                 System.err.println("collect: exiting " + ExitCodes.ERROR + ": collector " + died.get().collector
                         + " died (" + died.get().getMessage() + "); its stream is silent from here");

@@ -95,7 +95,8 @@ final class CollectK6 {
                 Thread.currentThread().interrupt();
             }
         }, "rigscope-collect-k6-stop");
-        try (CollectOutput output = CollectOutput.open(kafka, noKafka, out, "rigscope-collect-k6")) {
+        try (CollectOutput output = CollectOutput.open(kafka, noKafka, out, "rigscope-collect-k6",
+                "collect-k6-" + series)) {
             if (k6.topic != null) {
                 try (TopicAdmin admin = new TopicAdmin(output.clients())) {
                     if (admin.ensureOnePartitionTopic(k6.topic)) {
@@ -129,6 +130,9 @@ final class CollectK6 {
             }
             output.flush();
             System.out.println(line(result) + ", ended: " + result.ending().code() + output.summary());
+            if (output.notPublishedLine() != null) {
+                System.err.println(output.notPublishedLine());
+            }
             return output.failed() ? ExitCodes.ERROR : ExitCodes.OK;
         } finally {
             done.countDown(); // the end markers are out (or the follow failed): a Ctrl-C may let the JVM exit

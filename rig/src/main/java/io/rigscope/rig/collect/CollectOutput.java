@@ -1,9 +1,11 @@
 package io.rigscope.rig.collect;
 
+import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.cli.KafkaOptions;
+import io.rigscope.rig.cli.RecoverCommand;
 import io.rigscope.wire.WireFileWriter;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.KafkaClients;
@@ -12,8 +14,11 @@ import java.nio.file.Path;
 
 /**
  * Where {@code rigscope collect} writes: Kafka (the rigscope topics ensured; {@code --out} too when given), or only
- * the {@code --out} wire file with {@code --no-kafka}. Closing it closes the publisher, the file and a broker it
- * started. Not thread-safe: {@link #write} from one thread.
+ * the {@code --out} wire file with {@code --no-kafka}. With Kafka, every record is first appended to the write-ahead
+ * journal {@code <data-dir>/journal/rigscope-journal-<name>@<nonce>.bin} ({@link SampleJournal}, as the generator
+ * keeps its samples), and journals an earlier command left there are published first. Closing it closes the
+ * publisher, the journal (deleted when everything was acknowledged), the file and a broker it started. Not
+ * thread-safe: {@link #write} from one thread.
  */
 final class CollectOutput implements AutoCloseable {
 
@@ -21,8 +26,11 @@ final class CollectOutput implements AutoCloseable {
     private final WirePublisher publisher;
     private final WireFileWriter fileOnly;
     private final Path out;
+    private final SampleJournal journal;
 
-    private CollectOutput(KafkaEndpoint endpoint, WirePublisher publisher, WireFileWriter fileOnly, Path out) {
+    private CollectOutput(KafkaEndpoint endpoint, WirePublisher publisher, WireFileWriter fileOnly, Path out,
+                          SampleJournal journal) {
+        this.journal = journal;
         this.endpoint = endpoint;
         this.publisher = publisher;
         this.fileOnly = fileOnly;
@@ -32,24 +40,44 @@ final class CollectOutput implements AutoCloseable {
     /**
      * @param noKafka only the wire file {@code out} (then not null)
      * @param clientId the producer's client id
+     * @param journalName the journal's name, {@code collect-<series>}: what command and stream it holds
      */
-    static CollectOutput open(KafkaOptions kafka, boolean noKafka, Path out, String clientId) {
+    static CollectOutput open(KafkaOptions kafka, boolean noKafka, Path out, String clientId, String journalName) {
         WireCodec codec = new WireCodec();
         if (noKafka) {
-            return new CollectOutput(null, null, new WireFileWriter(out, codec), out);
+            return new CollectOutput(null, null, new WireFileWriter(out, codec), out, null);
         }
         KafkaEndpoint endpoint = kafka.open();
+        SampleJournal journal = null;
         try {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
+            RecoverCommand.publishLeftovers(endpoint, kafka.journalDir(), System.err);
+            journal = SampleJournal.create(kafka.journalDir(), journalName, codec);
             WirePublisher.Options options = WirePublisher.Options.defaults().withClientId(clientId);
             return new CollectOutput(endpoint, new WirePublisher(endpoint.clients(), codec,
-                    out == null ? options : options.withOutFile(out)), null, out);
+                    out == null ? options : options.withOutFile(out), journal), null, out, journal);
         } catch (RuntimeException e) {
+            if (journal != null) {
+                journal.close();
+            }
             endpoint.close();
             throw e;
         }
+    }
+
+    /**
+     * The one console line when records were not published (call after {@link #flush}), naming the journal that
+     * keeps them; null when everything was acknowledged.
+     */
+    String notPublishedLine() {
+        if (!failed()) {
+            return null;
+        }
+        return "kafka: " + publisher.failed() + " record(s) were not published (last error: "
+                + publisher.lastError() + "); " + (journal == null ? "" : journal.unacknowledged()
+                + " record(s) are in the journal " + journal.path() + ": 'rigscope recover' publishes them");
     }
 
     /** Publishes (or writes) one record. */
@@ -88,6 +116,9 @@ final class CollectOutput implements AutoCloseable {
     public void close() {
         if (publisher != null) {
             publisher.close();
+        }
+        if (journal != null) {
+            journal.close();
         }
         if (fileOnly != null) {
             fileOnly.close();
