@@ -22,7 +22,7 @@ import java.util.Optional;
  *       {@code attribution_generator_hosts} is the load generator's, not the database's, and is not read).</li>
  * </ul>
  */
-public final class CacheRamRule implements CauseRule {
+final class CacheRamRule implements CauseRule {
 
     @Override
     public Cause cause() {

@@ -21,7 +21,7 @@ import java.util.Optional;
  * generator host's vmstat ({@code attribution_generator_hosts}) with CPU idle below
  * {@code attribution_generator_idle_pct} or any steal makes it most likely (a starved generator).
  */
-public final class GeneratorRule implements CauseRule {
+final class GeneratorRule implements CauseRule {
 
     @Override
     public Cause cause() {

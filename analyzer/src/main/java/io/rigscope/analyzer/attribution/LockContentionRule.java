@@ -15,7 +15,7 @@ import java.util.Optional;
  * the episode wait on {@code Lock:transactionid}, {@code Lock:tuple}, {@code Lock:relation} or
  * {@code LWLock:LockManager} ({@code rig.waits}). Defining: rig.waits.
  */
-public final class LockContentionRule implements CauseRule {
+final class LockContentionRule implements CauseRule {
 
     @Override
     public Cause cause() {

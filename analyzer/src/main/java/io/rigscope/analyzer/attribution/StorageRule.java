@@ -29,7 +29,7 @@ import java.util.Optional;
  *       request ({@link #slowCheckpointSync}).</li>
  * </ul>
  */
-public final class StorageRule implements CauseRule {
+final class StorageRule implements CauseRule {
 
     @Override
     public Cause cause() {

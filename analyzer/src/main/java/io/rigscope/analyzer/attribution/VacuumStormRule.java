@@ -30,7 +30,7 @@ import java.util.Optional;
  *       covered the episode (a vacuum could not be seen).</li>
  * </ul>
  */
-public final class VacuumStormRule implements CauseRule {
+final class VacuumStormRule implements CauseRule {
 
     @Override
     public Cause cause() {

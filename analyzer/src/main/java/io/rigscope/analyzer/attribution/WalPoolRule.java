@@ -32,7 +32,7 @@ import java.util.Optional;
  * The log's "N WAL file(s) added" counts only the checkpointer's preallocation, never a backend's own creation:
  * it is not used.
  */
-public final class WalPoolRule implements CauseRule {
+final class WalPoolRule implements CauseRule {
 
     @Override
     public Cause cause() {
