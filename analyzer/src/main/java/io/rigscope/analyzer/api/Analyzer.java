@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.api;
 
+import io.rigscope.analyzer.decision.DecisionCodec;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.pipeline.AnalyzerClock;

@@ -4,12 +4,15 @@ import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.attribution.CauseSpec.Flag;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.scene.LeverContext;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Names the cause of an episode: runs every {@link CauseRule}, applies the controls, then names one primary
@@ -33,7 +36,7 @@ import java.util.Set;
  * request ({@link Finding#share()}: the service's process stopped, a generator pause) before one that measures no
  * duration of its own (a segment's creation placed between two 1-s samples explains no length of freeze); among
  * partial ones, the larger measured share first (a pool wait of 76 % of the worst request before a 2.5 % loop
- * lag); then in this order: generator, vacuum_storm, wal_pool, lock_contention, storage, cache_ram, host_io, connection_pool,
+ * lag); then in the order of the rows of {@link CauseSpec}: generator, vacuum_storm, wal_pool, lock_contention, storage, cache_ram, host_io, connection_pool,
  * service (the service last: a database or disk cause as sure as it explains the service's time too); then by
  * mechanism: storage right after a
  * vacuum storm whose vacuum wrote a burst of WAL over the episode. A confident wrong answer is the worst outcome:
@@ -42,22 +45,27 @@ import java.util.Set;
  */
 public final class Attribution {
 
-    private static final List<Cause> PRIORITY = List.of(Cause.GENERATOR, Cause.VACUUM_STORM, Cause.WAL_POOL,
-            Cause.LOCK_CONTENTION, Cause.STORAGE, Cause.CACHE_RAM, Cause.HOST_IO, Cause.CONNECTION_POOL, Cause.SERVICE);
-    private static final Set<Cause> IO_CAUSES = EnumSet.of(Cause.VACUUM_STORM, Cause.WAL_POOL, Cause.STORAGE,
-            Cause.CACHE_RAM);
-
     private final List<CauseRule> rules;
 
     private Attribution(List<CauseRule> rules) {
         this.rules = List.copyOf(rules);
     }
 
-    /** Every rule of docs/attribution.md. */
+    /** Every rule of docs/attribution.md: the rule of each row of {@link CauseSpec}, in its order. */
     public static Attribution standard() {
-        return new Attribution(List.of(new GeneratorRule(), new VacuumStormRule(), new WalPoolRule(),
-                new LockContentionRule(), new StorageRule(), new CacheRamRule(), new HostIoRule(), new ConnectionPoolRule(),
-                new ServiceRule()));
+        return new Attribution(Arrays.stream(CauseSpec.values()).map(CauseSpec::rule).toList());
+    }
+
+    /**
+     * The episode with its lever, computed by its cause's row of {@link CauseSpec} from the scene it was attributed
+     * in; unchanged when it has no cause (unattributed).
+     */
+    public static Episode withLever(Episode attributed, EpisodeScene scene, LeverContext context) {
+        CauseSpec spec = CauseSpec.of(attributed.cause());
+        if (spec == null) {
+            return attributed;
+        }
+        return attributed.withLever(spec.lever().lever(attributed, scene, context));
     }
 
     /** The rules, in order. */
@@ -75,25 +83,26 @@ public final class Attribution {
         }
         if (findings.size() > 1) {
             // a finding by exclusion stands only when no other rule's fingerprint fits
-            findings.removeIf(ServiceRule::byExclusion);
+            findings.removeIf(f -> spec(f).byExclusion(f));
         }
         boolean generatorStalled = findings.stream().anyMatch(f -> f.cause() == Cause.GENERATOR);
-        boolean serverAttributed = findings.stream().anyMatch(f -> f.cause() != Cause.GENERATOR
-                && f.cause() != Cause.HOST_IO && f.confidence() == Confidence.ATTRIBUTED);
+        boolean serverAttributed = findings.stream().anyMatch(f -> spec(f).has(Flag.SERVER)
+                && f.confidence() == Confidence.ATTRIBUTED);
         Control instrument = null;
         Control disk = null;
         List<Finding> controlled = new ArrayList<>();
         for (Finding f : findings) {
             Finding c = f;
-            if (c.cause() != Cause.GENERATOR) {
+            CauseSpec spec = spec(c);
+            if (spec.has(Flag.INSTRUMENT)) {
                 instrument = instrument == null ? InstrumentControl.check(scene) : instrument;
                 c = apply(c, instrument);
             }
-            if (IO_CAUSES.contains(c.cause())) {
+            if (spec.has(Flag.DISK)) {
                 disk = disk == null ? DiskControl.check(scene) : disk;
                 c = apply(c, disk);
             }
-            if (c.cause() == Cause.HOST_IO && serverAttributed) {
+            if (spec.has(Flag.YIELDS_TO_SERVER) && serverAttributed) {
                 c = c.capped(Confidence.MOST_LIKELY, new Evidence("rig.canary", "the canary stalled while a "
                         + "Postgres cause was at work: its writes explain the disk's"));
             }
@@ -104,7 +113,7 @@ public final class Attribution {
                 .thenComparing(Finding::partial)
                 .thenComparing(f -> !f.partial() && f.share() >= cover ? 0 : 1)
                 .thenComparing(f -> f.partial() ? -Math.max(f.share(), 0) : 0)
-                .thenComparing(f -> PRIORITY.indexOf(f.cause())));
+                .thenComparing(CauseSpec::rank));
         byMechanism(scene, controlled);
         if (controlled.isEmpty()) {
             List<Evidence> why = new ArrayList<>();
@@ -124,6 +133,10 @@ public final class Attribution {
                 .withSecondary(secondary.map(Finding::cause).orElse(null));
     }
 
+    private static CauseSpec spec(Finding f) {
+        return Objects.requireNonNull(CauseSpec.of(f.cause()), () -> "no row for " + f.cause());
+    }
+
     /** The finding under a control: capped when the control is not met, the substitute named when one met it. */
     private static Finding apply(Finding f, Control control) {
         if (!control.met()) {
@@ -139,12 +152,22 @@ public final class Attribution {
      */
     private static void byMechanism(EpisodeScene scene, List<Finding> ranked) {
         int vacuum = indexOf(ranked, Cause.VACUUM_STORM);
-        int storage = indexOf(ranked, Cause.STORAGE);
-        if (vacuum < 0 || storage < 0 || !new Vacuums(scene).walBurst()) {
+        if (vacuum < 0) {
             return;
         }
-        Finding s = ranked.remove(storage);
-        ranked.add(indexOf(ranked, Cause.VACUUM_STORM) + 1, s);
+        Boolean walBurst = null;
+        for (CauseSpec spec : CauseSpec.values()) {
+            int at = spec.has(Flag.VACUUM_MECHANISM) ? indexOf(ranked, spec.cause()) : -1;
+            if (at < 0) {
+                continue;
+            }
+            walBurst = walBurst == null ? new Vacuums(scene).walBurst() : walBurst;
+            if (!walBurst) {
+                return;
+            }
+            Finding s = ranked.remove(at);
+            ranked.add(indexOf(ranked, Cause.VACUUM_STORM) + 1, s);
+        }
     }
 
     private static int indexOf(List<Finding> ranked, Cause cause) {

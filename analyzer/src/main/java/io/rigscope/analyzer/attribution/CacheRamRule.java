@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.WaitProfile;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
@@ -20,7 +22,7 @@ import java.util.Optional;
  *       {@code attribution_generator_hosts} is the load generator's, not the database's, and is not read).</li>
  * </ul>
  */
-public final class CacheRamRule implements CauseRule {
+final class CacheRamRule implements CauseRule {
 
     @Override
     public Cause cause() {

@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import java.util.Optional;
 
@@ -9,7 +10,7 @@ import java.util.Optional;
  * the disk, each met by its own stream or a substitute; no vacuum for the WAL pool) are applied afterwards by
  * {@link Attribution}. Pure and deterministic.
  */
-public interface CauseRule {
+interface CauseRule {
 
     /** The cause this rule names. */
     Cause cause();

@@ -1,5 +1,8 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.WaitProfile;
+import io.rigscope.analyzer.scene.ServiceView;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
@@ -22,7 +25,7 @@ import java.util.Optional;
  * one thread of it waited for a CPU at least {@code attribution_service_starved_share} of a second (a record spans a
  * second: a worst request of several seconds is never covered by one). The instrument control is {@link Attribution}'s.
  */
-public final class ConnectionPoolRule implements CauseRule {
+final class ConnectionPoolRule implements CauseRule {
 
     @Override
     public Cause cause() {

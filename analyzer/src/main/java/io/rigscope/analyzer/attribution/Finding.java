@@ -25,7 +25,7 @@ import java.util.Objects;
  *     duration of its own (a wait event's presence, a file count, a logged vacuum): ranking reads it
  *     ({@link Attribution})
  */
-public record Finding(Cause cause, Confidence confidence, List<Evidence> evidence, List<String> lacking,
+record Finding(Cause cause, Confidence confidence, List<Evidence> evidence, List<String> lacking,
                       boolean coarse, boolean partial, double share) {
 
     /** A finding from per-second or per-event evidence, measuring no duration. */

@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.WaitProfile;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
@@ -19,7 +21,7 @@ import java.util.Optional;
  * generator host's vmstat ({@code attribution_generator_hosts}) with CPU idle below
  * {@code attribution_generator_idle_pct} or any steal makes it most likely (a starved generator).
  */
-public final class GeneratorRule implements CauseRule {
+final class GeneratorRule implements CauseRule {
 
     @Override
     public Cause cause() {

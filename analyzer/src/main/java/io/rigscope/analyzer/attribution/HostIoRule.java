@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
@@ -39,7 +40,7 @@ import java.util.Optional;
  * rig.canary. {@link Attribution} names it only when no Postgres cause is attributed (a vacuum's or checkpoint's
  * own writes also slow the canary).
  */
-public final class HostIoRule implements CauseRule {
+final class HostIoRule implements CauseRule {
 
     /** A write+fsync whose run-queue wait is more than this share of it was mostly a wait for a CPU. */
     static final double MOSTLY_RUNQ_SHARE = 0.5;

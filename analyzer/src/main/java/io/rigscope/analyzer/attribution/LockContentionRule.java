@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.WaitProfile;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
@@ -13,7 +15,7 @@ import java.util.Optional;
  * the episode wait on {@code Lock:transactionid}, {@code Lock:tuple}, {@code Lock:relation} or
  * {@code LWLock:LockManager} ({@code rig.waits}). Defining: rig.waits.
  */
-public final class LockContentionRule implements CauseRule {
+final class LockContentionRule implements CauseRule {
 
     @Override
     public Cause cause() {

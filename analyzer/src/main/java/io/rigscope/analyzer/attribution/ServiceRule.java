@@ -1,5 +1,8 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.WaitProfile;
+import io.rigscope.analyzer.scene.ServiceView;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;

@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.WaitProfile;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
@@ -27,7 +29,7 @@ import java.util.Optional;
  *       request ({@link #slowCheckpointSync}).</li>
  * </ul>
  */
-public final class StorageRule implements CauseRule {
+final class StorageRule implements CauseRule {
 
     @Override
     public Cause cause() {

@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.WaitProfile;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
@@ -28,7 +30,7 @@ import java.util.Optional;
  *       covered the episode (a vacuum could not be seen).</li>
  * </ul>
  */
-public final class VacuumStormRule implements CauseRule {
+final class VacuumStormRule implements CauseRule {
 
     @Override
     public Cause cause() {

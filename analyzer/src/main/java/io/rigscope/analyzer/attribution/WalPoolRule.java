@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.WaitProfile;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
@@ -30,7 +32,7 @@ import java.util.Optional;
  * The log's "N WAL file(s) added" counts only the checkpointer's preallocation, never a backend's own creation:
  * it is not used.
  */
-public final class WalPoolRule implements CauseRule {
+final class WalPoolRule implements CauseRule {
 
     @Override
     public Cause cause() {

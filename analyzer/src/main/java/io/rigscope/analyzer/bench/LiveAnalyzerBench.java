@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.bench;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.model.codec.Decoded;

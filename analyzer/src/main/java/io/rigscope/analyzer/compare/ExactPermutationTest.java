@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param arrangements how many splits were enumerated
  * @param atLeastAsExtreme how many of them were at least as extreme as the observed one
  */
-public record ExactPermutationTest(String name, double pValue, double meanA, double meanB, long arrangements,
+record ExactPermutationTest(String name, double pValue, double meanA, double meanB, long arrangements,
                                    long atLeastAsExtreme) {
 
     /** The test's name, printed with every p-value. */

@@ -26,7 +26,7 @@ import org.HdrHistogram.Histogram;
  * ties alone can never give a p-value that names a side. When every repeat of both sides is pinned, the p99 cannot
  * measure a difference at all ({@link #allPinned()}).
  */
-public final class P99Ties {
+final class P99Ties {
 
     /** A repeat is pinned when more than this share of its samples timed out. */
     public static final double PINNED_SHARE = 0.01;

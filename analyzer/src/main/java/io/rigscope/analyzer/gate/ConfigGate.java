@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.gate;
 
 /** {@code config}: the series' CONFIG marker was understood. Present only when it was not. */
-public final class ConfigGate implements Gate {
+final class ConfigGate implements Gate {
 
     @Override
     public String name() {

@@ -4,7 +4,7 @@ package io.rigscope.analyzer.gate;
  * {@code delivered_ratio} (ladder rungs): requests of the primary scenario that did not fail over requests its
  * ledger scheduled, at least {@code ladder_min_delivered_ratio}. Nothing scheduled fails.
  */
-public final class DeliveredRatioGate implements Gate {
+final class DeliveredRatioGate implements Gate {
 
     private final double minRatio;
 

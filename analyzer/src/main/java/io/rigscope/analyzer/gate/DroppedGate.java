@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.gate;
 
 /** {@code dropped}: no request of any scenario was dropped (the ledger's count; k6's dropped_iterations). */
-public final class DroppedGate implements Gate {
+final class DroppedGate implements Gate {
 
     @Override
     public String name() {

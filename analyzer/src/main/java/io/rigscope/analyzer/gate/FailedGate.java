@@ -8,7 +8,7 @@ import java.util.Map;
  * they failed, by error kind ({@code refused 40, timeout 2}); when every request of the repeat was refused it says
  * so with the URL the load was sent to ({@link RepeatFacts#unreachableSentence()}).
  */
-public final class FailedGate implements Gate {
+final class FailedGate implements Gate {
 
     @Override
     public String name() {

@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * verdict from rigscope. Present only when the summary gave at least one verdict; a disagreement fails the repeat,
  * naming each threshold and both verdicts.
  */
-public final class K6AgreementGate implements Gate {
+final class K6AgreementGate implements Gate {
 
     private final List<K6Verdict> verdicts;
 

@@ -10,7 +10,7 @@ import java.util.Objects;
  * REPEAT_END marker carried it. Named {@code metric{filter}: expression} as written. A threshold that could not be judged fails, its value
  * the reason.
  */
-public final class K6JudgedGate implements Gate {
+final class K6JudgedGate implements Gate {
 
     private final K6Verdict verdict;
 

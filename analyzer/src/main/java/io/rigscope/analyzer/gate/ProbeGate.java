@@ -4,7 +4,7 @@ package io.rigscope.analyzer.gate;
  * {@code probe_p99_ms}: the read probe's p99 service time is at most {@code probe_p99_ms}. Present only when
  * the repeat has probe samples; the probe's samples never pool into the primary scenario's figures.
  */
-public final class ProbeGate implements Gate {
+final class ProbeGate implements Gate {
 
     private final long limitUs;
 

@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.gate;
 
 /** {@code samples}: the primary scenario has at least {@code min_samples} requests. */
-public final class SamplesGate implements Gate {
+final class SamplesGate implements Gate {
 
     private final long minSamples;
 

@@ -1,8 +1,10 @@
 package io.rigscope.analyzer.lever;
 
-import static io.rigscope.analyzer.lever.LeverContext.num;
+import io.rigscope.analyzer.scene.LeverRule;
+import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import static io.rigscope.analyzer.scene.LeverContext.num;
 
-import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
@@ -16,7 +18,7 @@ import java.util.OptionalLong;
  * the device over the episode (read KB/s of every device, each record standing for its second), which missed both.
  * RAM needed = the memory in other use ({@code total - free - cached}) + that bound, rounded up to whole GB.
  */
-final class CacheRamLever implements Levers.LeverRule {
+public final class CacheRamLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

@@ -1,8 +1,10 @@
 package io.rigscope.analyzer.lever;
 
-import static io.rigscope.analyzer.lever.LeverContext.num;
+import io.rigscope.analyzer.scene.LeverRule;
+import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import static io.rigscope.analyzer.scene.LeverContext.num;
 
-import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.episode.Lever;
@@ -17,7 +19,7 @@ import java.util.OptionalLong;
  * is its process CPU at most over the episode (rig.health, percent of one core), so each needs at most one core
  * ({@code rigscope generate --share k/N}).
  */
-final class GeneratorLever implements Levers.LeverRule {
+public final class GeneratorLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

@@ -1,8 +1,10 @@
 package io.rigscope.analyzer.lever;
 
-import static io.rigscope.analyzer.lever.LeverContext.num;
+import io.rigscope.analyzer.scene.LeverRule;
+import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import static io.rigscope.analyzer.scene.LeverContext.num;
 
-import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.episode.Lever;
@@ -11,7 +13,7 @@ import io.rigscope.analyzer.episode.Lever;
  * {@code host_io}: the disk stopped with nothing in Postgres to explain it; no database setting moves it. The lever
  * is the volume, with the stall the canary measured (its disk share).
  */
-final class HostIoLever implements Levers.LeverRule {
+public final class HostIoLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

@@ -1,6 +1,5 @@
 package io.rigscope.analyzer.lever;
 
-import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
@@ -13,7 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The lever of an attributed episode (docs/attribution.md, Levers): one rule per cause, each computing from the
+ * The levers of attributed episodes (docs/attribution.md, Levers): one {@link io.rigscope.analyzer.scene.LeverRule}
+ * per cause, named by its row of the attribution's table of causes, each computing from the
  * episode's own evidence and the series' telemetry and environment what to change, with the arithmetic in
  * {@link Lever#why()}; a lever whose inputs were not measured says so and names nothing. Pure and deterministic: it
  * reads only records of the series up to the end of the episode's repeat, so a live judgement and a replay give the
@@ -21,30 +21,7 @@ import java.util.Optional;
  */
 public final class Levers {
 
-    private static final Map<Cause, LeverRule> RULES = Map.of(
-            Cause.WAL_POOL, new WalPoolLever(),
-            Cause.VACUUM_STORM, new VacuumStormLever(),
-            Cause.LOCK_CONTENTION, new LockContentionLever(),
-            Cause.STORAGE, new StorageLever(),
-            Cause.CACHE_RAM, new CacheRamLever(),
-            Cause.GENERATOR, new GeneratorLever(),
-            Cause.HOST_IO, new HostIoLever(),
-            Cause.SERVICE, new ServiceLever(),
-            Cause.CONNECTION_POOL, new ConnectionPoolLever());
-
     private Levers() {
-    }
-
-    /**
-     * The episode with its lever, computed for its cause from the scene it was attributed in; unchanged when it has
-     * no cause (unattributed) or its cause has no lever rule.
-     */
-    public static Episode attach(Episode attributed, EpisodeScene scene, LeverContext context) {
-        LeverRule rule = RULES.get(attributed.cause());
-        if (rule == null) {
-            return attributed;
-        }
-        return attributed.withLever(rule.lever(attributed, scene, context));
     }
 
     /**
@@ -106,10 +83,5 @@ public final class Levers {
         java.math.BigDecimal d = new java.math.BigDecimal(v).round(new java.math.MathContext(2,
                 java.math.RoundingMode.DOWN));
         return d.stripTrailingZeros().toPlainString();
-    }
-
-    /** One cause's lever. */
-    interface LeverRule {
-        Lever lever(Episode e, EpisodeScene scene, LeverContext context);
     }
 }

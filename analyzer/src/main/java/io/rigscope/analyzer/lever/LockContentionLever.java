@@ -1,8 +1,10 @@
 package io.rigscope.analyzer.lever;
 
-import static io.rigscope.analyzer.lever.LeverContext.num;
+import io.rigscope.analyzer.scene.LeverRule;
+import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import static io.rigscope.analyzer.scene.LeverContext.num;
 
-import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.episode.Lever;
@@ -17,7 +19,7 @@ import java.util.Map;
  * over the episode (its {@code n_dead_tup} at most, over its {@code n_live_tup} at most, within rig.db's tolerance),
  * when that is at least 1: the same rows updated over and over by the committers that wait on each other.
  */
-final class LockContentionLever implements Levers.LeverRule {
+public final class LockContentionLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

@@ -1,9 +1,11 @@
 package io.rigscope.analyzer.lever;
 
-import static io.rigscope.analyzer.lever.LeverContext.num;
+import io.rigscope.analyzer.scene.LeverRule;
+import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.ServiceView;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import static io.rigscope.analyzer.scene.LeverContext.num;
 
-import io.rigscope.analyzer.attribution.EpisodeScene;
-import io.rigscope.analyzer.attribution.ServiceView;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.episode.Lever;
@@ -26,7 +28,7 @@ import io.rigscope.model.wire.ServerTiming;
  * </ul>
  * A finding by exclusion has no lever: nothing measured says what in the service took the time.
  */
-final class ServiceLever implements Levers.LeverRule {
+public final class ServiceLever implements LeverRule {
 
     /** The busy share a CPU sizing leaves room under. */
     static final double CPU_TARGET = 0.7;

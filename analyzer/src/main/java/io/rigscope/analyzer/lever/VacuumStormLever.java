@@ -1,8 +1,10 @@
 package io.rigscope.analyzer.lever;
 
-import static io.rigscope.analyzer.lever.LeverContext.num;
+import io.rigscope.analyzer.scene.LeverRule;
+import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import static io.rigscope.analyzer.scene.LeverContext.num;
 
-import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
@@ -47,7 +49,7 @@ import java.util.OptionalLong;
  * no backlog builds), and the pass's lever with its {@code also} goes to {@code also}. Not when
  * {@code backend_flush_after} was already set above 0.
  */
-final class VacuumStormLever implements Levers.LeverRule {
+public final class VacuumStormLever implements LeverRule {
 
     /** Postgres 15's default {@code vacuum_cost_page_dirty}. */
     private static final int COST_PAGE_DIRTY = 20;

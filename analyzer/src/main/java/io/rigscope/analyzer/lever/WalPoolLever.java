@@ -1,9 +1,11 @@
 package io.rigscope.analyzer.lever;
 
-import static io.rigscope.analyzer.lever.LeverContext.num;
-import static io.rigscope.analyzer.lever.LeverContext.pgSize;
+import io.rigscope.analyzer.scene.LeverRule;
+import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import static io.rigscope.analyzer.scene.LeverContext.num;
+import static io.rigscope.analyzer.scene.LeverContext.pgSize;
 
-import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
@@ -23,7 +25,7 @@ import java.util.OptionalLong;
  * kept whatever min_wal_size says: the lever is {@code wal_recycle=on}. When min_wal_size already covers the cycle,
  * the segments were created because the pool had not been filled yet (a fresh cluster): the lever is an action.
  */
-final class WalPoolLever implements Levers.LeverRule {
+public final class WalPoolLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.pipeline;
 
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesAnalysis;
 import io.rigscope.model.wire.WireRecord;

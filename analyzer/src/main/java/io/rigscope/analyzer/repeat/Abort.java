@@ -2,7 +2,7 @@ package io.rigscope.analyzer.repeat;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.api.WireView;
+import io.rigscope.analyzer.decision.WireView;
 import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.VerdictFacts;
@@ -45,7 +45,7 @@ public record Abort(@JsonProperty("threshold") String threshold, @JsonProperty("
 
     /**
      * Reads a REPEAT_END marker's {@code stopped} object ({@link RepeatEnd#stop()}): this record's JSON view, as
-     * {@link io.rigscope.analyzer.api.DecisionCodec#body} writes it for the {@code ABORT} verdict.
+     * {@link io.rigscope.analyzer.decision.DecisionCodec#body} writes it for the {@code ABORT} verdict.
      *
      * @throws IllegalArgumentException naming the field that is missing or of the wrong type
      */

@@ -1,7 +1,9 @@
 package io.rigscope.analyzer.repeat;
 
+import io.rigscope.analyzer.attribution.Attribution;
+import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.attribution.Attributor;
-import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.drift.DriftRule;
 import io.rigscope.analyzer.episode.Cause;
@@ -13,7 +15,6 @@ import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.gate.GateSet;
 import io.rigscope.analyzer.gate.RepeatFacts;
-import io.rigscope.analyzer.lever.LeverContext;
 import io.rigscope.analyzer.lever.Levers;
 import io.rigscope.analyzer.second.ClosedSeconds;
 import io.rigscope.analyzer.second.ScenarioSeconds;
@@ -123,7 +124,7 @@ public final class RepeatJudge {
             LeverContext context = new LeverContext(environment,
                     seconds.isEmpty() ? e.startSec() : seconds.get(0).sec(),
                     seconds.isEmpty() ? e.endSec() : seconds.get(seconds.size() - 1).sec() + 1);
-            Episode attributed = Levers.attach(attributor.attribute(scene), scene, context);
+            Episode attributed = Attribution.withLever(attributor.attribute(scene), scene, context);
             episodes.add(attributed.withMissingSilentSince(telemetry.silentSince(attributed.missing(),
                     attributed.endSec())));
         }

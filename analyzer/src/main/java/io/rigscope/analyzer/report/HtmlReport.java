@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.report;
 
-import io.rigscope.analyzer.api.Decision;
-import io.rigscope.analyzer.api.DecisionCodec;
+import io.rigscope.analyzer.decision.Decision;
+import io.rigscope.analyzer.decision.DecisionCodec;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.codec.WireLine;

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.report;
 
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.second.SecondHistogram;
 import java.io.IOException;
 import java.io.OutputStream;

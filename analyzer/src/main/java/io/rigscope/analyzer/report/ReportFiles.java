@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.report;
 
-import io.rigscope.analyzer.api.DecisionCodec;
+import io.rigscope.analyzer.decision.DecisionCodec;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.gate.GateResult;

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.report;
 
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.model.wire.WireRecord;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.series;
 
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Episode;

@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.api;
 
+import io.rigscope.analyzer.decision.DecisionCodec;
+import io.rigscope.analyzer.decision.Decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

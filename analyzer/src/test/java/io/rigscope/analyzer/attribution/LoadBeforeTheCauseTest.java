@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.scene.EpisodeScene;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.config.AttributionSettings;

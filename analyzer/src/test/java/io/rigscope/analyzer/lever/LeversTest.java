@@ -1,8 +1,10 @@
 package io.rigscope.analyzer.lever;
 
+import io.rigscope.analyzer.attribution.Attribution;
+import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.config.AttributionSettings;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
@@ -90,7 +92,7 @@ class LeversTest {
     @Test
     void anUnattributedEpisodeGetsNoLever() {
         Episode e = episode(Cause.UNATTRIBUTED);
-        assertThat(Levers.attach(e, scene(e), new LeverContext(Map.of(), S - 10, S + 10)).lever()).isNull();
+        assertThat(Attribution.withLever(e, scene(e), new LeverContext(Map.of(), S - 10, S + 10)).lever()).isNull();
     }
 
     @Test
@@ -106,7 +108,7 @@ class LeversTest {
 
     private Lever lever(Cause cause, Map<String, Object> environment) {
         Episode e = episode(cause);
-        return Levers.attach(e, scene(e), new LeverContext(environment, S - 10, S + 10)).lever();
+        return Attribution.withLever(e, scene(e), new LeverContext(environment, S - 10, S + 10)).lever();
     }
 
     private static Episode episode(Cause cause) {

@@ -1,9 +1,11 @@
 package io.rigscope.analyzer.lever;
 
+import io.rigscope.analyzer.attribution.Attribution;
+import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.rigscope.analyzer.attribution.EpisodeScene;
 import io.rigscope.analyzer.attribution.ServiceRule;
 import io.rigscope.analyzer.config.AttributionSettings;
 import io.rigscope.analyzer.episode.Cause;
@@ -187,7 +189,7 @@ class ServiceLeversTest {
                 null);
         EpisodeScene scene = new EpisodeScene(e, seconds, 2_000, new TreeMap<>(), index, Cadence.of(List.of()),
                 AttributionSettings.defaults(), timing, environment);
-        return Levers.attach(e, scene, new LeverContext(environment, S - 10, S + 10)).lever();
+        return Attribution.withLever(e, scene, new LeverContext(environment, S - 10, S + 10)).lever();
     }
 
     private static Evidence pool() {

@@ -3,7 +3,7 @@ package io.rigscope.analyzer.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;

@@ -2,7 +2,7 @@ package io.rigscope.analyzer.series;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.gate.GateResult;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.threshold.K6Verdict;

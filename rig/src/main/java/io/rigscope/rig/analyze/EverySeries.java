@@ -1,7 +1,7 @@
 package io.rigscope.rig.analyze;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.series.SeriesReport;
 import io.rigscope.model.codec.Decoded;

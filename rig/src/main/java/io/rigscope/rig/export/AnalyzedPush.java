@@ -1,7 +1,7 @@
 package io.rigscope.rig.export;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.series.SeriesAnalysis;
 import io.rigscope.model.wire.WireRecord;
 import java.util.List;

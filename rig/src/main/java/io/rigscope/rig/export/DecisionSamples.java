@@ -1,6 +1,6 @@
 package io.rigscope.rig.export;
 
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.repeat.RepeatSummary;

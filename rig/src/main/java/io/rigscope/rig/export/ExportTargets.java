@@ -1,6 +1,6 @@
 package io.rigscope.rig.export;
 
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,7 @@ import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.common.export.RetryPolicy;
 import io.opentelemetry.sdk.logs.data.LogRecordData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

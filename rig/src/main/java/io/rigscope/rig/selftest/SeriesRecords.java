@@ -1,7 +1,7 @@
 package io.rigscope.rig.selftest;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.series.SeriesReport;

@@ -1,7 +1,7 @@
 package io.rigscope.rig.series;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;

@@ -3,8 +3,8 @@ package io.rigscope.rig.analyze;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
-import io.rigscope.analyzer.api.DecisionCodec;
+import io.rigscope.analyzer.decision.Decision;
+import io.rigscope.analyzer.decision.DecisionCodec;
 import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
 import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;

@@ -3,7 +3,7 @@ package io.rigscope.importers.k6.follow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.api.Decision;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.importers.k6.K6Import;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;

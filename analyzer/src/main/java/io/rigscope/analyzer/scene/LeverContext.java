@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.lever;
+package io.rigscope.analyzer.scene;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -68,7 +68,7 @@ public record LeverContext(Map<String, Object> environment, long repeatStartSec,
     }
 
     /** Postgres's memory units (kB, MB, GB, TB, base 1024; a bare number is bytes). */
-    static OptionalLong bytes(String v) {
+    public static OptionalLong bytes(String v) {
         String s = v.strip();
         long unit = 1;
         for (String[] u : new String[][] {{"kB", "1024"}, {"MB", "1048576"}, {"GB", "1073741824"},
@@ -87,7 +87,7 @@ public record LeverContext(Map<String, Object> environment, long repeatStartSec,
     }
 
     /** Postgres's time units (us, ms, s, min, h, d; a bare number is seconds here). */
-    static OptionalDouble seconds(String v) {
+    public static OptionalDouble seconds(String v) {
         String s = v.strip().toLowerCase(Locale.ROOT);
         double unit = 1;
         for (Object[] u : new Object[][] {{"us", 1e-6}, {"ms", 1e-3}, {"min", 60.0}, {"s", 1.0}, {"h", 3600.0},
@@ -106,13 +106,13 @@ public record LeverContext(Map<String, Object> environment, long repeatStartSec,
     }
 
     /** Bytes in Postgres's syntax, whole GB when exact, else whole MB ({@code 16GB}, {@code 16128MB}). */
-    static String pgSize(long bytes) {
+    public static String pgSize(long bytes) {
         long mb = (bytes + 1_048_575L) / 1_048_576L;
         return mb % 1024 == 0 ? (mb / 1024) + "GB" : mb + "MB";
     }
 
     /** {@code 1,234.5} style, with the decimals asked. */
-    static String num(double v, int decimals) {
+    public static String num(double v, int decimals) {
         return String.format(Locale.ROOT, "%,." + decimals + "f", v);
     }
 }

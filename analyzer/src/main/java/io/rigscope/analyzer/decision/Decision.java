@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.api;
+package io.rigscope.analyzer.decision;
 
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.episode.Episode;
@@ -13,7 +13,7 @@ import io.rigscope.model.wire.Verdict;
 import java.util.Objects;
 
 /**
- * One decision of the analyzer, typed: what {@link Analyzer} emits and what every view (console, ladder,
+ * One decision of the analyzer, typed: what {@link io.rigscope.analyzer.api.Analyzer} emits and what every view (console, ladder,
  * ceiling, reports, {@code rig.verdicts}) reads. The closed set mirrors {@link Verdict.Kind}; {@link DecisionCodec}
  * turns a decision into its {@code rig.verdicts} record, once.
  *

@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.attribution;
+package io.rigscope.analyzer.scene;
 
 import io.rigscope.analyzer.config.AttributionSettings;
 import io.rigscope.analyzer.episode.Episode;
@@ -7,7 +7,6 @@ import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.servertiming.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
-import io.rigscope.analyzer.lever.LeverContext;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

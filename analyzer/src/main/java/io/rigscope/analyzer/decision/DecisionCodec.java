@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.api;
+package io.rigscope.analyzer.decision;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;

@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.attribution;
+package io.rigscope.analyzer.scene;
 
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.servertiming.ServerTimingTrack;
@@ -41,7 +41,7 @@ public final class ServiceView {
      * {@code attribution_pool_share} of the episode's worst request, longer than in {@code db} and in the service's own
      * metrics: {@link ConnectionPoolRule}'s fingerprint.
      */
-    static boolean poolDominates(EpisodeScene scene, ServerTimingTrack.Worst w, double worstUs) {
+    public static boolean poolDominates(EpisodeScene scene, ServerTimingTrack.Worst w, double worstUs) {
         if (w == null) {
             return false;
         }
@@ -80,7 +80,7 @@ public final class ServiceView {
      * The database's load over the episode from {@code rig.waits}: average active sessions not waiting on the client
      * ({@code Client:*}), or -1 when the stream does not cover the episode.
      */
-    static double busySessions(EpisodeScene scene) {
+    public static double busySessions(EpisodeScene scene) {
         if (!scene.covered(TelemetryStream.WAITS)) {
             return -1;
         }
@@ -100,7 +100,7 @@ public final class ServiceView {
     }
 
     /** Average sessions waiting on the client ({@code Client:*}) over the episode's waits, 0 without them. */
-    static double clientSessions(EpisodeScene scene) {
+    public static double clientSessions(EpisodeScene scene) {
         List<Waits> waits = scene.around(TelemetryStream.WAITS, Waits.class);
         if (waits.isEmpty()) {
             return 0;
@@ -117,7 +117,7 @@ public final class ServiceView {
     }
 
     /** The database control's fact: its sessions over the episode, in words. */
-    static Evidence dbFact(EpisodeScene scene, double busy) {
+    public static Evidence dbFact(EpisodeScene scene, double busy) {
         return new Evidence("rig.waits", "database not busy: " + WaitProfile.round(busy) + " active sessions not "
                 + "waiting on the client (< attribution_db_busy_sessions " + scene.settings().dbBusySessions() + "), "
                 + WaitProfile.round(clientSessions(scene)) + " on Client:*, " + scene.within(TelemetryStream.WAITS));
@@ -130,7 +130,7 @@ public final class ServiceView {
      * record's interval ({@link #starvedSecond}: a thread cannot wait longer than the second it is measured in, so a
      * worst request of several seconds is never covered by one record).
      */
-    static boolean starved(EpisodeScene scene, double worstUs) {
+    public static boolean starved(EpisodeScene scene, double worstUs) {
         for (ProcessMetrics p : scene.around(TelemetryStream.PROCESS, ProcessMetrics.class)) {
             if (p.threadRunqWaitMs() * 1000 >= scene.settings().coverShare() * worstUs || starvedSecond(scene, p)) {
                 return true;
@@ -143,7 +143,7 @@ public final class ServiceView {
      * True when one thread of the process waited for a CPU at least {@code attribution_service_starved_share} of the
      * record's interval ({@code runqWaitMaxMs}; false for older records that carry only the sum over threads).
      */
-    static boolean starvedSecond(EpisodeScene scene, ProcessMetrics p) {
+    public static boolean starvedSecond(EpisodeScene scene, ProcessMetrics p) {
         return p.runqWaitMaxMs() != null && p.intervalMs() > 0
                 && p.runqWaitMaxMs() >= scene.settings().serviceStarvedShare() * p.intervalMs();
     }
@@ -152,7 +152,7 @@ public final class ServiceView {
      * The longest run of consecutive {@link #starvedSecond starved} records around the episode (each within 1.5 of
      * its interval of the one before): its span, ms (the sum of their intervals), 0 when none.
      */
-    static double starvedRunMs(EpisodeScene scene) {
+    public static double starvedRunMs(EpisodeScene scene) {
         Run run = longestRun(scene, p -> starvedSecond(scene, p), ProcessMetrics::intervalMs);
         return run == null ? 0 : run.sumMs();
     }
@@ -163,13 +163,13 @@ public final class ServiceView {
      * stop that straddles the boundary of two 1-s records shows as two parts (the service-pause calibration of
      * 2026-12-02: 828 ms stopped, 400 ms in the first record). Null when no record shows such a pause.
      */
-    static Run pausedRun(EpisodeScene scene) {
+    public static Run pausedRun(EpisodeScene scene) {
         double leastMs = scene.settings().servicePauseUs() / 5000.0;
         return longestRun(scene, p -> p.pauseMs() >= leastMs, ProcessMetrics::pauseMs);
     }
 
     /** A run of consecutive {@code rig.process} records: the last of them, their amounts summed (ms), how many. */
-    record Run(ProcessMetrics last, double sumMs, int records) {
+    public record Run(ProcessMetrics last, double sumMs, int records) {
     }
 
     /**

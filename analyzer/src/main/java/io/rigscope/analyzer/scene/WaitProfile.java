@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.attribution;
+package io.rigscope.analyzer.scene;
 
 import io.rigscope.model.wire.Waits;
 import java.util.List;
@@ -14,19 +14,19 @@ import java.util.TreeMap;
  * pg_stat_activity and Performance Insights but does no work and waits for nothing a cause holds, so it would only
  * dilute every rule's share (a {@code pg_sleep} session beside a WAL-pool freeze made it {@code storage}).
  */
-final class WaitProfile {
+public final class WaitProfile {
 
-    static final Set<String> LOCK = Set.of("Lock:transactionid", "Lock:tuple", "LWLock:LockManager", "Lock:relation");
-    static final Set<String> WAL = Set.of("LWLock:WALWrite", "LWLock:WALInsert", "IO:WALWrite", "IO:WALSync");
-    static final Set<String> WAL_INIT = Set.of("IO:WALInitWrite", "IO:WALInitSync");
-    static final Set<String> DATA_SYNC = Set.of("IO:DataFileSync", "IO:DataFileFlush");
-    static final Set<String> DATA_READ = Set.of("IO:DataFileRead");
+    public static final Set<String> LOCK = Set.of("Lock:transactionid", "Lock:tuple", "LWLock:LockManager", "Lock:relation");
+    public static final Set<String> WAL = Set.of("LWLock:WALWrite", "LWLock:WALInsert", "IO:WALWrite", "IO:WALSync");
+    public static final Set<String> WAL_INIT = Set.of("IO:WALInitWrite", "IO:WALInitSync");
+    public static final Set<String> DATA_SYNC = Set.of("IO:DataFileSync", "IO:DataFileFlush");
+    public static final Set<String> DATA_READ = Set.of("IO:DataFileRead");
 
     private final Map<String, Double> average = new TreeMap<>();
     private final int records;
     private double total;
 
-    WaitProfile(List<Waits> waits) {
+    public WaitProfile(List<Waits> waits) {
         this.records = waits.size();
         for (Waits w : waits) {
             w.load().forEach((event, load) -> {
@@ -44,12 +44,12 @@ final class WaitProfile {
     }
 
     /** True for a timer wait ({@code Timeout:*}): a session sleeping, not working nor held by a cause. */
-    static boolean timer(String event) {
+    public static boolean timer(String event) {
         return event.startsWith("Timeout:");
     }
 
     /** A record's active sessions, timer waits left out. */
-    static double active(Waits w) {
+    public static double active(Waits w) {
         double sum = 0;
         for (Map.Entry<String, Double> e : w.load().entrySet()) {
             sum += timer(e.getKey()) ? 0 : e.getValue();
@@ -57,21 +57,21 @@ final class WaitProfile {
         return sum;
     }
 
-    boolean empty() {
+    public boolean empty() {
         return records == 0;
     }
 
-    int records() {
+    public int records() {
         return records;
     }
 
     /** Average active sessions over the records. */
-    double total() {
+    public double total() {
         return total;
     }
 
     /** Average active sessions on any of these events. */
-    double sessions(Set<String> family) {
+    public double sessions(Set<String> family) {
         double sum = 0;
         for (String e : family) {
             sum += average.getOrDefault(e, 0.0);
@@ -80,12 +80,12 @@ final class WaitProfile {
     }
 
     /** Their share of all active sessions (0 when none were active). */
-    double share(Set<String> family) {
+    public double share(Set<String> family) {
         return total <= 0 ? 0 : sessions(family) / total;
     }
 
     /** The family's events seen, with their average sessions, in words: {@code Lock:transactionid 5.8}. */
-    String describe(Set<String> family) {
+    public String describe(Set<String> family) {
         StringBuilder b = new StringBuilder();
         average.forEach((e, v) -> {
             if (family.contains(e) && v > 0) {
@@ -95,7 +95,7 @@ final class WaitProfile {
         return b.length() == 0 ? "none" : b.toString();
     }
 
-    static double round(double v) {
+    public static double round(double v) {
         return Math.round(v * 100.0) / 100.0;
     }
 }

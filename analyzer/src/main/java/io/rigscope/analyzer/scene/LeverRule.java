@@ -1,0 +1,15 @@
+package io.rigscope.analyzer.scene;
+
+import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Lever;
+
+/**
+ * One cause's lever (docs/attribution.md, Levers): from an attributed episode, the scene it was attributed in and
+ * the series' environment, what to change, with the arithmetic in {@link Lever#why()}. Each cause's row of
+ * {@code io.rigscope.analyzer.attribution.CauseSpec} names its lever. Pure and deterministic.
+ */
+public interface LeverRule {
+
+    /** The episode's lever; {@link Lever#notMeasured} when its inputs were not measured. */
+    Lever lever(Episode e, EpisodeScene scene, LeverContext context);
+}
