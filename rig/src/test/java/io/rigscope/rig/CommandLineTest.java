@@ -249,7 +249,8 @@ class CommandLineTest {
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertThat(keys).containsExactly("mode", "warmup_s", "warmup_second_close_latency_max_ms", "duration_s",
-                "rate_target_per_s", "samples", "samples_per_s", "samples_analyzed", "telemetry_records", "stalls",
+                "rate_target_per_s", "sources", "samples", "samples_per_s", "samples_analyzed", "analyzed_per_s",
+                "backlog_max_samples", "kept_up", "telemetry_records", "stalls",
                 "second_close_latency_p50_ms", "second_close_latency_p99_ms", "second_close_latency_max_ms",
                 "seconds_timed", "second_verdict_latency_p50_ms", "second_verdict_latency_p99_ms",
                 "second_verdict_latency_max_ms", "verdicts_timed", "heap_after_gc_max_mb", "heap_after_gc_first_min_mb",
@@ -260,6 +261,27 @@ class CommandLineTest {
         assertThat(r.out()).containsPattern("\"second_close_latency_p99_ms\":\\d+\\.\\d{3},")
                 .containsPattern("\"samples_per_s\":\\d+\\.\\d,");
         assertThat(json.get("slowest_seconds").isArray()).isTrue();
+        assertThat(json.get("sources").asInt()).isEqualTo(1);
+        assertThat(json.get("kept_up").asBoolean()).isTrue();
+    }
+
+    @Test
+    void benchAnalyzerLiveSharesTheRateBetweenSources() throws Exception {
+        RigscopeRun bad = rigscope("bench", "analyzer", "--live", "--sources", "0");
+        assertThat(bad.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.err()).contains("--sources");
+        // three generators at 1,000/s each: every second closes only once all three ledgers and their samples are in
+        RigscopeRun r = rigscope("bench", "analyzer", "--live", "--json", "--warmup", "2s", "--duration", "6s", "--rate", "3000",
+                "--sources", "3", "--stall", "0");
+        assertThat(r.exit()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.get("sources").asInt()).isEqualTo(3);
+        assertThat(json.get("samples").asLong()).isEqualTo(24_000);
+        assertThat(json.get("samples_analyzed").asLong()).isEqualTo(24_000);
+        assertThat(json.get("seconds_timed").asLong()).isGreaterThanOrEqualTo(6);
+        assertThat(json.get("kept_up").asBoolean()).isTrue();
+        assertThat(json.get("analyzed_per_s").asDouble()).isGreaterThan(2_000);
+        assertThat(json.get("series_verdict").asText()).isEqualTo("PASS");
     }
 
     @Test

@@ -47,6 +47,11 @@ public final class LiveAnalyzerBench {
 
     /** The wall time between publishing the markers and the repeat's start: consumers connect and catch up. */
     private static final int CONNECT_SEC = 3;
+    /**
+     * A measured second that took longer than this to close means the analysis fell behind the load (the figures say
+     * {@code keptUp: false}); a second of backlog at the load's end means the same.
+     */
+    static final long KEPT_UP_CLOSE_MS = 5_000;
     /** How long after the load's end the analysis and the verdict consumer may take to finish. */
     private static final Duration DRAIN = Duration.ofMinutes(2);
 
@@ -56,15 +61,16 @@ public final class LiveAnalyzerBench {
      * @param warmup the load's first seconds, run like the rest but timed apart (the JIT compiles the load's, the
      *     broker's and the analyzer's code): their latencies are not in the figures, their worst is reported
      * @param duration the measured time after the warm-up (whole seconds, at least 5 s)
-     * @param ratePerSec samples per second (the simulated request rate), 100 to 1,000,000
+     * @param ratePerSec samples per second (the simulated request rate), 100 to 1,000,000, all sources together
+     * @param sources generators sharing the schedule, each with its own samples, ledger and health (1-64)
      * @param stallEvery one planted stall per this period (first at half of it, plus 700 ms)
      * @param stall each stall's length; zero for none; shorter than {@code stallEvery}
      * @param encoding the value format of rig.samples
      * @param attributorName names {@code attributor} in the figures
      * @param attributor the analyzer's attributor
      */
-    public record Plan(Duration warmup, Duration duration, int ratePerSec, Duration stallEvery, Duration stall, WireCodec.Format encoding,
-                       String attributorName, Attributor attributor) {
+    public record Plan(Duration warmup, Duration duration, int ratePerSec, int sources, Duration stallEvery, Duration stall,
+                       WireCodec.Format encoding, String attributorName, Attributor attributor) {
         public Plan {
             Objects.requireNonNull(warmup, "warmup");
             Objects.requireNonNull(duration, "duration");
@@ -82,40 +88,50 @@ public final class LiveAnalyzerBench {
             if (ratePerSec < 100 || ratePerSec > 1_000_000) {
                 throw new IllegalArgumentException("ratePerSec must be 100-1,000,000, was " + ratePerSec);
             }
+            if (sources < 1 || sources > 64) {
+                throw new IllegalArgumentException("sources must be 1-64, was " + sources);
+            }
             if (stall.isNegative() || (!stall.isZero() && stall.compareTo(stallEvery) >= 0)) {
                 throw new IllegalArgumentException("stall must be >= 0 and shorter than stallEvery (" + stallEvery
                         + "), was " + stall);
             }
         }
 
-        /** A 15 s warm-up, then 5 minutes at 25,000 samples/s, a 600 ms stall every 30 s, compact samples, no attribution. */
+        /**
+         * A 15 s warm-up, then 5 minutes at 25,000 samples/s from one generator, a 600 ms stall every 30 s, compact
+         * samples, every attribution rule.
+         */
         public static Plan defaults() {
-            return new Plan(Duration.ofSeconds(15), Duration.ofMinutes(5), 25_000, Duration.ofSeconds(30), Duration.ofMillis(600),
+            return new Plan(Duration.ofSeconds(15), Duration.ofMinutes(5), 25_000, 1, Duration.ofSeconds(30), Duration.ofMillis(600),
                     WirePublisher.Options.defaults().samplesFormat(), "standard", Attributor.standard());
         }
 
         public Plan withWarmup(Duration w) {
-            return new Plan(w, duration, ratePerSec, stallEvery, stall, encoding, attributorName, attributor);
+            return new Plan(w, duration, ratePerSec, sources, stallEvery, stall, encoding, attributorName, attributor);
         }
 
         public Plan withDuration(Duration d) {
-            return new Plan(warmup, d, ratePerSec, stallEvery, stall, encoding, attributorName, attributor);
+            return new Plan(warmup, d, ratePerSec, sources, stallEvery, stall, encoding, attributorName, attributor);
         }
 
         public Plan withRatePerSec(int r) {
-            return new Plan(warmup, duration, r, stallEvery, stall, encoding, attributorName, attributor);
+            return new Plan(warmup, duration, r, sources, stallEvery, stall, encoding, attributorName, attributor);
+        }
+
+        public Plan withSources(int n) {
+            return new Plan(warmup, duration, ratePerSec, n, stallEvery, stall, encoding, attributorName, attributor);
         }
 
         public Plan withStalls(Duration every, Duration length) {
-            return new Plan(warmup, duration, ratePerSec, every, length, encoding, attributorName, attributor);
+            return new Plan(warmup, duration, ratePerSec, sources, every, length, encoding, attributorName, attributor);
         }
 
         public Plan withEncoding(WireCodec.Format f) {
-            return new Plan(warmup, duration, ratePerSec, stallEvery, stall, f, attributorName, attributor);
+            return new Plan(warmup, duration, ratePerSec, sources, stallEvery, stall, f, attributorName, attributor);
         }
 
         public Plan withAttributor(String name, Attributor a) {
-            return new Plan(warmup, duration, ratePerSec, stallEvery, stall, encoding, name, a);
+            return new Plan(warmup, duration, ratePerSec, sources, stallEvery, stall, encoding, name, a);
         }
     }
 
@@ -148,9 +164,16 @@ public final class LiveAnalyzerBench {
      * @param warmupCloseMaxMs the slowest of the warm-up's seconds to close (to its final decision)
      * @param durationSec the measured seconds after the warm-up
      * @param targetRatePerSec the planned rate
+     * @param sources generators sharing it
      * @param samples samples published (warm-up included)
      * @param samplesPerSec samples published per second of wall time (repeat start to last batch)
      * @param samplesAnalyzed samples the analysis took in
+     * @param analyzedPerSec samples the analysis took in per second over the measured time (its end: the load's)
+     * @param backlogMaxSamples the most samples published and not yet taken in by the analysis, read once a second
+     *     over the measured time
+     * @param keptUp the analysis kept up: at the load's end it had taken in all but less than a second of the load
+     *     ({@code targetRatePerSec} samples), and no measured second took more than {@value #KEPT_UP_CLOSE_MS} ms to
+     *     close
      * @param telemetryRecords telemetry records published (vmstat, os, waits, db, pglog, canary, cloudwatch)
      * @param stalls planted stalls
      * @param secondClose second end to its final Decision.Second at the analyzer's subscriber (measured seconds)
@@ -173,8 +196,9 @@ public final class LiveAnalyzerBench {
      * @param attributor the attributor's name
      * @param encoding the samples' wire form
      */
-    public record Figures(String series, int warmupSec, double warmupCloseMaxMs, int durationSec, int targetRatePerSec, long samples, double samplesPerSec,
-                          long samplesAnalyzed, long telemetryRecords, int stalls, Latency secondClose,
+    public record Figures(String series, int warmupSec, double warmupCloseMaxMs, int durationSec, int targetRatePerSec,
+                          int sources, long samples, double samplesPerSec, long samplesAnalyzed, double analyzedPerSec,
+                          long backlogMaxSamples, boolean keptUp, long telemetryRecords, int stalls, Latency secondClose,
                           Latency secondVerdict, double heapAfterGcMaxMb, double heapAfterGcFirstMinMb,
                           double heapAfterGcLastMinMb, int gcReadings, String gcCollectors, long decisions,
                           long freezeSeconds, long episodes, long deadLetters, double pacingLagMaxMs,
@@ -206,7 +230,7 @@ public final class LiveAnalyzerBench {
              WirePublisher analyzerOut = new WirePublisher(bootstrap, codec,
                      WirePublisher.Options.defaults().withClientId("rigscope-analyzer"))) {
             long startSec = Math.floorDiv(clock.nowUs(), 1_000_000L) + CONNECT_SEC;
-            LiveLoad load = new LiveLoad(series, clock, loadOut, plan.ratePerSec(), startSec, repeatSec,
+            LiveLoad load = new LiveLoad(series, clock, loadOut, plan.ratePerSec(), plan.sources(), startSec, repeatSec,
                     plan.stallEvery().toMillis(), plan.stall().toMillis());
             load.publishPreamble(Map.of("thresholds", Map.of("http_req_duration", List.of("p(99)<500"))));
             System.gc(); // a first reading: the broker and the clients up, no load yet
@@ -273,8 +297,27 @@ public final class LiveAnalyzerBench {
                 t.setDaemon(true);
                 return t;
             });
-            consoleThread.scheduleAtFixedRate(() -> console.accept(line(clock, load, warmupSec, durationSec, progress.get(),
-                    decisions.get(), toDecision.takeInterval(), toVerdict.takeInterval(), heap)), 1, 1, TimeUnit.SECONDS);
+            long measuredFromUs = (startSec + warmupSec) * 1_000_000L;
+            AtomicLong backlogMax = new AtomicLong();
+            AtomicLong analyzedAtMeasuredStart = new AtomicLong(-1);
+            AtomicLong analyzedAtLoadEnd = new AtomicLong(-1);
+            consoleThread.scheduleAtFixedRate(() -> {
+                // read the analysis' count before the load's: a backlog is never under-read
+                Progress now = progress.get();
+                long analyzed = now == null ? 0 : now.samples();
+                long published = load.samplesPublished();
+                long nowUs = clock.nowUs();
+                if (nowUs >= measuredFromUs) {
+                    analyzedAtMeasuredStart.compareAndSet(-1, analyzed);
+                    if (nowUs < load.endUs()) {
+                        backlogMax.accumulateAndGet(published - analyzed, Math::max);
+                    } else {
+                        analyzedAtLoadEnd.compareAndSet(-1, analyzed);
+                    }
+                }
+                console.accept(line(clock, load, warmupSec, durationSec, now, decisions.get(),
+                        toDecision.takeInterval(), toVerdict.takeInterval(), heap));
+            }, 1, 1, TimeUnit.SECONDS);
             try {
                 Mono.when(loadRun, analysis, verdictsOnTopic)
                         .block(plan.warmup().plus(plan.duration()).plus(Duration.ofSeconds(CONNECT_SEC)).plus(DRAIN));
@@ -296,12 +339,18 @@ public final class LiveAnalyzerBench {
             long measuredStartNanos = clock.nanosOf((startSec + warmupSec) * 1_000_000L);
             long loadEndNanos = clock.nanosOf(load.endUs());
             Progress p = progress.get();
+            long analyzedFrom = Math.max(0, analyzedAtMeasuredStart.get());
+            long analyzedTo = analyzedAtLoadEnd.get() >= 0 ? analyzedAtLoadEnd.get() : p == null ? 0 : p.samples();
+            double analyzedPerSec = (analyzedTo - analyzedFrom) / (double) durationSec;
+            boolean keptUp = load.samplesPublished() - analyzedTo < plan.ratePerSec()
+                    && close.maxMs() <= KEPT_UP_CLOSE_MS && close.count() >= durationSec;
             double warmupMaxMs = 0;
             for (int i = 0; i < warmupSec; i++) {
                 warmupMaxMs = Math.max(warmupMaxMs, closeUsBySec[i] / 1000.0);
             }
-            return new Figures(series, warmupSec, warmupMaxMs, durationSec, plan.ratePerSec(), load.samplesPublished(), load.samplesPerSec(),
-                    p == null ? 0 : p.samples(), load.telemetryRecords(), load.stalls().size(), close, onTopic,
+            return new Figures(series, warmupSec, warmupMaxMs, durationSec, plan.ratePerSec(), plan.sources(),
+                    load.samplesPublished(), load.samplesPerSec(), p == null ? 0 : p.samples(), analyzedPerSec,
+                    backlogMax.get(), keptUp, load.telemetryRecords(), load.stalls().size(), close, onTopic,
                     mb(heap.maxBytes(runStartNanos, endNanos)),
                     mb(heap.maxBytes(runStartNanos, measuredStartNanos + 60_000_000_000L)),
                     mb(heap.maxBytes(loadEndNanos - 60_000_000_000L, endNanos)),

@@ -24,12 +24,14 @@ import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One repeat of an open-loop load and its telemetry, published in real time: a simulated generator whose
+ * One repeat of an open-loop load and its telemetry, published in real time: simulated generators whose
  * requests start on a fixed schedule ({@code ratePerSec}, intended start = actual send), take 2-2.5 ms, and are
  * held by planted server stalls; each request's sample is published once the wall clock passes its end, in
  * {@link SampleBatch} records sealed as the generator seals them (500 samples or 50 ms), with each second's
  * {@link Ledger} after that second's samples and a {@link Health} record per second, plus every telemetry stream
- * at its real rate ({@link LiveTelemetry}). Event time is the {@link BenchClock}, so a second's end on the
+ * at its real rate ({@link LiveTelemetry}). With {@code sources} above 1 the schedule is shared as
+ * {@code generate --share K/N} shares it: request {@code i} is generator {@code gen-(i mod N + 1)}'s, each generator
+ * seals its own batches and publishes its own ledger and health, and the REPEAT_START says {@code generators: N}. Event time is the {@link BenchClock}, so a second's end on the
  * records is the moment it ended on the wall clock.
  *
  * <p>Stall {@code k} (from 0) starts at {@code k x stallEvery + stallEvery / 2 + 700 ms} into the repeat (a
@@ -60,24 +62,18 @@ final class LiveLoad {
     private final BenchClock clock;
     private final WirePublisher publisher;
     private final int ratePerSec;
+    private final Source[] sources;
     private final long startSec;
     private final long startUs;
     private final long endUs;
     private final List<Stall> stalls;
     private final LiveTelemetry telemetry;
     private final SplittableRandom random = new SplittableRandom(7);
-    private final PriorityQueue<Sample> inFlight = new PriorityQueue<>(Comparator.comparingLong(Sample::t2));
-    private final List<Sample> pending = new ArrayList<>(BATCH_MAX_SAMPLES);
-    /** Per second: requests whose intended start fell in it. */
-    private final Map<Long, long[]> scheduledBySec = new HashMap<>();
-    /** Per second: requests that ended in it. */
-    private final Map<Long, long[]> completedBySec = new HashMap<>();
     /** From a second's end to its ledger handed to the producer; written by the load's thread. */
     private final LatencyTrack ledgerLag = new LatencyTrack();
     /** The same per second of the repeat (index: second - startSec), µs; written by the load's thread. */
     private final long[] ledgerLagUsBySec;
 
-    private long pendingSinceUs;
     private long nextIndex;
     private long nextSec;
     private long lastT2Us;
@@ -91,13 +87,21 @@ final class LiveLoad {
     /**
      * @param startSec the epoch second the repeat starts at (in the future: the wait is the warm-up)
      * @param duration the repeat's length in whole seconds
+     * @param sources generators sharing the schedule (1: {@code gen-1} alone)
      */
-    LiveLoad(String series, BenchClock clock, WirePublisher publisher, int ratePerSec, long startSec, int durationSec,
-             long stallEveryMs, long stallMs) {
+    LiveLoad(String series, BenchClock clock, WirePublisher publisher, int ratePerSec, int sources, long startSec,
+             int durationSec, long stallEveryMs, long stallMs) {
+        if (sources < 1) {
+            throw new IllegalArgumentException("sources must be >= 1, was " + sources);
+        }
         this.series = series;
         this.clock = clock;
         this.publisher = publisher;
         this.ratePerSec = ratePerSec;
+        this.sources = new Source[sources];
+        for (int k = 0; k < sources; k++) {
+            this.sources[k] = new Source(sources == 1 ? GEN : "gen-" + (k + 1));
+        }
         this.startSec = startSec;
         this.startUs = startSec * 1_000_000L;
         this.endUs = startUs + durationSec * 1_000_000L;
@@ -136,8 +140,11 @@ final class LiveLoad {
      */
     void run() {
         sleepUntilUs(startUs - 500_000);
-        publisher.publish(new Marker(series, REP, "orchestrator", startUs, "sustained",
-                RepeatStart.ofDurationMs((endUs - startUs) / 1000)));
+        long durationMs = (endUs - startUs) / 1000;
+        publisher.publish(new Marker(series, REP, "orchestrator", startUs, "sustained", sources.length == 1
+                ? RepeatStart.ofDurationMs(durationMs)
+                : new RepeatStart(null, null, null, null, null, null, durationMs, null, null, null, null,
+                        sources.length, null, null, null)));
         long intendedTickNanos = clock.nanosOf(startUs);
         while (true) {
             LockSupport.parkNanos(intendedTickNanos - System.nanoTime());
@@ -151,11 +158,16 @@ final class LiveLoad {
             pacingLagMaxUs = Math.max(pacingLagMaxUs, lateUs);
             intendedTickNanos = Math.max(intendedTickNanos + TICK_NANOS, nowNanos);
             startRequests(nowUs);
-            endRequests(nowUs);
-            if (!pending.isEmpty() && (pending.size() >= BATCH_MAX_SAMPLES || nowUs - pendingSinceUs >= BATCH_MAX_AGE_US)) {
-                seal(nowUs);
+            boolean inFlight = false;
+            for (Source source : sources) {
+                endRequests(source, nowUs);
+                if (!source.pending.isEmpty() && (source.pending.size() >= BATCH_MAX_SAMPLES
+                        || nowUs - source.pendingSinceUs >= BATCH_MAX_AGE_US)) {
+                    seal(source, nowUs);
+                }
+                inFlight |= !source.inFlight.isEmpty();
             }
-            boolean drained = nextIndex * 1_000_000L / ratePerSec + startUs >= endUs && inFlight.isEmpty();
+            boolean drained = nextIndex * 1_000_000L / ratePerSec + startUs >= endUs && !inFlight;
             long finalSec = drained ? Math.max(endUs / 1_000_000L - 1, Math.floorDiv(lastT2Us, 1_000_000L)) : Long.MAX_VALUE;
             while ((nextSec + 1) * 1_000_000L <= nowUs && nextSec <= finalSec) {
                 closeSecond(nextSec, nextSec == finalSec, nowUs);
@@ -188,47 +200,55 @@ final class LiveLoad {
                     t2 = Math.max(t2, s.endUs() + serviceUs);
                 }
             }
-            inFlight.add(new Sample(SCENARIO, t0, t0, t2, 201, ErrorKind.NONE, 1, 1, 180));
-            scheduledBySec.computeIfAbsent(Math.floorDiv(t0, 1_000_000L), s -> new long[1])[0]++;
+            Source source = sources[(int) (nextIndex % sources.length)];
+            source.inFlight.add(new Sample(SCENARIO, t0, t0, t2, 201, ErrorKind.NONE, 1, 1, 180));
+            source.scheduledBySec.computeIfAbsent(Math.floorDiv(t0, 1_000_000L), s -> new long[1])[0]++;
             sent++;
             nextIndex++;
         }
     }
 
-    private void endRequests(long nowUs) {
-        while (!inFlight.isEmpty() && inFlight.peek().t2() <= nowUs) {
-            Sample s = inFlight.poll();
-            if (pending.isEmpty()) {
-                pendingSinceUs = nowUs;
+    private void endRequests(Source source, long nowUs) {
+        while (!source.inFlight.isEmpty() && source.inFlight.peek().t2() <= nowUs) {
+            Sample s = source.inFlight.poll();
+            if (source.pending.isEmpty()) {
+                source.pendingSinceUs = nowUs;
             }
-            pending.add(s);
-            completedBySec.computeIfAbsent(Math.floorDiv(s.t2(), 1_000_000L), k -> new long[1])[0]++;
+            source.pending.add(s);
+            source.completedBySec.computeIfAbsent(Math.floorDiv(s.t2(), 1_000_000L), k -> new long[1])[0]++;
             lastT2Us = Math.max(lastT2Us, s.t2());
-            if (pending.size() >= BATCH_MAX_SAMPLES) {
-                seal(nowUs);
+            if (source.pending.size() >= BATCH_MAX_SAMPLES) {
+                seal(source, nowUs);
             }
         }
     }
 
-    private void seal(long nowUs) {
-        if (pending.isEmpty()) {
+    private void seal(Source source, long nowUs) {
+        if (source.pending.isEmpty()) {
             return;
         }
-        publisher.publish(new SampleBatch(series, REP, GEN, nowUs, pending));
-        long n = pending.size();
-        pending.clear();
+        publisher.publish(new SampleBatch(series, REP, source.name, nowUs, source.pending));
+        long n = source.pending.size();
+        source.pending.clear();
         lastSampleNanos = System.nanoTime();
         samplesPublished += n;
     }
 
-    /** Samples first, then the second's ledger, the generator's health and the telemetry describing it. */
+    /**
+     * Per generator its samples first, then the second's ledger; then each generator's health and the telemetry
+     * describing the second.
+     */
     private void closeSecond(long sec, boolean last, long nowUs) {
-        seal(nowUs);
-        long[] scheduled = scheduledBySec.remove(sec);
-        long[] completed = completedBySec.remove(sec);
-        long s = scheduled == null ? 0 : scheduled[0];
-        long c = completed == null ? 0 : completed[0];
-        publisher.publish(new Ledger(series, REP, GEN, nowUs, SCENARIO, sec, s, s, 0, c, last));
+        long c = 0;
+        for (Source source : sources) {
+            seal(source, nowUs);
+            long[] scheduled = source.scheduledBySec.remove(sec);
+            long[] completed = source.completedBySec.remove(sec);
+            long s = scheduled == null ? 0 : scheduled[0];
+            long done = completed == null ? 0 : completed[0];
+            publisher.publish(new Ledger(series, REP, source.name, nowUs, SCENARIO, sec, s, s, 0, done, last));
+            c += done;
+        }
         long lagUs = clock.nowUs() - (sec + 1) * 1_000_000L;
         ledgerLag.record(lagUs);
         if (sec - startSec < ledgerLagUsBySec.length) {
@@ -237,8 +257,10 @@ final class LiveLoad {
         Stall stall = stallIn(sec);
         long secEndUs = (sec + 1) * 1_000_000L;
         double oldestMs = stall != null && stall.endUs() > secEndUs ? (secEndUs - stall.startUs()) / 1000.0 : 2.5;
-        publisher.publish(new Health(series, REP, GEN, secEndUs, 0.0, 0.0, worstTickLateUs / 1000.0, 0.0,
-                inFlight.size(), oldestMs));
+        for (Source source : sources) {
+            publisher.publish(new Health(series, REP, source.name, secEndUs, 0.0, 0.0, worstTickLateUs / 1000.0, 0.0,
+                    source.inFlight.size(), oldestMs));
+        }
         worstTickLateUs = 0;
         for (WireRecord r : telemetry.afterSecond(sec, stall, c)) {
             publisher.publish(r);
@@ -310,5 +332,21 @@ final class LiveLoad {
     /** The repeat's scheduled end, epoch µs. */
     long endUs() {
         return endUs;
+    }
+
+    /** One generator's share of the schedule: its requests in flight, its open batch and its ledger counts. */
+    private static final class Source {
+        final String name;
+        final PriorityQueue<Sample> inFlight = new PriorityQueue<>(Comparator.comparingLong(Sample::t2));
+        final List<Sample> pending = new ArrayList<>(BATCH_MAX_SAMPLES);
+        /** Per second: requests whose intended start fell in it. */
+        final Map<Long, long[]> scheduledBySec = new HashMap<>();
+        /** Per second: requests that ended in it. */
+        final Map<Long, long[]> completedBySec = new HashMap<>();
+        long pendingSinceUs;
+
+        Source(String name) {
+            this.name = name;
+        }
     }
 }

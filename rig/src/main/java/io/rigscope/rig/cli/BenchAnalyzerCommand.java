@@ -35,7 +35,8 @@ import picocli.CommandLine.Option;
             + "while the analyzer follows it live, with every attribution rule, and publishes to rig.verdicts. Prints "
             + "samples_per_s, second_close_latency_p99_ms (second end -> its final SECOND decision), "
             + "second_verdict_latency_p99_ms (-> its SECOND verdict read back from rig.verdicts) and "
-            + "heap_after_gc_max_mb (+ first/last minute). Targets: p99 <= 500 ms, heap after GC <= 512 MB and flat.",
+            + "heap_after_gc_max_mb (+ first/last minute), analyzed_per_s and kept_up (false: the analysis took in "
+            + "analyzed_per_s of the rate). Targets: p99 <= 500 ms, heap after GC <= 512 MB and flat.",
             "Uses a fresh embedded broker in a temporary directory unless --bootstrap."})
 public final class BenchAnalyzerCommand implements Callable<Integer> {
 
@@ -52,6 +53,10 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
 
     @Option(names = "--live", description = "Measure the live path in real time (see above).")
     boolean live;
+
+    @Option(names = "--sources", paramLabel = "N", description = "--live: N generators share the --rate (each rate/N, "
+            + "its own samples, ledger and health; default 1).")
+    Integer sources;
 
     @Option(names = "--duration", paramLabel = "DURATION", description = "--live: how long the load runs (default 5m, at least 5s).")
     Duration duration;
@@ -82,8 +87,8 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
             throw new UsageException("--rounds does not apply to --live");
         }
         if (!live) {
-            if (duration != null || warmup != null || stall != null || stallEvery != null) {
-                throw new UsageException("--duration, --warmup, --stall and --stall-every need --live");
+            if (duration != null || warmup != null || stall != null || stallEvery != null || sources != null) {
+                throw new UsageException("--duration, --warmup, --stall, --stall-every and --sources need --live");
             }
             if (samples == null) {
                 samples = 10_000_000L;
@@ -197,11 +202,18 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
         if (rate < 100 || rate > 1_000_000) {
             throw new UsageException("--rate must be 100-1000000 with --live, was " + rate);
         }
+        int n = sources == null ? 1 : sources;
+        if (n < 1 || n > 64) {
+            throw new UsageException("--sources must be 1-64, was " + n);
+        }
+        if (rate / n < 100) {
+            throw new UsageException("--rate / --sources must be at least 100 per source, was " + rate + " / " + n);
+        }
         if (!stallLength.isZero() && stallLength.compareTo(every) >= 0) {
             throw new UsageException("--stall must be shorter than --stall-every, was " + Durations.text(stallLength) + " every " + Durations.text(every));
         }
         return LiveAnalyzerBench.Plan.defaults().withWarmup(warm).withDuration(length).withRatePerSec(rate)
-                .withStalls(every, stallLength).withEncoding(encoding);
+                .withSources(n).withStalls(every, stallLength).withEncoding(encoding);
     }
 
     private void printLive(LiveAnalyzerBench.Figures f) {
@@ -213,8 +225,11 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
             System.out.println(new FiguresJson().put("mode", "live").put("warmup_s", f.warmupSec())
                     .fixed("warmup_second_close_latency_max_ms", f.warmupCloseMaxMs(), 3)
                     .put("duration_s", f.durationSec()).put("rate_target_per_s", f.targetRatePerSec())
+                    .put("sources", f.sources())
                     .put("samples", f.samples()).fixed("samples_per_s", f.samplesPerSec(), 1)
-                    .put("samples_analyzed", f.samplesAnalyzed()).put("telemetry_records", f.telemetryRecords())
+                    .put("samples_analyzed", f.samplesAnalyzed()).fixed("analyzed_per_s", f.analyzedPerSec(), 1)
+                    .put("backlog_max_samples", f.backlogMaxSamples()).put("kept_up", f.keptUp())
+                    .put("telemetry_records", f.telemetryRecords())
                     .put("stalls", f.stalls())
                     .fixed("second_close_latency_p50_ms", close.p50Ms(), 3)
                     .fixed("second_close_latency_p99_ms", close.p99Ms(), 3)
@@ -234,8 +249,10 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                     .put("encoding", f.encoding()).put("max_heap_mb", maxHeapMb).put("cpus", cpus).toJson());
             return;
         }
-        System.out.printf(Locale.ROOT, "samples                      %,d in %d + %d s at %,.1f/s (target %,d/s; %,d analyzed)%n",
-                f.samples(), f.warmupSec(), f.durationSec(), f.samplesPerSec(), f.targetRatePerSec(), f.samplesAnalyzed());
+        System.out.printf(Locale.ROOT, "samples                      %,d in %d + %d s at %,.1f/s (target %,d/s from %d source(s); %,d analyzed)%n",
+                f.samples(), f.warmupSec(), f.durationSec(), f.samplesPerSec(), f.targetRatePerSec(), f.sources(), f.samplesAnalyzed());
+        System.out.printf(Locale.ROOT, "kept_up                      %s: analyzed %,.1f samples/s over the measured time, backlog at most %,d samples%n",
+                f.keptUp() ? "yes" : "NO, fell behind", f.analyzedPerSec(), f.backlogMaxSamples());
         System.out.printf(Locale.ROOT, "telemetry                    %,d records, %d planted stalls%n", f.telemetryRecords(), f.stalls());
         System.out.printf(Locale.ROOT, "second_close_latency         p50 %.1f  p99 %.1f  max %.1f ms (%d seconds; warm-up max %.1f ms)%n",
                 close.p50Ms(), close.p99Ms(), close.maxMs(), close.count(), f.warmupCloseMaxMs());

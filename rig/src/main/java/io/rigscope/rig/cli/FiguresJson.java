@@ -36,6 +36,12 @@ final class FiguresJson {
         return this;
     }
 
+    /** A yes/no figure. */
+    FiguresJson put(String key, boolean value) {
+        fields.put(Objects.requireNonNull(key, "key"), value);
+        return this;
+    }
+
     /** A text figure; null is written as the text {@code "null"}, as {@code %s} wrote it. */
     FiguresJson put(String key, String value) {
         fields.put(Objects.requireNonNull(key, "key"), String.valueOf(value));
