@@ -21,20 +21,23 @@ import java.util.Map;
  * @param serviceP99Ms p99 {@code t2 - t1}, taken the same way
  * @param cpuPct the generator's CPU: process CPU minus the bench server's event loops, percent of one core
  * @param serverCpuPct the bench server's event loops, percent of one core; NaN when the server runs elsewhere
- * @param cpuUsPerRequest CPU time of the generator's threads ({@code rig-gen-*}: client event loops, sample batcher,
- *                        outbox, health; not the JIT, GC or the bench server) over the whole run, divided by
- *                        {@code completed}, µs. The run includes the generator's own 0.4 s warm-up on a
- *                        throwaway server (~4,000 requests not in {@code completed}: +0.7 % at 20,000 req/s for
- *                        30 s). NaN when nothing completed
- * @param userUsPerRequest of {@code cpuUsPerRequest}, the user-mode part (the generator's Java code; the rest is
- *                         the kernel's: syscalls and loopback TCP), µs
+ * @param cpuUsPerRequest CPU time of the whole process (every thread: the generator's, the Kafka producer's I/O
+ *                        thread, the sample journal's writes, the JIT and GC) minus the bench server's event loops
+ *                        when it runs in this JVM, over the whole run, divided by {@code completed}, µs. The run
+ *                        includes the generator's own 0.4 s warm-up on a throwaway server (~4,000 requests not in
+ *                        {@code completed}: +0.7 % at 20,000 req/s for 30 s). NaN when nothing completed
+ * @param generatorCpuUsPerRequest the part of it in the generator's own threads ({@code rig-gen-*}: client event
+ *                        loops, sample batcher, outbox drain (which encodes and hands records to Kafka), health),
+ *                        µs; NaN when nothing completed
+ * @param userUsPerRequest of {@code generatorCpuUsPerRequest}, the user-mode part (the generator's Java code; the
+ *                         rest is the kernel's: syscalls and loopback TCP), µs
  * @param cpuPctByThread CPU by thread group (names with numbers removed), percent of one core
  */
 public record BenchResult(double targetRate, double offeredRate, long sent, long dropped, long droppedFirstSecond,
                           long completed, long failed,
                           double lagP50Ms, double lagP99Ms, double lagMaxMs, double serviceP50Ms, double serviceP99Ms,
                           double cpuPct, double serverCpuPct, double cpuUsPerRequest,
-                          double userUsPerRequest, Map<String, Double> cpuPctByThread) {
+                          double generatorCpuUsPerRequest, double userUsPerRequest, Map<String, Double> cpuPctByThread) {
 
     public BenchResult {
         cpuPctByThread = Map.copyOf(cpuPctByThread);
@@ -64,6 +67,8 @@ public record BenchResult(double targetRate, double offeredRate, long sent, long
         m.put("cpu_pct", round(cpuPct, 1));
         m.put("server_cpu_pct", Double.isNaN(serverCpuPct) ? null : round(serverCpuPct, 1));
         m.put("cpu_us_per_request", Double.isNaN(cpuUsPerRequest) ? null : round(cpuUsPerRequest, 2));
+        m.put("generator_threads_cpu_us_per_request", Double.isNaN(generatorCpuUsPerRequest) ? null
+                : round(generatorCpuUsPerRequest, 2));
         m.put("user_cpu_us_per_request", Double.isNaN(userUsPerRequest) ? null : round(userUsPerRequest, 2));
         m.put("cpu_pct_by_thread", new java.util.TreeMap<>(cpuPctByThread));
         return m;

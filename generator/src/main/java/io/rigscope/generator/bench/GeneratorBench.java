@@ -38,7 +38,8 @@ public final class GeneratorBench {
 
     /**
      * The generator's own threads (client event loops, sample batcher, outbox, health and pause probe, run), whose CPU
-     * is {@link BenchResult#cpuUsPerRequest()}'s numerator.
+     * is {@link BenchResult#generatorCpuUsPerRequest()}'s numerator ({@link BenchResult#cpuUsPerRequest()}'s is the
+     * whole process's).
      */
     static final String GENERATOR_THREADS = "rig-gen-";
 
@@ -104,19 +105,23 @@ public final class GeneratorBench {
             generatorUserNanos = cpu.userNanosSince(GENERATOR_THREADS);
         }
         long wall = System.nanoTime() - wallBefore;
-        double serverPct = serverCpuNanos == null ? Double.NaN
-                : 100.0 * (serverCpuNanos.getAsLong() - serverCpuBefore) / wall;
-        double processPct = 100.0 * (os.getProcessCpuTime() - cpuBefore) / wall;
+        long processCpuNanos = os.getProcessCpuTime() - cpuBefore;
+        double processPct = 100.0 * processCpuNanos / wall;
+        long serverCpu = serverCpuNanos == null ? 0 : serverCpuNanos.getAsLong() - serverCpuBefore;
         ScenarioSummary s = Objects.requireNonNull(summary, "no summary").scenario("bench");
         double spanSec = (s.lastSendEpochUs() - s.firstSendEpochUs()) / 1e6;
         double offered = s.sent() > 1 && spanSec > 0 ? (s.sent() - 1) / spanSec : 0;
-        double cpuUsPerRequest = s.completed() == 0 ? Double.NaN : generatorCpuNanos / 1000.0 / s.completed();
+        double serverPct = serverCpuNanos == null ? Double.NaN : 100.0 * serverCpu / wall;
+        // every thread of the process (the Kafka producer's, the JIT's, GC's), less the bench server's event loops
+        double cpuUsPerRequest = s.completed() == 0 ? Double.NaN : (processCpuNanos - serverCpu) / 1000.0 / s.completed();
+        double generatorUsPerRequest = s.completed() == 0 ? Double.NaN : generatorCpuNanos / 1000.0 / s.completed();
         double userUsPerRequest = s.completed() == 0 ? Double.NaN : generatorUserNanos / 1000.0 / s.completed();
         long droppedFirstSecond = seconds.isEmpty() ? 0 : seconds.get(0).dropped();
         Histogram serviceUs = service.recorded();
         return new BenchResult(rate, offered, s.sent(), s.dropped(), droppedFirstSecond, s.completed(), s.failed(), s.lagP50Ms(),
                 s.lagP99Ms(), s.lagMaxMs(), ms(serviceUs, 50), ms(serviceUs, 99),
-                serverCpuNanos == null ? processPct : processPct - serverPct, serverPct, cpuUsPerRequest, userUsPerRequest, byThread);
+                serverCpuNanos == null ? processPct : processPct - serverPct, serverPct, cpuUsPerRequest,
+                generatorUsPerRequest, userUsPerRequest, byThread);
     }
 
     private static double ms(Histogram h, double percentile) {

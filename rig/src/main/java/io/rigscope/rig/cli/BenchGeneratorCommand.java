@@ -35,8 +35,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "generator", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Offer --rate req/s open-loop to a minimal Reactor Netty keep-alive server in this JVM and "
-            + "print target_rate, offered_rate, sent, dropped, lag_p50/p99/max_ms (lag = t1 - t0), cpu_pct and "
-            + "cpu_us_per_request (CPU of the generator's threads / requests completed); service_p50/p99_ms "
+            + "print target_rate, offered_rate, sent, dropped, lag_p50/p99/max_ms (lag = t1 - t0), cpu_pct, "
+            + "cpu_us_per_request (the process's CPU, less the bench server's, / requests completed) and "
+            + "generator_threads_cpu_us_per_request (the rig-gen-* threads' part); service_p50/p99_ms "
             + "(t2 - t1) are the bench's own, from the samples the run published (the generator keeps no latency).",
             "--vs-wrk also runs wrk (closed loop) against the same server and searches the highest open-loop "
             + "rate that holds (0 drops, 0 failures, offered within --tolerance); it prints wrk_cpu_us_per_request "
@@ -97,8 +98,13 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     @Mixin
     ClientTuning client = new ClientTuning();
 
-    @Option(names = "--kafka", description = "Publish the records through Kafka (embedded broker unless --bootstrap) instead of counting them.")
+    @Option(names = "--kafka", description = {"Publish the records through Kafka (embedded broker unless --bootstrap) "
+        + "as run does, with the write-ahead sample journal on in <data-dir>/journal, instead of counting them; "
+        + "then --kafka-pairs pairs of runs without Kafka (counting sink, no journal) and with, and the ratios."})
     boolean throughKafka;
+
+    @Option(names = "--kafka-pairs", defaultValue = "1", description = "--kafka: how many without/with pairs of measured runs (default ${DEFAULT-VALUE}; the first 'with' is the measured run).")
+    int kafkaPairs;
 
     @Option(names = "--step-duration", defaultValue = "10s", description = "--vs-wrk: wrk's run and each search step (default ${DEFAULT-VALUE}).")
     Duration stepDuration;
@@ -188,6 +194,9 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         if ("json".equals(check) && target == null && responseBytes < BenchServer.MIN_JSON_BYTES) {
             throw new UsageException("--check json needs a JSON answer: --response-bytes " + BenchServer.MIN_JSON_BYTES + " or more");
         }
+        if (kafkaPairs < 0) {
+            throw new UsageException("--kafka-pairs must be >= 0, was " + kafkaPairs);
+        }
         if (checkPairs < 1) {
             throw new UsageException("--check-pairs must be >= 1, was " + checkPairs);
         }
@@ -212,8 +221,11 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
                 serverTimingPairs > 0 ? BenchServer.SUT_SERVER_TIMING : null) : null;
              BenchPublishing publishing = new BenchPublishing(throughKafka, kafka)) {
             GeneratorOptions options = baseOptions.withClientLoops(loops);
-            GeneratorBench bench = server != null ? new GeneratorBench(server, publishing.sink(), options, maxInFlight)
-                    : new GeneratorBench(external, null, publishing.sink(), options, maxInFlight);
+            // --kafka: the write-ahead sample journal on, where run keeps it, each batch marked when the broker acked it
+            GeneratorOptions mainOptions = throughKafka ? options.withJournalDir(publishing.journalDir()) : options;
+            GeneratorBench bench = benchOf(server, external, publishing.sink(), mainOptions);
+            // --kafka's runs without Kafka: the counting sink, no journal
+            GeneratorBench counting = throughKafka ? benchOf(server, external, publishing.countingSink(), options) : null;
             String url = server != null ? server.url() : external.toString();
             TimerJitter jitter = null;
             if (!jitterLength.isZero()) {
@@ -229,7 +241,8 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
                     ResponseCheck warmCheck = responseCheck != null && i % 2 == 0 ? responseCheck : null;
                     System.err.printf("bench: warm-up %d/%d, %s at %.0f req/s%s (not measured)%n", i, warmupRuns, each, rate,
                             warmCheck == null ? "" : " with --check " + check);
-                    bench.run(rate, each, warmCheck);
+                    // with --kafka-pairs, every other warm-up run is without Kafka: the JIT compiles both paths first
+                    (counting != null && kafkaPairs > 0 && i % 2 == 0 ? counting : bench).run(rate, each, warmCheck);
                 }
             }
             publishing.records.set(0);
@@ -264,9 +277,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             }
             List<BenchResult[]> timingPairs = new ArrayList<>();
             if (serverTimingPairs > 0) {
-                GeneratorBench ignoring = server != null
-                        ? new GeneratorBench(server, publishing.sink(), options.withServerTiming(false), maxInFlight)
-                        : new GeneratorBench(external, null, publishing.sink(), options.withServerTiming(false), maxInFlight);
+                GeneratorBench ignoring = benchOf(server, external, publishing.sink(), mainOptions.withServerTiming(false));
                 for (int p = 0; p < serverTimingPairs; p++) {
                     System.err.printf("bench: measuring %s at %.0f req/s with Server-Timing ignored, then read (pair %d/%d)%n",
                             measured, rate, p + 1, serverTimingPairs);
@@ -277,15 +288,22 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             List<BenchResult[]> spooled = new ArrayList<>();
             if (spoolPairs > 0) {
                 Path journalDir = Files.createTempDirectory("rigscope-bench-journal");
-                GeneratorBench withJournal = server != null
-                        ? new GeneratorBench(server, publishing.sink(), options.withJournalDir(journalDir), maxInFlight)
-                        : new GeneratorBench(external, null, publishing.sink(), options.withJournalDir(journalDir),
-                                maxInFlight);
+                GeneratorBench withJournal = benchOf(server, external, publishing.sink(), options.withJournalDir(journalDir));
+                GeneratorBench withoutJournal = throughKafka ? benchOf(server, external, publishing.sink(), options) : bench;
                 for (int p = 0; p < spoolPairs; p++) {
-                    BenchResult without = p == 0 ? main : bench.run(rate, measured);
+                    BenchResult without = p == 0 && !throughKafka ? main : withoutJournal.run(rate, measured);
                     System.err.printf("bench: measuring %s at %.0f req/s with the sample journal (--spool %s)%n",
                             measured, rate, journalDir);
                     spooled.add(new BenchResult[] {without, withJournal.run(rate, measured)});
+                }
+            }
+            List<BenchResult[]> kafkaRuns = new ArrayList<>();
+            if (throughKafka) {
+                for (int p = 0; p < kafkaPairs; p++) {
+                    System.err.printf("bench: measuring %s at %.0f req/s without Kafka (counting sink, no journal), "
+                            + "pair %d/%d%n", measured, rate, p + 1, kafkaPairs);
+                    BenchResult without = counting.run(rate, measured);
+                    kafkaRuns.add(new BenchResult[] {without, p == 0 ? main : bench.run(rate, measured)});
                 }
             }
             out.putAll(main.toMap());
@@ -293,8 +311,8 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("wake_policy", options.maxSendLagNanos() == 0 ? "precise" : "adaptive");
             out.put("max_send_lag_us", options.maxSendLagNanos() / 1000);
             // the run includes the generator's own warm-up only on the loops' first run, which the warm-up runs took
-            out.put("scheduler_wakes_per_request", main.sent() == 0 ? null : round3((double) schedulerWakes / main.sent()));
-            out.put("loop_wakes_per_request", main.sent() == 0 ? null : round3((double) loopWakes / main.sent()));
+            out.put("scheduler_wakes_per_request", main.sent() == 0 ? null : BenchPairs.round3((double) schedulerWakes / main.sent()));
+            out.put("loop_wakes_per_request", main.sent() == 0 ? null : BenchPairs.round3((double) loopWakes / main.sent()));
             if (jitter != null) {
                 out.put("timer_jitter", jitter.toMap());
                 out.put("timer_jitter_during_run", duringRunJitter.toMap());
@@ -332,6 +350,13 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             if (!spooled.isEmpty()) {
                 out.put("spool", spoolFigures(spooled));
             }
+            if (throughKafka) {
+                out.put("journal_dir", publishing.journalDir().toString());
+            }
+            if (!kafkaRuns.isEmpty()) {
+                out.put("kafka", BenchPairs.figures(kafkaRuns, "without_kafka", "with_kafka_and_journal",
+                        "ratio_with_over_without", true, tolerance));
+            }
             if (vsWrk) {
                 out.put("wrk", wrk.map(Object::toString).orElse("not installed"));
             }
@@ -341,7 +366,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
                 double wrkMax = wrkRun.requestsPerSec();
                 System.err.printf("bench: wrk max %.0f req/s; searching the highest open-loop rate that holds%n", wrkMax);
                 List<Map<String, Object>> steps = new ArrayList<>();
-                double best = search(bench, wrkMax, step, steps);
+                double best = BenchSearch.search(bench, wrkMax, step, searchSteps, tolerance, steps);
                 out.put("wrk_max_rps", BenchResultRound.round(wrkMax));
                 out.put("wrk_threads", wrkThreads);
                 out.put("wrk_connections", wrkConnections);
@@ -358,6 +383,13 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             out.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-24s %s%n", k, v));
         }
         return ExitCodes.OK;
+    }
+
+    /** A bench of the generator with {@code opts} against the server in this JVM, or the --target. */
+    private GeneratorBench benchOf(BenchServer server, URI external, io.rigscope.generator.RecordSink sink,
+                                   GeneratorOptions opts) {
+        return server != null ? new GeneratorBench(server, sink, opts, maxInFlight)
+                : new GeneratorBench(external, null, sink, opts, maxInFlight);
     }
 
     /** The timer-jitter probe's period: the generator's wake gap at this rate (one request's interval, at least --min-wake-gap-us). */
@@ -397,7 +429,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
         m.put("kind", check);
         m.put("check", responseCheck.toMap());
         m.put("response_bytes", target == null ? responseBytes : null);
-        m.putAll(pairedFigures(pairs, "without", "with", "ratio_with_over_without", true));
+        m.putAll(BenchPairs.figures(pairs, "without", "with", "ratio_with_over_without", true, tolerance));
         return m;
     }
 
@@ -405,63 +437,13 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     private Map<String, Object> timingFigures(List<BenchResult[]> pairs) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("header", BenchServer.SUT_SERVER_TIMING);
-        m.putAll(pairedFigures(pairs, "ignored", "read", "ratio_read_over_ignored", true));
+        m.putAll(BenchPairs.figures(pairs, "ignored", "read", "ratio_read_over_ignored", true, tolerance));
         return m;
     }
 
     /** {@code --spool-pairs}' figures: every pair's runs (without, with the journal) and the ratios with / without. */
     private Map<String, Object> spoolFigures(List<BenchResult[]> pairs) {
-        return pairedFigures(pairs, "without", "with", "ratio_with_over_without", false);
-    }
-
-    /** Pairs of runs (A, B) under the given names, then the ratios B / A (the median over the pairs). */
-    private Map<String, Object> pairedFigures(List<BenchResult[]> pairs, String a, String b, String ratioKey,
-                                              boolean withP50) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        List<Map<String, Object>> runs = new ArrayList<>();
-        for (BenchResult[] pair : pairs) {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put(a, pairFigures(pair[0]));
-            p.put(b, pairFigures(pair[1]));
-            runs.add(p);
-        }
-        m.put("pairs", runs);
-        Map<String, Object> ratios = new LinkedHashMap<>();
-        ratios.put("cpu_us_per_request", ratio(pairs, BenchResult::cpuUsPerRequest));
-        ratios.put("user_cpu_us_per_request", ratio(pairs, BenchResult::userUsPerRequest));
-        ratios.put("lag_p99_ms", ratio(pairs, BenchResult::lagP99Ms));
-        if (withP50) {
-            ratios.put("service_p50_ms", ratio(pairs, BenchResult::serviceP50Ms));
-        }
-        ratios.put("service_p99_ms", ratio(pairs, BenchResult::serviceP99Ms));
-        m.put(ratioKey, ratios);
-        return m;
-    }
-
-    private Map<String, Object> pairFigures(BenchResult r) {
-        Map<String, Object> all = r.toMap();
-        Map<String, Object> m = new LinkedHashMap<>();
-        for (String key : List.of("offered_rate", "dropped", "failed", "lag_p50_ms", "lag_p99_ms", "service_p50_ms",
-                "service_p99_ms", "cpu_pct", "cpu_us_per_request", "user_cpu_us_per_request")) {
-            m.put(key, all.get(key));
-        }
-        m.put("holds", r.held(tolerance));
-        return m;
-    }
-
-    /** The median over the pairs of {@code figure} with / without: one noisy run moves it less than a ratio of sums. */
-    private static Double ratio(List<BenchResult[]> pairs, java.util.function.ToDoubleFunction<BenchResult> figure) {
-        double[] ratios = new double[pairs.size()];
-        for (int i = 0; i < ratios.length; i++) {
-            ratios[i] = figure.applyAsDouble(pairs.get(i)[1]) / figure.applyAsDouble(pairs.get(i)[0]);
-        }
-        java.util.Arrays.sort(ratios);
-        int n = ratios.length;
-        return round3(n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2);
-    }
-
-    private static Double round3(double v) {
-        return Double.isNaN(v) || Double.isInfinite(v) ? null : Math.round(v * 1000) / 1000.0;
+        return BenchPairs.figures(pairs, "without", "with", "ratio_with_over_without", false, tolerance);
     }
 
     /** {@code --target}: an http:// URL with a host. */
@@ -476,41 +458,6 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
             throw new UsageException("--target '" + value + "' must be an http:// URL with a host, e.g. http://127.0.0.1:8080/");
         }
         return uri.getRawPath() == null || uri.getRawPath().isEmpty() ? uri.resolve("/") : uri;
-    }
-
-    /**
-     * Bisection over {@code [0, 1.2 × wrk's rate]}: {@code --search-steps} runs of {@code --step-duration}; each
-     * step that holds raises the lower bound, each that does not lowers the upper one. Returns the lower bound:
-     * the highest rate seen to hold.
-     */
-    private double search(GeneratorBench bench, double wrkMax, Duration step, List<Map<String, Object>> steps) {
-        double lo = 0;
-        double hi = 1.2 * wrkMax;
-        for (int i = 0; i < searchSteps; i++) {
-            double mid = Math.round((lo + hi) / 2);
-            BenchResult res = bench.run(mid, step);
-            steps.add(stepMap(res));
-            if (res.held(tolerance)) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    private Map<String, Object> stepMap(BenchResult r) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("target_rate", r.targetRate());
-        m.put("offered_rate", BenchResultRound.round(r.offeredRate()));
-        m.put("dropped", r.dropped());
-        m.put("failed", r.failed());
-        m.put("lag_p99_ms", r.toMap().get("lag_p99_ms"));
-        m.put("cpu_us_per_request", r.toMap().get("cpu_us_per_request"));
-        m.put("holds", r.held(tolerance));
-        System.err.printf(Locale.ROOT, "bench: step %.0f req/s -> offered %.1f, dropped %d, lag p99 %.3f ms: %s%n",
-                r.targetRate(), r.offeredRate(), r.dropped(), r.lagP99Ms(), r.held(tolerance) ? "holds" : "does not hold");
-        return m;
     }
 
     /** Two decimals, or null (JSON null) for NaN. */
