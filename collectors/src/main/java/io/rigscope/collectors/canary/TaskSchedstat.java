@@ -1,5 +1,6 @@
 package io.rigscope.collectors.canary;
 
+import io.rigscope.model.proc.ProcStat;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -104,10 +105,7 @@ final class TaskSchedstat implements AutoCloseable {
 
     /** True when the thread is runnable now (on a CPU or waiting for one): state {@code R} in its stat file. */
     boolean runnable() throws IOException {
-        // "tid (comm) S ...": the state follows the last ')' (comm may hold spaces and parentheses)
-        String stat = Files.readString(dir.resolve("stat"), StandardCharsets.US_ASCII);
-        int close = stat.lastIndexOf(')');
-        return close >= 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 'R';
+        return ProcStat.stateOf(Files.readString(dir.resolve("stat"), StandardCharsets.US_ASCII)) == 'R';
     }
 
     private long[] fields() throws IOException {

@@ -3,6 +3,7 @@ package io.rigscope.collectors.process;
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.Resilient;
+import io.rigscope.model.proc.ProcStat;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.WireRecord;
@@ -104,8 +105,8 @@ public final class ProcessCollector {
 
         Optional<ProcessMetrics> poll(boolean record) throws IOException {
             Path dir = config.proc().resolve(Long.toString(config.pid()));
-            String[] stat = stat(dir);
-            char state = stat[0].isEmpty() ? '?' : stat[0].charAt(0);
+            ProcStat stat = ProcStat.read(dir.resolve("stat"));
+            char state = stat.state();
             if (state == 'T' || state == 't') {
                 stoppedPolls++;
             }
@@ -151,11 +152,11 @@ public final class ProcessCollector {
                     safepointMs, round(waitMaxNs / 1e6)));
         }
 
-        private Reading read(Path dir, String[] stat) throws IOException {
+        private Reading read(Path dir, ProcStat stat) throws IOException {
             Reading r = new Reading();
             r.nanoTime = System.nanoTime();
             r.command = Files.readString(dir.resolve("comm")).strip();
-            r.threadCount = (int) Long.parseLong(stat[17]);
+            r.threadCount = (int) stat.threads();
             r.rssBytes = rssBytes(dir);
             try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir.resolve("task"))) {
                 for (Path task : tasks) {
@@ -180,16 +181,6 @@ public final class ProcessCollector {
         long rssBytes;
         final Map<Long, long[]> threads = new HashMap<>();
         Map<String, Long> jvm;
-    }
-
-    /** The fields of {@code /proc/PID/stat} after the command's closing parenthesis: [0] is the state. */
-    static String[] stat(Path dir) throws IOException {
-        String s = Files.readString(dir.resolve("stat"));
-        int close = s.lastIndexOf(')');
-        if (close < 0) {
-            throw new IOException("unreadable " + dir.resolve("stat") + ": " + s);
-        }
-        return s.substring(close + 1).strip().split("\\s+");
     }
 
     private static long rssBytes(Path dir) throws IOException {

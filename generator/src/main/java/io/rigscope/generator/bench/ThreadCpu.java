@@ -1,5 +1,6 @@
 package io.rigscope.generator.bench;
 
+import io.rigscope.model.proc.ProcStat;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.HashMap;
@@ -91,9 +92,7 @@ public final class ThreadCpu implements AutoCloseable {
                 if (group == null) {
                     continue;
                 }
-                String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
-                String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                out.merge(group, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                out.merge(group, ProcStat.read(task.toPath().resolve("stat")).cpuTicks(), Long::sum);
             } catch (java.io.IOException | RuntimeException gone) {
                 // the thread ended between listing and reading
             }
@@ -134,9 +133,8 @@ public final class ThreadCpu implements AutoCloseable {
         sample(false);
         double wall = System.nanoTime() - startNanos;
         Map<String, Double> out = new TreeMap<>();
-        // /proc ticks are 1/100 s (USER_HZ on Linux)
         vmThreadTicks().forEach((group, ticks) -> out.put(group,
-                100.0 * (ticks - vmStartTicks.getOrDefault(group, 0L)) * 10_000_000L / wall));
+                100.0 * (ticks - vmStartTicks.getOrDefault(group, 0L)) * ProcStat.NANOS_PER_TICK / wall));
         lastCpu.forEach((id, cpu) -> {
             String group = names.get(id).replaceAll("[-#\\s]*\\d+$", "").replaceAll("-\\d+-", "-");
             double pct = 100.0 * (cpu - startCpu.getOrDefault(id, 0L)) / wall;

@@ -2,6 +2,7 @@ package io.rigscope.rig.cli;
 
 import io.rigscope.importers.k6.bench.SyntheticK6Run;
 import io.rigscope.importers.k6.K6Import;
+import io.rigscope.model.proc.ProcStat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -136,10 +137,7 @@ public final class BenchImportK6Command implements Callable<Integer> {
      */
     private static double childrenCpuSec() {
         try {
-            String stat = Files.readString(Path.of("/proc/self/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            // after "pid (comm) ": field 3 is f[0]; cutime and cstime are fields 16 and 17
-            return (Long.parseLong(f[13]) + Long.parseLong(f[14])) / 100.0;
+            return ProcStat.read(Path.of("/proc/self/stat")).childrenCpuSec();
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }

@@ -2,6 +2,7 @@ package io.rigscope.rig.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.model.proc.ProcStat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,7 +77,7 @@ class PeerBenchTest {
     @Test
     void procStatCpuIsUserPlusSystemCountedFromTheLastParenthesis() {
         String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 30 0 1 2 3";
-        assertThat(ProcCpu.parseStat(stat)).isEqualTo(325 * 10_000_000L);
+        assertThat(ProcStat.parse(stat).cpuNanos()).isEqualTo(325 * 10_000_000L);
         assertThat(ProcCpu.ofPid(ProcessHandle.current().pid())).isPositive();
     }
 
