@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,6 +27,7 @@ import reactor.core.publisher.Flux;
  * The server's log is the container's stderr, appended to a file the log collector tails.
  */
 @Testcontainers(disabledWithoutDocker = true)
+@Tag("it")
 class PostgresContainersTest {
 
     @ParameterizedTest(name = "{0}")

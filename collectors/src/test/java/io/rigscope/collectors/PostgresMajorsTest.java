@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * every part of its sample (the catalog views moved between majors: pg_stat_checkpointer from 17, pg_stat_io from
  * 16), the wait collector sees a row lock, and the log collector parses a checkpoint and an autovacuum.
  */
+@Tag("it")
 class PostgresMajorsTest {
 
     private static final Pattern VERSION = Pattern.compile("-(\\d+)\\.(\\d+)\\.(\\d+)\\.jar$");

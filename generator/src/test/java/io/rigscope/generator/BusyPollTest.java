@@ -16,12 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code busyPoll}: while a run lasts its client loops poll without blocking; once it has ended they block again
  * (their owner keeps them for several runs, so a loop left spinning would burn a core until it closes them).
  */
+@Tag("it")
 class BusyPollTest {
 
     @Test

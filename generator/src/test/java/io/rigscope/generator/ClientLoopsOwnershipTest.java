@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
@@ -20,6 +21,7 @@ import reactor.core.publisher.Mono;
  * only their owner's close ends them. And the stop signal is composed with the run, so its failure reaches the
  * caller instead of being dropped.
  */
+@Tag("it")
 class ClientLoopsOwnershipTest {
 
     private static LoadPlan plan(String series, TestServer server, Duration duration) {

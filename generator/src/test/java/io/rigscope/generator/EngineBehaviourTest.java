@@ -29,6 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,7 @@ import reactor.netty.http.server.HttpServer;
  * whole runs against real loopback servers, well-behaved and not: every request sent ends in exactly one sample
  * whose outcome says what the server did, and the run never hangs.
  */
+@Tag("it")
 class EngineBehaviourTest {
 
     /** The client loops every run of this class uses (as a process running several runs keeps one set). */

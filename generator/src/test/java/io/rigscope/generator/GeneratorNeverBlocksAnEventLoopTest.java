@@ -12,11 +12,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /** With BlockHound installed (by {@link BlockHoundSession}, for every test of this module), a whole open- and closed-loop run raises no blocking call on a non-blocking thread. */
+@Tag("it")
 class GeneratorNeverBlocksAnEventLoopTest {
 
     @Test

@@ -21,6 +21,7 @@ import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * failed request of kind {@code check} (a status >= 400 the check does not accept stays {@code 4xx}/{@code 5xx}),
  * with the status it had; a scenario without a check is judged by its status alone, as before.
  */
+@Tag("it")
 class ResponseCheckRunTest {
 
     private static final int BIG_BYTES = 100 * 1024;

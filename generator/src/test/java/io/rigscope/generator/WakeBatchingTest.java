@@ -13,12 +13,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * What a wake of the open-loop scheduler may and may not do when it sends several requests at once, and that the
  * generator's own warm-up runs once per set of client loops.
  */
+@Tag("it")
 class WakeBatchingTest {
 
     private static LoadPlan plan(String series, TestServer server, double rate, Duration duration) {

@@ -18,12 +18,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The ledger is the watermark: in the order records reach the sink, the ledger of (scenario, second S) comes
  * after every sample of that scenario that ended in S, and no such sample comes after it.
  */
+@Tag("it")
 class WatermarkTest {
 
     @Test

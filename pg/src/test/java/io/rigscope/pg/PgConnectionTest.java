@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.r2dbc.spi.Connection;
 import io.rigscope.localenv.testing.Postgres;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /** Real connections to a private cluster (no TLS configured on it) through URLs with query parameters. */
+@Tag("it")
 class PgConnectionTest {
 
     @RegisterExtension

@@ -12,6 +12,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,6 +26,7 @@ import reactor.core.publisher.Mono;
  * host name, a CA that did not sign the certificate is refused, require encrypts without checking. Unlike libpq,
  * r2dbc-postgresql's verify-ca checks the host name too (measured here; docs/operations.md says so).
  */
+@Tag("it")
 class PgTlsTest {
 
     @RegisterExtension

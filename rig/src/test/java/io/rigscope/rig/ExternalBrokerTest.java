@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * embedded broker and keeps it; this JVM's commands reach it with {@code --bootstrap} only, start no broker of
  * their own, and a series goes through it end to end (topics, collect, generate, tail, analyze).
  */
+@Tag("it")
 class ExternalBrokerTest {
 
     @Test

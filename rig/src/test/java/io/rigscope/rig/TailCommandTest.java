@@ -12,9 +12,11 @@ import io.rigscope.wire.WirePublisher;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("it")
 class TailCommandTest {
 
     @RegisterExtension

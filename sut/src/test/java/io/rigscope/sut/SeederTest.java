@@ -10,9 +10,11 @@ import io.rigscope.sut.seed.Seeder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("it")
 class SeederTest {
 
     @RegisterExtension

@@ -20,10 +20,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Planted patterns through a real broker: publish a simulated series, replay it, read the report. */
+@Tag("it")
 class PlantedPatternsTest {
 
     private static final long START = 1_700_000_000L;

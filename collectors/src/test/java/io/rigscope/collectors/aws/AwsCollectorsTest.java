@@ -18,12 +18,14 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.scheduler.Schedulers;
 
 /** Each RDS source through the real AWS SDK client against {@link FakeAws}. */
+@Tag("it")
 class AwsCollectorsTest {
 
     private static final String DBI = "db-ABCDEFGHIJKLMNOPQRSTUVWXY1";

@@ -14,11 +14,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.scheduler.Schedulers;
 
+@Tag("it")
 class PgLogCollectorTest {
 
     @RegisterExtension

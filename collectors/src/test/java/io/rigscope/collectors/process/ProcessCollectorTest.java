@@ -12,12 +12,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
 /** The process collector against a real child JVM on this host, stopped with SIGSTOP once. */
+@Tag("it")
 class ProcessCollectorTest {
 
     private Process child;

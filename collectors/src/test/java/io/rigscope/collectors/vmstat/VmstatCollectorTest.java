@@ -9,9 +9,11 @@ import io.rigscope.model.wire.Vmstat;
 import io.rigscope.model.wire.WireRecord;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import reactor.core.scheduler.Schedulers;
 
+@Tag("it")
 class VmstatCollectorTest {
 
     @Test

@@ -8,10 +8,12 @@ import io.rigscope.model.wire.Waits;
 import io.rigscope.pg.PgUrl;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Tag("it")
 class WaitsCollectorTest {
 
     @RegisterExtension

@@ -7,9 +7,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The bench server's count of arrivals since a window opened, which --vs-peers judges every step by. */
+@Tag("it")
 class BenchServerWindowTest {
 
     @Test

@@ -10,9 +10,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The generator benchmark against its own server in this JVM. */
+@Tag("it")
 class GeneratorBenchTest {
 
     @Test

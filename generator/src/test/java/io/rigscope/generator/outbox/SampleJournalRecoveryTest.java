@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * broker listens the file stays, whole; against the real broker every record arrives, in order, and the file goes.
  */
 @Timeout(120)
+@Tag("it")
 class SampleJournalRecoveryTest {
 
     @RegisterExtension

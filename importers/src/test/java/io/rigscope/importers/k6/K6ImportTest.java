@@ -30,11 +30,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** k6 --out json files through the broker into the analyzer. */
+@Tag("it")
 class K6ImportTest {
 
     private static final long START = 1_700_000_000L;

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 // The wire client's round trip lives here, not in wire: it needs a broker, and localenv (which has one) depends on wire.
 // its own broker, not the shared KafkaBroker fixture: it checks that ensureTopics creates every topic on a fresh broker
+@Tag("it")
 class WireRoundTripTest {
 
     private static EmbeddedKafka kafka;

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 // its own clusters, not the shared Postgres fixture: it tests PrivatePostgres itself (start, settings, log, close)
+@Tag("it")
 class PrivatePostgresTest {
 
     @Test

@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Two analyzers in one consumer group follow every series on the broker: three series started while they run are
  * each analysed once, in all (not once per analyzer), to the report a replay of the series gives.
  */
+@Tag("it")
 class EverySeriesTest {
 
     @RegisterExtension

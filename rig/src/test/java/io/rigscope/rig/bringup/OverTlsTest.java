@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * self-signed certificate that refuses TCP without TLS (so each step passing proves it used TLS): the SUT, the
  * bring-up checks, reconciliation, the pgbench denominator (libpq) and the DB sampler and wait collector.
  */
+@Tag("it")
 class OverTlsTest {
 
     @RegisterExtension

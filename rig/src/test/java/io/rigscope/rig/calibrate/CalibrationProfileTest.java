@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
  * The rds profile for real: a private cluster logging as RDS does, its telemetry through the RDS stand-in and the
  * real RDS collectors, and how the profile judges results.
  */
+@Tag("it")
 class CalibrationProfileTest {
 
     /** Faster polls than the collectors' defaults, so the test is short; CloudWatch's periods stay 60 s. */

@@ -19,10 +19,12 @@ import java.util.Map;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code rigscope analyze --input FILE}: exit codes and reports, from wire files (no broker needed). */
+@Tag("it")
 class AnalyzeCommandTest {
 
     @TempDir

@@ -10,10 +10,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code bench generator --vs-peers}: its flags, its JSON, and peers that cannot be had. */
+@Tag("it")
 class BenchGeneratorVsPeersTest {
 
     @Test

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rigscope.localenv.kafka.DetachedBroker;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("it")
 class BrokerCommandTest {
 
     @TempDir

@@ -11,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code clean} case runs for real (private cluster, SUT, collectors, analyzer); whether it comes out clean
  * depends on the machine, so the test checks the shape and that the exit code agrees with {@code calibrated}.
  */
+@Tag("it")
 class CalibrateCommandTest {
 
     @RegisterExtension

@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and publishes an ABORT verdict when the threshold fails; {@code generate --rep 1} of that series reads it and
  * stops its repeat there; the report says which threshold stopped it.
  */
+@Tag("it")
 class GenerateStopsOnAbortTest {
 
     @RegisterExtension

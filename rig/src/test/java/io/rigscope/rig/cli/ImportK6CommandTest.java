@@ -7,11 +7,13 @@ import io.rigscope.localenv.kafka.EmbeddedKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Tag("it")
 class ImportK6CommandTest {
 
     private static final long START_SEC = 1_700_000_000L;

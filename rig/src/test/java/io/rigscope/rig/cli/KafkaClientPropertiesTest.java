@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rigscope.localenv.testing.KafkaBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code --kafka-property} and {@code --kafka-config} reach the clients, and bad ones exit 2 naming them. */
+@Tag("it")
 class KafkaClientPropertiesTest {
 
     @RegisterExtension

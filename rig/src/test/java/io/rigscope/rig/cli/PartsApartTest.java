@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * repeat, its database count and the series' end; an {@code analyze} following the series live then finishes by
  * itself, printing the lines {@code run} prints, and judges the repeat with that count.
  */
+@Tag("it")
 class PartsApartTest {
 
     @RegisterExtension

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * planted episode at its allowed answer, a stalled generator never blamed on the server, a lone init wait out of the
  * rhythm's step only most likely.
  */
+@Tag("it")
 class RdsEdgesEvidenceTest {
 
     @RegisterExtension

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Each planted episode is scored against the answers its streams allow ({@link RdsEvidence.Plant#allowed}); the
  * figure is printed ({@code held-out RDS-shaped evidence: ...}) and quoted in docs/attribution.md.
  */
+@Tag("it")
 class RdsShapedEvidenceTest {
 
     @RegisterExtension

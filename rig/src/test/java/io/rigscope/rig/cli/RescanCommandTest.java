@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code rigscope rescan}: an evidence directory written in the tools' documented formats ({@link EvidenceDirectory})
  * with planted episodes, published to a real embedded broker and judged by the analyzer.
  */
+@Tag("it")
 class RescanCommandTest {
 
     @RegisterExtension

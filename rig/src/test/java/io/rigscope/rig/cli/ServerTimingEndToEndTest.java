@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * series file names the service's process ({@code target.pid}: the SUT runs in this test's JVM, so it is this JVM's
  * pid), and the series watches it ({@code rig.process} records of that pid on the wire).
  */
+@Tag("it")
 class ServerTimingEndToEndTest {
 
     @RegisterExtension

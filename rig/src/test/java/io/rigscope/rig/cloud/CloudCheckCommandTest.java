@@ -8,11 +8,13 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@code cloud check}'s exit codes, with the real SDK clients against {@link CloudStandIn}. */
+@Tag("it")
 class CloudCheckCommandTest {
 
     private CloudStandIn aws;

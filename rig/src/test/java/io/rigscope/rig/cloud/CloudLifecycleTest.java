@@ -11,12 +11,14 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code cloud up | extend | down | check} with the real SDK clients against {@link CloudStandIn}. */
+@Tag("it")
 class CloudLifecycleTest {
 
     private static final String SERIES_FILE = """

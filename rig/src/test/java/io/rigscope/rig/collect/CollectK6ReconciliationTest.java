@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * gained over the repeat's window is published as its RECONCILIATION, before the series' end, and the analyzer
  * reconciles the repeat with it.
  */
+@Tag("it")
 class CollectK6ReconciliationTest {
 
     @RegisterExtension

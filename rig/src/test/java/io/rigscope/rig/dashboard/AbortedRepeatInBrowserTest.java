@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -24,6 +25,7 @@ import org.openqa.selenium.WebElement;
  * A repeat that {@code abortOnFail} stopped, in the HTML report opened in real headless Chromium: its gate table
  * says it was aborted, by which threshold, when and at what figure, beside a repeat that ran its schedule.
  */
+@Tag("it")
 class AbortedRepeatInBrowserTest {
 
     @TempDir

@@ -8,6 +8,7 @@ import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -16,6 +17,7 @@ import org.openqa.selenium.By;
  * {@code compare A B --report-html}: the provoked clean and wal-pool recordings overlaid in a headless Chromium,
  * offline: both sides' p99 seconds drawn, B's freeze-seconds counted, the telemetry panels drawn for both.
  */
+@Tag("it")
 class ComparisonPageInBrowserTest {
 
     static final Path PROVOKED = Path.of("../analyzer/src/test/resources/provoked");

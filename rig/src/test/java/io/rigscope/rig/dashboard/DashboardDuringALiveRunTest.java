@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import reactor.netty.http.server.HttpServer;
  * seconds in; the live analyzer decides that second a freeze-second, and the page, fed by the event stream,
  * marks it while the run is still going.
  */
+@Tag("it")
 class DashboardDuringALiveRunTest {
 
     @RegisterExtension

@@ -18,6 +18,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,6 +28,7 @@ import org.openqa.selenium.By;
  * The dashboard on a real broker holding a real series: the recorded hot-row demo (its telemetry and load, as
  * recorded), judged by {@code analyze --replay --publish} so that its decisions are on {@code rig.verdicts}.
  */
+@Tag("it")
 class DashboardTest {
 
     @RegisterExtension

@@ -8,6 +8,7 @@ import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -19,6 +20,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * Chromium. The recorded hot-row demo (analyzer/src/test/resources/recorded) replays to one lock_contention
  * episode of two freeze-seconds; the page must draw its seconds and mark both.
  */
+@Tag("it")
 class HtmlReportInBrowserTest {
 
     static final Path RECORDED = Path.of("../analyzer/src/test/resources/recorded/hot-row.jsonl.gz");

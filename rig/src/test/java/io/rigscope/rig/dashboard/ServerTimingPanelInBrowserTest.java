@@ -24,6 +24,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,6 +40,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * held to the wire file's own samples: the slowest request that carried Server-Timing, its measured service time
  * and every metric the SUT named for it.
  */
+@Tag("it")
 class ServerTimingPanelInBrowserTest {
 
     static final Path RECORDED = Path.of("../analyzer/src/test/resources/recorded/demo-quick-server-timing.jsonl.gz");

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import org.openqa.selenium.WebElement;
  * never offered and what may be missing.
  */
 @Timeout(180)
+@Tag("it")
 class SilentGeneratorInBrowserTest {
 
     private static final long START_SEC = 1_796_000_000L; // 2026-11-30T00:53:20Z

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * postgresql.auto.conf are as before. An arm here reads the settings in force (its series is not what is tested)
  * and hands back a real recorded report (analyzer/src/test/resources/compare).
  */
+@Tag("it")
 class ExperimentSettingsTest {
 
     private static final Path COMPARE = Path.of("..", "analyzer", "src", "test", "resources", "compare");

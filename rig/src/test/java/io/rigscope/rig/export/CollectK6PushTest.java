@@ -10,10 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code collect k6 --prometheus-rw}: a followed k6 run's seconds, decided by the analyzer, in a real Prometheus. */
+@Tag("it")
 class CollectK6PushTest {
 
     @Test

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * receiver that decodes the protobuf (the opentelemetry-proto classes): every closed second's exponential
  * histogram against the analyzer's second, every final episode as a log record against the report's.
  */
+@Tag("it")
 class OtlpExportTest {
 
     @Test

@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * only when no {@code prometheus} binary is on the PATH (.ci/run installs it).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("it")
 class PrometheusRemoteWriteTest {
 
     static final Path RECORDED = Path.of("..", "analyzer", "src", "test", "resources", "recorded",

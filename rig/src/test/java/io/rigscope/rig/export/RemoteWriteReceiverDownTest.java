@@ -8,10 +8,12 @@ import io.rigscope.rig.cli.RigscopeRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code --prometheus-rw} to a receiver that is down: the run's verdict and report are those of a run without it. */
+@Tag("it")
 class RemoteWriteReceiverDownTest {
 
     @Test

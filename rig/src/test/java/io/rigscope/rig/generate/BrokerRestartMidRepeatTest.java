@@ -20,6 +20,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the repeat {@code generator_silent}; the repeat must be judged from the generator's end marker.
  */
 @Timeout(300)
+@Tag("it")
 class BrokerRestartMidRepeatTest {
 
     @TempDir

@@ -24,6 +24,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * journal held beyond the broker's last acknowledgement.
  */
 @Timeout(240)
+@Tag("it")
 class GeneratorKilledMidRepeatTest {
 
     @RegisterExtension

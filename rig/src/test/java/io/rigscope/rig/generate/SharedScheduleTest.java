@@ -23,6 +23,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * 2/2} in a process of its own started two seconds later: the live analyzer waits for both before it
  * closes a second or judges the repeat, and the repeat counts what one generator at the full rate counts.
  */
+@Tag("it")
 class SharedScheduleTest {
 
     @RegisterExtension

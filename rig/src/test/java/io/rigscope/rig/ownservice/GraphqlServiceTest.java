@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The ledger service, each mode in a JVM of its own on a database of its own in one private cluster, spoken to as
  * any client would: over HTTP, checking what it answers against what the database holds.
  */
+@Tag("it")
 class GraphqlServiceTest {
 
     @RegisterExtension

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the user's reconciliation SQL, the denominator on the user's row, and the collectors on the database's data
  * directory and log; real broker, real Postgres.
  */
+@Tag("it")
 class OwnServiceEndToEndTest {
 
     @RegisterExtension

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * requests are stored after their client gave up, and the denominator's insert meets the same CHECK unless it draws
  * values the ingest check accepted. The series keeps its verdict and its report whatever a step does.
  */
+@Tag("it")
 class RestRefusalsEndToEndTest {
 
     @RegisterExtension

@@ -25,6 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code run --config} with {@code rds:} against the RDS stand-in, the test's private cluster standing in for the
  * instance's database: the real RDS client and collectors through the AWS SDK, the real broker, the real analyzer.
  */
+@Tag("it")
 class RdsSeriesTest {
 
     @RegisterExtension

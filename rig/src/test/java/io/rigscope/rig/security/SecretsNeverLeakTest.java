@@ -26,6 +26,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * endpoint that refuses them as AWS does (403 InvalidClientTokenId), so they travel in signed requests and the
  * refusals reach gap markers.
  */
+@Tag("it")
 class SecretsNeverLeakTest {
 
     private static final String DB_PASSWORD = "db-Pw-5f3a9c1e77";

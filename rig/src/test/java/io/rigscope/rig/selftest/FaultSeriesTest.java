@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.model.topic.Topic;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * analyzer) with a fault in each repeat: the broker restarted, an analyzer child killed and restarted, PostgreSQL
  * restarted. Each test reads one guarantee from it.
  */
+@Tag("it")
 class FaultSeriesTest {
 
     @TempDir

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rigscope.localenv.testing.KafkaBroker;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** selftest's "generator killed mid-repeat" case on its own: a real generate child, SIGKILL, a real broker. */
 @Timeout(300)
+@Tag("it")
 class GeneratorKillTest {
 
     @RegisterExtension

@@ -9,6 +9,7 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * shared broker they would sit in {@code rig.markers} for every other test's readers (the dashboard's series index
  * read them all, and a dashboard test timed out on it).
  */
+@Tag("it")
 class MalformedRecordsTest {
 
     @TempDir

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The whole path on real parts: the reference SUT on a private PostgreSQL, the generator, the embedded broker and
  * the live analyzer, with reconciliation after each repeat.
  */
+@Tag("it")
 class SeriesEndToEndTest {
 
     @RegisterExtension

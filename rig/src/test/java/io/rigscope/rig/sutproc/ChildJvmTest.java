@@ -14,11 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** Real child JVMs running {@link Scripted}: how they are started, watched, failed and stopped. */
 @Timeout(60)
+@Tag("it")
 class ChildJvmTest {
 
     private static final List<String> SMALL_JVM = List.of("-Xmx32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");

@@ -12,10 +12,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The reference SUT as a child JVM on a real private cluster: it comes up, answers, and is gone after close. */
+@Tag("it")
 class SutProcessTest {
 
     @RegisterExtension

@@ -39,6 +39,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -49,6 +50,7 @@ import reactor.core.scheduler.Schedulers;
  * k6 followed live, through the broker into a live analyzer, against {@code import k6} of the whole file: the
  * same lines must give the same freeze-seconds and gates.
  */
+@Tag("it")
 class K6FollowTest {
 
     @RegisterExtension
