@@ -1,20 +1,14 @@
 package io.rigscope.importers.k6;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import io.rigscope.analyzer.threshold.ThresholdDecl;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Reads k6 {@code --out json} lines into {@link K6Line}s: a point line in the shape k6 writes it
@@ -42,42 +36,16 @@ public final class K6LineReader {
     /** Interned strings and tag sets kept at most. */
     public static final int MAX_INTERNED = 1 << 16;
 
-    private static final JsonFactory FACTORY = JsonFactory.builder()
-            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
-            .build();
     private static final int BLOCK_BYTES = 1 << 20;
     /** A point of a metric no rule reads, its data not kept. */
     private static final K6Line.Other SKIPPED_POINT = new K6Line.Other("Point");
 
-    private final java.util.function.Predicate<String> wanted;
-    private final java.util.Set<String> withThresholds = new java.util.HashSet<>();
-    private final K6Interning.StringPool strings = new K6Interning.StringPool();
-    private final K6Interning.TagPool tagSets = new K6Interning.TagPool();
-    private final RfcTime times = new RfcTime();
     private final List<K6Line> pending = new ArrayList<>(8192);
 
-    // one line's fields, reset by object()
-    private String type;
-    private String metric;
-    private long timeUs;
-    private String badTime;
-    private boolean hasTime;
-    private double value;
-    private boolean hasValue;
-    private K6Tags tags;
-    private String name;
-    private String metricType;
-    private String contains;
-    private List<ThresholdDecl> thresholds;
-    private final String[] tagKeys = new String[64];
-    /** The bytes the current parser reads, and where its input starts in them. */
-    private byte[] source;
-    private int sourceOff;
-    private final K6Interning.ByBytes<K6Tags> rawTags = new K6Interning.ByBytes<>();
+    private final K6ObjectParser parser;
     private final K6Interning.ByBytes<String> metricNames = new K6Interning.ByBytes<>();
     private final K6PointShape shape = new K6PointShape();
     private char[] asciiChars = new char[64];
-    private final String[] tagValues = new String[64];
 
     /** A reader that reads every point in full. */
     public K6LineReader() {
@@ -91,7 +59,7 @@ public final class K6LineReader {
      * tags not read.
      */
     public K6LineReader(java.util.function.Predicate<String> wanted) {
-        this.wanted = java.util.Objects.requireNonNull(wanted, "wanted");
+        this.parser = new K6ObjectParser(java.util.Objects.requireNonNull(wanted, "wanted"));
     }
 
     /** Receives a stream's lines in order. */
@@ -158,23 +126,7 @@ public final class K6LineReader {
 
     /** {@link #parse(byte[], int, int)} with Jackson's parser only (never {@link K6PointShape}). */
     K6Line parseWithParser(byte[] bytes, int off, int len) throws BadLineException {
-        source = bytes;
-        sourceOff = off;
-        try (JsonParser p = FACTORY.createParser(bytes, off, len)) {
-            JsonToken t = p.nextToken();
-            if (t != JsonToken.START_OBJECT) {
-                throw new BadLineException(t == null ? "is empty" : "is not a k6 JSON output line (not an object)");
-            }
-            K6Line line = object(p);
-            if (p.nextToken() != null) {
-                throw new BadLineException("is not JSON: more than one value on the line");
-            }
-            return line;
-        } catch (JsonProcessingException e) {
-            throw new BadLineException("is not JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new BadLineException("is not JSON: " + e.getMessage());
-        }
+        return parser.line(bytes, off, len);
     }
 
     /**
@@ -292,15 +244,13 @@ public final class K6LineReader {
         // fails is read again line by line from just after the last line handed over
         int handedTo = off;
         long handedLines = 0;
-        source = buf;
-        sourceOff = off;
-        try (JsonParser p = FACTORY.createParser(buf, off, end - off)) {
+        try (JsonParser p = parser.over(buf, off, end - off)) {
             JsonToken t;
             while ((t = p.nextToken()) != null) {
                 if (t != JsonToken.START_OBJECT) {
                     break;
                 }
-                K6Line line = object(p);
+                K6Line line = parser.object(p);
                 pending.add(line);
                 if (line instanceof K6Line.MetricDecl) {
                     var at = p.currentLocation();
@@ -401,16 +351,16 @@ public final class K6LineReader {
         }
         K6Tags tags = shape.tags;
         if (tags == null) {
-            tags = rawTags.get(b, shape.tagsOff, shape.tagsLen);
+            tags = parser.knownTags(b, shape.tagsOff, shape.tagsLen);
             if (tags == null) {
-                tags = unseenTags(b, shape.tagsOff, shape.tagsLen);
+                tags = parser.unseenTags(b, shape.tagsOff, shape.tagsLen);
                 if (tags == null) {
                     return null;
                 }
             }
             shape.recentTags.remember(b, shape.tagsOff, shape.tagsLen, tags);
         }
-        if (!wanted.test(metric) && !withThresholds.contains(metric)) {
+        if (!parser.keeps(metric)) {
             return SKIPPED_POINT;
         }
         return new K6Line.Point(metric, shape.timeUs, shape.value, tags);
@@ -423,239 +373,7 @@ public final class K6LineReader {
         for (int i = 0; i < len; i++) {
             asciiChars[i] = (char) b[off + i];
         }
-        return strings.intern(asciiChars, 0, len);
+        return parser.intern(asciiChars, len);
     }
-
-    /** A tags object's bytes not seen before: read when they are exactly one JSON object, else null. */
-    private K6Tags unseenTags(byte[] b, int off, int len) {
-        try (JsonParser q = FACTORY.createParser(b, off, len)) {
-            if (q.nextToken() != JsonToken.START_OBJECT) {
-                return null;
-            }
-            K6Tags read = tags(q);
-            if (q.nextToken() != null) {
-                return null;
-            }
-            rawTags.put(b, off, len, read);
-            return read;
-        } catch (IOException | BadLineException e) {
-            return null;
-        }
-    }
-
-    /** The rest of a k6 line after its START_OBJECT. */
-    private K6Line object(JsonParser p) throws IOException, BadLineException {
-        type = null;
-        metric = null;
-        hasTime = false;
-        badTime = null;
-        hasValue = false;
-        tags = K6Tags.EMPTY;
-        name = null;
-        metricType = "";
-        contains = "";
-        thresholds = null;
-        boolean skipped = false;
-        JsonToken t;
-        while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken v = p.nextToken();
-            switch (field) {
-                case "type" -> type = v == JsonToken.VALUE_STRING ? intern(p) : null;
-                case "metric" -> metric = v == JsonToken.VALUE_STRING ? intern(p) : null;
-                case "data" -> {
-                    if (v == JsonToken.START_OBJECT && (metric == null || "Metric".equals(type)
-                            || wanted.test(metric) || withThresholds.contains(metric))) {
-                        data(p);
-                    } else {
-                        skipped = v == JsonToken.START_OBJECT;
-                        p.skipChildren();
-                    }
-                }
-                default -> p.skipChildren();
-            }
-        }
-        if (t != JsonToken.END_OBJECT) {
-            throw new BadLineException("is not JSON: the object does not end");
-        }
-        if (type == null) {
-            throw new BadLineException("is not a k6 JSON output line (no \"type\")");
-        }
-        if ("Point".equals(type)) {
-            if (skipped) {
-                return new K6Line.Other(type);
-            }
-            if (metric == null) {
-                throw new BadLineException("point has no \"metric\"");
-            }
-            if (badTime != null || !hasTime) {
-                throw new BadLineException("time '" + (badTime == null ? "" : badTime)
-                        + "' is not an RFC 3339 timestamp");
-            }
-            if (!hasValue) {
-                throw new BadLineException(metric + " point has no numeric \"value\"");
-            }
-            return new K6Line.Point(metric, timeUs, value, tags);
-        }
-        if ("Metric".equals(type)) {
-            String n = metric != null ? metric : name;
-            if (n == null) {
-                throw new BadLineException("Metric line has no \"metric\" nor data \"name\"");
-            }
-            if (thresholds != null && !thresholds.isEmpty()) {
-                withThresholds.add(n);
-            }
-            return new K6Line.MetricDecl(n, metricType, contains, thresholds == null ? List.of() : thresholds);
-        }
-        return new K6Line.Other(type);
-    }
-
-    private void data(JsonParser p) throws IOException, BadLineException {
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken v = p.nextToken();
-            switch (field) {
-                case "time" -> {
-                    if (v == JsonToken.VALUE_STRING) {
-                        long us = times.parseUs(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-                        if (us == RfcTime.BAD) {
-                            badTime = p.getText();
-                        } else {
-                            timeUs = us;
-                            hasTime = true;
-                        }
-                    } else {
-                        badTime = v == JsonToken.VALUE_NULL ? "" : p.getText();
-                        p.skipChildren();
-                    }
-                }
-                case "value" -> {
-                    if (v == JsonToken.VALUE_NUMBER_INT || v == JsonToken.VALUE_NUMBER_FLOAT) {
-                        value = p.getDoubleValue();
-                        hasValue = true;
-                    } else {
-                        p.skipChildren();
-                    }
-                }
-                case "tags" -> {
-                    if (v == JsonToken.START_OBJECT) {
-                        tags = rawTags(p);
-                    } else {
-                        p.skipChildren();
-                    }
-                }
-                case "name" -> name = v == JsonToken.VALUE_STRING ? intern(p) : null;
-                case "type" -> metricType = v == JsonToken.VALUE_STRING ? p.getText() : "";
-                case "contains" -> contains = v == JsonToken.VALUE_STRING ? p.getText() : "";
-                case "thresholds" -> thresholds = thresholds(p, v);
-                default -> p.skipChildren();
-            }
-        }
-    }
-
-    /**
-     * A {@code tags} object (the parser on its START_OBJECT): k6 repeats the same few tag objects byte for byte,
-     * so the object's bytes are looked up first and only an unseen one is read field by field.
-     */
-    private K6Tags rawTags(JsonParser p) throws IOException, BadLineException {
-        long from = p.currentTokenLocation().getByteOffset();
-        p.skipChildren();
-        long to = p.currentLocation().getByteOffset();
-        if (from < 0 || to <= from) {
-            throw new BadLineException("is not JSON: the tags object cannot be located");
-        }
-        int start = sourceOff + (int) from;
-        int len = (int) (to - from);
-        K6Tags known = rawTags.get(source, start, len);
-        if (known != null) {
-            return known;
-        }
-        K6Tags read;
-        try (JsonParser q = FACTORY.createParser(source, start, len)) {
-            q.nextToken();
-            read = tags(q);
-        }
-        rawTags.put(source, start, len, read);
-        return read;
-    }
-
-    private K6Tags tags(JsonParser p) throws IOException, BadLineException {
-        int n = 0;
-        int hash = 1;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String key = p.currentName();
-            JsonToken v = p.nextToken();
-            String val;
-            if (v == JsonToken.VALUE_STRING) {
-                val = intern(p);
-            } else if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
-                p.skipChildren();
-                continue;
-            } else if (v == JsonToken.VALUE_NULL) {
-                continue;
-            } else {
-                val = strings.intern(p.getText());
-            }
-            if (n == tagKeys.length) {
-                throw new BadLineException("has more than " + tagKeys.length + " tags");
-            }
-            tagKeys[n] = key;
-            tagValues[n] = val;
-            hash = 31 * hash + key.hashCode() * 17 + val.hashCode();
-            n++;
-        }
-        return n == 0 ? K6Tags.EMPTY : tagSets.intern(tagKeys, tagValues, n, hash);
-    }
-
-    /**
-     * A Metric line's {@code thresholds}: each string or object entry decoded by {@link ThresholdDecl} (an object's
-     * fields read as plain values); an entry of another kind, or thresholds that are not an array, are skipped.
-     */
-    private List<ThresholdDecl> thresholds(JsonParser p, JsonToken v) throws IOException, BadLineException {
-        List<ThresholdDecl> out = new ArrayList<>();
-        if (v != JsonToken.START_ARRAY) {
-            p.skipChildren();
-            return out;
-        }
-        JsonToken t;
-        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-            Object entry;
-            if (t == JsonToken.VALUE_STRING) {
-                entry = p.getText();
-            } else if (t == JsonToken.START_OBJECT) {
-                Map<String, Object> object = new LinkedHashMap<>();
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String f = p.currentName();
-                    JsonToken fv = p.nextToken();
-                    object.put(f, switch (fv) {
-                        case VALUE_STRING -> p.getText();
-                        case VALUE_TRUE -> Boolean.TRUE;
-                        case VALUE_FALSE -> Boolean.FALSE;
-                        case VALUE_NULL -> null;
-                        case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getNumberValue();
-                        default -> {
-                            p.skipChildren();
-                            yield fv == JsonToken.START_ARRAY ? List.of() : Map.of();
-                        }
-                    });
-                }
-                entry = object;
-            } else {
-                p.skipChildren();
-                continue;
-            }
-            try {
-                out.add(ThresholdDecl.decode(metric != null ? metric : name != null ? name : "its metric", entry));
-            } catch (IllegalArgumentException e) {
-                throw new BadLineException(e.getMessage());
-            }
-        }
-        return out;
-    }
-
-    private String intern(JsonParser p) throws IOException {
-        return strings.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-    }
-
 
 }
