@@ -1,21 +1,14 @@
 package io.rigscope.generator;
 
+import static io.rigscope.generator.EngineRuns.assertEveryRequestIsAccountedFor;
+import static io.rigscope.generator.EngineRuns.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.generator.http.ClientLoops;
-import io.rigscope.generator.plan.BodyTemplate;
-import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.wire.ErrorKind;
-import io.rigscope.model.wire.Health;
-import io.rigscope.model.wire.Ledger;
-import io.rigscope.model.wire.Marker;
-import io.rigscope.model.wire.ScheduleEnd;
-import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.Sample;
-import io.rigscope.model.wire.SampleBatch;
-import io.rigscope.model.wire.WireRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
@@ -24,10 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
@@ -36,9 +26,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import reactor.core.publisher.Mono;
-import reactor.netty.DisposableServer;
-import reactor.netty.http.server.HttpServer;
 
 /**
  * The lean HTTP/1.1 engine (lanes, {@code HttpConnection}, {@code RequestEncoder}, the response decoder) through
@@ -70,63 +57,12 @@ class EngineBehaviourTest {
         }
     };
 
-    /** What one run produced: its summary and every record the sink received, in order. */
-    private record Run(RunSummary summary, List<WireRecord> records, List<SecondReport> seconds) {
-
-        List<Sample> samples(String scenario) {
-            return records.stream().filter(r -> r instanceof SampleBatch).flatMap(r -> ((SampleBatch) r).samples().stream())
-                    .filter(s -> s.scenario().equals(scenario)).toList();
-        }
-
-        List<Ledger> ledgers(String scenario) {
-            return records.stream().filter(r -> r instanceof Ledger l && l.scenario().equals(scenario))
-                    .map(r -> (Ledger) r).toList();
-        }
-
-        <T extends WireRecord> List<T> all(Class<T> type) {
-            return records.stream().filter(type::isInstance).map(type::cast).toList();
-        }
+    private static EngineRuns.Run run(LoopMode mode, Duration duration, Scenario... scenarios) {
+        return EngineRuns.run(loops, mode, duration, scenarios);
     }
 
-    private static Run run(LoopMode mode, Duration duration, Scenario... scenarios) {
-        return run(GeneratorOptions.defaults(), mode, duration, scenarios);
-    }
-
-    /** One run with these options (its listener replaced by the one collecting the seconds). */
-    private static Run run(GeneratorOptions options, LoopMode mode, Duration duration, Scenario... scenarios) {
-        List<WireRecord> records = new CopyOnWriteArrayList<>();
-        List<SecondReport> seconds = new CopyOnWriteArrayList<>();
-        RunSummary summary = new Generator(records::add, options.withClientLoops(loops).withListener(seconds::add))
-                .run(new LoadPlan("eng-" + UUID.randomUUID().toString().substring(0, 8), 0, "gen-1", null, mode, duration,
-                        List.of(scenarios), null))
-                .block(Duration.ofSeconds(30));
-        return new Run(summary, records, seconds);
-    }
-
-    private static Scenario get(String name, String url, double rate, int maxInFlight, Duration timeout) {
-        return new Scenario(name, "GET", URI.create(url), Map.of(), rate, maxInFlight, timeout, null);
-    }
-
-    /**
-     * Nothing is lost: scheduled = sent + dropped, every request sent ended in exactly one sample, and the
-     * ledger's per-second counts add up to the same totals, with one last second.
-     */
-    private static void assertEveryRequestIsAccountedFor(Run run, String scenario) {
-        ScenarioSummary s = run.summary().scenario(scenario);
-        List<Sample> samples = run.samples(scenario);
-        List<Ledger> ledger = run.ledgers(scenario);
-        assertThat(s.scheduled()).as(scenario + " scheduled").isEqualTo(s.sent() + s.dropped());
-        assertThat(s.completed()).as(scenario + " completed").isEqualTo(s.sent());
-        assertThat(samples).as(scenario + " samples").hasSize((int) s.sent());
-        assertThat(s.failed()).isEqualTo(samples.stream().filter(Sample::failed).count());
-        assertThat(ledger.stream().mapToLong(Ledger::scheduled).sum()).as(scenario + " ledger scheduled").isEqualTo(s.scheduled());
-        assertThat(ledger.stream().mapToLong(Ledger::sent).sum()).as(scenario + " ledger sent").isEqualTo(s.sent());
-        assertThat(ledger.stream().mapToLong(Ledger::dropped).sum()).as(scenario + " ledger dropped").isEqualTo(s.dropped());
-        assertThat(ledger.stream().mapToLong(Ledger::completed).sum()).as(scenario + " ledger completed").isEqualTo(samples.size());
-        assertThat(ledger.stream().filter(Ledger::last)).as(scenario + " last ledgers").hasSize(1);
-        assertThat(run.summary().samplesPublished()).isGreaterThanOrEqualTo(samples.size());
-        assertThat(run.summary().recordsPublished()).isEqualTo(run.summary().recordsProduced())
-                .isEqualTo(run.records().size());
+    private static EngineRuns.Run run(GeneratorOptions options, LoopMode mode, Duration duration, Scenario... scenarios) {
+        return EngineRuns.run(loops, options, mode, duration, scenarios);
     }
 
     /** Whether a scripted server's answers let the client reuse a connection. */
@@ -188,7 +124,7 @@ class EngineBehaviourTest {
     void everyRequestToAServerThatAnswersAllAlikeEndsWithTheStatusAndErrorKindItsAnswerCallsFor(
             String answer, ScriptedServer.Script script, int status, ErrorKind kind, Connections connections) throws Exception {
         try (ScriptedServer server = new ScriptedServer(script)) {
-            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(3)));
+            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(3)));
 
             ScenarioSummary s = run.summary().scenario("probe");
             assertEveryRequestIsAccountedFor(run, "probe");
@@ -216,7 +152,7 @@ class EngineBehaviourTest {
                 c.write(OK_2);
             }
         })) {
-            Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 200, 32, Duration.ofSeconds(2)));
+            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 200, 32, Duration.ofSeconds(2)));
 
             ScenarioSummary s = run.summary().scenario("probe");
             assertEveryRequestIsAccountedFor(run, "probe");
@@ -243,7 +179,7 @@ class EngineBehaviourTest {
                 }
             }
         })) {
-            Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 200, 32, Duration.ofSeconds(2)));
+            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 200, 32, Duration.ofSeconds(2)));
 
             ScenarioSummary s = run.summary().scenario("probe");
             assertEveryRequestIsAccountedFor(run, "probe");
@@ -266,7 +202,7 @@ class EngineBehaviourTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        Run run = run(LoopMode.CLOSED, Duration.ofMillis(500), get("probe", "http://127.0.0.1:" + port + "/p", 1, 2,
+        EngineRuns.Run run = run(LoopMode.CLOSED, Duration.ofMillis(500), get("probe", "http://127.0.0.1:" + port + "/p", 1, 2,
                 Duration.ofSeconds(2)));
 
         ScenarioSummary s = run.summary().scenario("probe");
@@ -279,7 +215,7 @@ class EngineBehaviourTest {
     @Test
     void aServerThatNeverAnswersEndsEveryRequestAsATimeoutWithinOneSweepOfTheTimeout() throws Exception {
         try (ScriptedServer server = new ScriptedServer(NEVER_ANSWERS)) {
-            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 20, 64, Duration.ofMillis(300)));
+            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 20, 64, Duration.ofMillis(300)));
 
             ScenarioSummary s = run.summary().scenario("probe");
             assertEveryRequestIsAccountedFor(run, "probe");
@@ -303,7 +239,7 @@ class EngineBehaviourTest {
     @Test
     void closedLoopWorkersWhoseRequestsTimeOutStartTheirNextRequestAtOnce() throws Exception {
         try (ScriptedServer server = new ScriptedServer(NEVER_ANSWERS)) {
-            Run run = run(LoopMode.CLOSED, Duration.ofMillis(1000), get("probe", server.url("/p"), 1, 2,
+            EngineRuns.Run run = run(LoopMode.CLOSED, Duration.ofMillis(1000), get("probe", server.url("/p"), 1, 2,
                     Duration.ofMillis(200)));
 
             ScenarioSummary s = run.summary().scenario("probe");
@@ -325,7 +261,7 @@ class EngineBehaviourTest {
         }
         PrintStream stderr = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        Run run;
+        EngineRuns.Run run;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", "http://127.0.0.1:" + port + "/p", 40, 8,
@@ -357,7 +293,7 @@ class EngineBehaviourTest {
         })) {
             Scenario head = new Scenario("head", "HEAD", URI.create(server.url("/h")), Map.of(), 50, 4,
                     Duration.ofSeconds(2), null);
-            Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), head);
+            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), head);
 
             ScenarioSummary s = run.summary().scenario("head");
             assertEveryRequestIsAccountedFor(run, "head");
@@ -423,7 +359,7 @@ class EngineBehaviourTest {
             // 2 req/s: each connection waits 500 ms between requests.
             Map<Duration, ScenarioSummary> byIdleTimeout = new java.util.LinkedHashMap<>();
             for (Duration idleTimeout : List.of(Duration.ofMillis(200), Duration.ZERO)) {
-                Run run = run(GeneratorOptions.defaults().withIdleTimeout(idleTimeout), LoopMode.OPEN,
+                EngineRuns.Run run = run(GeneratorOptions.defaults().withIdleTimeout(idleTimeout), LoopMode.OPEN,
                         Duration.ofMillis(2500), get("probe", server.url("/p"), 2, 8, Duration.ofSeconds(2)));
                 byIdleTimeout.put(idleTimeout, run.summary().scenario("probe"));
             }
@@ -434,130 +370,6 @@ class EngineBehaviourTest {
             assertThat(keeping.completed()).isEqualTo(5);
             assertThat(keeping.errors()).as("with no idle timeout").containsOnlyKeys(ErrorKind.RESET);
             assertThat(keeping.failed()).isPositive();
-        }
-    }
-
-    @Test
-    void withPollingTheLoopSleepsUntilItsNextRequestAndStillEndsEveryRequestOnce() {
-        DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
-                .handle((req, res) -> res.sendString(Mono.just("ok")).then())
-                .bindNow();
-        try {
-            GeneratorOptions options = GeneratorOptions.defaults().withPollNanos(200_000);
-            long pollsBefore = loops.polls();
-            // 5,000 req/s: a request every 200 µs, so the lane asks to poll before each one.
-            Run run = run(options, LoopMode.OPEN, Duration.ofMillis(1000),
-                    get("ingest", "http://127.0.0.1:" + server.port() + "/", 5000, 256, Duration.ofSeconds(2)));
-            ScenarioSummary s = run.summary().scenario("ingest");
-            assertEveryRequestIsAccountedFor(run, "ingest");
-            assertThat(s.scheduled()).isEqualTo(5000);
-            assertThat(s.failed()).as(s.errors().toString()).isZero();
-            assertThat(run.samples("ingest")).allSatisfy(x -> assertThat(x.t0() <= x.t1() && x.t1() <= x.t2()).isTrue());
-            assertThat(loops.polls() - pollsBefore).as("sleeps taken to poll").isGreaterThan(1000);
-        } finally {
-            server.disposeNow(Duration.ofSeconds(5));
-        }
-    }
-
-    @Test
-    void closedLoopWorkersKeepAtMostNRequestsOutAndCompleteAboutNPerServiceTime() {
-        int workers = 4;
-        AtomicInteger current = new AtomicInteger();
-        AtomicInteger most = new AtomicInteger();
-        DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
-                .route(r -> r.get("/slow", (req, res) -> {
-                    most.accumulateAndGet(current.incrementAndGet(), Math::max);
-                    // The delay runs on the connection's own event loop: answering from a Reactor timer thread
-                    // allocates the response there, which BlockHound may catch taking Netty's allocator lock.
-                    Mono<Void> served = Mono.create(sink -> res.withConnection(c -> c.channel().eventLoop()
-                            .schedule(() -> sink.success(), 20, TimeUnit.MILLISECONDS)));
-                    return served.doOnSuccess(x -> current.decrementAndGet())
-                            .then(res.sendString(Mono.just("{}")).then());
-                }))
-                .bindNow();
-        try {
-            Duration duration = Duration.ofMillis(1500);
-            Run run = run(LoopMode.CLOSED, duration,
-                    get("slow", "http://127.0.0.1:" + server.port() + "/slow", 1, workers, Duration.ofSeconds(2)));
-
-            ScenarioSummary s = run.summary().scenario("slow");
-            assertEveryRequestIsAccountedFor(run, "slow");
-            assertThat(s.dropped()).isZero();
-            assertThat(s.failed()).as(s.errors().toString()).isZero();
-            long ideal = workers * duration.toMillis() / 20;
-            assertThat(s.completed()).as("ideal %d", ideal).isBetween(ideal / 2, workers * (duration.toMillis() / 20 + 1));
-            assertThat(most.get()).as("most requests the server saw at once").isEqualTo(workers);
-            assertThat(run.all(Health.class)).isNotEmpty().allSatisfy(h -> assertThat(h.inFlight()).isLessThanOrEqualTo(workers));
-            assertThat(run.seconds()).isNotEmpty().allSatisfy(r -> assertThat(r.inFlight()).isLessThanOrEqualTo(workers));
-            assertThat(run.summary().mode().label()).isEqualTo("closed-loop");
-            assertThat(run.all(Marker.class)).isNotEmpty()
-                    .allSatisfy(m -> assertThat(GeneratorTest.modeOf(m)).isEqualTo("closed-loop"));
-        } finally {
-            server.disposeNow(Duration.ofSeconds(5));
-        }
-    }
-
-    @Test
-    void theEndMarkerCarriesTheSchedulesFactsAndNoLatencyOrClaims() {
-        try (TestServer server = new TestServer()) {
-            Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")), Map.of(), 40, 8,
-                    Duration.ofSeconds(2), BodyTemplate.usageEvents(2, "m"));
-            Run run = run(LoopMode.OPEN, Duration.ofMillis(500), ingest);
-
-            Marker end = run.all(Marker.class).stream().filter(m -> m.kind() == Marker.Kind.SERIES_END).findFirst()
-                    .orElseThrow();
-            SeriesEnd body = (SeriesEnd) end.body();
-            ScheduleEnd facts = body.schedule();
-            assertThat(body.repeats()).isNull();
-            assertThat(body.other()).isEmpty();
-            assertThat(facts.mode()).isEqualTo("open-loop");
-            assertThat(facts.startEpochUs()).isPositive();
-            assertThat(facts.elapsedMs()).isNotNull();
-            assertThat(facts.processCpuPct()).isNotNull();
-            assertThat(facts.stopped()).isNull();
-            assertThat(facts.scenarios()).singleElement().satisfies(s -> {
-                assertThat(s.scenario()).isEqualTo("ingest");
-                assertThat(s.scheduled()).isEqualTo(20L);
-                assertThat(s.other()).isEmpty();
-            });
-        }
-    }
-
-    @Test
-    void twoScenariosAtOnceKeepTheirOwnSamplesAndCounts() {
-        try (TestServer server = new TestServer()) {
-            Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")),
-                    Map.of("Authorization", "Bearer k"), 100, 32, Duration.ofSeconds(2), BodyTemplate.usageEvents(3, "m"));
-            Scenario probe = get("probe", server.url("/probe"), 20, 4, Duration.ofSeconds(2));
-            Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), ingest, probe);
-
-            assertEveryRequestIsAccountedFor(run, "ingest");
-            assertEveryRequestIsAccountedFor(run, "probe");
-            ScenarioSummary in = run.summary().scenario("ingest");
-            ScenarioSummary pr = run.summary().scenario("probe");
-            assertThat(in.scheduled()).isEqualTo(150);
-            assertThat(pr.scheduled()).isEqualTo(30);
-            assertThat(in.failed() + pr.failed()).isZero();
-            assertThat(run.samples("ingest")).hasSize(150).allSatisfy(x -> {
-                assertThat(x.status()).isEqualTo(201);
-                assertThat(x.batch()).isEqualTo(3);
-                assertThat(x.bytes()).isPositive();
-            });
-            assertThat(run.samples("probe")).hasSize(30).allSatisfy(x -> {
-                assertThat(x.status()).isEqualTo(200);
-                assertThat(x.batch()).isZero();
-                assertThat(x.bytes()).isZero();
-            });
-            // every 2xx request's events reached the server exactly once, by the samples the run published
-            Claims ingestClaims = Claims.of(run.samples("ingest"));
-            assertThat(ingestClaims.events()).isEqualTo(450).isEqualTo(server.events.get());
-            assertThat(ingestClaims.quantity()).isEqualTo(server.quantity.get());
-            assertThat(server.duplicateKeys.get()).isZero();
-            assertThat(Claims.of(run.samples("probe")).events()).isZero();
-            assertThat(server.requests.get()).isEqualTo(180);
-            // every sample carries one of the two names: nothing pooled, nothing unnamed
-            assertThat(run.all(SampleBatch.class).stream().flatMap(b -> b.samples().stream()).map(Sample::scenario)
-                    .collect(java.util.stream.Collectors.toSet())).containsExactlyInAnyOrder("ingest", "probe");
         }
     }
 }
