@@ -4,7 +4,6 @@ import static io.rigscope.generator.EngineRuns.assertEveryRequestIsAccountedFor;
 import static io.rigscope.generator.EngineRuns.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.model.wire.ErrorKind;
@@ -20,9 +19,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,18 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Tag("it")
 class EngineBehaviourTest {
 
-    /** The client loops every run of this class uses (as a process running several runs keeps one set). */
-    private static ClientLoops loops;
-
-    @BeforeAll
-    static void openLoops() {
-        loops = ClientLoops.open(GeneratorOptions.defaults().ioThreads());
-    }
-
-    @AfterAll
-    static void closeLoops() {
-        loops.close();
-    }
+    @RegisterExtension
+    static final EngineRuns engine = new EngineRuns();
 
     private static final String OK_2 = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
 
@@ -56,14 +44,6 @@ class EngineBehaviourTest {
             // no answer
         }
     };
-
-    private static EngineRuns.Run run(LoopMode mode, Duration duration, Scenario... scenarios) {
-        return EngineRuns.run(loops, mode, duration, scenarios);
-    }
-
-    private static EngineRuns.Run run(GeneratorOptions options, LoopMode mode, Duration duration, Scenario... scenarios) {
-        return EngineRuns.run(loops, options, mode, duration, scenarios);
-    }
 
     /** Whether a scripted server's answers let the client reuse a connection. */
     private enum Connections {
@@ -124,7 +104,7 @@ class EngineBehaviourTest {
     void everyRequestToAServerThatAnswersAllAlikeEndsWithTheStatusAndErrorKindItsAnswerCallsFor(
             String answer, ScriptedServer.Script script, int status, ErrorKind kind, Connections connections) throws Exception {
         try (ScriptedServer server = new ScriptedServer(script)) {
-            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(3)));
+            EngineRuns.Run run = engine.run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 50, 16, Duration.ofSeconds(3)));
 
             ScenarioSummary s = run.summary().scenario("probe");
             assertEveryRequestIsAccountedFor(run, "probe");
@@ -152,7 +132,7 @@ class EngineBehaviourTest {
                 c.write(OK_2);
             }
         })) {
-            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 200, 32, Duration.ofSeconds(2)));
+            EngineRuns.Run run = engine.run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 200, 32, Duration.ofSeconds(2)));
 
             ScenarioSummary s = run.summary().scenario("probe");
             assertEveryRequestIsAccountedFor(run, "probe");
@@ -179,7 +159,7 @@ class EngineBehaviourTest {
                 }
             }
         })) {
-            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 200, 32, Duration.ofSeconds(2)));
+            EngineRuns.Run run = engine.run(LoopMode.OPEN, Duration.ofMillis(1500), get("probe", server.url("/p"), 200, 32, Duration.ofSeconds(2)));
 
             ScenarioSummary s = run.summary().scenario("probe");
             assertEveryRequestIsAccountedFor(run, "probe");
@@ -202,7 +182,7 @@ class EngineBehaviourTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        EngineRuns.Run run = run(LoopMode.CLOSED, Duration.ofMillis(500), get("probe", "http://127.0.0.1:" + port + "/p", 1, 2,
+        EngineRuns.Run run = engine.run(LoopMode.CLOSED, Duration.ofMillis(500), get("probe", "http://127.0.0.1:" + port + "/p", 1, 2,
                 Duration.ofSeconds(2)));
 
         ScenarioSummary s = run.summary().scenario("probe");
@@ -215,7 +195,7 @@ class EngineBehaviourTest {
     @Test
     void aServerThatNeverAnswersEndsEveryRequestAsATimeoutWithinOneSweepOfTheTimeout() throws Exception {
         try (ScriptedServer server = new ScriptedServer(NEVER_ANSWERS)) {
-            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 20, 64, Duration.ofMillis(300)));
+            EngineRuns.Run run = engine.run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", server.url("/p"), 20, 64, Duration.ofMillis(300)));
 
             ScenarioSummary s = run.summary().scenario("probe");
             assertEveryRequestIsAccountedFor(run, "probe");
@@ -239,7 +219,7 @@ class EngineBehaviourTest {
     @Test
     void closedLoopWorkersWhoseRequestsTimeOutStartTheirNextRequestAtOnce() throws Exception {
         try (ScriptedServer server = new ScriptedServer(NEVER_ANSWERS)) {
-            EngineRuns.Run run = run(LoopMode.CLOSED, Duration.ofMillis(1000), get("probe", server.url("/p"), 1, 2,
+            EngineRuns.Run run = engine.run(LoopMode.CLOSED, Duration.ofMillis(1000), get("probe", server.url("/p"), 1, 2,
                     Duration.ofMillis(200)));
 
             ScenarioSummary s = run.summary().scenario("probe");
@@ -264,7 +244,7 @@ class EngineBehaviourTest {
         EngineRuns.Run run;
         System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
-            run = run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", "http://127.0.0.1:" + port + "/p", 40, 8,
+            run = engine.run(LoopMode.OPEN, Duration.ofSeconds(1), get("probe", "http://127.0.0.1:" + port + "/p", 40, 8,
                     Duration.ofSeconds(2)));
         } finally {
             System.setErr(stderr);
@@ -293,7 +273,7 @@ class EngineBehaviourTest {
         })) {
             Scenario head = new Scenario("head", "HEAD", URI.create(server.url("/h")), Map.of(), 50, 4,
                     Duration.ofSeconds(2), null);
-            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofSeconds(1), head);
+            EngineRuns.Run run = engine.run(LoopMode.OPEN, Duration.ofSeconds(1), head);
 
             ScenarioSummary s = run.summary().scenario("head");
             assertEveryRequestIsAccountedFor(run, "head");
@@ -324,7 +304,7 @@ class EngineBehaviourTest {
             for (Duration window : List.of(Duration.ofMillis(100), Duration.ZERO)) {
                 long before = server.connections.get();
                 Scenario probe = get("probe", server.url("/p"), 400, 64, Duration.ofSeconds(2));
-                RunSummary summary = run(GeneratorOptions.defaults().withPreconnect(window), LoopMode.OPEN,
+                RunSummary summary = engine.run(GeneratorOptions.defaults().withPreconnect(window), LoopMode.OPEN,
                         Duration.ofMillis(500), probe).summary();
                 assertThat(summary.scenario("probe").failed()).isZero();
                 // every request accounted for: on a loaded machine the 64 in flight can fill and drop one
@@ -359,7 +339,7 @@ class EngineBehaviourTest {
             // 2 req/s: each connection waits 500 ms between requests.
             Map<Duration, ScenarioSummary> byIdleTimeout = new java.util.LinkedHashMap<>();
             for (Duration idleTimeout : List.of(Duration.ofMillis(200), Duration.ZERO)) {
-                EngineRuns.Run run = run(GeneratorOptions.defaults().withIdleTimeout(idleTimeout), LoopMode.OPEN,
+                EngineRuns.Run run = engine.run(GeneratorOptions.defaults().withIdleTimeout(idleTimeout), LoopMode.OPEN,
                         Duration.ofMillis(2500), get("probe", server.url("/p"), 2, 8, Duration.ofSeconds(2)));
                 byIdleTimeout.put(idleTimeout, run.summary().scenario("probe"));
             }

@@ -16,11 +16,32 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** Whole generator runs for the engine's tests ({@link EngineBehaviourTest}, {@link EngineSchedulingTest}). */
-final class EngineRuns {
+/**
+ * Whole generator runs for the engine's tests ({@link EngineBehaviourTest}, {@link EngineSchedulingTest}), on client
+ * loops opened before the class's tests and closed after them: {@code @RegisterExtension static final EngineRuns
+ * engine = new EngineRuns();}
+ */
+final class EngineRuns implements BeforeAllCallback, AfterAllCallback {
 
-    private EngineRuns() {
+    /** The client loops every run of the class uses (as a process running several runs keeps one set). */
+    private ClientLoops loops;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        loops = ClientLoops.open(GeneratorOptions.defaults().ioThreads());
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        loops.close();
+    }
+
+    ClientLoops loops() {
+        return loops;
     }
 
     /** What one run produced: its summary and every record the sink received, in order. */
@@ -41,13 +62,12 @@ final class EngineRuns {
         }
     }
 
-    static Run run(ClientLoops loops, LoopMode mode, Duration duration, Scenario... scenarios) {
-        return run(loops, GeneratorOptions.defaults(), mode, duration, scenarios);
+    Run run(LoopMode mode, Duration duration, Scenario... scenarios) {
+        return run(GeneratorOptions.defaults(), mode, duration, scenarios);
     }
 
     /** One run with these options (its listener replaced by the one collecting the seconds). */
-    static Run run(ClientLoops loops, GeneratorOptions options, LoopMode mode, Duration duration,
-                   Scenario... scenarios) {
+    Run run(GeneratorOptions options, LoopMode mode, Duration duration, Scenario... scenarios) {
         List<WireRecord> records = new CopyOnWriteArrayList<>();
         List<SecondReport> seconds = new CopyOnWriteArrayList<>();
         RunSummary summary = new Generator(records::add, options.withClientLoops(loops).withListener(seconds::add))

@@ -4,7 +4,6 @@ import static io.rigscope.generator.EngineRuns.assertEveryRequestIsAccountedFor;
 import static io.rigscope.generator.EngineRuns.get;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
@@ -20,9 +19,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
@@ -35,26 +33,8 @@ import reactor.netty.http.server.HttpServer;
 @Tag("it")
 class EngineSchedulingTest {
 
-    /** The client loops every run of this class uses (as a process running several runs keeps one set). */
-    private static ClientLoops loops;
-
-    @BeforeAll
-    static void openLoops() {
-        loops = ClientLoops.open(GeneratorOptions.defaults().ioThreads());
-    }
-
-    @AfterAll
-    static void closeLoops() {
-        loops.close();
-    }
-
-    private static EngineRuns.Run run(LoopMode mode, Duration duration, Scenario... scenarios) {
-        return EngineRuns.run(loops, mode, duration, scenarios);
-    }
-
-    private static EngineRuns.Run run(GeneratorOptions options, LoopMode mode, Duration duration, Scenario... scenarios) {
-        return EngineRuns.run(loops, options, mode, duration, scenarios);
-    }
+    @RegisterExtension
+    static final EngineRuns engine = new EngineRuns();
 
     @Test
     void withPollingTheLoopSleepsUntilItsNextRequestAndStillEndsEveryRequestOnce() {
@@ -63,16 +43,16 @@ class EngineSchedulingTest {
                 .bindNow();
         try {
             GeneratorOptions options = GeneratorOptions.defaults().withPollNanos(200_000);
-            long pollsBefore = loops.polls();
+            long pollsBefore = engine.loops().polls();
             // 5,000 req/s: a request every 200 µs, so the lane asks to poll before each one.
-            EngineRuns.Run run = run(options, LoopMode.OPEN, Duration.ofMillis(1000),
+            EngineRuns.Run run = engine.run(options, LoopMode.OPEN, Duration.ofMillis(1000),
                     get("ingest", "http://127.0.0.1:" + server.port() + "/", 5000, 256, Duration.ofSeconds(2)));
             ScenarioSummary s = run.summary().scenario("ingest");
             assertEveryRequestIsAccountedFor(run, "ingest");
             assertThat(s.scheduled()).isEqualTo(5000);
             assertThat(s.failed()).as(s.errors().toString()).isZero();
             assertThat(run.samples("ingest")).allSatisfy(x -> assertThat(x.t0() <= x.t1() && x.t1() <= x.t2()).isTrue());
-            assertThat(loops.polls() - pollsBefore).as("sleeps taken to poll").isGreaterThan(1000);
+            assertThat(engine.loops().polls() - pollsBefore).as("sleeps taken to poll").isGreaterThan(1000);
         } finally {
             server.disposeNow(Duration.ofSeconds(5));
         }
@@ -96,7 +76,7 @@ class EngineSchedulingTest {
                 .bindNow();
         try {
             Duration duration = Duration.ofMillis(1500);
-            EngineRuns.Run run = run(LoopMode.CLOSED, duration,
+            EngineRuns.Run run = engine.run(LoopMode.CLOSED, duration,
                     get("slow", "http://127.0.0.1:" + server.port() + "/slow", 1, workers, Duration.ofSeconds(2)));
 
             ScenarioSummary s = run.summary().scenario("slow");
@@ -121,7 +101,7 @@ class EngineSchedulingTest {
         try (TestServer server = new TestServer()) {
             Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")), Map.of(), 40, 8,
                     Duration.ofSeconds(2), BodyTemplate.usageEvents(2, "m"));
-            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofMillis(500), ingest);
+            EngineRuns.Run run = engine.run(LoopMode.OPEN, Duration.ofMillis(500), ingest);
 
             Marker end = run.all(Marker.class).stream().filter(m -> m.kind() == Marker.Kind.SERIES_END).findFirst()
                     .orElseThrow();
@@ -148,7 +128,7 @@ class EngineSchedulingTest {
             Scenario ingest = new Scenario("ingest", "POST", URI.create(server.url("/v1/usage-events")),
                     Map.of("Authorization", "Bearer k"), 100, 32, Duration.ofSeconds(2), BodyTemplate.usageEvents(3, "m"));
             Scenario probe = get("probe", server.url("/probe"), 20, 4, Duration.ofSeconds(2));
-            EngineRuns.Run run = run(LoopMode.OPEN, Duration.ofMillis(1500), ingest, probe);
+            EngineRuns.Run run = engine.run(LoopMode.OPEN, Duration.ofMillis(1500), ingest, probe);
 
             assertEveryRequestIsAccountedFor(run, "ingest");
             assertEveryRequestIsAccountedFor(run, "probe");
