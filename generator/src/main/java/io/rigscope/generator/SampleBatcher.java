@@ -45,7 +45,7 @@ final class SampleBatcher {
     private final ProgressListener listener;
     private final int batchMaxSamples;
     private final long batchMaxAgeNanos;
-    private final CompletionQueue finished;
+    private final CompletionQueue completions;
     private final Map<String, Totals> totals = new LinkedHashMap<>();
     private final List<Sample> pending = new ArrayList<>();
     private long pendingSinceNanos;
@@ -75,13 +75,13 @@ final class SampleBatcher {
         long count;
     }
 
-    SampleBatcher(String series, int rep, String src, CompletionQueue run, List<ScenarioRun> scenarios,
+    SampleBatcher(String series, int rep, String src, CompletionQueue completions, List<ScenarioRun> scenarios,
               Outbox outbox, ProgressListener listener, int batchMaxSamples, Duration batchMaxAge, long startEpochUs) {
         this.series = series;
         this.rep = rep;
         this.src = src;
-        this.clock = run.clock;
-        this.finished = run;
+        this.clock = completions.clock;
+        this.completions = completions;
         this.scenarios = List.copyOf(scenarios);
         this.outbox = outbox;
         this.listener = listener;
@@ -158,7 +158,7 @@ final class SampleBatcher {
 
     private void drain() {
         Sample s;
-        while ((s = finished.poll()) != null) {
+        while ((s = completions.poll()) != null) {
             if (pending.isEmpty()) {
                 pendingSinceNanos = clock.nanoTime();
             }

@@ -60,7 +60,7 @@ final class ScenarioRun {
     /** Idle keep-alive connections are closed after this long; 0: never. */
     final long idleTimeoutNanos;
     private final double preconnectSeconds;
-    private final CompletionQueue run;
+    private final CompletionQueue completions;
     private final BodyRenderer renderer;
     private final AtomicLong closedSeq = new AtomicLong();
     private final LongAdder sent = new LongAdder();
@@ -71,8 +71,8 @@ final class ScenarioRun {
      * @param bootstrap channel class and options shared by every connection
      * @param share this generator's part of the scenario's schedule ({@link Share#WHOLE} alone)
      */
-    ScenarioRun(Scenario scenario, LoopMode mode, CompletionQueue run, EventLoopGroup loops, GeneratorOptions options,
-                Bootstrap bootstrap, String keyPrefix, Share share) {
+    ScenarioRun(Scenario scenario, LoopMode mode, CompletionQueue completions, EventLoopGroup loops,
+                GeneratorOptions options, Bootstrap bootstrap, String keyPrefix, Share share) {
         this.minWakeGapNanos = options.minWakeGapNanos();
         this.pollNanos = options.pollNanos();
         this.maxSendLagNanos = options.maxSendLagNanos();
@@ -80,8 +80,8 @@ final class ScenarioRun {
         this.preconnectSeconds = options.preconnect().toNanos() / 1e9;
         this.scenario = scenario;
         this.mode = mode;
-        this.run = run;
-        this.clock = run.clock;
+        this.completions = completions;
+        this.clock = completions.clock;
         this.schedule = share.of(ArrivalSchedule.constantRate(scenario.requestsPerSec()));
         this.renderer = scenario.body() == null ? null
                 : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".", options.seriesCounter(), share);
@@ -193,11 +193,11 @@ final class ScenarioRun {
     }
 
     void collect(Sample sample, Throwable error) {
-        run.collect(sample, error);
+        completions.collect(sample, error);
     }
 
     boolean stopping() {
-        return run.stopping();
+        return completions.stopping();
     }
 
     /** Requests out now, over every lane. */
