@@ -10,7 +10,6 @@ import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.generator.schedule.ArrivalSchedule;
 import io.rigscope.generator.schedule.Share;
-import io.rigscope.model.wire.Sample;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +59,8 @@ final class ScenarioRun {
     /** Idle keep-alive connections are closed after this long; 0: never. */
     final long idleTimeoutNanos;
     private final double preconnectSeconds;
-    private final CompletionQueue completions;
+    /** Where each lane adds the sample of a request that ended, and the run's stop flag. */
+    final CompletionQueue completions;
     private final BodyRenderer renderer;
     private final AtomicLong closedSeq = new AtomicLong();
     private final LongAdder sent = new LongAdder();
@@ -190,14 +190,6 @@ final class ScenarioRun {
 
     long droppedTotal() {
         return dropped.sum();
-    }
-
-    void collect(Sample sample, Throwable error) {
-        completions.collect(sample, error);
-    }
-
-    boolean stopping() {
-        return completions.stopping();
     }
 
     /** Requests out now, over every lane. */

@@ -1,5 +1,6 @@
 package io.rigscope.rig.bench;
 
+import io.rigscope.model.proc.ProcStat;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -87,7 +88,7 @@ final class ChildJvm implements AutoCloseable {
 
     /** The child's CPU time so far (user + system, all its threads, from /proc/PID/stat), nanoseconds. */
     long cpuNanos() {
-        return ProcCpu.ofPid(process.pid());
+        return ProcStat.ofPid(process.pid()).cpuNanos();
     }
 
     /** Counts the sleeps of its threads from now ({@link ThreadSleeps}). */
