@@ -3,6 +3,7 @@ package io.rigscope.generator;
 import io.rigscope.generator.outbox.Outbox;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.model.wire.ErrorKind;
+import io.rigscope.model.wire.LatencySettings;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
@@ -34,8 +35,6 @@ import org.HdrHistogram.Histogram;
  */
 final class SampleBatcher {
 
-    private static final long HIGHEST_US = Duration.ofHours(1).toNanos() / 1_000;
-
     private final String series;
     private final int rep;
     private final String src;
@@ -57,7 +56,8 @@ final class SampleBatcher {
 
     /** Running totals of one scenario; the batcher thread only. */
     private static final class Totals {
-        final Histogram lagUs = new Histogram(HIGHEST_US, 3);
+        final Histogram lagUs = new Histogram(LatencySettings.LOWEST_US, LatencySettings.HIGHEST_US,
+                LatencySettings.DIGITS);
         /** Requests that ended in each second not yet published (by t2), for the ledger's {@code completed}. */
         final Map<Long, Completions> bySecond = new HashMap<>();
         final Map<ErrorKind, Long> errors = new EnumMap<>(ErrorKind.class);
@@ -170,7 +170,7 @@ final class SampleBatcher {
     private void record(Sample s) {
         Totals t = totals.get(s.scenario());
         t.completed++;
-        t.lagUs.recordValue(Math.min(s.t1() - s.t0(), HIGHEST_US));
+        t.lagUs.recordValue(Math.min(s.t1() - s.t0(), LatencySettings.HIGHEST_US));
         t.firstSendUs = Math.min(t.firstSendUs, s.t1());
         t.lastSendUs = Math.max(t.lastSendUs, s.t1());
         if (s.failed()) {
