@@ -36,7 +36,7 @@ final class GeneratorRun {
     private final RecordSink sink;
     private final WireCodec codec;
     private final MicroClock clock = new MicroClock();
-    private final CompletionQueue state = new CompletionQueue(clock);
+    private final CompletionQueue completions = new CompletionQueue(clock);
     private volatile Thread runThread;
     /** Why the run was asked to stop (the end marker's {@code stopped} when that ended the schedule), or null. */
     private volatile VerdictFacts.Abort stoppedBy;
@@ -57,7 +57,7 @@ final class GeneratorRun {
      * one (a signal) leaves no {@code stopped}.
      */
     void stop(Generator.Stop stop) {
-        if (!state.stopping() && stop.reason() != null) {
+        if (!completions.stopping() && stop.reason() != null) {
             stoppedBy = stop.reason();
         }
         stop();
@@ -65,7 +65,7 @@ final class GeneratorRun {
 
     /** Asks the run to stop starting requests; it then finishes as usual. */
     void stop() {
-        state.stop();
+        completions.stop();
         Thread t = runThread;
         if (t != null) {
             LockSupport.unpark(t);
@@ -90,7 +90,7 @@ final class GeneratorRun {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         try {
             for (Scenario s : plan.scenarios()) {
-                runs.add(new ScenarioRun(s, plan.mode(), state, loops.group(), options,
+                runs.add(new ScenarioRun(s, plan.mode(), completions, loops.group(), options,
                         loops.bootstrap(s.timeout()), keyPrefix, plan.share()));
             }
             if (loops.claimWarmup()) {
@@ -112,7 +112,7 @@ final class GeneratorRun {
             long startEpochUs = (clock.nowUs() / 10_000 + 5) * 10_000;
             long startNanos = clock.nanosOf(startEpochUs);
             long endNanos = startNanos + plan.duration().toNanos();
-            batcher = new SampleBatcher(plan.series(), plan.rep(), plan.src(), state, runs, outbox,
+            batcher = new SampleBatcher(plan.series(), plan.rep(), plan.src(), completions, runs, outbox,
                     options.listener(), options.batchMaxSamples(), options.batchMaxAge(), startEpochUs);
             startMarkers(outbox, startEpochUs);
             health = new HealthMonitor(plan.series(), plan.rep(), plan.src(), clock::nowUs, loops.group(),
@@ -124,11 +124,11 @@ final class GeneratorRun {
             for (ScenarioRun r : runs) {
                 r.start(startNanos, endNanos);
             }
-            while (!state.stopping() && System.nanoTime() - endNanos < 0) {
+            while (!completions.stopping() && System.nanoTime() - endNanos < 0) {
                 LockSupport.parkNanos(Math.min(endNanos - System.nanoTime(), 100_000_000L));
             }
             long scheduleEndNanos = Math.min(System.nanoTime(), endNanos);
-            endedByStop = state.stopping() && scheduleEndNanos - endNanos < 0;
+            endedByStop = completions.stopping() && scheduleEndNanos - endNanos < 0;
             if (endedByStop && stoppedBy != null) {
                 LOG.info("{}: the schedule stopped early: {}", plan.src(), stoppedBy);
             }
@@ -161,7 +161,7 @@ final class GeneratorRun {
                     partial.scheduleElapsed(), partial.elapsed(), summaries, outbox.produced(), outbox.published(),
                     outbox.publishedSamples(), outbox.spooled(), cpuPct);
         } finally {
-            state.stop();
+            completions.stop();
             if (busyPoll != null) {
                 busyPoll.close();
             }

@@ -173,7 +173,7 @@ final class Lane implements HttpConnection.Listener {
      */
     private void tick() {
         ClientLoops.countSchedulerWake();
-        boolean more = ticker.tick(System::nanoTime, run::stopping, startOpen);
+        boolean more = ticker.tick(System::nanoTime, run.completions::stopping, startOpen);
         decidedBeforeNanos = ticker.nextDueNanos();
         if (!more) {
             finishSchedule();
@@ -211,7 +211,7 @@ final class Lane implements HttpConnection.Listener {
 
     /** Closed loop: starts the next request now, unless the run is past its end. */
     private void startClosed() {
-        if (run.stopping() || System.nanoTime() - endNanos >= 0) {
+        if (run.completions.stopping() || System.nanoTime() - endNanos >= 0) {
             finishSchedule();
             return;
         }
@@ -371,8 +371,8 @@ final class Lane implements HttpConnection.Listener {
         long t1Us = slot.t1Nanos == 0 ? t2Us : Math.min(Math.max(clock.epochUs(slot.t1Nanos), t0Us), t2Us);
         ServerTiming said = timing;
         timing = ServerTiming.NONE;
-        run.collect(new Sample(run.scenario.name(), t0Us, t1Us, t2Us, status, kind, body.batch(), body.quantity(),
-                body.bytes().length, said), error);
+        run.completions.collect(new Sample(run.scenario.name(), t0Us, t1Us, t2Us, status, kind, body.batch(),
+                body.quantity(), body.bytes().length, said), error);
         inFlight = inFlight - 1;
         stamping = false;
     }

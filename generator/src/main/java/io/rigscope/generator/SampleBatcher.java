@@ -3,6 +3,7 @@ package io.rigscope.generator;
 import io.rigscope.generator.outbox.Outbox;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.model.wire.ErrorKind;
+import io.rigscope.model.wire.LatencySettings;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
@@ -34,8 +35,6 @@ import org.HdrHistogram.Histogram;
  */
 final class SampleBatcher {
 
-    private static final long HIGHEST_US = Duration.ofHours(1).toNanos() / 1_000;
-
     private final String series;
     private final int rep;
     private final String src;
@@ -45,7 +44,7 @@ final class SampleBatcher {
     private final ProgressListener listener;
     private final int batchMaxSamples;
     private final long batchMaxAgeNanos;
-    private final CompletionQueue finished;
+    private final CompletionQueue completions;
     private final Map<String, Totals> totals = new LinkedHashMap<>();
     private final List<Sample> pending = new ArrayList<>();
     private long pendingSinceNanos;
@@ -57,7 +56,8 @@ final class SampleBatcher {
 
     /** Running totals of one scenario; the batcher thread only. */
     private static final class Totals {
-        final Histogram lagUs = new Histogram(HIGHEST_US, 3);
+        final Histogram lagUs = new Histogram(LatencySettings.LOWEST_US, LatencySettings.HIGHEST_US,
+                LatencySettings.DIGITS);
         /** Requests that ended in each second not yet published (by t2), for the ledger's {@code completed}. */
         final Map<Long, Completions> bySecond = new HashMap<>();
         final Map<ErrorKind, Long> errors = new EnumMap<>(ErrorKind.class);
@@ -75,13 +75,13 @@ final class SampleBatcher {
         long count;
     }
 
-    SampleBatcher(String series, int rep, String src, CompletionQueue run, List<ScenarioRun> scenarios,
+    SampleBatcher(String series, int rep, String src, CompletionQueue completions, List<ScenarioRun> scenarios,
               Outbox outbox, ProgressListener listener, int batchMaxSamples, Duration batchMaxAge, long startEpochUs) {
         this.series = series;
         this.rep = rep;
         this.src = src;
-        this.clock = run.clock;
-        this.finished = run;
+        this.clock = completions.clock;
+        this.completions = completions;
         this.scenarios = List.copyOf(scenarios);
         this.outbox = outbox;
         this.listener = listener;
@@ -158,7 +158,7 @@ final class SampleBatcher {
 
     private void drain() {
         Sample s;
-        while ((s = finished.poll()) != null) {
+        while ((s = completions.poll()) != null) {
             if (pending.isEmpty()) {
                 pendingSinceNanos = clock.nanoTime();
             }
@@ -170,7 +170,7 @@ final class SampleBatcher {
     private void record(Sample s) {
         Totals t = totals.get(s.scenario());
         t.completed++;
-        t.lagUs.recordValue(Math.min(s.t1() - s.t0(), HIGHEST_US));
+        t.lagUs.recordValue(Math.min(s.t1() - s.t0(), LatencySettings.HIGHEST_US));
         t.firstSendUs = Math.min(t.firstSendUs, s.t1());
         t.lastSendUs = Math.max(t.lastSendUs, s.t1());
         if (s.failed()) {

@@ -10,7 +10,6 @@ import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.generator.schedule.ArrivalSchedule;
 import io.rigscope.generator.schedule.Share;
-import io.rigscope.model.wire.Sample;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +59,8 @@ final class ScenarioRun {
     /** Idle keep-alive connections are closed after this long; 0: never. */
     final long idleTimeoutNanos;
     private final double preconnectSeconds;
-    private final CompletionQueue run;
+    /** Where each lane adds the sample of a request that ended, and the run's stop flag. */
+    final CompletionQueue completions;
     private final BodyRenderer renderer;
     private final AtomicLong closedSeq = new AtomicLong();
     private final LongAdder sent = new LongAdder();
@@ -71,8 +71,8 @@ final class ScenarioRun {
      * @param bootstrap channel class and options shared by every connection
      * @param share this generator's part of the scenario's schedule ({@link Share#WHOLE} alone)
      */
-    ScenarioRun(Scenario scenario, LoopMode mode, CompletionQueue run, EventLoopGroup loops, GeneratorOptions options,
-                Bootstrap bootstrap, String keyPrefix, Share share) {
+    ScenarioRun(Scenario scenario, LoopMode mode, CompletionQueue completions, EventLoopGroup loops,
+                GeneratorOptions options, Bootstrap bootstrap, String keyPrefix, Share share) {
         this.minWakeGapNanos = options.minWakeGapNanos();
         this.pollNanos = options.pollNanos();
         this.maxSendLagNanos = options.maxSendLagNanos();
@@ -80,8 +80,8 @@ final class ScenarioRun {
         this.preconnectSeconds = options.preconnect().toNanos() / 1e9;
         this.scenario = scenario;
         this.mode = mode;
-        this.run = run;
-        this.clock = run.clock;
+        this.completions = completions;
+        this.clock = completions.clock;
         this.schedule = share.of(ArrivalSchedule.constantRate(scenario.requestsPerSec()));
         this.renderer = scenario.body() == null ? null
                 : new BodyRenderer(scenario.body(), keyPrefix + scenario.name() + ".", options.seriesCounter(), share);
@@ -190,14 +190,6 @@ final class ScenarioRun {
 
     long droppedTotal() {
         return dropped.sum();
-    }
-
-    void collect(Sample sample, Throwable error) {
-        run.collect(sample, error);
-    }
-
-    boolean stopping() {
-        return run.stopping();
     }
 
     /** Requests out now, over every lane. */

@@ -42,15 +42,15 @@ final class Warmup {
                                 .sendString(Mono.just("{\"written\":2}")).then()))
                         .get("/probe", (req, res) -> res.sendString(Mono.just("{}"))))
                 .bindNow(Duration.ofSeconds(10));
-        CompletionQueue discard = new CompletionQueue(new MicroClock());
+        CompletionQueue completions = new CompletionQueue(new MicroClock());
         options = options.withSeriesCounter(new java.util.concurrent.atomic.AtomicLong()); // not the series' ${seq}
         String base = "http://127.0.0.1:" + server.port();
         List<ScenarioRun> runs = List.of(
                 new ScenarioRun(new Scenario("warmup-post", "POST", URI.create(base + "/ingest"), Map.of(), 8_000, 64,
-                        Duration.ofSeconds(5), BodyTemplate.usageEvents(2, "warmup")), LoopMode.OPEN, discard,
+                        Duration.ofSeconds(5), BodyTemplate.usageEvents(2, "warmup")), LoopMode.OPEN, completions,
                         loops.group(), options, loops.bootstrap(Duration.ofSeconds(5)), "warmup.", Share.WHOLE),
                 new ScenarioRun(new Scenario("warmup-get", "GET", URI.create(base + "/probe"), Map.of(), 2_000, 16,
-                        Duration.ofSeconds(5), null), LoopMode.OPEN, discard, loops.group(), options,
+                        Duration.ofSeconds(5), null), LoopMode.OPEN, completions, loops.group(), options,
                         loops.bootstrap(Duration.ofSeconds(5)), "warmup.", Share.WHOLE));
         try {
             long start = System.nanoTime() + 1_000_000L;
@@ -60,7 +60,7 @@ final class Warmup {
             long deadline = start + LENGTH.toNanos() + Duration.ofSeconds(10).toNanos();
             ScenarioRun.awaitQuiet(runs, deadline);
             long completed = 0;
-            while (discard.poll() != null) {
+            while (completions.poll() != null) {
                 completed++;
             }
             return completed;

@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.compare;
 
 import io.rigscope.analyzer.second.Latency;
+import io.rigscope.model.wire.LatencySettings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -55,8 +56,9 @@ final class P99Ties {
 
     /** The histogram's bucket width at {@code ms}, in ms. */
     public static double bucketWidthMs(double ms) {
-        long us = Math.max(1, Math.min(Latency.HIGHEST_US, Math.round(ms * 1000)));
-        return SHAPE.sizeOfEquivalentValueRange(us) / 1000.0;
+        long us = Math.max(LatencySettings.LOWEST_US,
+                Math.min(LatencySettings.HIGHEST_US, Math.round(ms * LatencySettings.US_PER_MS)));
+        return SHAPE.sizeOfEquivalentValueRange(us) / LatencySettings.US_PER_MS;
     }
 
     /** Whether a repeat's p99 is pinned at the request timeout. */

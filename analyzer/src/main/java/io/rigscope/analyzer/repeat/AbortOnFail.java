@@ -51,7 +51,8 @@ public final class AbortOnFail {
         if (closed == 0) {
             return null;
         }
-        long startUs = track.startEpochUs() > 0 ? track.startEpochUs() : first * 1_000_000L;
+        long scheduleStartUs = track.startEpochUs();
+        long startUs = scheduleStartUs > 0 ? scheduleStartUs : first * 1_000_000L;
         long atMs = Math.max(0, ((last + 1) * 1_000_000L - startUs) / 1000);
         String primaryName = RepeatJudge.primaryScenario(track, settings);
         ScenarioSeconds primary = primaryName == null ? null : track.scenarios().get(primaryName);

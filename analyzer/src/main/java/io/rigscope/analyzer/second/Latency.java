@@ -1,33 +1,30 @@
 package io.rigscope.analyzer.second;
 
+import io.rigscope.model.wire.LatencySettings;
 import java.nio.ByteBuffer;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import org.HdrHistogram.Histogram;
 
 /**
- * The one histogram shape the analyzer uses for latency: microseconds, 1 µs to 1 hour, 3 significant
- * digits (a value is known to within 0.1 %). Larger values are recorded as 1 hour. Also the compact bytes a
- * finished second keeps its histograms in.
+ * The analyzer's latency histograms, in the one shape {@link LatencySettings} gives (µs, 1 µs to 1 hour, 3
+ * significant digits; larger values are recorded as 1 hour); also the compact bytes a finished second keeps its
+ * histograms in.
  */
 public final class Latency {
-
-    /** The largest value tracked, µs (1 hour). */
-    public static final long HIGHEST_US = 3_600_000_000L;
-    /** Significant decimal digits kept. */
-    public static final int DIGITS = 3;
 
     private Latency() {
     }
 
     /** A new, empty latency histogram. */
     public static Histogram newHistogram() {
-        return new Histogram(1, HIGHEST_US, DIGITS);
+        return new Histogram(LatencySettings.LOWEST_US, LatencySettings.HIGHEST_US, LatencySettings.DIGITS);
     }
 
-    /** Records one value in µs, clamped to [1, {@link #HIGHEST_US}]. */
+    /** Records one value in µs, clamped to [{@link LatencySettings#LOWEST_US}, {@link LatencySettings#HIGHEST_US}]. */
     public static void record(Histogram h, long valueUs) {
-        h.recordValue(valueUs < 1 ? 1 : Math.min(valueUs, HIGHEST_US));
+        h.recordValue(valueUs < LatencySettings.LOWEST_US ? LatencySettings.LOWEST_US
+                : Math.min(valueUs, LatencySettings.HIGHEST_US));
     }
 
     /** The histogram as compressed bytes (HdrHistogram's own encoding). */
@@ -55,7 +52,7 @@ public final class Latency {
     /** A histogram back from {@link #compress}. */
     public static Histogram decompress(byte[] bytes) {
         try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), HIGHEST_US);
+            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), LatencySettings.HIGHEST_US);
         } catch (DataFormatException e) {
             throw new IllegalStateException("a second's histogram bytes are corrupt", e);
         }
@@ -63,7 +60,7 @@ public final class Latency {
 
     /** µs to ms, rounded to the µs (3 decimals), as reports print it. */
     public static double ms(long us) {
-        return us / 1000.0;
+        return us / LatencySettings.US_PER_MS;
     }
 
     /** A histogram from {@code pool} (recycled ones are empty), or a new one. */

@@ -85,6 +85,16 @@ public final class ScenarioSeconds {
         return scenario;
     }
 
+    /** The one of {@code among} that holds {@code scenario}'s seconds, or null. */
+    public static ScenarioSeconds named(List<ScenarioSeconds> among, String scenario) {
+        for (ScenarioSeconds s : among) {
+            if (s.scenario.equals(scenario)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
     /** Its closed seconds and their queries. */
     public ClosedSeconds closed() {
         return closed;

@@ -239,7 +239,7 @@ public final class SeriesAnalysis {
             if (silence != null) {
                 t.silenced(silence);
                 for (ScenarioSeconds s : t.scenarios().values()) {
-                    emitClosed(t.rep(), s, s.closeAll(config.freezeRule()));
+                    emitClosed(t, s, s.closeAll(config.freezeRule()));
                 }
                 emitRepeat(t);
             }
@@ -276,7 +276,7 @@ public final class SeriesAnalysis {
         }
         for (RepeatTrack t : repeats.values()) {
             for (ScenarioSeconds s : t.scenarios().values()) {
-                emitSeconds(t.rep(), s, s.closeAll(config.freezeRule()));
+                emitSeconds(t, s, s.closeAll(config.freezeRule()));
             }
         }
         for (RepeatTrack t : repeats.values()) {
@@ -318,9 +318,10 @@ public final class SeriesAnalysis {
         List<ScenarioSeconds> touched = new ArrayList<>(2);
         for (Sample s : batch.samples()) {
             if (!s.scenario().equals(lastScenario)) {
-                seconds = track.scenario(s.scenario());
                 lastScenario = s.scenario();
-                if (!touched.contains(seconds)) {
+                seconds = ScenarioSeconds.named(touched, lastScenario); // the repeat is asked once per scenario
+                if (seconds == null) {
+                    seconds = track.scenario(lastScenario);
                     touched.add(seconds);
                 }
             }
@@ -330,7 +331,7 @@ public final class SeriesAnalysis {
             settleAll(track); // the watermark moved: any scenario's second may have passed
         } else {
             for (ScenarioSeconds s : touched) {
-                emitSeconds(track.rep(), s, s.settle(config.freezeRule()));
+                emitSeconds(track, s, s.settle(config.freezeRule()));
             }
         }
         maybeJudge(track);
@@ -338,7 +339,7 @@ public final class SeriesAnalysis {
 
     private void settleAll(RepeatTrack track) {
         for (ScenarioSeconds s : track.scenarios().values()) {
-            emitSeconds(track.rep(), s, s.settleAll(config.freezeRule()));
+            emitSeconds(track, s, s.settleAll(config.freezeRule()));
         }
     }
 
@@ -347,10 +348,11 @@ public final class SeriesAnalysis {
             return;
         }
         RepeatTrack track = repeat(ledger.rep());
-        track.liveness().heard(ledger.src(), ledger.ts());
-        track.liveness().ledger(ledger.src(), ledger.sec());
+        var liveness = track.liveness();
+        liveness.heard(ledger.src(), ledger.ts());
+        liveness.ledger(ledger.src(), ledger.sec());
         ScenarioSeconds s = track.scenario(ledger.scenario());
-        emitSeconds(track.rep(), s, s.onLedger(ledger, config.freezeRule()));
+        emitSeconds(track, s, s.onLedger(ledger, config.freezeRule()));
         maybeJudge(track);
     }
 
@@ -452,30 +454,29 @@ public final class SeriesAnalysis {
         judged++;
     }
 
-    private void emitSeconds(int rep, ScenarioSeconds seconds, List<SecondStats> closed) {
-        emitClosed(rep, seconds, closed);
+    private void emitSeconds(RepeatTrack t, ScenarioSeconds seconds, List<SecondStats> closed) {
+        emitClosed(t, seconds, closed);
         if (judging == Judging.AS_DATA_COMPLETES && !closed.isEmpty()) {
-            RepeatTrack t = repeat(rep);
             Abort stop = AbortOnFail.check(t, config.settings());
             if (stop != null) {
-                decided.add(new Decision.Stop(series, rep, null, tsOf(closed.get(closed.size() - 1).sec()), stop));
+                decided.add(new Decision.Stop(series, t.rep(), null, tsOf(closed.get(closed.size() - 1).sec()), stop));
             }
         }
     }
 
-    private void emitClosed(int rep, ScenarioSeconds seconds, List<SecondStats> closed) {
+    private void emitClosed(RepeatTrack t, ScenarioSeconds seconds, List<SecondStats> closed) {
         String scenario = seconds.scenario();
         for (SecondStats s : closed) {
             closedSeconds++;
-            decided.add(new Decision.Second(series, rep, scenario, tsOf(s.sec()), s, false,
+            decided.add(new Decision.Second(series, t.rep(), scenario, tsOf(s.sec()), s, false,
                     seconds.closed().serviceHistogram(s.sec()), seconds.serverTiming().second(s.sec())));
             if (s.freeze()) {
                 if (!scenario.equals(config.settings().probeScenario())) {
                     freezeSeconds++; // the console's count: the load's freeze-seconds, never the probe's
                 }
-                decided.add(new Decision.Freeze(series, rep, scenario, tsOf(s.sec()), s, config.freezeRule().describe()));
+                decided.add(new Decision.Freeze(series, t.rep(), scenario, tsOf(s.sec()), s, config.freezeRule().describe()));
                 if (judging == Judging.AS_DATA_COMPLETES && s.exact() && !scenario.equals(config.settings().probeScenario())) {
-                    decided.add(provisional.freeze(repeat(rep), scenario, s, config.settings()));
+                    decided.add(provisional.freeze(t, scenario, s, config.settings()));
                 }
             }
         }

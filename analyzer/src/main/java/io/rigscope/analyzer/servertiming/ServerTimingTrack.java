@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.servertiming;
 
 import io.rigscope.analyzer.second.Latency;
+import io.rigscope.model.wire.LatencySettings;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.ServerTiming;
 import java.util.ArrayList;
@@ -61,9 +62,9 @@ public final class ServerTimingTrack {
         long sec = Math.floorDiv(s.t2(), 1_000_000L);
         Second second = bySecond.computeIfAbsent(sec, k -> new Second());
         for (int i = 0; i < t.size(); i++) {
-            long us = Math.min(t.durUs(i), Latency.HIGHEST_US);
+            long us = Math.min(t.durUs(i), LatencySettings.HIGHEST_US);
             Latency.record(byName.computeIfAbsent(t.name(i), n -> Latency.newHistogram()), us);
-            second.byName.computeIfAbsent(t.name(i), n -> new IntCountsHistogram(Latency.HIGHEST_US, 1))
+            second.byName.computeIfAbsent(t.name(i), n -> new IntCountsHistogram(LatencySettings.HIGHEST_US, 1))
                     .recordValue(us);
         }
         if (second.worst == null || s.serviceUs() > second.worst.serviceUs()) {

@@ -10,6 +10,7 @@ import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.generator.plan.Scenario;
+import io.rigscope.model.wire.LatencySettings;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
@@ -42,9 +43,6 @@ public final class GeneratorBench {
      * whole process's).
      */
     static final String GENERATOR_THREADS = "rig-gen-";
-
-    /** Service times above this (1 h, far beyond any request timeout) are recorded as this. */
-    private static final long HIGHEST_SERVICE_US = Duration.ofHours(1).toNanos() / 1_000;
 
     private final URI target;
     private final LongSupplier serverCpuNanos;
@@ -136,7 +134,8 @@ public final class GeneratorBench {
      */
     private static final class ServiceTimes implements RecordSink {
         private final RecordSink next;
-        private final SingleWriterRecorder recorder = new SingleWriterRecorder(HIGHEST_SERVICE_US, 3);
+        private final SingleWriterRecorder recorder = new SingleWriterRecorder(LatencySettings.LOWEST_US,
+                LatencySettings.HIGHEST_US, LatencySettings.DIGITS);
 
         ServiceTimes(RecordSink next) {
             this.next = next;
@@ -157,7 +156,7 @@ public final class GeneratorBench {
         private void record(WireRecord record) {
             if (record instanceof SampleBatch batch) {
                 for (Sample s : batch.samples()) {
-                    recorder.recordValue(Math.min(s.serviceUs(), HIGHEST_SERVICE_US));
+                    recorder.recordValue(Math.min(s.serviceUs(), LatencySettings.HIGHEST_US));
                 }
             }
         }

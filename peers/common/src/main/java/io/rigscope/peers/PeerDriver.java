@@ -59,6 +59,10 @@ public abstract class PeerDriver {
      */
     protected abstract Result step(String url, double rate, Duration length, Runnable ended) throws Exception;
 
+    /** Called once the protocol ended ({@code quit} or the end of stdin), before the JVM exits; releases the tool. */
+    protected void close() throws Exception {
+    }
+
     /**
      * Runs the protocol on stdin/stdout until {@code quit} or the end of stdin. {@code args[0]} is the target URL.
      * System.out is pointed at stderr first, so nothing the tool prints can break the protocol.
@@ -104,6 +108,11 @@ public abstract class PeerDriver {
         } catch (Exception e) {
             e.printStackTrace(System.err);
             protocol.println(("error " + e).replace('\n', ' '));
+        }
+        try {
+            driver.close();
+        } catch (Exception e) {
+            e.printStackTrace(System.err);
         }
         System.exit(0);
     }

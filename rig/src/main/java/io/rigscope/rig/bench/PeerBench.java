@@ -3,6 +3,7 @@ package io.rigscope.rig.bench;
 import io.rigscope.generator.bench.TimerJitter;
 import io.rigscope.generator.bench.Wrk;
 import io.rigscope.rig.Main;
+import io.rigscope.rig.childjvm.ChildJvm;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -287,7 +288,7 @@ public final class PeerBench {
         expect(server, "ok");
         long serverCpu = server.cpuNanos();
         long cpu = tool.cpuNanos();
-        ThreadSleeps sleeping = tool.countSleeps();
+        ThreadSleeps sleeping = ThreadSleeps.start(tool.pid());
         // this JVM only waits during the step: a thread of it sleeping to a schedule sees the host's contention
         TimerJitter.Running probe = TimerJitter.start(TimerJitter.BESIDE_LOAD_PERIOD);
         tool.send(String.format(Locale.ROOT, "step %.3f %d", rate, length.toMillis()));

@@ -1,15 +1,19 @@
 package io.rigscope.rig.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
- * How many times a process's threads went to sleep over a span ({@link ProcCpu#sleepsByThread}), the threads that
- * start and end within it included: a thread's count is gone from /proc once it ends, so the counts are sampled every
- * {@value #PERIOD_MS} ms and each thread's last reading kept (a thread that ends loses at most its last
- * {@value #PERIOD_MS} ms). A thread seen at the start counts from its reading then, one that started later from 0.
- * The tools the bench runs start threads per step (Hyperfoil a runner, Gatling an engine), whose sleeps a reading
- * at each end of the step would miss.
+ * How many times a process's threads went to sleep over a span ({@link #sleepsByThread}: each thread's
+ * {@code /proc/PID/task/TID/status}, Linux), the threads that start and end within it included: a thread's count is
+ * gone from /proc once it ends, so the counts are sampled every {@value #PERIOD_MS} ms and each thread's last reading
+ * kept (a thread that ends loses at most its last {@value #PERIOD_MS} ms). A thread seen at the start counts from its
+ * reading then, one that started later from 0. The tools the bench runs start threads per step (Hyperfoil a runner,
+ * Gatling an engine), whose sleeps a reading at each end of the step would miss.
  */
 final class ThreadSleeps {
 
@@ -26,7 +30,7 @@ final class ThreadSleeps {
 
     private ThreadSleeps(long pid) {
         this.pid = pid;
-        Map<Long, Long> now = ProcCpu.sleepsByThread(pid);
+        Map<Long, Long> now = sleepsByThread(pid);
         unreadable = now == null;
         if (now != null) {
             now.forEach((tid, n) -> threads.put(tid, new long[] {n, n}));
@@ -77,7 +81,7 @@ final class ThreadSleeps {
         if (unreadable) {
             return;
         }
-        Map<Long, Long> now = ProcCpu.sleepsByThread(pid);
+        Map<Long, Long> now = sleepsByThread(pid);
         if (now == null) {
             return; // the process ended: the last readings stand
         }
@@ -93,5 +97,38 @@ final class ThreadSleeps {
                 t[1] = n;
             }
         });
+    }
+
+    /**
+     * How many times each live thread of process {@code pid} gave up its CPU to wait (its
+     * {@code voluntary_ctxt_switches}: a wait on a socket, a timer or a lock that found nothing ready), by thread id; a
+     * thread that ended is not in it. Null when /proc cannot be read (not Linux, no such process).
+     */
+    static Map<Long, Long> sleepsByThread(long pid) {
+        Path tasks = Path.of("/proc", Long.toString(pid), "task");
+        try (Stream<Path> threads = Files.list(tasks)) {
+            Map<Long, Long> out = new HashMap<>();
+            for (Path t : (Iterable<Path>) threads::iterator) {
+                try {
+                    long tid = Long.parseLong(t.getFileName().toString());
+                    out.put(tid, voluntarySwitches(Files.readString(t.resolve("status"))));
+                } catch (IOException e) {
+                    // the thread ended between the listing and the read
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** The {@code voluntary_ctxt_switches} of a {@code /proc/PID/task/TID/status} text; 0 when it has none. */
+    static long voluntarySwitches(String status) {
+        for (String line : status.split("\n")) {
+            if (line.startsWith("voluntary_ctxt_switches:")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+            }
+        }
+        return 0;
     }
 }

@@ -8,6 +8,7 @@ import io.rigscope.generator.RunSummary;
 import io.rigscope.generator.ScenarioSummary;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
+import io.rigscope.model.wire.LatencySettings;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
@@ -116,7 +117,7 @@ public final class SutWarmup {
     }
 
     private static Segment segment(SeriesPlan plan, double rate, int n, ClientLoops loops) {
-        Histogram responses = new Histogram(3_600_000_000L, 2);
+        Histogram responses = new Histogram(LatencySettings.LOWEST_US, LatencySettings.HIGHEST_US, 2);
         RecordSink keepLatency = (WireRecord record) -> {
             if (record instanceof SampleBatch batch) {
                 synchronized (responses) {

@@ -1,6 +1,7 @@
 package io.rigscope.rig.sutproc;
 
 import io.rigscope.pg.PgUrl;
+import io.rigscope.rig.childjvm.ChildJvm;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,7 +111,7 @@ public final class SutProcess implements AutoCloseable {
 
     /** Its stdout and stderr. */
     public Path logFile() {
-        return child.logFile();
+        return child.log();
     }
 
     /** Its process id. */

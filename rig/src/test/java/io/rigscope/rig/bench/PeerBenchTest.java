@@ -78,19 +78,18 @@ class PeerBenchTest {
     void procStatCpuIsUserPlusSystemCountedFromTheLastParenthesis() {
         String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 30 0 1 2 3";
         assertThat(ProcStat.parse(stat).cpuNanos()).isEqualTo(325 * 10_000_000L);
-        assertThat(ProcCpu.ofPid(ProcessHandle.current().pid())).isPositive();
     }
 
     @Test
     void sleepsAreEachThreadsVoluntarySwitchesPerRequestTheServerCounted() throws InterruptedException {
         String status = "Name:\tjava\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t1234\n"
                 + "nonvoluntary_ctxt_switches:\t56\n";
-        assertThat(ProcCpu.voluntarySwitches(status)).isEqualTo(1234);
-        assertThat(ProcCpu.voluntarySwitches("Name:\tx\n")).isZero();
+        assertThat(ThreadSleeps.voluntarySwitches(status)).isEqualTo(1234);
+        assertThat(ThreadSleeps.voluntarySwitches("Name:\tx\n")).isZero();
         // a thread that starts, sleeps and ends within the span is counted, though /proc forgets it when it ends
         long self = ProcessHandle.current().pid();
-        assertThat(ProcCpu.sleepsByThread(self)).isNotEmpty();
-        assertThat(ProcCpu.sleepsByThread(Long.MAX_VALUE)).isNull();
+        assertThat(ThreadSleeps.sleepsByThread(self)).isNotEmpty();
+        assertThat(ThreadSleeps.sleepsByThread(Long.MAX_VALUE)).isNull();
         ThreadSleeps counting = ThreadSleeps.start(self);
         Thread sleeper = new Thread(() -> {
             for (int i = 0; i < 100; i++) {

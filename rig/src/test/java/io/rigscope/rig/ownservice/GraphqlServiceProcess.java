@@ -1,7 +1,7 @@
 package io.rigscope.rig.ownservice;
 
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.sutproc.ChildJvm;
+import io.rigscope.rig.childjvm.ChildJvm;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -109,7 +109,7 @@ public final class GraphqlServiceProcess implements AutoCloseable {
 
     /** Its stdout and stderr. */
     public Path logFile() {
-        return child.logFile();
+        return child.log();
     }
 
     /** Its process id. */

@@ -1,9 +1,11 @@
-package io.rigscope.rig.sutproc;
+package io.rigscope.rig.childjvm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,18 +19,32 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Real child JVMs running {@link Scripted}: how they are started, watched, failed and stopped. */
 @Timeout(60)
 @Tag("it")
-class ChildJvmTest {
+public class ChildJvmTest {
 
     private static final List<String> SMALL_JVM = List.of("-Xmx32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 
-    /** The child: {@code listen}, {@code exit <code>} or {@code silent}. */
+    /** The child: {@code listen}, {@code exit <code>}, {@code silent} or {@code echo} (a line protocol). */
     static final class Scripted {
-        public static void main(String[] args) throws InterruptedException {
+        public static void main(String[] args) throws Exception {
             switch (args[0]) {
+                case "echo" -> {
+                    System.err.println("echo: ready");
+                    var in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                    String line;
+                    while ((line = in.readLine()) != null && !line.equals("quit")) {
+                        if (line.equals("die")) {
+                            System.err.println("echo: dying");
+                            System.exit(4);
+                        }
+                        System.out.println("echo " + line);
+                        System.out.flush();
+                    }
+                }
                 case "listen" -> {
                     System.out.println("secret=" + System.getenv("CHILD_JVM_SECRET"));
                     System.out.println("path=" + System.getenv("PATH"));
@@ -57,7 +73,7 @@ class ChildJvmTest {
      * What {@code ps} shows of a process (Linux). Not {@code ProcessHandle.Info.arguments()}: that is empty for a
      * command line with a class path this long, so a check on it passes whatever the command line holds.
      */
-    static List<String> commandLine(long pid) throws IOException {
+    public static List<String> commandLine(long pid) throws IOException {
         String cmdline = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")),
                 StandardCharsets.UTF_8);
         return List.of(cmdline.split("\0"));
@@ -78,7 +94,7 @@ class ChildJvmTest {
             handle = ProcessHandle.of(child.pid()).orElseThrow();
             assertThat(commandLine(child.pid())).contains(Scripted.class.getName(), "listen")
                     .noneMatch(arg -> arg.contains("s3cret"));
-            assertThat(Files.readString(child.logFile())).contains("secret=s3cret", "path=null");
+            assertThat(Files.readString(child.log())).contains("secret=s3cret", "path=null");
         }
         assertThat(handle.isAlive()).isFalse();
     }
@@ -118,5 +134,35 @@ class ChildJvmTest {
     @Test
     void theChildRunsTheJavaOfThisProcess() {
         assertThat(ChildJvm.javaBinary()).endsWith("java");
+    }
+
+    private static List<String> echoCommand() {
+        return List.of(ChildJvm.javaBinary(), "-Xmx32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"), Scripted.class.getName(), "echo");
+    }
+
+    @Test
+    void aLineProtocolChildAnswersEachLineAndEndsOnQuitWhenClosed(@TempDir Path dir) throws Exception {
+        ProcessHandle handle;
+        try (ChildJvm child = ChildJvm.start("the echo child", echoCommand(), dir.resolve("logs/echo.log"))) {
+            handle = ProcessHandle.of(child.pid()).orElseThrow();
+            child.send("hello");
+            assertThat(child.next(Duration.ofSeconds(30))).isEqualTo("echo hello");
+            assertThat(child.cpuNanos()).isPositive();
+            assertThat(child.baseUri()).isNull();
+        }
+        assertThat(handle.isAlive()).isFalse();
+        assertThat(Files.readString(dir.resolve("logs/echo.log"))).contains("echo: ready");
+    }
+
+    @Test
+    void aLineProtocolChildThatEndsFailsTheNextReadWithItsExitCodeAndItsLog(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("echo.log");
+        try (ChildJvm child = ChildJvm.start("the echo child", echoCommand(), log)) {
+            child.send("die");
+            assertThatThrownBy(() -> child.next(Duration.ofSeconds(30)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("the echo child ended with exit code 4 (log: " + log + ": echo: ready | echo: dying)");
+        }
     }
 }

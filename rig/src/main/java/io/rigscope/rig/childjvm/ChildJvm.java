@@ -1,6 +1,10 @@
-package io.rigscope.rig.sutproc;
+package io.rigscope.rig.childjvm;
 
+import io.rigscope.model.proc.ProcStat;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,17 +16,28 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A service in a JVM of its own: {@code java <options> -cp <this JVM's class path> <main> <arguments>}, started with
- * the {@code java} of this process, so that the instrument never shares a JVM (its collector, its threads) with what it
- * measures. The child's stdout and stderr are appended to a log file; it counts as up once it prints a line
- * {@code <listening prefix>http://...}, whose URL becomes {@link #baseUri()}. {@link #close()}, and a shutdown hook
- * for a JVM stopped with Ctrl-C, send SIGTERM, give the child {@link #STOP_GRACE} to close its server and pool, then
- * SIGKILL it.
+ * A process this JVM starts and owns, so that the instrument never shares a JVM (its collector, its threads) with
+ * what it runs or measures. Two kinds:
+ *
+ * <ul>
+ *   <li>a service ({@link #start(Spec)}): {@code java <options> -cp <this JVM's class path> <main> <arguments>},
+ *       started with the {@code java} of this process; its stdout and stderr are appended to a log file; it counts as
+ *       up once it prints a line {@code <listening prefix>http://...}, whose URL becomes {@link #baseUri()};</li>
+ *   <li>a process spoken to over a line protocol ({@link #start(String, List, Path)}, the peer bench's server and
+ *       tools): its stdin takes commands ({@link #send}), its stdout answers one line at a time ({@link #next}), its
+ *       stderr is appended to the log file.</li>
+ * </ul>
+ *
+ * {@link #close()}, and a shutdown hook for a JVM stopped with Ctrl-C, stop it: a line-protocol child is first sent
+ * {@code quit} and given {@link #QUIT_GRACE} to end; then SIGTERM, {@link #STOP_GRACE} for it to close its server
+ * and pool, then SIGKILL. Every failure names the child and its log file, and quotes the last lines it wrote there.
  *
  * <pre>{@code
  * Map<String, String> env = new HashMap<>();
@@ -45,12 +60,15 @@ public final class ChildJvm implements AutoCloseable {
 
     /** How long {@link #close()} waits after SIGTERM before it sends SIGKILL. */
     public static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    /** How long {@link #close()} gives a line-protocol child to end after {@code quit}, before SIGTERM. */
+    public static final Duration QUIT_GRACE = Duration.ofSeconds(10);
     private static final Duration KILL_WAIT = Duration.ofSeconds(5);
     private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
-    private static final int TAIL_LINES = 10;
+    /** Marks the end of a line-protocol child's stdout in its queue. */
+    private static final String EOF = new String("<eof>");
 
     /**
-     * How to start it.
+     * How to start a service.
      *
      * @param name what it is, as messages name it: {@code the reference SUT}
      * @param javaOptions the child's JVM options (copied)
@@ -80,15 +98,34 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    private final String name;
     private final Process process;
+    private final Path log;
+    /** What the log held before this child wrote to it (an earlier writer's lines are not its own). */
+    private final long logStartBytes;
+    /** A service's URL; null for a line-protocol child. */
     private final URI baseUri;
-    private final Path logFile;
+    /** A line-protocol child's stdin and the lines of its stdout; null for a service. */
+    private final PrintStream in;
+    private final BlockingQueue<String> lines;
     private final Thread hook;
 
-    private ChildJvm(Process process, URI baseUri, Path logFile) {
+    private ChildJvm(String name, Process process, Path log, long logStartBytes, URI baseUri, boolean lineProtocol) {
+        this.name = name;
         this.process = process;
+        this.log = log;
+        this.logStartBytes = logStartBytes;
         this.baseUri = baseUri;
-        this.logFile = logFile;
+        if (lineProtocol) {
+            this.in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
+            this.lines = new LinkedBlockingQueue<>();
+            Thread reader = new Thread(this::readLines, "child-jvm-out-" + name);
+            reader.setDaemon(true);
+            reader.start();
+        } else {
+            this.in = null;
+            this.lines = null;
+        }
         this.hook = new Thread(this::stop, "child-jvm-stop-" + process.pid());
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -108,7 +145,7 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Starts the child and returns once it prints its URL, checking every 50 ms.
+     * Starts a service and returns once it prints its URL, checking every 50 ms.
      *
      * @throws IllegalStateException when it cannot be started, exits first, or stays silent past the start timeout
      *         (it is then killed); the message names it ({@link Spec#name()}) and its log file, and quotes the last
@@ -144,17 +181,18 @@ public final class ChildJvm implements AutoCloseable {
             while (true) {
                 URI uri = listening(listening, spec.logFile(), logStartBytes);
                 if (uri != null) {
-                    return new ChildJvm(process, uri, spec.logFile());
+                    return new ChildJvm(spec.name(), process, spec.logFile(), logStartBytes, uri, false);
                 }
                 if (!process.isAlive()) {
                     throw new IllegalStateException(spec.name() + " exited with code " + process.exitValue()
-                            + " before it listened (log " + spec.logFile() + "):" + tail(spec.logFile(), logStartBytes));
+                            + " before it listened (log " + spec.logFile() + "):"
+                            + serviceTail(spec.logFile(), logStartBytes));
                 }
                 if (System.nanoTime() > deadlineNs) {
                     kill(process);
                     throw new IllegalStateException(spec.name() + " did not come up within "
                             + spec.startTimeout().toSeconds() + " s; killed it (log " + spec.logFile() + "):"
-                            + tail(spec.logFile(), logStartBytes));
+                            + serviceTail(spec.logFile(), logStartBytes));
                 }
                 Thread.sleep(POLL_INTERVAL.toMillis());
             }
@@ -168,14 +206,62 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** Where it listens, e.g. {@code http://127.0.0.1:41234}. */
+    /**
+     * Starts {@code command} as a child spoken to over a line protocol, its stderr appended to {@code log} (whose
+     * directory is created); returns at once.
+     *
+     * @param name what it is, as messages name it
+     */
+    public static ChildJvm start(String name, List<String> command, Path log) throws IOException {
+        Files.createDirectories(log.toAbsolutePath().getParent());
+        long logStartBytes = sizeOf(log);
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        return new ChildJvm(name, p, log, logStartBytes, null, true);
+    }
+
+    /** A line-protocol child: sends one command line. */
+    public void send(String line) {
+        requireLineProtocol().println(line);
+    }
+
+    /**
+     * A line-protocol child: the next line it prints, waiting at most {@code timeout}.
+     *
+     * @throws IllegalStateException when the child ends or stays silent: the message names it and its log
+     */
+    public String next(Duration timeout) {
+        requireLineProtocol();
+        String line;
+        try {
+            line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(name + ": interrupted");
+        }
+        if (line == null) {
+            throw new IllegalStateException(name + " said nothing for " + timeout.toSeconds() + " s (log: " + log + ")");
+        }
+        if (line == EOF) {
+            lines.add(EOF);
+            String tail;
+            try {
+                tail = String.join(" | ", lastLines(log, logStartBytes, 5)).strip();
+            } catch (IOException e) {
+                tail = "no log";
+            }
+            throw new IllegalStateException(name + " ended" + exitText() + " (log: " + log + ": " + tail + ")");
+        }
+        return line;
+    }
+
+    /** Where a service listens, e.g. {@code http://127.0.0.1:41234}; null for a line-protocol child. */
     public URI baseUri() {
         return baseUri;
     }
 
-    /** Its stdout and stderr. */
-    public Path logFile() {
-        return logFile;
+    /** Its log file: a service's stdout and stderr, a line-protocol child's stderr. */
+    public Path log() {
+        return log;
     }
 
     /** Its process id. */
@@ -183,9 +269,26 @@ public final class ChildJvm implements AutoCloseable {
         return process.pid();
     }
 
-    /** SIGTERM, up to {@link #STOP_GRACE} for it to close its server and pool, then SIGKILL. Idempotent. */
+    /** Its CPU time so far (user + system, all its threads, from /proc/PID/stat: {@link ProcStat}), nanoseconds. */
+    public long cpuNanos() {
+        return ProcStat.ofPid(process.pid()).cpuNanos();
+    }
+
+    /**
+     * Stops it (see the class comment; a line-protocol child is sent {@code quit} first). Idempotent.
+     */
     @Override
     public void close() {
+        if (in != null) {
+            try {
+                send("quit");
+                in.close();
+                process.waitFor(QUIT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                kill(process);
+                Thread.currentThread().interrupt();
+            }
+        }
         stop();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
@@ -194,6 +297,28 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    private PrintStream requireLineProtocol() {
+        if (in == null) {
+            throw new IllegalStateException(name + " is a service, not spoken to over a line protocol");
+        }
+        return in;
+    }
+
+    private void readLines() {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+                lines.add(line);
+            }
+        } catch (IOException e) {
+            // the child ended
+        } finally {
+            lines.add(EOF);
+        }
+    }
+
+    /** SIGTERM, up to {@link #STOP_GRACE} for it to close its server and pool, then SIGKILL. */
     private void stop() {
         if (!process.isAlive()) {
             return;
@@ -218,8 +343,17 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    private String exitText() {
+        try {
+            return process.waitFor(2, TimeUnit.SECONDS) ? " with exit code " + process.exitValue() : "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
     /** The {@code java} this process runs, else the one in its {@code java.home}. */
-    static String javaBinary() {
+    public static String javaBinary() {
         return ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
@@ -240,15 +374,21 @@ public final class ChildJvm implements AutoCloseable {
         return null;
     }
 
-    private static String tail(Path log, long fromBytes) {
-        List<String> all;
+    /** A service's last 10 lines, one per line, as its start failures quote them. */
+    private static String serviceTail(Path log, long fromBytes) {
+        List<String> last;
         try {
-            all = linesFrom(log, fromBytes);
+            last = lastLines(log, fromBytes, 10);
         } catch (IOException e) {
             return " (unreadable: " + e.getMessage() + ")";
         }
-        List<String> last = all.subList(Math.max(0, all.size() - TAIL_LINES), all.size());
         return last.isEmpty() ? " (empty)" : "\n  " + String.join("\n  ", last);
+    }
+
+    /** The last {@code n} lines of the log after its first {@code fromBytes} bytes. */
+    private static List<String> lastLines(Path log, long fromBytes, int n) throws IOException {
+        List<String> all = linesFrom(log, fromBytes);
+        return all.subList(Math.max(0, all.size() - n), all.size());
     }
 
     /** The lines of the log after its first {@code fromBytes} bytes (what an earlier writer left there). */
