@@ -11,7 +11,7 @@ import org.HdrHistogram.Histogram;
  * the first third is {@code [first, first + k)}, the last third {@code [last - k + 1, last]}; drift is the p99
  * service time of the last third over that of the first. Not measurable (null) when k is 0 or either third holds
  * no request. Whether the requests show a drift beyond a bound, rather than a few slow ones falling in the last
- * third by chance, is {@link QuantileTest}'s. Gated by {@link io.rigscope.analyzer.gate.DriftGate}; noted beside
+ * third by chance, is {@link QuantileTest}'s. Gated by {@link io.rigscope.analyzer.repeat.DriftGate}; noted beside
  * ladder rungs. Pure.
  */
 public final class DriftRule {

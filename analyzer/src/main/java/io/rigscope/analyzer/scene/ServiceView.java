@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.scene;
 
 import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.servertiming.ServerTimingTrack;
+import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.ServerTiming;

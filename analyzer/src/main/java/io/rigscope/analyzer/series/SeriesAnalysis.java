@@ -5,6 +5,7 @@ import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.ceiling.CeilingRule;
 import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.repeat.Abort;
 import io.rigscope.analyzer.repeat.AbortOnFail;
