@@ -14,7 +14,7 @@ import com.tngtech.archunit.lang.ArchRule;
 /**
  * The analyzer's packages (docs/architecture.md, Inside analyzer): no cycle between them, and each layer reached only
  * from above. Faces first (api, the benchmark), then the live path (pipeline, series) and the report, then the
- * decision record, the judges (repeat with its gates, attribution with its levers, scene, episode, drift, window,
+ * decision record, the judges (repeat with its gates, attribution with its levers, scene, episode, window,
  * ceiling, compare), the per-second statistics (second, freeze, telemetry), the settings (config, threshold), and
  * at the bottom the JSON view every record writes itself with (json).
  */
@@ -35,7 +35,7 @@ class AnalyzerArchitectureTest {
             .layer("Report").definedBy(P + "report..")
             .layer("Decision").definedBy(P + "decision..")
             .layer("Judges").definedBy(P + "repeat..", P + "gate..", P + "attribution..", P + "scene..",
-                    P + "episode..", P + "drift..", P + "window..", P + "ceiling..", P + "compare..")
+                    P + "episode..", P + "window..", P + "ceiling..", P + "compare..")
             .layer("Seconds").definedBy(P + "second..", P + "freeze..", P + "telemetry..")
             .layer("Settings").definedBy(P + "config..", P + "threshold..")
             .layer("Json").definedBy(P + "json..")

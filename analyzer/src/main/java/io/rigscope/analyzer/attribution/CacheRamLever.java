@@ -1,6 +1,5 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverRule;
 import io.rigscope.analyzer.scene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import static io.rigscope.analyzer.scene.LeverContext.num;
@@ -18,7 +17,7 @@ import java.util.OptionalLong;
  * the device over the episode (read KB/s of every device, each record standing for its second), which missed both.
  * RAM needed = the memory in other use ({@code total - free - cached}) + that bound, rounded up to whole GB.
  */
-public final class CacheRamLever implements LeverRule {
+final class CacheRamLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

@@ -1,7 +1,6 @@
 package io.rigscope.analyzer.attribution;
 
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.scene.LeverRule;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.Predicate;

@@ -1,8 +1,6 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverRule;
 import io.rigscope.analyzer.scene.LeverContext;
-import io.rigscope.analyzer.scene.ServiceView;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import static io.rigscope.analyzer.scene.LeverContext.num;
 
@@ -30,7 +28,7 @@ import java.util.OptionalDouble;
  * database's work, not a bigger pool. The service's pool setting is its own (rigscope cannot name it):
  * an action, with {@code max_connections} named when the pool would not fit under it.
  */
-public final class ConnectionPoolLever implements LeverRule {
+final class ConnectionPoolLever implements LeverRule {
 
     /** The chance to wait for a connection the pool is sized to: below what a p99 would feel. */
     static final double WAIT_CHANCE = 0.01;

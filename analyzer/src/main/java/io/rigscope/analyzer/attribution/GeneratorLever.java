@@ -1,6 +1,5 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverRule;
 import io.rigscope.analyzer.scene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import static io.rigscope.analyzer.scene.LeverContext.num;
@@ -19,7 +18,7 @@ import java.util.OptionalLong;
  * is its process CPU at most over the episode (rig.health, percent of one core), so each needs at most one core
  * ({@code rigscope generate --share k/N}).
  */
-public final class GeneratorLever implements LeverRule {
+final class GeneratorLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

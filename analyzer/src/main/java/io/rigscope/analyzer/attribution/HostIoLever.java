@@ -1,6 +1,5 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverRule;
 import io.rigscope.analyzer.scene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import static io.rigscope.analyzer.scene.LeverContext.num;
@@ -13,7 +12,7 @@ import io.rigscope.analyzer.episode.Lever;
  * {@code host_io}: the disk stopped with nothing in Postgres to explain it; no database setting moves it. The lever
  * is the volume, with the stall the canary measured (its disk share).
  */
-public final class HostIoLever implements LeverRule {
+final class HostIoLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

@@ -12,14 +12,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The levers of attributed episodes (docs/attribution.md, Levers): one {@link io.rigscope.analyzer.scene.LeverRule}
+ * The levers of attributed episodes (docs/attribution.md, Levers): one {@link io.rigscope.analyzer.attribution.LeverRule}
  * per cause, named by its row of the attribution's table of causes, each computing from the
  * episode's own evidence and the series' telemetry and environment what to change, with the arithmetic in
  * {@link Lever#why()}; a lever whose inputs were not measured says so and names nothing. Pure and deterministic: it
  * reads only records of the series up to the end of the episode's repeat, so a live judgement and a replay give the
  * same lever.
  */
-public final class Levers {
+final class Levers {
 
     private Levers() {
     }

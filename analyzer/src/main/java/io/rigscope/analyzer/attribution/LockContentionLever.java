@@ -1,6 +1,5 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverRule;
 import io.rigscope.analyzer.scene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import static io.rigscope.analyzer.scene.LeverContext.num;
@@ -19,7 +18,7 @@ import java.util.Map;
  * over the episode (its {@code n_dead_tup} at most, over its {@code n_live_tup} at most, within rig.db's tolerance),
  * when that is at least 1: the same rows updated over and over by the committers that wait on each other.
  */
-public final class LockContentionLever implements LeverRule {
+final class LockContentionLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

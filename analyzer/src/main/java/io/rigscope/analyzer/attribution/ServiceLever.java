@@ -1,8 +1,6 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverRule;
 import io.rigscope.analyzer.scene.LeverContext;
-import io.rigscope.analyzer.scene.ServiceView;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import static io.rigscope.analyzer.scene.LeverContext.num;
 
@@ -28,7 +26,7 @@ import io.rigscope.model.wire.ServerTiming;
  * </ul>
  * A finding by exclusion has no lever: nothing measured says what in the service took the time.
  */
-public final class ServiceLever implements LeverRule {
+final class ServiceLever implements LeverRule {
 
     /** The busy share a CPU sizing leaves room under. */
     static final double CPU_TARGET = 0.7;

@@ -1,6 +1,5 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverRule;
 import io.rigscope.analyzer.scene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import static io.rigscope.analyzer.scene.LeverContext.num;
@@ -22,7 +21,7 @@ import java.util.List;
  * nothing of how long the burst's requests take; on a 1 GB WAL segment's zero-fill, 1,610-KB requests queued 59 deep
  * against a 0.19-ms await before, it asked for 312,586 IOPS and 491 GB/s.)
  */
-public final class StorageLever implements LeverRule {
+final class StorageLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

@@ -1,6 +1,5 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverRule;
 import io.rigscope.analyzer.scene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import static io.rigscope.analyzer.scene.LeverContext.num;
@@ -49,7 +48,7 @@ import java.util.OptionalLong;
  * no backlog builds), and the pass's lever with its {@code also} goes to {@code also}. Not when
  * {@code backend_flush_after} was already set above 0.
  */
-public final class VacuumStormLever implements LeverRule {
+final class VacuumStormLever implements LeverRule {
 
     /** Postgres 15's default {@code vacuum_cost_page_dirty}. */
     private static final int COST_PAGE_DIRTY = 20;

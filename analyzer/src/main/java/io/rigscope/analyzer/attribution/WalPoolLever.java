@@ -1,6 +1,5 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverRule;
 import io.rigscope.analyzer.scene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import static io.rigscope.analyzer.scene.LeverContext.num;
@@ -25,7 +24,7 @@ import java.util.OptionalLong;
  * kept whatever min_wal_size says: the lever is {@code wal_recycle=on}. When min_wal_size already covers the cycle,
  * the segments were created because the pool had not been filled yet (a fresh cluster): the lever is an action.
  */
-public final class WalPoolLever implements LeverRule {
+final class WalPoolLever implements LeverRule {
 
     @Override
     public Lever lever(Episode e, EpisodeScene scene, LeverContext ctx) {

@@ -1,7 +1,5 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.drift.DriftRule;
-import io.rigscope.analyzer.drift.QuantileTest;
 import io.rigscope.analyzer.gate.GateResult;
 import java.util.Locale;
 
@@ -11,7 +9,7 @@ import java.util.Locale;
  * one-sided {@link QuantileTest} at p > 0.05). The value is the ratio; a ratio above the bound says why it held or
  * failed in its reason. A drift that cannot be measured fails.
  */
-public final class DriftGate implements Gate {
+final class DriftGate implements Gate {
 
     private final double bound;
 

@@ -7,7 +7,7 @@ import io.rigscope.analyzer.gate.GateResult;
  * that applies to it holds. Each implementation owns its setting, its evaluation and the sentence docs/gates.md
  * prints for it ({@link #rule()}). Implementations are immutable and pure.
  */
-public interface Gate {
+interface Gate {
 
     /** The gate's name: its key in the report's {@code gates}. */
     String name();

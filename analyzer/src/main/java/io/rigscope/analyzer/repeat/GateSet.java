@@ -17,7 +17,7 @@ import java.util.Map;
  *   <li>ladder rung: config, delivered_ratio, dropped, reconciliation (rows, qty); drift is noted, not gated.</li>
  * </ul>
  */
-public final class GateSet {
+final class GateSet {
 
     private final List<Gate> gates;
 

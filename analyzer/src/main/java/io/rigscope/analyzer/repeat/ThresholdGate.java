@@ -19,7 +19,7 @@ import org.HdrHistogram.Histogram;
  * {@code thresholds_all_scenarios} is set, every point of the metric, all scenarios together (the probe
  * included), as k6 judges it. Nothing to measure fails.
  */
-public final class ThresholdGate implements Gate {
+final class ThresholdGate implements Gate {
 
     private final Threshold threshold;
     private final boolean allScenarios;

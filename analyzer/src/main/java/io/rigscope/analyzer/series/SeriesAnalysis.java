@@ -3,7 +3,6 @@ package io.rigscope.analyzer.series;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.ceiling.Ceiling;
-import io.rigscope.analyzer.ceiling.CeilingRule;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.episode.Episode;

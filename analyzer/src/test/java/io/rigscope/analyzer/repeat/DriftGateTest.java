@@ -2,7 +2,6 @@ package io.rigscope.analyzer.repeat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.drift.DriftRule;
 import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.second.ScenarioSeconds;

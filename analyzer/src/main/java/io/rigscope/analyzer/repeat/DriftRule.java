@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.drift;
+package io.rigscope.analyzer.repeat;
 
 import io.rigscope.analyzer.second.Latency;
 import io.rigscope.analyzer.second.ScenarioSeconds;
@@ -14,7 +14,7 @@ import org.HdrHistogram.Histogram;
  * third by chance, is {@link QuantileTest}'s. Gated by {@link io.rigscope.analyzer.repeat.DriftGate}; noted beside
  * ladder rungs. Pure.
  */
-public final class DriftRule {
+final class DriftRule {
 
     /** The quantile drift compares. */
     public static final double QUANTILE = 0.99;

@@ -1,5 +1,9 @@
-package io.rigscope.analyzer.episode;
+package io.rigscope.analyzer.repeat;
 
+import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Evidence;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -9,7 +13,7 @@ import java.util.List;
  * buckets' span; spans are sorted by start and one joins the previous episode when it starts no more than
  * {@code gapSec} seconds after that episode's end. Pure.
  */
-public final class EpisodeJoiner {
+final class EpisodeJoiner {
 
     private EpisodeJoiner() {
     }

@@ -1,9 +1,10 @@
-package io.rigscope.analyzer.ceiling;
+package io.rigscope.analyzer.series;
 
+import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 
 /** Takes a ceiling's figures from its repeat's primary scenario ({@link Ceiling} states the rule). Pure. */
-public final class CeilingRule {
+final class CeilingRule {
 
     private CeilingRule() {
     }

@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.drift;
+package io.rigscope.analyzer.repeat;
 
 import org.apache.commons.math3.distribution.HypergeometricDistribution;
 
@@ -24,7 +24,7 @@ import org.apache.commons.math3.distribution.HypergeometricDistribution;
  * @param firstAbove  the first third's requests whose time times the bound is above it (or at it)
  * @param pValue      the chance of {@code lastAbove} or more by chance
  */
-public record QuantileTest(double bound, double thresholdUs, boolean inclusive, long lastAbove, long firstAbove,
+record QuantileTest(double bound, double thresholdUs, boolean inclusive, long lastAbove, long firstAbove,
                            double pValue) {
 
     /** The level at which the requests show a drift: p at most this. */

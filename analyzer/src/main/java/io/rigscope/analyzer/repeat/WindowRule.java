@@ -1,6 +1,7 @@
-package io.rigscope.analyzer.window;
+package io.rigscope.analyzer.repeat;
 
 import io.rigscope.analyzer.second.ClosedSeconds.Bucket;
+import io.rigscope.analyzer.window.Window;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,7 +13,7 @@ import java.util.List;
  * @param factor default 3
  * @param minBuckets default 2
  */
-public record WindowRule(double factor, int minBuckets) {
+record WindowRule(double factor, int minBuckets) {
 
     /** The median bucket p99, µs; 0 when there are no buckets. */
     public static double medianP99Us(List<Bucket> buckets) {

@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.scene;
+package io.rigscope.analyzer.attribution;
 
 import io.rigscope.model.wire.Waits;
 import java.util.List;
@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * pg_stat_activity and Performance Insights but does no work and waits for nothing a cause holds, so it would only
  * dilute every rule's share (a {@code pg_sleep} session beside a WAL-pool freeze made it {@code storage}).
  */
-public final class WaitProfile {
+final class WaitProfile {
 
     public static final Set<String> LOCK = Set.of("Lock:transactionid", "Lock:tuple", "LWLock:LockManager", "Lock:relation");
     public static final Set<String> WAL = Set.of("LWLock:WALWrite", "LWLock:WALInsert", "IO:WALWrite", "IO:WALSync");

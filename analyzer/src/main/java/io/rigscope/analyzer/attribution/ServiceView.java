@@ -1,6 +1,7 @@
-package io.rigscope.analyzer.scene;
+package io.rigscope.analyzer.attribution;
 
 import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
@@ -15,7 +16,7 @@ import java.util.function.ToDoubleFunction;
  * What the {@code service} and {@code connection_pool} rules (and their levers) share: the episode's slowest request
  * that told its time (Server-Timing) and the database control (was the database busy?). Pure.
  */
-public final class ServiceView {
+final class ServiceView {
 
     /** The Server-Timing name of the database's share. */
     public static final String DB = "db";
