@@ -1,5 +1,5 @@
 /**
- * A JDBC connection to the Postgres under test, for the db and waits collectors. Uses io.rigscope.pg. Threads:
- * immutable and thread-safe; connections are the caller's.
+ * An R2DBC connection to the Postgres under test, for the db and waits collectors. Uses io.rigscope.pg. Threads:
+ * immutable and thread-safe; the connections are non-blocking.
  */
 package io.rigscope.collectors.pg;
