@@ -1,5 +1,6 @@
 package io.rigscope.generator;
 
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.VerdictFacts;

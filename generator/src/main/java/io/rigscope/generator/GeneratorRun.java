@@ -3,6 +3,7 @@ package io.rigscope.generator;
 import io.rigscope.generator.health.HealthMonitor;
 import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.outbox.Outbox;
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.Scenario;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rigscope.generator.http.ClientLoops;
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;

@@ -3,6 +3,7 @@ package io.rigscope.generator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;

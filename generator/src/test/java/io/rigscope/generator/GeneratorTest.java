@@ -2,6 +2,7 @@ package io.rigscope.generator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.generator.plan.BodyTemplate;
 import io.rigscope.generator.plan.CustomerPool;
 import io.rigscope.generator.plan.LoadPlan;

@@ -43,7 +43,7 @@ import java.util.Optional;
  * when in doubt, it says less.
  * Pure and deterministic: the same scene gives the same answer.
  */
-public final class Attribution {
+final class Attribution {
 
     private final List<CauseRule> rules;
 

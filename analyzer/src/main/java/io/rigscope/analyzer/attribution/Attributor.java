@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
 import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.scene.LeverContext;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
@@ -30,5 +31,18 @@ public interface Attributor {
     static Attributor none() {
         return scene -> scene.episode().attributed(Cause.UNATTRIBUTED, Confidence.UNATTRIBUTED, List.of(),
                 scene.telemetry().lacking(scene.startSec(), scene.endSec()));
+    }
+
+    /**
+     * The episode with its lever, computed by its cause's row of {@link CauseSpec} from the scene it was attributed
+     * in; unchanged when it has no cause (unattributed).
+     */
+    static Episode withLever(Episode attributed, EpisodeScene scene, LeverContext context) {
+        return Attribution.withLever(attributed, scene, context);
+    }
+
+    /** One lever per cause across a repeat's episodes ({@link Levers#onePerCause}); the order of the list is kept. */
+    static List<Episode> onePerCause(List<Episode> episodes) {
+        return Levers.onePerCause(episodes);
     }
 }

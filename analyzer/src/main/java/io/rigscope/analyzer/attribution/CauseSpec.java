@@ -1,16 +1,6 @@
 package io.rigscope.analyzer.attribution;
 
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.lever.CacheRamLever;
-import io.rigscope.analyzer.lever.ConnectionPoolLever;
-import io.rigscope.analyzer.lever.GeneratorLever;
-import io.rigscope.analyzer.lever.HostIoLever;
-import io.rigscope.analyzer.lever.LockContentionLever;
-import io.rigscope.analyzer.lever.ServiceLever;
-import io.rigscope.analyzer.lever.StorageLever;
-import io.rigscope.analyzer.lever.VacuumStormLever;
-import io.rigscope.analyzer.lever.WalPoolLever;
-import io.rigscope.analyzer.scene.LeverRule;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.Predicate;

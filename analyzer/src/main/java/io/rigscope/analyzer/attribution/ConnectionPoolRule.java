@@ -1,12 +1,10 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.WaitProfile;
-import io.rigscope.analyzer.scene.ServiceView;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.servertiming.ServerTimingTrack;
+import io.rigscope.analyzer.second.ServerTimingTrack;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,12 +1,10 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.WaitProfile;
-import io.rigscope.analyzer.scene.ServiceView;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.servertiming.ServerTimingTrack;
+import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import java.util.ArrayList;
@@ -42,7 +40,7 @@ import java.util.Optional;
  * {@code rig.db}, the disk watched by the canary or the device view. A missing one of these means no finding: a
  * confident wrong answer is the worst outcome.
  */
-public final class ServiceRule implements CauseRule {
+final class ServiceRule implements CauseRule {
 
     @Override
     public Cause cause() {

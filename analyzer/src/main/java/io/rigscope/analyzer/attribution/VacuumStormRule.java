@@ -1,6 +1,5 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.WaitProfile;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;

@@ -3,7 +3,7 @@ package io.rigscope.analyzer.ceiling;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.decision.WireView;
+import io.rigscope.analyzer.json.WireView;
 
 /**
  * The closed-loop ceiling: the most the system delivered with a fixed number of workers and no schedule. A

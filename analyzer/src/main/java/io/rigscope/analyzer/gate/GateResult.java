@@ -3,7 +3,7 @@ package io.rigscope.analyzer.gate;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.decision.WireView;
+import io.rigscope.analyzer.json.WireView;
 import java.util.Objects;
 
 /**

@@ -2,7 +2,7 @@ package io.rigscope.analyzer.repeat;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.decision.WireView;
+import io.rigscope.analyzer.json.WireView;
 import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.VerdictFacts;

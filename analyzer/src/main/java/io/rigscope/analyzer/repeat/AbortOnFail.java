@@ -1,8 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.gate.Gate;
-import io.rigscope.analyzer.gate.ThresholdGate;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.threshold.Threshold;
 import java.util.HashSet;

@@ -1,27 +1,20 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.attribution.Attribution;
 import io.rigscope.analyzer.scene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.drift.DriftRule;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.EpisodeJoiner;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.gate.GateSet;
-import io.rigscope.analyzer.gate.RepeatFacts;
-import io.rigscope.analyzer.lever.Levers;
 import io.rigscope.analyzer.second.ClosedSeconds;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.window.Window;
-import io.rigscope.analyzer.window.WindowRule;
 import io.rigscope.model.wire.ErrorKind;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -124,11 +117,11 @@ public final class RepeatJudge {
             LeverContext context = new LeverContext(environment,
                     seconds.isEmpty() ? e.startSec() : seconds.get(0).sec(),
                     seconds.isEmpty() ? e.endSec() : seconds.get(seconds.size() - 1).sec() + 1);
-            Episode attributed = Attribution.withLever(attributor.attribute(scene), scene, context);
+            Episode attributed = Attributor.withLever(attributor.attribute(scene), scene, context);
             episodes.add(attributed.withMissingSilentSince(telemetry.silentSince(attributed.missing(),
                     attributed.endSec())));
         }
-        episodes = Levers.onePerCause(episodes);
+        episodes = Attributor.onePerCause(episodes);
         return new RepeatSummary(track.rep(), track.kind(), primaryName, pass, samples, dropped, failed,
                 primary == null ? 0 : primary.totals().serviceAtPercentileUs(50),
                 primary == null ? 0 : primary.totals().serviceAtPercentileUs(99),

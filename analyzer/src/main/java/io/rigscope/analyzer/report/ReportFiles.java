@@ -5,7 +5,7 @@ import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.window.Window;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.report;
 
 import io.rigscope.analyzer.decision.Decision;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.wire.WireRecord;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import io.rigscope.analyzer.config.AttributionSettings;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.servertiming.ServerTimingTrack;
+import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import java.util.Collections;

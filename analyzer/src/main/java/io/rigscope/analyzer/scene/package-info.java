@@ -1,9 +1,7 @@
 /**
- * What a cause's rule and its lever look at for one episode: {@link io.rigscope.analyzer.scene.EpisodeScene} (the
- * episode, its seconds, the telemetry, the thresholds), the views over it they share
- * ({@link io.rigscope.analyzer.scene.ServiceView}, {@link io.rigscope.analyzer.scene.WaitProfile}), the series'
- * environment ({@link io.rigscope.analyzer.scene.LeverContext}) and the lever interface
- * ({@link io.rigscope.analyzer.scene.LeverRule}); below both attribution and lever, so neither imports the other.
- * Threads: read-only values, built and read on the analysis thread when a repeat is judged.
+ * What a cause's rule and its lever read for one episode: {@code EpisodeScene} (the episode, its seconds, the
+ * telemetry, the thresholds) and the series' environment ({@code LeverContext}). Uses episode, second, telemetry,
+ * freeze and config; used by attribution and repeat. Threads: read-only values, built and read on the analysis thread
+ * when a repeat is judged.
  */
 package io.rigscope.analyzer.scene;

@@ -1,7 +1,6 @@
 package io.rigscope.analyzer.second;
 
 import io.rigscope.analyzer.freeze.FreezeRule;
-import io.rigscope.analyzer.servertiming.ServerTimingTrack;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;
 import java.util.ArrayDeque;
@@ -111,7 +110,7 @@ public final class ScenarioSeconds {
     }
 
     /** What this scenario's responses said of the service's own time (Server-Timing). */
-    public io.rigscope.analyzer.servertiming.ServerTimingTrack serverTiming() {
+    public io.rigscope.analyzer.second.ServerTimingTrack serverTiming() {
         return serverTiming;
     }
 

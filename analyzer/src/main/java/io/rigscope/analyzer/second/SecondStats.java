@@ -2,7 +2,7 @@ package io.rigscope.analyzer.second;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.decision.WireView;
+import io.rigscope.analyzer.json.WireView;
 
 /**
  * One scenario's second, cut by the requests' end ({@code t2}), with the ledger's counts for it.

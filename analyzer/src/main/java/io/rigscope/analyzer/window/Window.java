@@ -2,7 +2,7 @@ package io.rigscope.analyzer.window;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.decision.WireView;
+import io.rigscope.analyzer.json.WireView;
 
 /**
  * A tail window: consecutive hot buckets ({@link WindowRule}).

@@ -12,7 +12,7 @@ import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.ReportFiles;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import java.io.IOException;
 import java.io.InputStream;

@@ -12,7 +12,7 @@ import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.second.SecondLedger;
 import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.testing.ProvokedRecordings;
 import io.rigscope.model.codec.WireCodec;

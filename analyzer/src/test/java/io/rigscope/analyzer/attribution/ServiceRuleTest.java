@@ -11,7 +11,7 @@ import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.second.SecondLedger;
 import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.servertiming.ServerTimingTrack;
+import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.wire.Canary;
 import io.rigscope.model.wire.DbSample;

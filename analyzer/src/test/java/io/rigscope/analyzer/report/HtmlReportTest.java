@@ -2,7 +2,7 @@ package io.rigscope.analyzer.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.codec.WireLine;
 import io.rigscope.model.topic.Topic;

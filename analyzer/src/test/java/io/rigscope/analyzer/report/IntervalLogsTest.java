@@ -8,7 +8,7 @@ import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.second.Latency;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import java.io.File;
 import java.nio.file.Files;

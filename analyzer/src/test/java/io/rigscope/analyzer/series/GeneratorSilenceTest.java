@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.decision.DecisionCodec;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.pipeline.AnalyzerClock;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.Silence;

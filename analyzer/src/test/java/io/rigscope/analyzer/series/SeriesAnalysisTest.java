@@ -11,6 +11,8 @@ import io.rigscope.analyzer.bench.SyntheticSeries.Stall;
 import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.attribution.Attributor;
+import io.rigscope.analyzer.decision.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesVerdict;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.codec.Decoded;

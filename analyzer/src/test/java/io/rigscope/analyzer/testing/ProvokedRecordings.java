@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import java.io.IOException;

@@ -24,7 +24,7 @@ import java.util.Objects;
  *
  * <p>Blocking file IO: call it from a thread that may block. Not thread-safe.
  */
-public final class LogTailer {
+final class LogTailer {
 
     private final Path path;
     private final boolean fromStart;

@@ -2,7 +2,7 @@ package io.rigscope.generator.bench;
 
 import io.rigscope.generator.Generator;
 import io.rigscope.generator.GeneratorOptions;
-import io.rigscope.generator.RecordSink;
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.generator.RunSummary;
 import io.rigscope.generator.ScenarioSummary;
 import io.rigscope.generator.SecondReport;

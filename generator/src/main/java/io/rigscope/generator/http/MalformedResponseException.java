@@ -5,7 +5,7 @@ package io.rigscope.generator.http;
  * {@code For input string: "2x0"} or {@code HTTP header is larger than 65536 bytes.}. The connection it came from is
  * out of sync and is closed; the request is an {@code other} error.
  */
-public final class MalformedResponseException extends RuntimeException {
+final class MalformedResponseException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 

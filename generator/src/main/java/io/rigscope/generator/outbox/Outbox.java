@@ -1,6 +1,5 @@
 package io.rigscope.generator.outbox;
 
-import io.rigscope.generator.RecordSink;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;

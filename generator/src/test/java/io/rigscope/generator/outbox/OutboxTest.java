@@ -3,7 +3,6 @@ package io.rigscope.generator.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import io.rigscope.generator.RecordSink;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.WireRecord;

@@ -1,7 +1,7 @@
 package io.rigscope.importers.evidence;
 
 /** The formats an evidence directory may hold, each recognised by its content (docs/rescan.md). */
-public enum EvidenceKind {
+enum EvidenceKind {
     /** k6 {@code --out json}: JSON lines of {@code Metric} and {@code Point} (plain or gzip). */
     K6_JSON("k6 json", "rig.samples"),
     /** k6 {@code --out csv}: a {@code metric_name,timestamp,metric_value,...} header, then one point a row. */

@@ -26,7 +26,7 @@ import java.util.Objects;
  * @param repeats the repeats, in order
  * @param environment facts for the ENVIRONMENT marker (instance, settings, cost), or empty
  */
-public record Manifest(String series, boolean reconciliationRequired, Map<String, Object> thresholds,
+record Manifest(String series, boolean reconciliationRequired, Map<String, Object> thresholds,
                        Map<String, Object> analyzer, String pglogPrefix, Map<String, String> scenarioMap,
                        List<Repeat> repeats, Map<String, Object> environment) {
 

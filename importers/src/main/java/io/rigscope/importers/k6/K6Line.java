@@ -8,7 +8,7 @@ import java.util.Objects;
  * One line of k6's {@code --out json} output: a {@link MetricDecl} (k6 writes one the first time a metric is
  * seen, with the thresholds declared on it) or a {@link Point} (one measured value).
  */
-public sealed interface K6Line permits K6Line.MetricDecl, K6Line.Point, K6Line.Other {
+sealed interface K6Line permits K6Line.MetricDecl, K6Line.Point, K6Line.Other {
 
     /**
      * A {@code "type":"Metric"} line.

@@ -31,7 +31,7 @@ import java.util.List;
  * K6Line line = reader.parse("{\"type\":\"Point\",\"metric\":\"vus\",\"data\":{\"time\":\"2024-03-05T12:00:00+02:00\",\"value\":10,\"tags\":{}}}");
  * }</pre>
  */
-public final class K6LineReader {
+final class K6LineReader {
 
     /** Interned strings and tag sets kept at most. */
     public static final int MAX_INTERNED = 1 << 16;

@@ -9,7 +9,7 @@ import java.util.Map;
  * them: the points of one run share a few dozen tag sets, so equal tag sets read by one reader are the same
  * object. Immutable and thread-safe.
  */
-public final class K6Tags {
+final class K6Tags {
 
     /** No tags. */
     public static final K6Tags EMPTY = new K6Tags(new String[0], new String[0], 0);

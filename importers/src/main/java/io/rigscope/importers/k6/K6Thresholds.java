@@ -37,7 +37,7 @@ import java.util.Optional;
  *
  * <p>Not thread-safe; one instance per k6 run.
  */
-public final class K6Thresholds {
+final class K6Thresholds {
 
     private final Map<String, String> scenarioMap;
     private final Map<String, MetricType> declaredTypes = new HashMap<>();

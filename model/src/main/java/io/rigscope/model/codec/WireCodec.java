@@ -11,7 +11,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.smile.SmileFactory;
 import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.rigscope.model.topic.Topic;
+import io.rigscope.model.wire.Canary;
+import io.rigscope.model.wire.CloudWatchPoint;
+import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.DeadLetter;
+import io.rigscope.model.wire.Health;
+import io.rigscope.model.wire.Ledger;
+import io.rigscope.model.wire.Marker;
+import io.rigscope.model.wire.OsMetrics;
+import io.rigscope.model.wire.PgLogEvent;
+import io.rigscope.model.wire.ProcessMetrics;
+import io.rigscope.model.wire.SampleBatch;
+import io.rigscope.model.wire.Verdict;
+import io.rigscope.model.wire.Vmstat;
+import io.rigscope.model.wire.Waits;
 import io.rigscope.model.wire.WireRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -115,7 +128,7 @@ public final class WireCodec {
                 }
                 record = CompactSamples.decode(value);
             } else {
-                record = (isSmile(value) ? smile : json).readValue(value, topic.recordType());
+                record = (isSmile(value) ? smile : json).readValue(value, recordType(topic));
             }
             return accepted(topic, key, record, origin, () -> value);
         } catch (IOException | RuntimeException e) {
@@ -135,7 +148,7 @@ public final class WireCodec {
             }
         };
         try {
-            return accepted(topic, key, json.treeToValue(value, topic.recordType()), origin, payload);
+            return accepted(topic, key, json.treeToValue(value, recordType(topic)), origin, payload);
         } catch (IOException | RuntimeException e) {
             return failed(topic, key, payload.get(), origin, reason(e));
         }
@@ -151,6 +164,29 @@ public final class WireCodec {
                     "key '" + key + "' differs from the record's run '" + record.run() + "'");
         }
         return new Decoded.Ok(record);
+    }
+
+    /**
+     * The record type every value on this topic decodes to. A switch over every topic, so a new topic does not
+     * compile until it names its record type here.
+     */
+    public static Class<? extends WireRecord> recordType(Topic topic) {
+        return switch (topic) {
+            case MARKERS -> Marker.class;
+            case SAMPLES -> SampleBatch.class;
+            case LEDGER -> Ledger.class;
+            case HEALTH -> Health.class;
+            case VMSTAT -> Vmstat.class;
+            case OS -> OsMetrics.class;
+            case WAITS -> Waits.class;
+            case DB -> DbSample.class;
+            case PGLOG -> PgLogEvent.class;
+            case CLOUDWATCH -> CloudWatchPoint.class;
+            case CANARY -> Canary.class;
+            case VERDICTS -> Verdict.class;
+            case DLQ -> DeadLetter.class;
+            case PROCESS -> ProcessMetrics.class;
+        };
     }
 
     /** True when the value carries Smile's header. */

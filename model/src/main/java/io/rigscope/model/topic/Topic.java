@@ -1,20 +1,5 @@
 package io.rigscope.model.topic;
 
-import io.rigscope.model.wire.Canary;
-import io.rigscope.model.wire.CloudWatchPoint;
-import io.rigscope.model.wire.DbSample;
-import io.rigscope.model.wire.DeadLetter;
-import io.rigscope.model.wire.Health;
-import io.rigscope.model.wire.Ledger;
-import io.rigscope.model.wire.Marker;
-import io.rigscope.model.wire.OsMetrics;
-import io.rigscope.model.wire.PgLogEvent;
-import io.rigscope.model.wire.ProcessMetrics;
-import io.rigscope.model.wire.SampleBatch;
-import io.rigscope.model.wire.Verdict;
-import io.rigscope.model.wire.Vmstat;
-import io.rigscope.model.wire.Waits;
-import io.rigscope.model.wire.WireRecord;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,21 +11,21 @@ import java.util.Optional;
  * each topic and its order is kept.
  */
 public enum Topic {
-    MARKERS("rig.markers", Marker.class, 1, "series/repeat/phase start and end, config, reconciliation, environment"),
-    SAMPLES("rig.samples", SampleBatch.class, 3, "finished requests, several to a record"),
-    LEDGER("rig.ledger", Ledger.class, 3, "per generator, scenario and second: scheduled, sent, dropped, completed"),
-    HEALTH("rig.health", Health.class, 1, "the generator's own health per second"),
-    VMSTAT("rig.vmstat", Vmstat.class, 1, "one parsed vmstat line"),
-    OS("rig.os", OsMetrics.class, 1, "Enhanced-Monitoring-shaped OS and disk metrics"),
-    WAITS("rig.waits", Waits.class, 1, "active sessions by wait event"),
-    DB("rig.db", DbSample.class, 1, "DB sampler: WAL, checkpoints, WAL files, vacuum progress, table stats"),
-    PGLOG("rig.pglog", PgLogEvent.class, 1, "one parsed Postgres log event"),
-    CLOUDWATCH("rig.cloudwatch", CloudWatchPoint.class, 1, "one CloudWatch datapoint"),
-    CANARY("rig.canary", Canary.class, 1, "disk canary fsync latency per second"),
-    VERDICTS("rig.verdicts", Verdict.class, 3, "analyzer output"),
-    DLQ("rig.dlq", DeadLetter.class, 1, "records that could not be decoded, with the reason"),
+    MARKERS("rig.markers", 1, "series/repeat/phase start and end, config, reconciliation, environment"),
+    SAMPLES("rig.samples", 3, "finished requests, several to a record"),
+    LEDGER("rig.ledger", 3, "per generator, scenario and second: scheduled, sent, dropped, completed"),
+    HEALTH("rig.health", 1, "the generator's own health per second"),
+    VMSTAT("rig.vmstat", 1, "one parsed vmstat line"),
+    OS("rig.os", 1, "Enhanced-Monitoring-shaped OS and disk metrics"),
+    WAITS("rig.waits", 1, "active sessions by wait event"),
+    DB("rig.db", 1, "DB sampler: WAL, checkpoints, WAL files, vacuum progress, table stats"),
+    PGLOG("rig.pglog", 1, "one parsed Postgres log event"),
+    CLOUDWATCH("rig.cloudwatch", 1, "one CloudWatch datapoint"),
+    CANARY("rig.canary", 1, "disk canary fsync latency per second"),
+    VERDICTS("rig.verdicts", 3, "analyzer output"),
+    DLQ("rig.dlq", 1, "records that could not be decoded, with the reason"),
     // appended, never inserted: a generator's spool file stores a topic by its ordinal
-    PROCESS("rig.process", ProcessMetrics.class, 1,
+    PROCESS("rig.process", 1,
             "the service's process per second: CPU, RSS, threads, run-queue wait, stops, JVM pauses");
 
     /** Retention for every topic: kept forever, so archives can be replayed. */
@@ -57,13 +42,11 @@ public enum Topic {
     }
 
     private final String topicName;
-    private final Class<? extends WireRecord> recordType;
     private final int partitions;
     private final String description;
 
-    Topic(String topicName, Class<? extends WireRecord> recordType, int partitions, String description) {
+    Topic(String topicName, int partitions, String description) {
         this.topicName = topicName;
-        this.recordType = recordType;
         this.partitions = partitions;
         this.description = description;
     }
@@ -71,11 +54,6 @@ public enum Topic {
     /** The Kafka topic name, e.g. {@code rig.samples}. */
     public String topicName() {
         return topicName;
-    }
-
-    /** The record type every value on this topic decodes to. */
-    public Class<? extends WireRecord> recordType() {
-        return recordType;
     }
 
     /** Partitions created by {@code rigscope topics}. */

@@ -3,7 +3,7 @@ package io.rigscope.rig.analyze;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;

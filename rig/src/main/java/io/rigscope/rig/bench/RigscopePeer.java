@@ -1,7 +1,7 @@
 package io.rigscope.rig.bench;
 
 import io.rigscope.generator.GeneratorOptions;
-import io.rigscope.generator.RecordSink;
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.generator.bench.BenchResult;
 import io.rigscope.generator.bench.GeneratorBench;
 import io.rigscope.generator.http.ClientLoops;

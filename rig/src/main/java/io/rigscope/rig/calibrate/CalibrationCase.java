@@ -1,6 +1,6 @@
 package io.rigscope.rig.calibrate;
 
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.sut.auth.ApiKeys;

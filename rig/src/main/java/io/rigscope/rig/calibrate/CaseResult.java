@@ -6,7 +6,7 @@ import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import java.util.Comparator;
 import java.util.Objects;
 import java.util.Optional;

@@ -4,7 +4,7 @@ import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.collectors.CollectorContext;
-import io.rigscope.collectors.TelemetrySources;
+import io.rigscope.collectors.sources.TelemetrySources;
 import io.rigscope.localenv.postgres.LoopVolume;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
@@ -68,7 +68,7 @@ public final class CaseRun {
      * @param report the analyzer's report
      */
     public record Outcome(CaseResult result, String series, Path wireFile,
-                          io.rigscope.analyzer.series.SeriesReport report) {
+                          io.rigscope.analyzer.decision.SeriesReport report) {
     }
 
     private final KafkaClients bootstrap;
@@ -143,7 +143,7 @@ public final class CaseRun {
         try {
             PgUrl owner = PgUrl.parse("private", pg.libpqUrl("postgres", "postgres"));
             String touch = c.touch() == ApiKeys.Touch.EVERY_REQUEST ? "every-request" : "per-minute";
-            io.rigscope.analyzer.series.SeriesReport report;
+            io.rigscope.analyzer.decision.SeriesReport report;
             Provoked provoked = new Provoked(c, new CaseContext(pg, Provisioning.DEMO_TENANT, console, loops));
             // the SUT in its own JVM, as run and demo start it: the generator's health measures the generator
             try (SutProcess sut = SutProcess.start(new SutProcess.Spec(owner, Migrations.APP_ROLE, null, touch,

@@ -3,7 +3,7 @@ package io.rigscope.rig.calibrate;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.repeat.RepeatTrack;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.rig.series.SeriesPlan;
 import java.net.URI;
 import java.time.Duration;

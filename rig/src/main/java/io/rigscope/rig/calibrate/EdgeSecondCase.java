@@ -1,6 +1,6 @@
 package io.rigscope.rig.calibrate;
 
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.rig.series.SeriesPlan;
 import java.net.URI;
 import java.time.Duration;

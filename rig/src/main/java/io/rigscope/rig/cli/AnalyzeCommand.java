@@ -14,7 +14,7 @@ import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.Progress;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.analyzer.threshold.ThresholdParser;
 import io.rigscope.analyzer.threshold.ThresholdSyntaxException;

@@ -386,7 +386,7 @@ public final class BenchGeneratorCommand implements Callable<Integer> {
     }
 
     /** A bench of the generator with {@code opts} against the server in this JVM, or the --target. */
-    private GeneratorBench benchOf(BenchServer server, URI external, io.rigscope.generator.RecordSink sink,
+    private GeneratorBench benchOf(BenchServer server, URI external, io.rigscope.generator.outbox.RecordSink sink,
                                    GeneratorOptions opts) {
         return server != null ? new GeneratorBench(server, sink, opts, maxInFlight)
                 : new GeneratorBench(external, null, sink, opts, maxInFlight);

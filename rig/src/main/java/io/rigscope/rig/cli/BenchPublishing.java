@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.generator.RecordSink;
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.SampleBatch;

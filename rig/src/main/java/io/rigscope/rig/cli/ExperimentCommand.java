@@ -336,7 +336,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         };
     }
 
-    private static JsonNode reportJson(io.rigscope.analyzer.series.SeriesReport report) {
+    private static JsonNode reportJson(io.rigscope.analyzer.decision.SeriesReport report) {
         try {
             return JSON.readTree(ReportFiles.json(report));
         } catch (IOException e) {

@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.generator.RecordSink;
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;

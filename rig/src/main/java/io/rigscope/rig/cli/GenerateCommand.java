@@ -3,7 +3,7 @@ package io.rigscope.rig.cli;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rigscope.generator.Generator;
 import io.rigscope.generator.GeneratorOptions;
-import io.rigscope.generator.RecordSink;
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.generator.RunSummary;
 import io.rigscope.generator.ScenarioSummary;
 import io.rigscope.generator.outbox.SampleJournal;

@@ -2,7 +2,7 @@ package io.rigscope.rig.cli;
 
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.report.ReportMaterial;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

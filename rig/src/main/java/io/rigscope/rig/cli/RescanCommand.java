@@ -6,7 +6,7 @@ import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.series.Progress;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.importers.evidence.FileReading;

@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.collectors.TelemetrySources;
+import io.rigscope.collectors.sources.TelemetrySources;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Environment;

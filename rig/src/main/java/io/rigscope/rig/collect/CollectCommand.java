@@ -2,7 +2,7 @@ package io.rigscope.rig.collect;
 
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.CollectorSet;
-import io.rigscope.collectors.TelemetrySources;
+import io.rigscope.collectors.sources.TelemetrySources;
 import io.rigscope.collectors.aws.AwsSettings;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.wire.WireRecord;

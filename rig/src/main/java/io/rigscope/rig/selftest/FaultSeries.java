@@ -2,8 +2,8 @@ package io.rigscope.rig.selftest;
 
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.report.ReportFiles;
-import io.rigscope.analyzer.series.SeriesReport;
-import io.rigscope.collectors.TelemetrySources;
+import io.rigscope.analyzer.decision.SeriesReport;
+import io.rigscope.collectors.sources.TelemetrySources;
 import io.rigscope.localenv.kafka.EmbeddedKafka;
 import io.rigscope.localenv.net.LoopbackPorts;
 import io.rigscope.localenv.postgres.PrivatePostgres;

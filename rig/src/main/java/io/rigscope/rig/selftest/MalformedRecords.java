@@ -6,7 +6,7 @@ import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.ReportFiles;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.DeadLetter;

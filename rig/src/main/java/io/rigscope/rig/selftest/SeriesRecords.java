@@ -4,7 +4,7 @@ import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.ReportFiles;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;

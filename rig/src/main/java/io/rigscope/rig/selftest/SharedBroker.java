@@ -1,6 +1,6 @@
 package io.rigscope.rig.selftest;
 
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.generator.bench.BenchServer;
 import io.rigscope.localenv.kafka.DetachedBroker;
 import io.rigscope.model.wire.Ledger;

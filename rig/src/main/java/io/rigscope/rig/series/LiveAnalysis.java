@@ -10,7 +10,7 @@ import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;

@@ -10,7 +10,7 @@ import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
 import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
 import io.rigscope.analyzer.bench.SyntheticSeries.Stall;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;

@@ -14,7 +14,7 @@ import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.localenv.net.LoopbackPorts;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.cli.RigscopeRun;

@@ -9,7 +9,7 @@ import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.series.SeriesReport;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.cli.RigscopeRun;
 import java.nio.file.Path;

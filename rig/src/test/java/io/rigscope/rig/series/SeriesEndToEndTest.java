@@ -6,7 +6,7 @@ import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.decision.DecisionCodec;
 import io.rigscope.generator.GeneratorOptions;
-import io.rigscope.generator.RecordSink;
+import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.model.codec.WireCodec;

@@ -1,0 +1,57 @@
+package io.rigscope.analyzer;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackages;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The analyzer's packages (docs/architecture.md, Inside analyzer): no cycle between them, and each layer reached only
+ * from above. Faces first (api, the benchmark), then the live path (pipeline, series) and the report, then the
+ * decision record, the judges (repeat with its gates, attribution with its levers, scene, episode, window,
+ * ceiling, compare), the per-second statistics (second, freeze, telemetry), the settings (config, threshold), and
+ * at the bottom the JSON view every record writes itself with (json).
+ */
+@AnalyzeClasses(packages = "io.rigscope.analyzer", importOptions = ImportOption.DoNotIncludeTests.class)
+class AnalyzerArchitectureTest {
+
+    private static final String P = "io.rigscope.analyzer.";
+
+    @ArchTest
+    static final ArchRule noCyclesBetweenPackages = slices().matching("io.rigscope.analyzer.(*)..").should()
+            .beFreeOfCycles();
+
+    @ArchTest
+    static final ArchRule layers = layeredArchitecture().consideringOnlyDependenciesInLayers()
+            .layer("Bench").definedBy(P + "bench..")
+            .layer("Api").definedBy(P + "api..")
+            .layer("Live").definedBy(P + "pipeline..", P + "series..")
+            .layer("Report").definedBy(P + "report..")
+            .layer("Decision").definedBy(P + "decision..")
+            .layer("Judges").definedBy(P + "repeat..", P + "gate..", P + "attribution..", P + "scene..",
+                    P + "episode..", P + "window..", P + "ceiling..", P + "compare..")
+            .layer("Seconds").definedBy(P + "second..", P + "freeze..", P + "telemetry..")
+            .layer("Settings").definedBy(P + "config..", P + "threshold..")
+            .layer("Json").definedBy(P + "json..")
+            .whereLayer("Bench").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Api").mayOnlyBeAccessedByLayers("Bench")
+            .whereLayer("Live").mayOnlyBeAccessedByLayers("Api", "Bench")
+            .whereLayer("Report").mayOnlyBeAccessedByLayers("Api", "Bench")
+            .whereLayer("Decision").mayOnlyBeAccessedByLayers("Api", "Bench", "Live", "Report")
+            .whereLayer("Judges").mayOnlyBeAccessedByLayers("Api", "Bench", "Live", "Report", "Decision")
+            .whereLayer("Seconds").mayOnlyBeAccessedByLayers("Api", "Bench", "Live", "Report", "Decision", "Judges")
+            .whereLayer("Settings").mayOnlyBeAccessedByLayers("Api", "Bench", "Live", "Report", "Decision",
+                    "Judges", "Seconds")
+            .whereLayer("Json").mayNotAccessAnyLayer();
+
+    @ArchTest
+    static final ArchRule reachesOnlyModelAndWire = noClasses().should().dependOnClassesThat(
+            resideInAPackage("io.rigscope..").and(resideOutsideOfPackages(
+                    "io.rigscope.analyzer..", "io.rigscope.model..", "io.rigscope.wire..")));
+}
