@@ -4,6 +4,8 @@ import io.rigscope.localenv.kafka.BrokerLeases;
 import io.rigscope.localenv.kafka.BrokerState;
 import io.rigscope.localenv.kafka.DetachedBroker;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

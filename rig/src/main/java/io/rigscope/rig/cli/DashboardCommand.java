@@ -3,6 +3,8 @@ package io.rigscope.rig.cli;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -3,6 +3,7 @@ package io.rigscope.rig.cli;
 import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.rig.export.OtlpTarget;
 import io.rigscope.rig.export.RemoteWriteTarget;
+import io.rigscope.rig.options.UsageException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;

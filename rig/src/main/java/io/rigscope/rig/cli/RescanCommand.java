@@ -1,5 +1,8 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;

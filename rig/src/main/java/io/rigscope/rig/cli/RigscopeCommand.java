@@ -1,5 +1,8 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

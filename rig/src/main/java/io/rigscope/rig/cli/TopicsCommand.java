@@ -2,6 +2,8 @@ package io.rigscope.rig.cli;
 
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.topic.Topic;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.rigscope.rig.cloud;
 
-import io.rigscope.rig.cli.ExitCodes;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.account.CouldNotLook;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.rigscope.rig.cloud;
 
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cloud.account.CouldNotLook;
 import io.rigscope.rig.cloud.account.RemoteRun;
 import java.nio.file.Path;

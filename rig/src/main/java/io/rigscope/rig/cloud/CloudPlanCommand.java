@@ -1,8 +1,8 @@
 package io.rigscope.rig.cloud;
 
-import io.rigscope.rig.cli.Durations;
-import io.rigscope.rig.cli.ExitCodes;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.template.CloudPlan;
 import io.rigscope.rig.cloud.template.StackTemplate;
 import io.rigscope.rig.pricing.PriceTable;

@@ -2,8 +2,8 @@ package io.rigscope.rig.cloud;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.rigscope.rig.cli.ExitCodes;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.account.CouldNotLook;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.io.IOException;
