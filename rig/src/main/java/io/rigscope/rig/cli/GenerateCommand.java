@@ -26,6 +26,7 @@ import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.reconciliation.RepeatReconciliation;
+import io.rigscope.rig.series.FailureLines;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;

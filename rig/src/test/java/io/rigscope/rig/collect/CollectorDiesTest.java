@@ -56,7 +56,7 @@ class CollectorDiesTest {
             assertThat(text).contains("collect: collector vmstat died: stalled: nothing from it")
                     .contains("collect: exiting 1: collector vmstat died");
             assertThat(endedAfterSec).as("ended after the stall limit, not at --duration")
-                    .isBetween(CollectCommand.Stalls.STALL_BASE.toSeconds(), 60L);
+                    .isBetween(CollectLoop.Stalls.STALL_BASE.toSeconds(), 60L);
         } finally {
             collect.destroyForcibly();
             if (vmstat != null) {

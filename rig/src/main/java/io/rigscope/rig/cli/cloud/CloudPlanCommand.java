@@ -1,5 +1,7 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
+import io.rigscope.rig.cloud.CloudSection;
+import io.rigscope.rig.cloud.CloudSpec;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.UsageException;

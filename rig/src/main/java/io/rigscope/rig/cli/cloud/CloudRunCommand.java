@@ -1,5 +1,8 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
+import io.rigscope.rig.cloud.CloudSection;
+import io.rigscope.rig.cloud.CloudSpec;
+import io.rigscope.rig.cloud.RemoteSeries;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cloud.account.CouldNotLook;
 import io.rigscope.rig.cloud.account.RemoteRun;

@@ -1,7 +1,9 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rigscope.rig.cloud.CloudSection;
+import io.rigscope.rig.cloud.CloudSpec;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.account.CouldNotLook;

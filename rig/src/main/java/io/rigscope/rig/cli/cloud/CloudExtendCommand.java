@@ -1,4 +1,4 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.UsageException;
