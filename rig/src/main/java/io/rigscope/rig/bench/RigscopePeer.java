@@ -6,7 +6,7 @@ import io.rigscope.generator.bench.BenchResult;
 import io.rigscope.generator.bench.GeneratorBench;
 import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.model.wire.WireRecord;
-import io.rigscope.rig.ConsoleLogging;
+import io.rigscope.rig.options.ConsoleLogging;
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
