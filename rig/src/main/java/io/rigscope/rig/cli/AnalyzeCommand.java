@@ -67,7 +67,7 @@ import reactor.core.publisher.Flux;
             + "the series, each analysed once (docs/operations.md), reports go to --report-dir; it runs until "
             + "Ctrl-C or --timeout.",
             "Exit 0 when every gate passed, 99 when any failed (or the series is UNRECONCILED)."})
-public final class AnalyzeCommand implements Callable<Integer> {
+final class AnalyzeCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

@@ -41,7 +41,7 @@ import picocli.CommandLine.Option;
             + "heap_after_gc_max_mb (+ first/last minute), analyzed_per_s and kept_up (false: the analysis took in "
             + "analyzed_per_s of the rate). Targets: p99 <= 500 ms, heap after GC <= 512 MB and flat.",
             "Uses a fresh embedded broker in a temporary directory unless --bootstrap."})
-public final class BenchAnalyzerCommand implements Callable<Integer> {
+final class BenchAnalyzerCommand implements Callable<Integer> {
 
     @Option(names = "--samples", paramLabel = "N", description = "Ingest samples to publish (default 10,000,000: shorter runs mostly time the JIT warming up). Not with --live.")
     Long samples;

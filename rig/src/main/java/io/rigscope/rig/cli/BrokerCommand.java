@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
             + "(address, pid, leases, idle time). Commands start it when they find none and never stop it; it "
             + "stops itself once no command has used it for its idle period."},
         subcommands = {BrokerCommand.Start.class, BrokerCommand.Stop.class, BrokerCommand.Status.class})
-public final class BrokerCommand implements Runnable {
+final class BrokerCommand implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -42,7 +42,7 @@ import picocli.CommandLine.Option;
             + "Insights, the log through RDS's download, CloudWatch, the DB sampler, the generator's health; no "
             + "canary, no vmstat), made of this host's measurements and read by the real RDS collectors "
             + "(docs/calibrate.md)."})
-public final class CalibrateCommand implements Callable<Integer> {
+final class CalibrateCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

@@ -40,7 +40,7 @@ import software.amazon.awssdk.regions.Region;
             "k6 follows a running k6 (--follow FILE or --topic T) and publishes its samples, drops, thresholds "
             + "and markers as 'import k6' would; its seconds close by time (--lateness). See docs/k6.md.",
             "Prints one line per second: records per collector and the gist of the latest one."})
-public final class CollectCommand implements Callable<Integer> {
+final class CollectCommand implements Callable<Integer> {
 
     private static final List<String> NAMES = List.of("vmstat", "os", "waits", "db", "pglog", "canary", "process", "em", "pi",
             "rdslog", "cloudwatch", "all", "k6");

@@ -52,7 +52,7 @@ import reactor.core.publisher.Flux;
             + "--cross-rig); none below 3 judged repeats a side; else the exact permutation test on per-repeat p99 "
             + "and on per-repeat freeze-seconds at p <= 0.10: worse, better or no_difference.",
             "Exit codes: 0 compared (whatever the verdict), 1 the broker could not be read, 2 a bad input."})
-public final class CompareCommand implements Callable<Integer> {
+final class CompareCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
         description = {"Serve the dashboard: an index of the series on the broker (live first), a page per series fed "
             + "by server-sent events from rig.verdicts and the telemetry topics (a finished series replays), "
             + "and /metrics in the Prometheus text format. Runs until interrupted (Ctrl-C)."})
-public final class DashboardCommand implements Callable<Integer> {
+final class DashboardCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

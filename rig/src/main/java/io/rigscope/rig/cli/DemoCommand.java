@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {"Run the whole rig here: broker, private PostgreSQL, the reference SUT, collectors, the live "
             + "analyzer; a short ladder and sustained series with the read probe; exits 0 (gates held) or 99."})
-public final class DemoCommand implements Callable<Integer> {
+final class DemoCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

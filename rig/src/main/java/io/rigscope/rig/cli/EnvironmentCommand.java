@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
         description = {"Print the environment facts a series publishes, as JSON.",
             "CPU, memory, disk, PostgreSQL version and the settings that matter, cost per hour:",
             "the data of an ENVIRONMENT marker."})
-public final class EnvironmentCommand implements Callable<Integer> {
+final class EnvironmentCommand implements Callable<Integer> {
 
     @Option(names = "--pg", required = true, paramLabel = "URL", description = "The database: " + PgTarget.URL_FORM + ".")
     String pg;

@@ -64,7 +64,7 @@ import picocli.CommandLine.Option;
             "Prints compare's comparison of the two sides (the exact permutation test on the arms' p99 and "
             + "freeze-seconds, docs/compare.md). Exit codes: 0 compared (whatever the verdict), 1 an arm could not "
             + "run, 2 a bad flag or config."})
-public final class ExperimentCommand implements Callable<Integer> {
+final class ExperimentCommand implements Callable<Integer> {
 
     /** The most arms a side: compare's exact test enumerates at most 24 values. */
     static final int MAX_REPEATS = 12;

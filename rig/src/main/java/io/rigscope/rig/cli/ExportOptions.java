@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  * {@code --prometheus-rw URL} (its headers and basic auth) and {@code --otlp URL}: shared by {@code run}, {@code demo}, {@code analyze}
  * and {@code collect k6} (docs/export.md).
  */
-public final class ExportOptions {
+final class ExportOptions {
 
     @Option(names = "--prometheus-rw", paramLabel = "URL",
             description = {"Push every closed second, freeze-second, episode, repeat verdict and gate to this "

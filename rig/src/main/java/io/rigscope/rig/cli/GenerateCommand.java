@@ -58,7 +58,7 @@ import reactor.core.publisher.Sinks;
             "Prints one line per scenario and second, then a summary: what the schedule did (offered, sent, "
             + "dropped, completed, in flight, send lag). Latency, failures and claims come from the analyzer: "
             + "rigscope analyze --series ID --replay, which judges repeats (--rep N, N >= 1). See docs/generator.md."})
-public final class GenerateCommand implements Callable<Integer> {
+final class GenerateCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

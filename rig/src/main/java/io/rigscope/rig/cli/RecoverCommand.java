@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
         description = {"Publish the records commands could not publish (their write-ahead journals: by default "
             + "<data-dir>/journal, as run, demo, collect and analyze keep them), in order, and delete each journal "
             + "once the broker acknowledged all of it; exit 1 when one is kept."})
-public final class RecoverCommand implements Callable<Integer> {
+final class RecoverCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

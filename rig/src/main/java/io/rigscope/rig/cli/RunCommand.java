@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {"Run a series from a config file: bring-up checks, ladder, sustained repeats (reconciled), "
             + "ceiling and denominator, with collectors and the live analyzer. Exits 0 (gates held) or 99."})
-public final class RunCommand implements Callable<Integer> {
+final class RunCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
  * Where a series command writes its report and its wire file, and where it pushes its decisions
  * ({@link ExportOptions}): shared by {@code run} and {@code demo}.
  */
-public final class SeriesOutputOptions {
+final class SeriesOutputOptions {
 
     @Mixin
     ExportOptions export = new ExportOptions();

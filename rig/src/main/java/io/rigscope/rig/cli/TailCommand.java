@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
 /** {@code rigscope tail TOPIC}: prints a topic's records as they arrive. */
 @Command(name = "tail", mixinStandardHelpOptions = true,
         description = "Print a topic's records as they arrive (Ctrl-C to stop).")
-public final class TailCommand implements Callable<Integer> {
+final class TailCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

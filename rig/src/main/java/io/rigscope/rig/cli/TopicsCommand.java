@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 @Command(name = "topics", mixinStandardHelpOptions = true,
         description = {"Create rigscope's topics where missing (retention kept forever) and list them "
             + "with their record counts per series."})
-public final class TopicsCommand implements Callable<Integer> {
+final class TopicsCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.rds.model.Parameter;
  * {@code DescribeDBParameters} for its parameter group, every page ({@code Marker}). Blocking; call from a command
  * thread.
  */
-public final class RdsLookup {
+final class RdsLookup {
 
     /**
      * Parameters recorded: the settings rules and levers read ({@link EnvironmentFacts#SETTINGS}), every

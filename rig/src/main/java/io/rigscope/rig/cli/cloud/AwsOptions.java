@@ -8,7 +8,7 @@ import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /** The options every {@code cloud} command that calls AWS shares: region and endpoint. Credentials: the SDK's chain. */
-public final class AwsOptions {
+final class AwsOptions {
 
     @Option(names = "--region", paramLabel = "REGION",
             description = "The AWS region (default: the series file's cloud.region, else AWS_REGION or AWS_DEFAULT_REGION).")

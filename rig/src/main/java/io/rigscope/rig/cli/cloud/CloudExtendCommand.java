@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "extend", mixinStandardHelpOptions = true,
         description = {"Move the series' expiry later: its schedule (UpdateSchedule) and every resource's "
             + "rigscope:expires-at tag (TagResources)."})
-public final class CloudExtendCommand implements Callable<Integer> {
+final class CloudExtendCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SERIES", description = "The series id.")
     String series;

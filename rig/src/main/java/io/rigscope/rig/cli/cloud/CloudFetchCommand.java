@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "fetch", mixinStandardHelpOptions = true,
         description = {"Bring s3://EVIDENCE-BUCKET/evidence/SERIES/ into DIR (the bucket is found by its tags; it "
             + "outlives the stack). `rigscope rescan DIR` judges it again."})
-public final class CloudFetchCommand implements Callable<Integer> {
+final class CloudFetchCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SERIES", description = "The series id.")
     String series;

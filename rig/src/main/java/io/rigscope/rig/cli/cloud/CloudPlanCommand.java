@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
         description = {"Write the CloudFormation template for the series file's cloud: section to DIR/template.yaml and "
             + "print every resource with its hourly USD (the bundled price table), the total, region, AZ and expires_at.",
             "Offline: no credentials, no network."})
-public final class CloudPlanCommand implements Callable<Integer> {
+final class CloudPlanCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "The series file (with cloud:).")
     Path config;

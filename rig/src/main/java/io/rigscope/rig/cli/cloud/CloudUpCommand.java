@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
             + "the evidence bucket as soon as it exists; the nodes install it.",
             "A create that fails is deleted (what it made, the schedule and its role), naming the resource that failed "
             + "and why; exit 1. DIR gets template.yaml, plan.json and, once created, outputs.json."})
-public final class CloudUpCommand implements Callable<Integer> {
+final class CloudUpCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "The series file (with cloud:).")
     Path config;
