@@ -1,6 +1,7 @@
 package io.rigscope.rig;
 
 import io.rigscope.rig.cli.RigscopeCommand;
+import io.rigscope.rig.options.ConsoleLogging;
 import reactor.core.publisher.Hooks;
 
 /** The {@code rigscope} command's entry point. */

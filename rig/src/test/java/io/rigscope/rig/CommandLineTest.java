@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.generator.bench.BenchServer;
 import io.rigscope.localenv.net.LoopbackPorts;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;
 import java.net.URI;
 import java.net.http.HttpClient;

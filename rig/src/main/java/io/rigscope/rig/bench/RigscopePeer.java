@@ -7,7 +7,7 @@ import io.rigscope.generator.bench.GeneratorBench;
 import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.peers.PeerDriver;
-import io.rigscope.rig.ConsoleLogging;
+import io.rigscope.rig.options.ConsoleLogging;
 import java.net.URI;
 import java.time.Duration;
 

@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param sutPid the SUT's process id once it runs, 0 before
  * @param generatorLoops the client event loops the case's generator runs on (the case run's, closed by it)
  */
-public record CaseContext(PrivatePostgres cluster, String tenant, PrintStream console, long sutPid,
+record CaseContext(PrivatePostgres cluster, String tenant, PrintStream console, long sutPid,
                           ClientLoops generatorLoops) {
 
     public CaseContext {

@@ -9,7 +9,7 @@ import java.util.Locale;
  * {@code clean}: the control. The demo's load (100 req/s of 10 events, read probe at 5 req/s) for 20 s on the
  * demo's cluster ({@code synchronous_commit=off}) with nothing provoked: no freeze-second, no window, PASS.
  */
-public final class CleanCase implements CalibrationCase {
+final class CleanCase implements CalibrationCase {
 
     static final Duration LOAD = Duration.ofSeconds(20);
 

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * lag and JVM pause probes that woke late), so {@code generator} is the true answer when its lag covers the
  * episode; {@code unattributed} or no episode at all are also allowed (the SUT's own CPU starvation has no rule).
  */
-public final class CpuStarvedCase implements CalibrationCase {
+final class CpuStarvedCase implements CalibrationCase {
 
     static final Duration LOAD = Duration.ofSeconds(20);
     /** Busy loops per CPU: 4 on 2 cores puts vmstat's r near 10, as on the host of the report. */

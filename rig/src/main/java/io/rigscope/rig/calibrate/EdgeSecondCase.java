@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * (:y0), and one hot 10-s bucket is not a window (it takes two). Expected: {@code 1 freeze-second, no window},
  * found per second; the cause is not what this case checks.
  */
-public final class EdgeSecondCase implements CalibrationCase {
+final class EdgeSecondCase implements CalibrationCase {
 
     static final Duration LOAD = Duration.ofSeconds(25);
     static final Duration NOT_BEFORE = Duration.ofSeconds(8);

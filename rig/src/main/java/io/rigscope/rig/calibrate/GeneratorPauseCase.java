@@ -27,7 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * 109-146 ms and was a freeze-second in one run of two (worst 627 ms: one request was in flight); 1 s (400 at once)
  * is the pause used.
  */
-public final class GeneratorPauseCase implements CalibrationCase {
+final class GeneratorPauseCase implements CalibrationCase {
 
     static final Duration LOAD = Duration.ofSeconds(20);
     static final Duration AFTER = Duration.ofSeconds(8);

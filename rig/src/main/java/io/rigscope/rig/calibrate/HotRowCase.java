@@ -16,7 +16,7 @@ import java.util.Locale;
  * (p50 0.6 ms, one freeze-second in 20 s): no wall. Expected {@code lock_contention}: most active sessions on
  * {@code Lock:transactionid}.
  */
-public final class HotRowCase implements CalibrationCase {
+final class HotRowCase implements CalibrationCase {
 
     static final Duration LOAD = Duration.ofSeconds(20);
     static final double RATE = 1500;

@@ -12,7 +12,7 @@ import java.util.Locale;
  * {@code Server-Timing} says ({@code pool}), while the database shows at most two sessions, mostly waiting on the
  * client. Expected cause {@code connection_pool}.
  */
-public final class PoolCase implements CalibrationCase {
+final class PoolCase implements CalibrationCase {
 
     static final int POOL = 2;
     static final double RATE = 900;

@@ -4,7 +4,7 @@ package io.rigscope.rig.calibrate;
  * A provocation in progress. {@link #close()} ends it and waits for its threads; {@link #note()} says what it
  * actually did (times, amounts), measured by the provocation itself.
  */
-public interface Provocation extends AutoCloseable {
+interface Provocation extends AutoCloseable {
 
     /** Ends the provocation and waits for it. Idempotent. */
     @Override

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * SUT was handling wait inside it. The database is idle throughout, the generator healthy; the process collector
  * ({@code rig.process}) sees the process stopped. Expected cause {@code service}, attributed.
  */
-public final class ServicePauseCase implements CalibrationCase {
+final class ServicePauseCase implements CalibrationCase {
 
     static final Duration LOAD = Duration.ofSeconds(20);
     static final Duration AFTER = Duration.ofSeconds(8);

@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
  * volume with one backend in {@code IO:WALSync} and the rest on {@code LWLock:WALWrite}. The disk canary writes on the host's disk beside the volume's image, so a stall of the host still shows
  * as the canary's and the volume's cap does not.
  */
-public final class VacuumStormCase implements CalibrationCase {
+final class VacuumStormCase implements CalibrationCase {
 
     static final Duration LOAD = Duration.ofSeconds(60);
     static final Duration AFTER = Duration.ofSeconds(8);

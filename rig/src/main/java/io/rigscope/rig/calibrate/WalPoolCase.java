@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * segment is due every few seconds; whichever backend crosses into it stalls on {@code IO:WALInitWrite} then
  * {@code IO:WALInitSync}, and every committer behind it on {@code LWLock:WALWrite}. Expected {@code wal_pool}.
  */
-public final class WalPoolCase implements CalibrationCase {
+final class WalPoolCase implements CalibrationCase {
 
     static final Duration LOAD = Duration.ofSeconds(40);
     static final int SEGMENT_MB = 1024;

@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
  *
  * <p>Immutable once read; not thread-safe while reading.
  */
-public final class WireTelemetry {
+final class WireTelemetry {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS")
             .withZone(ZoneOffset.UTC);

@@ -24,6 +24,10 @@ import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.analyze.EverySeries;
 import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.rig.export.ExportTargets;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WirePublisher;
@@ -63,7 +67,7 @@ import reactor.core.publisher.Flux;
             + "the series, each analysed once (docs/operations.md), reports go to --report-dir; it runs until "
             + "Ctrl-C or --timeout.",
             "Exit 0 when every gate passed, 99 when any failed (or the series is UNRECONCILED)."})
-public final class AnalyzeCommand implements Callable<Integer> {
+final class AnalyzeCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

@@ -4,6 +4,9 @@ import io.rigscope.analyzer.bench.AnalyzerBench;
 import io.rigscope.analyzer.bench.LiveAnalyzerBench;
 import io.rigscope.localenv.kafka.EmbeddedKafka;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;
@@ -38,7 +41,7 @@ import picocli.CommandLine.Option;
             + "heap_after_gc_max_mb (+ first/last minute), analyzed_per_s and kept_up (false: the analysis took in "
             + "analyzed_per_s of the rate). Targets: p99 <= 500 ms, heap after GC <= 512 MB and flat.",
             "Uses a fresh embedded broker in a temporary directory unless --bootstrap."})
-public final class BenchAnalyzerCommand implements Callable<Integer> {
+final class BenchAnalyzerCommand implements Callable<Integer> {
 
     @Option(names = "--samples", paramLabel = "N", description = "Ingest samples to publish (default 10,000,000: shorter runs mostly time the JIT warming up). Not with --live.")
     Long samples;

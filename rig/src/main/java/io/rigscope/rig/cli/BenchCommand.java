@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         description = "Speed checks; each prints its figures (--json for one JSON object).",
         subcommands = {BenchGeneratorCommand.class, BenchServerCommand.class, BenchAnalyzerCommand.class,
             BenchImportK6Command.class})
-public final class BenchCommand implements Runnable {
+final class BenchCommand implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

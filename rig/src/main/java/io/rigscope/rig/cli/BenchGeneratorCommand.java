@@ -11,6 +11,10 @@ import io.rigscope.generator.bench.Wrk;
 import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.rig.bench.PeerBench;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.UsageException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -48,7 +52,7 @@ import picocli.CommandLine.Option;
             + "CPU per request, its own latency figures and version (docs/generator.md, 'Side by side with peers').",
             "--check KIND measures the cost of a response check: the measured run is made without and with it "
             + "(--check-pairs times, alternating) and the figures of both and their ratios (with / without, the median over the pairs) are printed."})
-public final class BenchGeneratorCommand implements Callable<Integer> {
+final class BenchGeneratorCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

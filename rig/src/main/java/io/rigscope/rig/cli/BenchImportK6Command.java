@@ -3,6 +3,8 @@ package io.rigscope.rig.cli;
 import io.rigscope.importers.k6.bench.SyntheticK6Run;
 import io.rigscope.importers.k6.K6Import;
 import io.rigscope.model.proc.ProcStat;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -29,7 +31,7 @@ import picocli.CommandLine.Parameters;
             + "Prints lines, lines_per_s, jq_lines_per_s and ratio (reader / jq). Target: ratio >= 10. Also the CPU "
             + "each took (reader_cpu_s: this JVM, JIT and GC threads included; jq_cpu_s: jq and gzip) and cpu_ratio, "
             + "which a loaded machine disturbs less than the wall-clock ratio."})
-public final class BenchImportK6Command implements Callable<Integer> {
+final class BenchImportK6Command implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "FILE", description = "A k6 --out json file (or .gz).")
     Path file;

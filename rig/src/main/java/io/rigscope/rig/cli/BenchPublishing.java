@@ -5,6 +5,7 @@ import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.nio.file.Path;

@@ -1,6 +1,8 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;
@@ -19,7 +21,7 @@ import picocli.CommandLine.Option;
 @Command(name = "server", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the generator benchmark's server (Reactor Netty, keep-alive, answers 200 'ok') on its own.",
             "Prints its URL on stdout, then requests served and CPU per second on stderr."})
-public final class BenchServerCommand implements Callable<Integer> {
+final class BenchServerCommand implements Callable<Integer> {
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on (default ${DEFAULT-VALUE}).")
     String host;

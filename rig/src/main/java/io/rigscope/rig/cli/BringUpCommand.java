@@ -2,6 +2,9 @@ package io.rigscope.rig.cli;
 
 import io.rigscope.rig.bringup.BringUpChecks;
 import io.rigscope.rig.bringup.CheckResult;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;
 import java.net.URI;
@@ -16,7 +19,7 @@ import picocli.CommandLine.Option;
             "Checks (docs/protocol.md): schema migrated and clean; the app role can read and write "
             + "what it needs; one POSTed batch is answered 2xx and really stored.",
             "Prints one line per check; exit 0 when all pass, 1 when the run must not go on."})
-public final class BringUpCommand implements Callable<Integer> {
+final class BringUpCommand implements Callable<Integer> {
 
     @Option(names = "--pg", required = true, paramLabel = "URL", description = "The database, as its owner: " + PgTarget.URL_FORM + ".")
     String pg;

@@ -4,6 +4,8 @@ import io.rigscope.localenv.kafka.BrokerLeases;
 import io.rigscope.localenv.kafka.BrokerState;
 import io.rigscope.localenv.kafka.DetachedBroker;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +26,7 @@ import picocli.CommandLine.Option;
             + "(address, pid, leases, idle time). Commands start it when they find none and never stop it; it "
             + "stops itself once no command has used it for its idle period."},
         subcommands = {BrokerCommand.Start.class, BrokerCommand.Stop.class, BrokerCommand.Status.class})
-public final class BrokerCommand implements Runnable {
+final class BrokerCommand implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -8,6 +8,9 @@ import io.rigscope.rig.calibrate.Calibration;
 import io.rigscope.rig.calibrate.CalibrationProfile;
 import io.rigscope.rig.calibrate.CaseResult;
 import io.rigscope.rig.calibrate.CaseRun;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -39,7 +42,7 @@ import picocli.CommandLine.Option;
             + "Insights, the log through RDS's download, CloudWatch, the DB sampler, the generator's health; no "
             + "canary, no vmstat), made of this host's measurements and read by the real RDS collectors "
             + "(docs/calibrate.md)."})
-public final class CalibrateCommand implements Callable<Integer> {
+final class CalibrateCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

@@ -1,6 +1,7 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.rig.options.UsageException;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -8,7 +9,7 @@ import picocli.CommandLine.Option;
  * How the generator's HTTP client behaves, for {@code generate} and {@code bench generator}: pre-opened
  * connections, busy polling, polling ({@code --poll-us}) and the idle timeout. Checked and applied in one place.
  */
-public final class ClientTuning {
+final class ClientTuning {
 
     @Option(names = "--preconnect-ms", defaultValue = "100", description = "Open loop: keep-alive connections opened before the schedule, this many ms of requests per lane (default ${DEFAULT-VALUE}).")
     long preconnectMs;

@@ -15,6 +15,9 @@ import io.rigscope.analyzer.report.ReportMaterial;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.WireSource;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -49,7 +52,7 @@ import reactor.core.publisher.Flux;
             + "--cross-rig); none below 3 judged repeats a side; else the exact permutation test on per-repeat p99 "
             + "and on per-repeat freeze-seconds at p <= 0.10: worse, better or no_difference.",
             "Exit codes: 0 compared (whatever the verdict), 1 the broker could not be read, 2 a bad input."})
-public final class CompareCommand implements Callable<Integer> {
+final class CompareCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

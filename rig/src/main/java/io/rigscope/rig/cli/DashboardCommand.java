@@ -3,6 +3,8 @@ package io.rigscope.rig.cli;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -18,7 +20,7 @@ import picocli.CommandLine.Option;
         description = {"Serve the dashboard: an index of the series on the broker (live first), a page per series fed "
             + "by server-sent events from rig.verdicts and the telemetry topics (a finished series replays), "
             + "and /metrics in the Prometheus text format. Runs until interrupted (Ctrl-C)."})
-public final class DashboardCommand implements Callable<Integer> {
+final class DashboardCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

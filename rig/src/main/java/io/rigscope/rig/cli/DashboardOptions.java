@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
@@ -8,7 +9,7 @@ import java.net.InetSocketAddress;
 import picocli.CommandLine.Option;
 
 /** {@code --dashboard[=ADDR]} and {@code --dashboard-token}: shared by {@code demo}, {@code run} and {@code analyze}. */
-public final class DashboardOptions {
+final class DashboardOptions {
 
     /** Where {@code --dashboard} without a value listens. */
     static final String DEFAULT_LISTEN = "127.0.0.1:8088";

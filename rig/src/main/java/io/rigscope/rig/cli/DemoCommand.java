@@ -5,6 +5,11 @@ import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.rig.demo.DemoPlan;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.JournalLeftovers;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.wire.WirePublisher;
@@ -30,7 +35,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {"Run the whole rig here: broker, private PostgreSQL, the reference SUT, collectors, the live "
             + "analyzer; a short ladder and sustained series with the read probe; exits 0 (gates held) or 99."})
-public final class DemoCommand implements Callable<Integer> {
+final class DemoCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -113,7 +118,7 @@ public final class DemoCommand implements Callable<Integer> {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
-            RecoverCommand.publishLeftovers(endpoint, kafka.journalDir(), System.err);
+            JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
             if (target.owned()) {
                 console.println("postgres: private cluster with autovacuum_naptime=1s, shared_buffers=256MB, "
                         + "max_wal_size=2GB, synchronous_commit=" + (durable ? "on" : "off (--durable for on)"));

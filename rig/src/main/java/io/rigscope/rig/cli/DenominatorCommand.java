@@ -1,5 +1,9 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
 import java.time.Duration;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.rig.denominator.Denominator;
@@ -19,7 +23,7 @@ import picocli.CommandLine.Option;
             "pgbench (closed loop) runs a script inserting the SUT's row shape, BATCH rows per transaction, into usage_events in the same database, and prints "
             + "\"database alone M rows/s\". Without --pg it uses a private cluster it migrates and throws away.",
             "The rows stay in the table (keys denominator-*): run it after the repeats, not between them."})
-public final class DenominatorCommand implements Callable<Integer> {
+final class DenominatorCommand implements Callable<Integer> {
 
     @Option(names = "--pg", paramLabel = "URL", description = "The database: " + PgTarget.URL_FORM + " (default: a private cluster).")
     String pg;

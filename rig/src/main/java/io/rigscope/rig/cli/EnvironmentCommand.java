@@ -3,6 +3,9 @@ package io.rigscope.rig.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rigscope.rig.environment.EnvironmentFacts;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -13,7 +16,7 @@ import picocli.CommandLine.Option;
         description = {"Print the environment facts a series publishes, as JSON.",
             "CPU, memory, disk, PostgreSQL version and the settings that matter, cost per hour:",
             "the data of an ENVIRONMENT marker."})
-public final class EnvironmentCommand implements Callable<Integer> {
+final class EnvironmentCommand implements Callable<Integer> {
 
     @Option(names = "--pg", required = true, paramLabel = "URL", description = "The database: " + PgTarget.URL_FORM + ".")
     String pg;

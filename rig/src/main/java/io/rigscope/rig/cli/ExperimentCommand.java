@@ -16,6 +16,10 @@ import io.rigscope.rig.experiment.Experiment;
 import io.rigscope.rig.experiment.ExperimentResult;
 import io.rigscope.rig.experiment.PgSettings;
 import io.rigscope.rig.experiment.Treatment;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;
@@ -60,7 +64,7 @@ import picocli.CommandLine.Option;
             "Prints compare's comparison of the two sides (the exact permutation test on the arms' p99 and "
             + "freeze-seconds, docs/compare.md). Exit codes: 0 compared (whatever the verdict), 1 an arm could not "
             + "run, 2 a bad flag or config."})
-public final class ExperimentCommand implements Callable<Integer> {
+final class ExperimentCommand implements Callable<Integer> {
 
     /** The most arms a side: compare's exact test enumerates at most 24 values. */
     static final int MAX_REPEATS = 12;

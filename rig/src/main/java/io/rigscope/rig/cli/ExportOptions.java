@@ -3,6 +3,7 @@ package io.rigscope.rig.cli;
 import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.rig.export.OtlpTarget;
 import io.rigscope.rig.export.RemoteWriteTarget;
+import io.rigscope.rig.options.UsageException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Option;
  * {@code --prometheus-rw URL} (its headers and basic auth) and {@code --otlp URL}: shared by {@code run}, {@code demo}, {@code analyze}
  * and {@code collect k6} (docs/export.md).
  */
-public final class ExportOptions {
+final class ExportOptions {
 
     @Option(names = "--prometheus-rw", paramLabel = "URL",
             description = {"Push every closed second, freeze-second, episode, repeat verdict and gate to this "

@@ -20,6 +20,13 @@ import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.Verdict;
 import io.rigscope.model.wire.VerdictFacts;
 import io.rigscope.rig.generate.LoadPlanFile;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
+import io.rigscope.rig.reconciliation.RepeatReconciliation;
+import io.rigscope.rig.series.FailureLines;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
@@ -51,7 +58,7 @@ import reactor.core.publisher.Sinks;
             "Prints one line per scenario and second, then a summary: what the schedule did (offered, sent, "
             + "dropped, completed, in flight, send lag). Latency, failures and claims come from the analyzer: "
             + "rigscope analyze --series ID --replay, which judges repeats (--rep N, N >= 1). See docs/generator.md."})
-public final class GenerateCommand implements Callable<Integer> {
+final class GenerateCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Publish another tool's output to the topics as a series the analyzer judges like a live one.",
         subcommands = {ImportK6Command.class})
-public final class ImportCommand implements Runnable {
+final class ImportCommand implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

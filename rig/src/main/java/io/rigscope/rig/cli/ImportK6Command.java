@@ -7,6 +7,9 @@ import io.rigscope.importers.k6.K6Summary;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;
@@ -28,7 +31,7 @@ import picocli.CommandLine.Parameters;
         description = {"Publish a k6 --out json file (JSON lines, .gz accepted) as one repeat of a series: each "
             + "http_req_duration point becomes a sample cut by its time (the response's end), dropped_iterations "
             + "go to the ledger, thresholds to the CONFIG marker. Then run 'rigscope analyze --series ID --replay'."})
-public final class ImportK6Command implements Callable<Integer> {
+final class ImportK6Command implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

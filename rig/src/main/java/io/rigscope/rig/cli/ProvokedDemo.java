@@ -4,6 +4,8 @@ import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.rig.calibrate.CalibrationCase;
 import io.rigscope.rig.calibrate.Calibration;
 import io.rigscope.rig.calibrate.CaseRun;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -3,6 +3,10 @@ package io.rigscope.rig.cli;
 import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.JournalLeftovers;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.nio.file.Files;
@@ -25,7 +29,7 @@ import picocli.CommandLine.Option;
         description = {"Publish the records commands could not publish (their write-ahead journals: by default "
             + "<data-dir>/journal, as run, demo, collect and analyze keep them), in order, and delete each journal "
             + "once the broker acknowledged all of it; exit 1 when one is kept."})
-public final class RecoverCommand implements Callable<Integer> {
+final class RecoverCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -33,46 +37,6 @@ public final class RecoverCommand implements Callable<Integer> {
     @Option(names = "--journal", paramLabel = "DIR",
             description = "The journals' directory (default: <data-dir>/journal; generate's is --spool DIR).")
     Path journal;
-
-    /**
-     * What {@code run}, {@code demo}, {@code collect} and {@code analyze} do first: publish the journals an earlier
-     * command on the same data directory left in {@code dir} (a broker that did not come back in time, a kill), with
-     * a publisher of their own (not the command's, so nothing of another series reaches its {@code --out} file); one
-     * line per journal. Nothing when the directory has none.
-     */
-    public static void publishLeftovers(KafkaEndpoint endpoint, Path dir, java.io.PrintStream console) {
-        if (!Files.isDirectory(dir)) {
-            return;
-        }
-        try (var files = Files.list(dir)) {
-            if (files.noneMatch(f -> f.getFileName().toString().startsWith("rigscope-journal-"))) {
-                return;
-            }
-        } catch (java.io.IOException e) {
-            console.println("recover: cannot list " + dir + ": " + e.getMessage());
-            return;
-        }
-        WireCodec codec = new WireCodec();
-        try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
-                WirePublisher.Options.defaults().withClientId("rigscope-recover"))) {
-            for (SampleJournal.Recovered r : SampleJournal.recover(dir, null, SampleJournal.Destination.of(publisher),
-                    codec)) {
-                if (r.complete()) {
-                    console.printf(Locale.ROOT, "recover: published what an earlier command left in %s: %d record(s)"
-                            + " (%d sample(s))%n", r.file(), r.published(), r.samples());
-                } else {
-                    console.println(kept(r));
-                }
-            }
-        }
-    }
-
-    /** The one line for a journal recovery kept. */
-    static String kept(SampleJournal.Recovered r) {
-        return String.format(Locale.ROOT, "recover: kept the journal %s: %d of %d record(s) not published (%s); "
-                + "'rigscope recover' publishes them once the broker is back", r.file(), r.failed(), r.entries(),
-                r.error());
-    }
 
     @Override
     public Integer call() {
@@ -100,7 +64,7 @@ public final class RecoverCommand implements Callable<Integer> {
                 boolean keptAny = false;
                 for (SampleJournal.Recovered r : done) {
                     if (!r.complete()) {
-                        System.err.println(kept(r));
+                        System.err.println(JournalLeftovers.kept(r));
                         keptAny = true;
                         continue;
                     }

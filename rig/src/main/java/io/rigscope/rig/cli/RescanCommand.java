@@ -1,5 +1,8 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
@@ -50,7 +53,7 @@ import picocli.CommandLine.Parameters;
             + "the analyzer's replay and writes the report.",
             "Exit 0 PASS, 99 a gate failed or UNRECONCILED, 2 a bad flag or a directory with nothing "
             + "readable."})
-public final class RescanCommand implements Callable<Integer> {
+final class RescanCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

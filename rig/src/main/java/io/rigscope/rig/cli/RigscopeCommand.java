@@ -1,5 +1,8 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -39,9 +42,9 @@ import picocli.CommandLine.Command;
             SeedCommand.class,
             DenominatorCommand.class,
             EnvironmentCommand.class,
-            io.rigscope.rig.collect.CollectCommand.class,
+            io.rigscope.rig.cli.CollectCommand.class,
             BringUpCommand.class,
-            io.rigscope.rig.cloud.CloudCommand.class,
+            io.rigscope.rig.cli.cloud.CloudCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class RigscopeCommand implements Runnable {

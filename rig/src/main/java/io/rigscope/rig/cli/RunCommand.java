@@ -3,6 +3,11 @@ package io.rigscope.rig.cli;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.JournalLeftovers;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.series.PlanCheck;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesSession;
@@ -31,7 +36,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {"Run a series from a config file: bring-up checks, ladder, sustained repeats (reconciled), "
             + "ceiling and denominator, with collectors and the live analyzer. Exits 0 (gates held) or 99."})
-public final class RunCommand implements Callable<Integer> {
+final class RunCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();
@@ -99,7 +104,7 @@ public final class RunCommand implements Callable<Integer> {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
-            RecoverCommand.publishLeftovers(endpoint, kafka.journalDir(), System.err);
+            JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
             String id = file.plan().series();
             if (new WireSource(endpoint.clients(), codec).seriesTaken(id, Duration.ofMinutes(2))) {
                 // the analyzer and every replay read a series by its key: two runs under one id would be judged as one

@@ -1,6 +1,10 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.pg.PgUrl;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.sut.seed.AutovacuumSettle;
@@ -17,7 +21,7 @@ import picocli.CommandLine.Option;
             "It loads N events into usage_events for the run's tenant, printing a progress line per "
             + "second, then waits until autovacuum has nothing left to do on the table (docs/sut.md).",
             "Exit 0 when loaded and settled, 1 when the settle timed out or the load failed."})
-public final class SeedCommand implements Callable<Integer> {
+final class SeedCommand implements Callable<Integer> {
 
     @Option(names = "--pg", required = true, paramLabel = "URL",
             description = "The database (a role that may INSERT into usage_events): " + PgTarget.URL_FORM + ".")

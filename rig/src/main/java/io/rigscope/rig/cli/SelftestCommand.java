@@ -2,6 +2,8 @@ package io.rigscope.rig.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.selftest.Selftest;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,7 +25,7 @@ import picocli.CommandLine.Option;
             + "then 10,000 malformed records on the same broker. Prints one line per guarantee with its figure, then "
             + "SELFTEST OK (exit 0) or SELFTEST FAILED (exit 1). About two minutes; docs/operations.md describes "
             + "each guarantee."})
-public final class SelftestCommand implements Callable<Integer> {
+final class SelftestCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "Print the figures as JSON on stdout (progress lines go to stderr).")
     boolean json;

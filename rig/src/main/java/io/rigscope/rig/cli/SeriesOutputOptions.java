@@ -1,5 +1,6 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.options.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Mixin;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Option;
  * Where a series command writes its report and its wire file, and where it pushes its decisions
  * ({@link ExportOptions}): shared by {@code run} and {@code demo}.
  */
-public final class SeriesOutputOptions {
+final class SeriesOutputOptions {
 
     @Mixin
     ExportOptions export = new ExportOptions();

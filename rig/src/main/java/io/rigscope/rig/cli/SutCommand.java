@@ -1,5 +1,9 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
 import io.rigscope.sut.SutConfig;
@@ -22,7 +26,7 @@ import picocli.CommandLine.Option;
         description = {"Run the reference system under test (a usage-events ingest API).",
             "Reactor Netty and R2DBC PostgreSQL (see docs/sut.md). Prints one line per second: requests, events written, errors.",
             "Without --pg it starts a private PostgreSQL cluster, migrates it and throws it away on exit."})
-public final class SutCommand implements java.util.concurrent.Callable<Integer> {
+final class SutCommand implements java.util.concurrent.Callable<Integer> {
 
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 

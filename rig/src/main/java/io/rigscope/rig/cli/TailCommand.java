@@ -6,6 +6,10 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.codec.WireLine;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.WireRecord;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.time.Duration;
@@ -22,7 +26,7 @@ import picocli.CommandLine.Parameters;
 /** {@code rigscope tail TOPIC}: prints a topic's records as they arrive. */
 @Command(name = "tail", mixinStandardHelpOptions = true,
         description = "Print a topic's records as they arrive (Ctrl-C to stop).")
-public final class TailCommand implements Callable<Integer> {
+final class TailCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

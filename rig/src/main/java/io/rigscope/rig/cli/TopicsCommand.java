@@ -2,6 +2,8 @@ package io.rigscope.rig.cli;
 
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.topic.Topic;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +16,7 @@ import picocli.CommandLine.Option;
 @Command(name = "topics", mixinStandardHelpOptions = true,
         description = {"Create rigscope's topics where missing (retention kept forever) and list them "
             + "with their record counts per series."})
-public final class TopicsCommand implements Callable<Integer> {
+final class TopicsCommand implements Callable<Integer> {
 
     @Mixin
     KafkaOptions kafka = new KafkaOptions();

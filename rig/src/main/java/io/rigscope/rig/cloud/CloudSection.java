@@ -2,8 +2,8 @@ package io.rigscope.rig.cloud;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rigscope.rig.cli.Durations;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.plan.PlanYaml;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,11 +4,11 @@ import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.WireRecord;
-import io.rigscope.rig.cli.Durations;
-import io.rigscope.rig.cli.ExitCodes;
-import io.rigscope.rig.cli.KafkaOptions;
-import io.rigscope.rig.cli.RepeatReconciliation;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.reconciliation.RepeatReconciliation;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.export.AnalyzedPush;
 import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.importers.k6.follow.FollowedFile;
@@ -32,7 +32,7 @@ import java.util.function.Consumer;
  * Kafka (or only to {@code --out} with {@code --no-kafka}). Ctrl-C ends the follow cleanly: the end markers are
  * published before the process exits.
  */
-final class CollectK6 {
+public final class CollectK6 {
 
     private final K6FollowOptions k6;
     private final KafkaOptions kafka;
@@ -43,7 +43,7 @@ final class CollectK6 {
     private final String pgUrl;
     private final ExportTargets pushTo;
 
-    CollectK6(K6FollowOptions k6, KafkaOptions kafka, String series, Duration duration, Path out, boolean noKafka,
+    public CollectK6(K6FollowOptions k6, KafkaOptions kafka, String series, Duration duration, Path out, boolean noKafka,
               String pgUrl, ExportTargets pushTo) {
         this.pushTo = pushTo;
         this.k6 = k6;
@@ -55,7 +55,7 @@ final class CollectK6 {
         this.pgUrl = pgUrl;
     }
 
-    int call() throws Exception {
+    public int call() throws Exception {
         if ((k6.follow == null) == (k6.topic == null)) {
             throw new UsageException("collect k6 needs one of --follow FILE (k6 run --out json=FILE) or --topic T "
                     + "(xk6-output-kafka's topic)");

@@ -4,8 +4,8 @@ import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
-import io.rigscope.rig.cli.KafkaOptions;
-import io.rigscope.rig.cli.RecoverCommand;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.JournalLeftovers;
 import io.rigscope.wire.WireFileWriter;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.KafkaClients;
@@ -53,7 +53,7 @@ final class CollectOutput implements AutoCloseable {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
-            RecoverCommand.publishLeftovers(endpoint, kafka.journalDir(), System.err);
+            JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
             journal = SampleJournal.create(kafka.journalDir(), journalName, codec);
             WirePublisher.Options options = WirePublisher.Options.defaults().withClientId(clientId);
             return new CollectOutput(endpoint, new WirePublisher(endpoint.clients(), codec,

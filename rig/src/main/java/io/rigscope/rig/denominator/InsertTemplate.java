@@ -1,7 +1,7 @@
 package io.rigscope.rig.denominator;
 
 import io.rigscope.generator.plan.CustomerPool;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -23,7 +23,7 @@ import java.util.Set;
  * @param settings what the lever sets, {@code setting} first, then {@code also}
  * @param why the lever's own reasoning
  */
-public record LeverChoice(String series, int rep, long start, String cause, int freezeSeconds,
+record LeverChoice(String series, int rep, long start, String cause, int freezeSeconds,
                           Map<String, String> settings, String why) {
 
     /**

@@ -31,7 +31,7 @@ import java.util.logging.Logger;
  * one daemon thread exports (the SDK's own retry policy applies), {@link #close} waits at most 10 s and says once
  * what was sent and what was not. The SDK's own log lines are silenced: the one line is rigscope's.
  */
-public final class OtlpSink implements Consumer<Decision>, AutoCloseable {
+final class OtlpSink implements Consumer<Decision>, AutoCloseable {
 
     private static final int BUFFER = 50_000;
     private static final int BATCH = 1_000;

@@ -33,7 +33,7 @@ import org.xerial.snappy.Snappy;
  *
  * <p>Thread safety: {@link #accept} from one thread (the decision stream's); {@link #close} from any.
  */
-public final class RemoteWriteSink implements Consumer<Decision>, AutoCloseable {
+final class RemoteWriteSink implements Consumer<Decision>, AutoCloseable {
 
     private static final int MAX_BATCH_SAMPLES = 2_000;
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(250);

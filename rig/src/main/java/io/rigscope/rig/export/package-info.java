@@ -6,5 +6,7 @@
  *
  * <p>Threads: {@link io.rigscope.rig.export.RemoteWriteSink#accept} runs on the analyzer's thread and only converts
  * and enqueues (never blocks: a full buffer drops and counts); one daemon thread per sink sends. docs/export.md.
+ *
+ * <p>Orchestration: may use {@code options}; used by {@code series}, {@code collect} and {@code cli}.
  */
 package io.rigscope.rig.export;

@@ -11,7 +11,7 @@ import java.util.Optional;
  * {@code Nxlarge} 4N) and memory is 4 (m), 8 (r) or 2 (c) GiB per vCPU; the burstable t3/t4g sizes are listed.
  * Anything else is unknown (empty), never guessed.
  */
-public final class DbInstanceClasses {
+final class DbInstanceClasses {
 
     /**
      * A class's size.

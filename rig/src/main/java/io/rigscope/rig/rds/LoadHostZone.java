@@ -18,7 +18,7 @@ import java.util.Optional;
  * {@code http://169.254.169.254}. {@code AWS_EC2_METADATA_DISABLED=true} (or {@code aws.disableEc2Metadata}) skips
  * the lookup. Blocking; call from a command thread.
  */
-public final class LoadHostZone {
+final class LoadHostZone {
 
     /** How long the metadata service has to answer each of the two requests. */
     static final Duration TIMEOUT = Duration.ofSeconds(1);

@@ -28,7 +28,7 @@ import java.util.Objects;
  * @param logExports EnabledCloudwatchLogsExports
  * @param parameters the parameter group's parameters that have a value, by name, as DescribeDBParameters gives them
  */
-public record RdsInstance(String identifier, String dbiResourceId, String dbInstanceClass, String engine,
+record RdsInstance(String identifier, String dbiResourceId, String dbInstanceClass, String engine,
                           String engineVersion, String storageType, int allocatedGb, int iops, int throughputMibps,
                           String availabilityZone, boolean multiAz, String endpoint, String parameterGroup,
                           int monitoringIntervalSec, String monitoringRoleArn, boolean performanceInsights,

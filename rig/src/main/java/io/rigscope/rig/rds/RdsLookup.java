@@ -1,7 +1,7 @@
 package io.rigscope.rig.rds;
 
 import io.rigscope.collectors.aws.AwsSettings;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.rds.model.Parameter;
  * {@code DescribeDBParameters} for its parameter group, every page ({@code Marker}). Blocking; call from a command
  * thread.
  */
-public final class RdsLookup {
+final class RdsLookup {
 
     /**
      * Parameters recorded: the settings rules and levers read ({@link EnvironmentFacts#SETTINGS}), every

@@ -20,7 +20,7 @@ import java.util.Arrays;
  * @param identical the restarted analyzer's report file equals the live analyzer's report byte for byte
  * @param reportBytes the report's size
  */
-public record AnalyzerRestart(int killExit, int restartedExit, boolean identical, int reportBytes) {
+record AnalyzerRestart(int killExit, int restartedExit, boolean identical, int reportBytes) {
 
     /** Reads the guarantee's figures from the series. */
     static AnalyzerRestart of(FaultSeries.Outcome o) {

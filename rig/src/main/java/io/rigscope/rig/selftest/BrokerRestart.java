@@ -29,7 +29,7 @@ import java.util.Map;
  * @param reportFromTopicsIdentical the report replayed from the topics equals the one of the records as produced
  * @param liveReportIdentical the live analyzer's report equals that one too
  */
-public record BrokerRestart(double downSec, long samplesReceived, long ledgerSent, long lost,
+record BrokerRestart(double downSec, long samplesReceived, long ledgerSent, long lost,
                             Map<Topic, Long> onTopics, Map<Topic, Long> produced, long spooled,
                             boolean reportFromTopicsIdentical, boolean liveReportIdentical) {
 

@@ -58,7 +58,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Every record the series published also goes to a wire file, written when the generator and collectors hand
  * it over (before Kafka): what an unbroken broker would have carried. Blocking; not thread-safe.
  */
-public final class FaultSeries {
+final class FaultSeries {
 
     /** Requests per second of each repeat. */
     public static final double RATE_PER_SEC = 100;

@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * @param identical the replay's report equals the live report byte for byte
  * @param reportBytes the live report's size
  */
-public record GeneratorKill(int killExit, double judgedAfterSec, int graceSec, String endedBy, boolean passed,
+record GeneratorKill(int killExit, double judgedAfterSec, int graceSec, String endedBy, boolean passed,
                             String silence, boolean identical, int reportBytes) {
 
     /** From the first ledger on the wire to the kill. */

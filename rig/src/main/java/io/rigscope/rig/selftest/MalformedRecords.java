@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
  * sample batch header over garbage (on {@code rig.samples} a broken batch, elsewhere one on the wrong topic).
  * All are keyed by the series, so the analyzer of that series reads each of them.
  */
-public final class MalformedRecords {
+final class MalformedRecords {
 
     /** The sorts of malformed value planted, in turn. */
     public enum Kind {

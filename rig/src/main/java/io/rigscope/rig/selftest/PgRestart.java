@@ -30,7 +30,7 @@ import java.util.Map;
  * @param missingOverOutage the streams the analyzer lists as missing over the outage
  * @param episodesOverOutage the report's episodes that overlap the outage
  */
-public record PgRestart(double downSec, double sutReconnectSec, boolean sutAnsweredAfter,
+record PgRestart(double downSec, double sutReconnectSec, boolean sutAnsweredAfter,
                         Map<String, Double> collectorReconnectSec, Map<String, Boolean> gapSpans,
                         List<String> missingOverOutage, List<Episode> episodesOverOutage) {
 

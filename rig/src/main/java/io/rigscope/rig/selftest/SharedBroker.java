@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
  * @param repeatsB the same for B
  * @param stackTraces lines of either console that look like a stack trace
  */
-public record SharedBroker(int exitA, int exitB, boolean sameBroker, boolean restarted, double restartSec,
+record SharedBroker(int exitA, int exitB, boolean sameBroker, boolean restarted, double restartSec,
                            long sentA, long samplesA, long sentB, long samplesB, int repeatsA, int repeatsB,
                            long stackTraces) {
 

@@ -8,6 +8,7 @@ import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
 import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.Main;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.wire.WireFileWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rigscope.rig.options.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,6 +4,7 @@ import static io.rigscope.rig.cli.RigscopeRun.rigscope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.localenv.kafka.DetachedBroker;
+import io.rigscope.rig.options.ExitCodes;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;

@@ -2,6 +2,7 @@ package io.rigscope.rig.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.rig.options.ExitCodes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;

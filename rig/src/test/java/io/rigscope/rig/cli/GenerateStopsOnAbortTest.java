@@ -9,6 +9,7 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.rig.Main;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.testing.SutOnPostgres;
 import io.rigscope.wire.WireSource;

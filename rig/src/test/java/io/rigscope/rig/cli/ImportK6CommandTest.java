@@ -4,6 +4,7 @@ import static io.rigscope.rig.cli.RigscopeRun.rigscope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.localenv.kafka.EmbeddedKafka;
+import io.rigscope.rig.options.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.localenv.testing.KafkaBroker;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.testing.SutOnPostgres;

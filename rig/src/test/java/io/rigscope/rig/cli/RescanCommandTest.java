@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.importers.testing.EvidenceDirectory;
 import io.rigscope.localenv.testing.KafkaBroker;
+import io.rigscope.rig.options.ExitCodes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;

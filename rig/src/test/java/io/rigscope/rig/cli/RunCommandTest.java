@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.rig.Main;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.testing.SutOnPostgres;
 import java.io.ByteArrayOutputStream;

@@ -3,7 +3,7 @@ package io.rigscope.rig.collect;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.rig.Main;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,7 +56,7 @@ class CollectorDiesTest {
             assertThat(text).contains("collect: collector vmstat died: stalled: nothing from it")
                     .contains("collect: exiting 1: collector vmstat died");
             assertThat(endedAfterSec).as("ended after the stall limit, not at --duration")
-                    .isBetween(CollectCommand.Stalls.STALL_BASE.toSeconds(), 60L);
+                    .isBetween(CollectLoop.Stalls.STALL_BASE.toSeconds(), 60L);
         } finally {
             collect.destroyForcibly();
             if (vmstat != null) {

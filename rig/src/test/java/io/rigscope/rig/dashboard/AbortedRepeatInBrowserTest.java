@@ -9,7 +9,7 @@ import io.rigscope.analyzer.repeat.Abort;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.rig.Main;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.wire.WireFileWriter;
 import java.nio.file.Path;
 import java.time.Duration;

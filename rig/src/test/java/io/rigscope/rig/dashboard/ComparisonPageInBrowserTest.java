@@ -3,7 +3,7 @@ package io.rigscope.rig.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.rig.Main;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rigscope.localenv.net.LoopbackPorts;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.rig.Main;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import java.awt.image.BufferedImage;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -7,7 +7,7 @@ import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.Main;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.wire.WireFileReader;
 import io.rigscope.wire.WirePublisher;
 import java.awt.image.BufferedImage;

@@ -12,7 +12,7 @@ import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.model.wire.ScheduleStart;
 import io.rigscope.rig.Main;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.wire.WireFileWriter;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -14,7 +14,7 @@ import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.rig.Main;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.KafkaClients;
 import java.nio.file.Path;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;
 import java.io.IOException;
 import java.io.InputStream;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.localenv.testing.Postgres;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;
 import io.rigscope.rig.childjvm.ChildJvm;
 import java.io.IOException;

@@ -8,7 +8,7 @@ import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.calibrate.RdsStandInRig;
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.sut.RunningSut;

@@ -3,7 +3,7 @@ package io.rigscope.rig.series;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.localenv.testing.Mutations;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.generate.LoadPlanFile;
 import java.io.IOException;
 import java.nio.file.Files;

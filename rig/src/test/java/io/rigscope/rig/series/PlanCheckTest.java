@@ -2,7 +2,7 @@ package io.rigscope.rig.series;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;
 import java.nio.file.Files;
 import java.nio.file.Path;

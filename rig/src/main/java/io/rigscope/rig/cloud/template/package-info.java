@@ -2,6 +2,6 @@
  * The CloudFormation template a {@code cloud:} section becomes ({@link io.rigscope.rig.cloud.template.StackTemplate})
  * and its priced plan ({@link io.rigscope.rig.cloud.template.CloudPlan}, from the bundled
  * {@link io.rigscope.rig.pricing.PriceTable}). Offline and pure: no AWS call, no clock read (the expiry is given).
- * Immutable values, safe on any thread.
+ * Orchestration: may use {@code cloud}, {@code pricing}. Immutable values, safe on any thread.
  */
 package io.rigscope.rig.cloud.template;

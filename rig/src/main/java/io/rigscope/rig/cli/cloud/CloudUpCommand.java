@@ -1,9 +1,11 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.rigscope.rig.cli.ExitCodes;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.cloud.CloudSection;
+import io.rigscope.rig.cloud.CloudSpec;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.account.CouldNotLook;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.io.IOException;
@@ -23,7 +25,7 @@ import picocli.CommandLine.Option;
             + "the evidence bucket as soon as it exists; the nodes install it.",
             "A create that fails is deleted (what it made, the schedule and its role), naming the resource that failed "
             + "and why; exit 1. DIR gets template.yaml, plan.json and, once created, outputs.json."})
-public final class CloudUpCommand implements Callable<Integer> {
+final class CloudUpCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "The series file (with cloud:).")
     Path config;

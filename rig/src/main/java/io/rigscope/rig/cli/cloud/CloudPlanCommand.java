@@ -1,8 +1,10 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
-import io.rigscope.rig.cli.Durations;
-import io.rigscope.rig.cli.ExitCodes;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.cloud.CloudSection;
+import io.rigscope.rig.cloud.CloudSpec;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.template.CloudPlan;
 import io.rigscope.rig.cloud.template.StackTemplate;
 import io.rigscope.rig.pricing.PriceTable;
@@ -22,7 +24,7 @@ import picocli.CommandLine.Option;
         description = {"Write the CloudFormation template for the series file's cloud: section to DIR/template.yaml and "
             + "print every resource with its hourly USD (the bundled price table), the total, region, AZ and expires_at.",
             "Offline: no credentials, no network."})
-public final class CloudPlanCommand implements Callable<Integer> {
+final class CloudPlanCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "The series file (with cloud:).")
     Path config;

@@ -1,6 +1,6 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cloud.account.CouldNotLook;
 import io.rigscope.rig.cloud.account.Inventory;
 import io.rigscope.rig.cloud.account.StackLifecycle;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
             + "until nothing tagged with the series remains (the evidence bucket is kept on purpose).",
             "Exit 0: gone. Exit 1: something remains (the stack's delete failed, or --timeout passed), named. Exit 2: could "
             + "not look."})
-public final class CloudDownCommand implements Callable<Integer> {
+final class CloudDownCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SERIES", description = "The series id.")
     String series;

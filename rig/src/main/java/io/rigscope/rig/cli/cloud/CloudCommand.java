@@ -1,4 +1,4 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,18 +1,19 @@
-package io.rigscope.rig.collect;
+package io.rigscope.rig.cli;
 
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.CollectorSet;
 import io.rigscope.collectors.sources.TelemetrySources;
 import io.rigscope.collectors.aws.AwsSettings;
 import io.rigscope.localenv.postgres.PrivatePostgres;
-import io.rigscope.model.wire.WireRecord;
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.cli.Durations;
-import io.rigscope.rig.cli.ExitCodes;
-import io.rigscope.rig.cli.ExportOptions;
-import io.rigscope.rig.cli.KafkaOptions;
-import io.rigscope.rig.cli.PgTarget;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.collect.CollectK6;
+import io.rigscope.rig.collect.CollectLoop;
+import io.rigscope.rig.collect.K6FollowOptions;
+import io.rigscope.rig.options.Durations;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.export.ExportTargets;
 import java.net.URI;
 import java.nio.file.Files;
@@ -22,14 +23,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import reactor.core.publisher.Flux;
-import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
 import software.amazon.awssdk.regions.Region;
 
 /** {@code rigscope collect NAME}: runs one collector (or every local one) and publishes what it collects. */
@@ -43,7 +40,7 @@ import software.amazon.awssdk.regions.Region;
             "k6 follows a running k6 (--follow FILE or --topic T) and publishes its samples, drops, thresholds "
             + "and markers as 'import k6' would; its seconds close by time (--lateness). See docs/k6.md.",
             "Prints one line per second: records per collector and the gist of the latest one."})
-public final class CollectCommand implements Callable<Integer> {
+final class CollectCommand implements Callable<Integer> {
 
     private static final List<String> NAMES = List.of("vmstat", "os", "waits", "db", "pglog", "canary", "process", "em", "pi",
             "rdslog", "cloudwatch", "all", "k6");
@@ -147,7 +144,8 @@ public final class CollectCommand implements Callable<Integer> {
             }
             var collector = new io.rigscope.collectors.process.ProcessCollector(
                     new io.rigscope.collectors.process.ProcessCollector.Config(pid, every, null, null), ctx);
-            return run(new CollectorSet(java.util.Map.of("process", collector.records())), stopAfter);
+            return CollectLoop.run(new CollectorSet(java.util.Map.of("process", collector.records())), stopAfter, interval,
+                    kafka, noKafka, out, series);
         }
         List<String> wanted = name.equals("all") ? TelemetrySources.LOCAL : List.of(name);
         boolean rds = TelemetrySources.RDS.contains(name);
@@ -162,7 +160,7 @@ public final class CollectCommand implements Callable<Integer> {
                         privatePg.majorVersion(), privatePg.libpqUrl("postgres", "postgres"), privatePg.logFile());
             }
             CollectorSet set = rds ? rdsSet(ctx) : localSet(ctx, target, privatePg).only(wanted);
-            return run(set, stopAfter);
+            return CollectLoop.run(set, stopAfter, interval, kafka, noKafka, out, series);
         } finally {
             if (privatePg != null) {
                 privatePg.close();
@@ -204,137 +202,6 @@ public final class CollectCommand implements Callable<Integer> {
             throw new UsageException(e.getMessage());
         }
         return TelemetrySources.rds(new TelemetrySources.Rds(dbInstance, dbiResourceId, from), aws, ctx).only(List.of(name));
-    }
-
-    private int run(CollectorSet set, Duration stopAfter) throws InterruptedException {
-        Scheduler publishThread = Schedulers.newSingle("rigscope-collect-publish");
-        LiveLine live = new LiveLine();
-        try (CollectOutput output = CollectOutput.open(kafka, noKafka, out, "rigscope-collect",
-                "collect-" + series)) {
-            Consumer<WireRecord> sink = output::write;
-            System.err.println("collect: " + String.join(", ", set.names()) + " for series " + series
-                    + (stopAfter == null ? " (Ctrl-C to stop)" : " for " + stopAfter.toSeconds() + " s"));
-            List<Flux<WireRecord>> tagged = new ArrayList<>();
-            live.expect(set.names());
-            for (String n : set.names()) {
-                // every collector's stream is endless (its failures are gap markers and retries): one that ends or
-                // fails anyway has died, and collect stops naming it rather than publish the others as if whole
-                tagged.add(set.stream(n).doOnNext(r -> live.record(n, r))
-                        .onErrorMap(e -> !(e instanceof CollectorDied), e -> new CollectorDied(n, e.toString(), e))
-                        .concatWith(Flux.defer(() -> Flux.error(new CollectorDied(n, "its stream ended", null)))));
-            }
-            // a collector that samples on a clock and stalls (a hung child process or query) neither ends nor fails:
-            // it only stops emitting, records and gap markers alike; past its limit it has died too
-            Duration every = interval == null ? Duration.ofSeconds(1) : interval;
-            Stalls stalls = new Stalls(set.names(), every);
-            tagged.add(Flux.interval(Duration.ofSeconds(1), Schedulers.parallel()).concatMap(t -> {
-                CollectorDied stalled = stalls.check(System.nanoTime());
-                return stalled == null ? Flux.<WireRecord>empty() : Flux.<WireRecord>error(stalled);
-            }));
-            for (int i = 0; i < set.names().size(); i++) {
-                String n = set.names().get(i);
-                tagged.set(i, tagged.get(i).doOnNext(r -> stalls.heard(n, System.nanoTime())));
-            }
-            Flux<WireRecord> all = Flux.merge(tagged).publishOn(publishThread).doOnNext(sink);
-            if (stopAfter != null) {
-                all = all.take(stopAfter);
-            }
-            long startNs = System.nanoTime();
-            var ticker = Flux.interval(Duration.ofSeconds(1), Schedulers.parallel())
-                    .subscribe(t -> System.out.println(live.render((System.nanoTime() - startNs) / 1_000_000_000L)));
-            var done = new java.util.concurrent.CountDownLatch(1);
-            var died = new java.util.concurrent.atomic.AtomicReference<CollectorDied>();
-            var running = all.doFinally(s -> done.countDown()).subscribe(r -> { }, e -> {
-                if (e instanceof CollectorDied d) {
-                    died.set(d);
-                    System.err.println("collect: collector " + d.collector + " died: " + d.getMessage());
-                } else {
-                    System.err.println("collect: stopped: " + e.getMessage());
-                }
-            });
-            Thread hook = new Thread(() -> {
-                running.dispose();
-                try {
-                    done.await(5, java.util.concurrent.TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            Runtime.getRuntime().addShutdownHook(hook);
-            done.await();
-            ticker.dispose();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // Ctrl-C: the hook is running
-            }
-            output.flush();
-            System.out.println("collect: records per topic " + live.perTopic() + "; gaps " + live.gaps()
-                    + "; unparsed log lines " + live.rawLogLines() + output.summary());
-            if (output.notPublishedLine() != null) {
-                System.err.println(output.notPublishedLine());
-            }
-            if (died.get() != null) {
-                System.err.println("collect: exiting " + ExitCodes.ERROR + ": collector " + died.get().collector
-                        + " died (" + died.get().getMessage() + "); its stream is silent from here");
-                return ExitCodes.ERROR;
-            }
-            return output.failed() ? ExitCodes.ERROR : ExitCodes.OK;
-        } finally {
-            publishThread.dispose();
-        }
-    }
-
-    /**
-     * The collectors that emit on a clock ({@link #CLOCKED}: vmstat, os, waits, db, canary): each emits a record or,
-     * failing, a gap marker at least every interval, and a retry waits at most {@code Backoff.defaults()}' 10 s. One
-     * that emitted and then emits nothing for {@link #STALL_BASE} plus 5 intervals has stalled: it died. Event-driven
-     * collectors (pglog, rdslog) and polled AWS ones are quiet by nature and not watched. Thread-safe.
-     */
-    static final class Stalls {
-        static final List<String> CLOCKED = List.of("vmstat", "os", "waits", "db", "canary");
-        static final Duration STALL_BASE = Duration.ofSeconds(30);
-        private final java.util.concurrent.ConcurrentHashMap<String, Long> lastNanos = new java.util.concurrent.ConcurrentHashMap<>();
-        private final java.util.Set<String> watched;
-        private final long limitNanos;
-
-        Stalls(List<String> names, Duration interval) {
-            this.watched = java.util.Set.copyOf(names.stream().filter(CLOCKED::contains).toList());
-            this.limitNanos = STALL_BASE.plus(interval.multipliedBy(5)).toNanos();
-        }
-
-        void heard(String collector, long nowNanos) {
-            if (watched.contains(collector)) {
-                lastNanos.put(collector, nowNanos);
-            }
-        }
-
-        /** The first watched collector silent past the limit, or null. */
-        CollectorDied check(long nowNanos) {
-            for (var e : new java.util.TreeMap<>(lastNanos).entrySet()) {
-                long silentNanos = nowNanos - e.getValue();
-                if (silentNanos > limitNanos) {
-                    Instant since = Instant.now().minusNanos(silentNanos);
-                    return new CollectorDied(e.getKey(), String.format(java.util.Locale.ROOT,
-                            "stalled: nothing from it (no record, no gap marker) since %s, %d s, over its limit of %d s",
-                            java.time.format.DateTimeFormatter.ISO_LOCAL_TIME.format(
-                                    since.atZone(java.time.ZoneOffset.UTC).toLocalTime().withNano(0)),
-                            silentNanos / 1_000_000_000L, limitNanos / 1_000_000_000L), null);
-                }
-            }
-            return null;
-        }
-    }
-
-    /** A collector whose stream ended or failed: it will publish nothing more. */
-    static final class CollectorDied extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final String collector;
-
-        CollectorDied(String collector, String why, Throwable cause) {
-            super(why, cause);
-            this.collector = collector;
-        }
     }
 
     /** Collector names for --help. */

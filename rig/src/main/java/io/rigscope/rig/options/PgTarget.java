@@ -1,4 +1,4 @@
-package io.rigscope.rig.cli;
+package io.rigscope.rig.options;
 
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.pg.PgUrl;
@@ -41,17 +41,17 @@ public final class PgTarget implements AutoCloseable {
     }
 
     /** The given URL, or a fresh private cluster when {@code text} is null. */
-    static PgTarget resolve(String text) {
+    public static PgTarget resolve(String text) {
         return resolve(text, PrivatePostgres.Options.defaults());
     }
 
     /** The given URL (from {@code flag}, named in errors), or a fresh private cluster when {@code text} is null. */
-    static PgTarget resolve(String flag, String text) {
+    public static PgTarget resolve(String flag, String text) {
         return text != null ? new PgTarget(parse(flag, text), null) : resolve(null);
     }
 
     /** The given URL, or a fresh private cluster with these settings when {@code text} is null. */
-    static PgTarget resolve(String text, PrivatePostgres.Options options) {
+    public static PgTarget resolve(String text, PrivatePostgres.Options options) {
         if (text != null) {
             return new PgTarget(parse(text), null);
         }
@@ -64,17 +64,17 @@ public final class PgTarget implements AutoCloseable {
         return new PgTarget(PgUrl.parse("private", pg.libpqUrl("postgres", "postgres")), pg);
     }
 
-    PgUrl url() {
+    public PgUrl url() {
         return url;
     }
 
     /** The private cluster this command started, if it did. */
-    java.util.Optional<PrivatePostgres> cluster() {
+    public java.util.Optional<PrivatePostgres> cluster() {
         return java.util.Optional.ofNullable(owned);
     }
 
     /** True when this command started the cluster (so it must be migrated and may be configured). */
-    boolean owned() {
+    public boolean owned() {
         return owned != null;
     }
 

@@ -1,6 +1,6 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cloud.account.CouldNotLook;
 import io.rigscope.rig.cloud.account.Inventory;
 import io.rigscope.rig.pricing.PriceTable;
@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
             + "stacks, expiry schedules and roles, each with its hourly cost (the bundled price table).",
             "Exit 0: nothing remains (a kept evidence bucket is listed but does not count). Exit 1: something remains, "
             + "named. Exit 2: could not look (no credentials, access denied, endpoint unreachable), said in one line."})
-public final class CloudCheckCommand implements Callable<Integer> {
+final class CloudCheckCommand implements Callable<Integer> {
 
     /** Exit code: something rigscope made remains. */
     public static final int REMAINS = 1;

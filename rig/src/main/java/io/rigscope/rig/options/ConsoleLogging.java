@@ -1,4 +1,4 @@
-package io.rigscope.rig;
+package io.rigscope.rig.options;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,10 @@
-package io.rigscope.rig.cli;
+package io.rigscope.rig.reconciliation;
 
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.reconciliation.Reconciliation;
+import io.rigscope.rig.options.PgTarget;
+import io.rigscope.rig.options.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cloud.account.CouldNotLook;
 import io.rigscope.rig.cloud.account.RemoteRun;
 import java.nio.file.Path;
@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "fetch", mixinStandardHelpOptions = true,
         description = {"Bring s3://EVIDENCE-BUCKET/evidence/SERIES/ into DIR (the bucket is found by its tags; it "
             + "outlives the stack). `rigscope rescan DIR` judges it again."})
-public final class CloudFetchCommand implements Callable<Integer> {
+final class CloudFetchCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SERIES", description = "The series id.")
     String series;

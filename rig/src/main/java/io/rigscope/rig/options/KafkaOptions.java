@@ -1,4 +1,4 @@
-package io.rigscope.rig.cli;
+package io.rigscope.rig.options;
 
 import io.rigscope.localenv.kafka.DetachedBroker;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
@@ -102,7 +102,7 @@ public final class KafkaOptions {
     }
 
     /** The file's properties, then the command line's, checked against Kafka's own client config definitions. */
-    Map<String, String> clientProperties() {
+    public Map<String, String> clientProperties() {
         Map<String, String> all = new LinkedHashMap<>();
         if (configFile != null) {
             Properties file = new Properties();

@@ -1,4 +1,4 @@
-package io.rigscope.rig.cli;
+package io.rigscope.rig.options;
 
 /** A bad flag, config or input file. Exits 2 with its message; no stack trace. */
 public final class UsageException extends RuntimeException {

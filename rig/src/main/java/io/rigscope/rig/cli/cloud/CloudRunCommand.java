@@ -1,6 +1,9 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
-import io.rigscope.rig.cli.ExitCodes;
+import io.rigscope.rig.cloud.CloudSection;
+import io.rigscope.rig.cloud.CloudSpec;
+import io.rigscope.rig.cloud.RemoteSeries;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cloud.account.CouldNotLook;
 import io.rigscope.rig.cloud.account.RemoteRun;
 import io.rigscope.rig.series.SeriesFile;
@@ -24,7 +27,7 @@ import picocli.CommandLine.Option;
             + "arrive. Then the node's records, reports and series file, and this side's template, plan (the cost) and "
             + "stack events go to s3://EVIDENCE-BUCKET/evidence/SERIES/ (`cloud fetch` brings them here).",
             "Exit: the remote run's (0, 99 gates failed), 1 when it could not run."})
-public final class CloudRunCommand implements Callable<Integer> {
+final class CloudRunCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "The series file `cloud up` used.")
     Path config;

@@ -1,4 +1,4 @@
-package io.rigscope.rig.cli;
+package io.rigscope.rig.options;
 
 import io.rigscope.analyzer.threshold.K6Duration;
 import java.time.Duration;
@@ -8,7 +8,7 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * Durations as k6 writes them ({@link K6Duration}: {@code 500ms}, {@code 30s}, {@code 1h30m}). On the command line
  * every duration flag is typed {@link Duration} and read by {@link Converter} (registered for the type in
- * {@link RigscopeCommand#commandLine()}), so {@code --help} shows its default and a bad value exits 2 naming the
+ * {@code cli.RigscopeCommand.commandLine()}), so {@code --help} shows its default and a bad value exits 2 naming the
  * flag; a series or plan file's keys go through {@link #parse} with the key named.
  */
 public final class Durations {

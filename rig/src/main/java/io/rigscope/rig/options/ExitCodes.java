@@ -1,4 +1,4 @@
-package io.rigscope.rig.cli;
+package io.rigscope.rig.options;
 
 /** rigscope's exit codes; 99 for failed gates follows k6's convention. */
 public final class ExitCodes {

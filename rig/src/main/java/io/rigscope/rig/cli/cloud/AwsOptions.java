@@ -1,6 +1,6 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.account.AwsAccess;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -8,7 +8,7 @@ import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /** The options every {@code cloud} command that calls AWS shares: region and endpoint. Credentials: the SDK's chain. */
-public final class AwsOptions {
+final class AwsOptions {
 
     @Option(names = "--region", paramLabel = "REGION",
             description = "The AWS region (default: the series file's cloud.region, else AWS_REGION or AWS_DEFAULT_REGION).")

@@ -1,7 +1,7 @@
-package io.rigscope.rig.cloud;
+package io.rigscope.rig.cli.cloud;
 
-import io.rigscope.rig.cli.ExitCodes;
-import io.rigscope.rig.cli.UsageException;
+import io.rigscope.rig.options.ExitCodes;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.account.CouldNotLook;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.time.Duration;
@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "extend", mixinStandardHelpOptions = true,
         description = {"Move the series' expiry later: its schedule (UpdateSchedule) and every resource's "
             + "rigscope:expires-at tag (TagResources)."})
-public final class CloudExtendCommand implements Callable<Integer> {
+final class CloudExtendCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "SERIES", description = "The series id.")
     String series;

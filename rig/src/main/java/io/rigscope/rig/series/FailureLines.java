@@ -1,4 +1,4 @@
-package io.rigscope.rig.cli;
+package io.rigscope.rig.series;
 
 import io.rigscope.generator.outbox.RecordSink;
 import io.rigscope.model.wire.ErrorKind;

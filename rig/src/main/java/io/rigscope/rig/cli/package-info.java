@@ -1,0 +1,8 @@
+/**
+ * The {@code rigscope} commands (picocli): one class per command, every command of rig lives here (the
+ * {@code cloud} subcommands in {@code cli.cloud}), with what only commands use (their option groups, report output,
+ * the bench commands' helpers, {@code SeriesLaunch}). The top layer: it may use any rig package; nothing but
+ * {@code Main} uses it ({@code RigLayersTest}). A command runs on the caller's thread and hands work to the packages
+ * below.
+ */
+package io.rigscope.rig.cli;
