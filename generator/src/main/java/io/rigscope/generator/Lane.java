@@ -74,6 +74,8 @@ final class Lane implements HttpConnection.Listener {
     volatile boolean stamping;
     /** Requests out now (written by the loop only). */
     volatile int inFlight;
+    /** The most requests this lane had out at once (written by the loop only). */
+    volatile int inFlightMax;
     /** The intended start of the oldest request in flight at the last sweep, or 0 when none. */
     volatile long oldestStartNanos;
     /** The last failure of a connection opened ahead of the schedule, for the run to report. */
@@ -205,7 +207,11 @@ final class Lane implements HttpConnection.Listener {
         }
         c.sent.increment();
         run.countSent();
-        inFlight = inFlight + 1;
+        int out = inFlight + 1;
+        inFlight = out;
+        if (out > inFlightMax) {
+            inFlightMax = out;
+        }
         dispatch(seq, t0);
     }
 

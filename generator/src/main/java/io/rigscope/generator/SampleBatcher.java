@@ -273,7 +273,7 @@ final class SampleBatcher {
             out.add(new ScenarioSummary(s.scenario.name(), s.scheduledTotal(), s.sentTotal(), s.droppedTotal(),
                     t.completed, t.failed, t.errors, ms(t.lagUs, 50), ms(t.lagUs, 99),
                     t.lagUs.getTotalCount() == 0 ? Double.NaN : t.lagUs.getMaxValue() / 1000.0,
-                    t.firstSendUs == Long.MAX_VALUE ? 0 : t.firstSendUs, t.lastSendUs));
+                    t.firstSendUs == Long.MAX_VALUE ? 0 : t.firstSendUs, t.lastSendUs, s.inFlightMax()));
         }
         return out;
     }

@@ -201,6 +201,15 @@ final class ScenarioRun {
         return n;
     }
 
+    /** The most requests out at once, over every lane (each lane's own most, added: exact with one lane). */
+    int inFlightMax() {
+        int n = 0;
+        for (Lane l : lanes) {
+            n += l.inFlightMax;
+        }
+        return n;
+    }
+
     /** True once no lane will start a request again and none is in flight. */
     boolean quiet() {
         for (Lane l : lanes) {

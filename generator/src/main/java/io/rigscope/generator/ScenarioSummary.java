@@ -23,10 +23,12 @@ import java.util.Objects;
  * @param lagMaxMs largest send lag
  * @param firstSendEpochUs first actual send (0 when none)
  * @param lastSendEpochUs last actual send (0 when none)
+ * @param inFlightMax open loop: the most requests out at once (over every lane, each lane's most added); it reaches
+ *                    {@code max_in_flight} exactly when requests were dropped
  */
 public record ScenarioSummary(String name, long scheduled, long sent, long dropped, long completed, long failed,
                               Map<ErrorKind, Long> errors, double lagP50Ms, double lagP99Ms, double lagMaxMs,
-                              long firstSendEpochUs, long lastSendEpochUs) {
+                              long firstSendEpochUs, long lastSendEpochUs, int inFlightMax) {
 
     public ScenarioSummary {
         Objects.requireNonNull(name, "name");
@@ -58,6 +60,7 @@ public record ScenarioSummary(String name, long scheduled, long sent, long dropp
         m.put("lag_max_ms", lagMaxMs);
         m.put("first_send_epoch_us", firstSendEpochUs);
         m.put("last_send_epoch_us", lastSendEpochUs);
+        m.put("in_flight_max", inFlightMax);
         return m;
     }
 }

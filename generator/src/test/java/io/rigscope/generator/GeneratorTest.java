@@ -121,6 +121,7 @@ class GeneratorTest {
             assertThat(in.sent()).isEqualTo(600);
             assertThat(in.dropped()).isZero();
             assertThat(in.completed()).isEqualTo(600);
+            assertThat(in.inFlightMax()).isBetween(1, 1000);
             assertThat(in.failed()).isZero();
             assertThat(server.duplicateKeys.get()).isZero();
             assertThat(summary.scenario("probe").scheduled()).isEqualTo(30);
@@ -192,6 +193,8 @@ class GeneratorTest {
             ScenarioSummary in = summary.scenario("ingest");
             assertThat(in.scheduled()).isEqualTo(400);
             assertThat(in.dropped()).isGreaterThan(150).isEqualTo(in.scheduled() - in.sent());
+            // a drop is the cap reached: the run's most in flight at once is the cap (8, one lane)
+            assertThat(in.inFlightMax()).isEqualTo(8);
             assertThat(in.completed()).isEqualTo(in.sent());
             assertThat(in.failed()).isZero();
 

@@ -32,12 +32,14 @@ import java.util.Map;
  * @param userUsPerRequest of {@code generatorCpuUsPerRequest}, the user-mode part (the generator's Java code; the
  *                         rest is the kernel's: syscalls and loopback TCP), µs
  * @param cpuPctByThread CPU by thread group (names with numbers removed), percent of one core
+ * @param inFlightMax the most requests out at once (the in-flight cap when any was dropped)
  */
 public record BenchResult(double targetRate, double offeredRate, long sent, long dropped, long droppedFirstSecond,
                           long completed, long failed,
                           double lagP50Ms, double lagP99Ms, double lagMaxMs, double serviceP50Ms, double serviceP99Ms,
                           double cpuPct, double serverCpuPct, double cpuUsPerRequest,
-                          double generatorCpuUsPerRequest, double userUsPerRequest, Map<String, Double> cpuPctByThread) {
+                          double generatorCpuUsPerRequest, double userUsPerRequest, Map<String, Double> cpuPctByThread,
+                          int inFlightMax) {
 
     public BenchResult {
         cpuPctByThread = Map.copyOf(cpuPctByThread);
@@ -57,6 +59,7 @@ public record BenchResult(double targetRate, double offeredRate, long sent, long
         m.put("dropped", dropped);
         m.put("dropped_first_second", droppedFirstSecond);
         m.put("dropped_after_first_second", dropped - droppedFirstSecond);
+        m.put("in_flight_max", inFlightMax);
         m.put("completed", completed);
         m.put("failed", failed);
         m.put("lag_p50_ms", round(lagP50Ms, 3));

@@ -119,7 +119,7 @@ public final class GeneratorBench {
         return new BenchResult(rate, offered, s.sent(), s.dropped(), droppedFirstSecond, s.completed(), s.failed(), s.lagP50Ms(),
                 s.lagP99Ms(), s.lagMaxMs(), ms(serviceUs, 50), ms(serviceUs, 99),
                 serverCpuNanos == null ? processPct : processPct - serverPct, serverPct, cpuUsPerRequest,
-                generatorUsPerRequest, userUsPerRequest, byThread);
+                generatorUsPerRequest, userUsPerRequest, byThread, s.inFlightMax());
     }
 
     private static double ms(Histogram h, double percentile) {

@@ -95,13 +95,20 @@ public final class ClientLoops implements AutoCloseable {
         AtomicInteger busyPollers = new AtomicInteger();
         // Netty's default strategy (poll without blocking when tasks wait, else block in the selector), except
         // that while any run asked for busy polling the loops never block, and that a loop told to poll (see
-        // pollUntil) sleeps until then and looks at its sockets once, instead of waiting on them.
+        // pollUntil) sleeps until then and looks at its sockets once, instead of waiting on them; when replies
+        // are already waiting as it would go to sleep, it takes them first and keeps its deadline.
         SelectStrategyFactory strategy = () -> (selectNow, hasTasks) -> {
             if (hasTasks || busyPollers.get() > 0) {
                 return selectNow.get();
             }
             if (Thread.currentThread() instanceof LoopThread t && t.pollUntil != NO_POLL) {
                 long wait = t.pollUntil - System.nanoTime();
+                if (wait > 0) {
+                    int ready = selectNow.get();
+                    if (ready > 0) {
+                        return ready;
+                    }
+                }
                 t.pollUntil = NO_POLL;
                 if (wait > 0) {
                     sleepToPoll(t, wait);
@@ -143,8 +150,10 @@ public final class ClientLoops implements AutoCloseable {
      * reply that arrived meanwhile. A reply then never has to wake the loop: the target's write does not wake
      * a thread on another CPU, and the loop is woken by its own timer. Replies wait up to the sleep, so a caller
      * asks for it only when its next task is due soon. Tasks submitted from other threads during the sleep
-     * wait for its end too. The earliest deadline asked for before the loop next waits wins. Elsewhere, does
-     * nothing.
+     * wait for its end too. The earliest deadline asked for before the loop next waits wins. The loop sleeps only
+     * when nothing is waiting on its sockets: replies already there (a loop that fell behind) are taken at once,
+     * and the deadline stays for the loop's next look, so a loop that is behind does not give its CPU up at every
+     * wake while replies wait. Elsewhere, does nothing.
      */
     public static void pollUntil(long deadlineNanos) {
         if (Thread.currentThread() instanceof LoopThread t && (t.pollUntil == NO_POLL || deadlineNanos - t.pollUntil < 0)) {

@@ -22,8 +22,9 @@ import java.util.Optional;
  * {@code rigscope bench generator --vs-peers}: one bench server in a JVM of its own, then each load tool in a JVM of
  * its own (the same heap and GC flags) up the same ladder of rates, open loop, one tool at a time: rigscope, then
  * Hyperfoil and Gatling when their drivers are built (module {@code peers}, Maven profile {@code peers}); then wrk,
- * closed loop, as the ceiling, when it is installed. A tool that cannot be had is skipped with the reason, in the
- * progress and in the figures.
+ * closed loop, as the ceiling, when it is installed. Each tool runs twice, a fresh JVM each time: with its own
+ * defaults and with its best settings ({@link PeerRows}; {@code Config.rows} may ask for one). A tool that cannot be
+ * had is skipped with the reason, in the progress and in the figures.
  *
  * <p>A step <b>holds</b> when, over the whole step, the server counted the offered rate: the requests that arrived
  * are within the tolerance of {@code rate × length}, the rate between the first and the last arrival is within the
@@ -63,23 +64,28 @@ public final class PeerBench {
      * @param peersDir where the peers' modules are built ({@code peers/} of the source tree)
      * @param wrk wrk, or empty when it is not installed
      * @param wrkMissing why wrk is empty
-     * @param wrkThreads wrk -t
-     * @param wrkConnections wrk -c
+     * @param wrkThreads wrk -t of its best row
+     * @param wrkConnections wrk -c of its best row
      * @param serverThreads the bench server's event loops
-     * @param toolThreads each tool's event loops (rigscope's client loops, Hyperfoil's threads)
-     * @param maxInFlight each tool's concurrency cap (rigscope's in-flight cap, Hyperfoil's maxSessions)
-     * @param connections Hyperfoil's shared connections
-     * @param rigscopeProperties rigscope's own client settings, as system properties of its JVM
+     * @param toolThreads the best rows' event loops (rigscope's client loops, Hyperfoil's threads)
+     * @param maxInFlight the best rows' concurrency cap (rigscope's in-flight cap, Hyperfoil's maxSessions)
+     * @param connections Hyperfoil's shared connections in its best row
+     * @param rigscopeProperties rigscope's own client settings in its best row, as system properties of its JVM
      * @param jitterLength how long the host's timer jitter is measured before the bench (zero: not measured)
      * @param logDir where every child's stderr goes
      * @param cpus the server's CPUs and the tools', or empty: not pinned
      * @param cpusWhy why not pinned, when {@code cpus} is empty
+     * @param rows which rows of each tool run ({@link PeerRows#NAMES}: its defaults, its best settings)
      */
     public record Config(List<Double> ladder, Duration step, Duration warmup, double warmupRate, double tolerance,
                          List<String> jvmOptions, String classpath, Path peersDir, Optional<Wrk> wrk,
                          String wrkMissing, int wrkThreads, int wrkConnections, int serverThreads, int toolThreads,
                          int maxInFlight, int connections, Map<String, String> rigscopeProperties,
-                         Duration jitterLength, Path logDir, Optional<CpuSplit> cpus, String cpusWhy) {
+                         Duration jitterLength, Path logDir, Optional<CpuSplit> cpus, String cpusWhy,
+                         List<String> rows) {
+        public Config {
+            rows = List.copyOf(rows);
+        }
     }
 
     /** A tool to run: its name, its JVM's class path and main class, or why it is skipped. */
@@ -110,8 +116,7 @@ public final class PeerBench {
         for (String peer : JVM_PEERS) {
             tools.add(find(config.peersDir(), peer));
         }
-        Map<String, Map<String, Object>> figures = new LinkedHashMap<>();
-        Map<String, Object> wrkFigures;
+        List<Map<String, Object>> figures = new ArrayList<>();
         try (ChildJvm server = startServer()) {
             String url = server.next(Duration.ofSeconds(60));
             if (!url.startsWith("http://")) {
@@ -119,44 +124,33 @@ public final class PeerBench {
                         + server.log() + ")");
             }
             progress.printf("bench: server %s (pid %d, %d event loop(s), JVM %s); ladder %s req/s, %d s a step, "
-                            + "tolerance %.2f %%%n", url, server.pid(), config.serverThreads(),
+                            + "tolerance %.2f %%; rows %s%n", url, server.pid(), config.serverThreads(),
                     String.join(" ", config.jvmOptions()), ladderText(), config.step().toSeconds(),
-                    100 * config.tolerance());
+                    100 * config.tolerance(), String.join(",", config.rows()));
             progress.println("bench: CPUs: " + config.cpus().map(c -> "the server on " + c.server()
                     + ", each tool on " + c.tools() + " (taskset -c)").orElse(config.cpusWhy()));
             for (Tool tool : tools) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("tool", tool.name());
                 if (tool.skipped() != null) {
                     progress.printf("bench: %s: skipped: %s%n", tool.name(), tool.skipped());
-                    figures.put(tool.name(), skipped(tool.name(), tool.skipped()));
-                    continue;
+                    m.put("version", null);
+                    m.put("skipped", tool.skipped());
+                } else {
+                    for (String row : config.rows()) {
+                        m.put(row, climb(tool, PeerRows.of(tool.name(), row, config, toolCpus()), server, url, m));
+                    }
                 }
-                figures.put(tool.name(), climb(tool, server, url));
+                figures.add(m);
             }
-            wrkFigures = wrk(server, url);
+            figures.add(wrk(server, url));
         }
-        Map<String, Object> rigscope = figures.get("rigscope");
-        out.put("max_open_rate_per_s", rigscope.get("max_open_rate_per_s"));
-        out.put("cpu_us_per_request", rigscope.get("cpu_us_per_request"));
-        out.put("cpu_at_rate_per_s", rigscope.get("cpu_at_rate_per_s"));
-        out.put("version", rigscope.get("version"));
-        // rigscope's client settings as its driver got them (min wake gap, preconnect window, polling)
-        Map<String, String> settings = new LinkedHashMap<>();
-        config.rigscopeProperties().forEach((k, v) -> settings.put(k.replace("rigscope.peer.", ""), v));
-        out.put("settings", settings);
-        if (rigscope.containsKey("error")) {
-            out.put("error", rigscope.get("error"));
-        }
-        out.put("latency", rigscope.get("latency"));
-        out.put("steps", rigscope.get("steps"));
-        List<Map<String, Object>> peers = new ArrayList<>();
-        for (String peer : JVM_PEERS) {
-            peers.add(figures.get(peer));
-        }
-        peers.add(wrkFigures);
-        out.put("peers", peers);
+        out.put("tools", figures);
+        out.put("goal", PeerGoal.of(figures));
         if (jitter != null) {
             out.put("timer_jitter", jitter.toMap());
         }
+        out.put("rows", config.rows());
         out.put("ladder", config.ladder());
         out.put("step_s", config.step().toMillis() / 1000.0);
         out.put("warmup_s", config.warmup().toMillis() / 1000.0);
@@ -164,13 +158,16 @@ public final class PeerBench {
         out.put("tolerance", config.tolerance());
         out.put("jvm_options", String.join(" ", config.jvmOptions()));
         out.put("server_threads", config.serverThreads());
-        out.put("tool_threads", config.toolThreads());
-        out.put("max_in_flight", config.maxInFlight());
         out.put("cpus", config.cpus().<Object>map(CpuSplit::toMap).orElse(config.cpusWhy()));
         out.put("cores", Runtime.getRuntime().availableProcessors());
         out.put("load_avg_1m", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         out.put("logs", config.logDir().toString());
         return out;
+    }
+
+    /** How many CPUs a tool may use: its share under --peer-cpus, else all this process may use. */
+    private int toolCpus() {
+        return config.cpus().map(c -> CpuSplit.expand(c.tools()).size()).orElse(CpuSplit.allowedCpus().size());
     }
 
     /** The peer {@code name}'s driver as built under {@code peersDir}, or a skipped tool saying what is missing. */
@@ -223,16 +220,16 @@ public final class PeerBench {
         return command;
     }
 
-    /** Starts {@code tool} in its JVM, warms it, climbs the ladder; its figures, or its error. */
-    private Map<String, Object> climb(Tool tool, ChildJvm server, String url) throws IOException {
+    /**
+     * Starts {@code tool} in a JVM of its own with the settings of {@code row}, warms it, climbs the ladder; the
+     * row's figures, or its error. The tool's version goes into {@code toolFigures}.
+     */
+    private Map<String, Object> climb(Tool tool, PeerRows.Row row, ChildJvm server, String url,
+                                      Map<String, Object> toolFigures) throws IOException {
         List<String> command = new ArrayList<>(config.cpus().map(CpuSplit::toolLauncher).orElse(List.of()));
         command.addAll(java(tool.classpath()));
-        command.add("-Drigscope.peer.threads=" + config.toolThreads());
-        command.add("-Drigscope.peer.max-in-flight=" + config.maxInFlight());
-        command.add("-Drigscope.peer.connections=" + config.connections());
-        if (tool.name().equals("rigscope")) {
-            config.rigscopeProperties().forEach((k, v) -> command.add("-D" + k + "=" + v));
-        }
+        row.properties().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> command.add("-D" + e.getKey() + "=" + e.getValue()));
         if (tool.name().equals("gatling")) {
             // Gatling writes and reads its simulation.log through String's internals (StringInternals), which
             // Java 17 opens only on request; its own launchers pass the same
@@ -240,21 +237,25 @@ public final class PeerBench {
         }
         command.add(tool.mainClass());
         command.add(url);
+        String label = tool.name() + " " + row.name();
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("tool", tool.name());
+        m.put("settings", row.settings());
         List<Map<String, Object>> steps = new ArrayList<>();
         PeerStep best = null;
-        try (ChildJvm child = ChildJvm.start(tool.name(), command, config.logDir().resolve(tool.name() + ".log"))) {
+        String first = null;
+        try (ChildJvm child = ChildJvm.start(label, command,
+                config.logDir().resolve(tool.name() + "-" + row.name() + ".log"))) {
             Map<String, String> ready = fields(child.next(Duration.ofSeconds(120)), "ready");
-            m.put("version", ready.getOrDefault("version", "unknown"));
-            progress.printf("bench: %s %s (pid %d, log %s)%n", tool.name(), m.get("version"), child.pid(), child.log());
+            toolFigures.putIfAbsent("version", ready.getOrDefault("version", "unknown"));
+            progress.printf("bench: %s %s (pid %d, log %s), settings %s%n", label, toolFigures.get("version"),
+                    child.pid(), child.log(), row.settings());
             if (!config.warmup().isZero()) {
                 // in runs, as the single-run bench warms: the code that opens and closes connections runs once
                 // per run, so it is compiled only after a few
                 Duration each = config.warmup().dividedBy(WARMUP_RUNS);
                 for (int i = 1; i <= WARMUP_RUNS; i++) {
-                    progress.printf(Locale.ROOT, "bench: %-9s warm-up %d/%d: %.0f req/s for %.1f s (not measured)%n",
-                            tool.name(), i, WARMUP_RUNS, config.warmupRate(), each.toMillis() / 1000.0);
+                    progress.printf(Locale.ROOT, "bench: %-18s warm-up %d/%d: %.0f req/s for %.1f s (not measured)%n",
+                            label, i, WARMUP_RUNS, config.warmupRate(), each.toMillis() / 1000.0);
                     step(child, server, config.warmupRate(), each);
                 }
             }
@@ -263,14 +264,15 @@ public final class PeerBench {
                 n++;
                 PeerStep s = step(child, server, rate, config.step());
                 steps.add(s.toMap());
-                progress.println(s.line(tool.name(), n, config.ladder().size()));
+                progress.println(s.line(label, n, config.ladder().size()));
                 if (!s.held()) {
+                    first = s.why();
                     break;
                 }
                 best = s;
             }
         } catch (RuntimeException e) {
-            progress.printf("bench: %s: failed: %s%n", tool.name(), e.getMessage());
+            progress.printf("bench: %s: failed: %s%n", label, e.getMessage());
             m.put("error", e.getMessage());
         }
         m.put("max_open_rate_per_s", best == null ? 0.0 : best.rate());
@@ -278,6 +280,7 @@ public final class PeerBench {
         m.put("cpu_at_rate_per_s", best == null ? null : best.rate());
         m.put("sleeps_per_request", best == null ? null : best.sleepsPerRequestFigure());
         m.put("latency", best == null ? null : best.latency());
+        m.put("first_not_held", first);
         m.put("steps", steps);
         return m;
     }
@@ -342,52 +345,53 @@ public final class PeerBench {
         return m;
     }
 
-    /** wrk, closed loop, for one step's length against the same server: the ceiling; or why it is skipped. */
+    /**
+     * wrk, closed loop, for one step's length against the same server, once per row (its defaults, then the
+     * bench's {@code --wrk-threads}/{@code --wrk-connections}): the ceiling; or why it is skipped.
+     */
     private Map<String, Object> wrk(ChildJvm server, String url) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("tool", "wrk");
         if (config.wrk().isEmpty()) {
             progress.printf("bench: wrk: skipped: %s%n", config.wrkMissing());
-            return skipped("wrk", config.wrkMissing());
+            out.put("version", null);
+            out.put("skipped", config.wrkMissing());
+            return out;
         }
         Wrk wrk = config.wrk().get();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("tool", "wrk");
-        m.put("version", wrk.version());
-        try {
-            progress.printf("bench: wrk %s -t%d -c%d -d%ds %s (closed loop)%n", m.get("version"), config.wrkThreads(),
-                    config.wrkConnections(), Math.max(1, config.step().toSeconds()), url);
-            server.send("open");
-            expect(server, "ok");
-            Wrk.Result r = wrk.run(url, config.wrkThreads(), config.wrkConnections(), config.step(),
-                    config.cpus().map(CpuSplit::toolLauncher).orElse(List.of()));
-            server.send("window");
-            String[] w = server.next(Duration.ofSeconds(30)).split(" ");
-            long count = Long.parseLong(w[1]);
-            double serverRate = count < 2 ? 0 : (count - 1) * 1e9 / (Long.parseLong(w[3]) - Long.parseLong(w[2]));
-            m.put("max_closed_rate_per_s", round(serverRate, 1));
-            m.put("cpu_us_per_request", count == 0 ? null : round(r.cpuSec() * 1e6 / count, 2));
-            m.put("wrk_requests_per_s", round(r.requestsPerSec(), 1));
-            m.put("server_counted", count);
-            m.put("threads", config.wrkThreads());
-            m.put("connections", config.wrkConnections());
-            progress.printf(Locale.ROOT, "bench: wrk       server counted %d = %.0f req/s, wrk's CPU %.2f µs/req%n",
-                    count, serverRate, count == 0 ? Double.NaN : r.cpuSec() * 1e6 / count);
-        } catch (RuntimeException e) {
-            progress.printf("bench: wrk: failed: %s%n", e.getMessage());
-            m.put("error", e.getMessage());
-            m.put("max_closed_rate_per_s", null);
-            m.put("cpu_us_per_request", null);
+        out.put("version", wrk.version());
+        for (String rowName : config.rows()) {
+            PeerRows.Row row = PeerRows.of("wrk", rowName, config, toolCpus());
+            int threads = (Integer) row.settings().get("threads");
+            int connections = (Integer) row.settings().get("connections");
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("settings", row.settings());
+            try {
+                progress.printf("bench: wrk %s %s -t%d -c%d -d%ds %s (closed loop)%n", row.name(), out.get("version"),
+                        threads, connections, Math.max(1, config.step().toSeconds()), url);
+                server.send("open");
+                expect(server, "ok");
+                Wrk.Result r = wrk.run(url, threads, connections, config.step(),
+                        config.cpus().map(CpuSplit::toolLauncher).orElse(List.of()));
+                server.send("window");
+                String[] w = server.next(Duration.ofSeconds(30)).split(" ");
+                long count = Long.parseLong(w[1]);
+                double serverRate = count < 2 ? 0 : (count - 1) * 1e9 / (Long.parseLong(w[3]) - Long.parseLong(w[2]));
+                m.put("max_closed_rate_per_s", round(serverRate, 1));
+                m.put("cpu_us_per_request", count == 0 ? null : round(r.cpuSec() * 1e6 / count, 2));
+                m.put("wrk_requests_per_s", round(r.requestsPerSec(), 1));
+                m.put("server_counted", count);
+                progress.printf(Locale.ROOT, "bench: wrk %-14s server counted %d = %.0f req/s, wrk's CPU %.2f µs/req%n",
+                        row.name(), count, serverRate, count == 0 ? Double.NaN : r.cpuSec() * 1e6 / count);
+            } catch (RuntimeException e) {
+                progress.printf("bench: wrk %s: failed: %s%n", row.name(), e.getMessage());
+                m.put("error", e.getMessage());
+                m.put("max_closed_rate_per_s", null);
+                m.put("cpu_us_per_request", null);
+            }
+            out.put(row.name(), m);
         }
-        return m;
-    }
-
-    private static Map<String, Object> skipped(String tool, String why) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("tool", tool);
-        m.put("version", null);
-        m.put(tool.equals("wrk") ? "max_closed_rate_per_s" : "max_open_rate_per_s", null);
-        m.put("cpu_us_per_request", null);
-        m.put("skipped", why);
-        return m;
+        return out;
     }
 
     private String ladderText() {

@@ -63,6 +63,30 @@ record PeerStep(double rate, Duration length, long count, long firstNanos, long 
                 && Math.abs(serverRate() - rate) <= tolerance * rate;
     }
 
+    /** Why the step did not hold, in a few words: {@code "30000 req/s: 348 dropped"}; null when it held. */
+    String why() {
+        if (held()) {
+            return null;
+        }
+        List<String> r = new java.util.ArrayList<>();
+        if (errors() > 0) {
+            r.add(errors() + " errors");
+        }
+        if (dropped() > 0) {
+            r.add(dropped() + " dropped");
+        }
+        if (capped() && dropped() == 0) {
+            r.add("its concurrency cap hit");
+        }
+        if (Math.abs(count - expected()) > tolerance * expected()) {
+            r.add(String.format(Locale.ROOT, "server counted %d of %d", count, Math.round(expected())));
+        }
+        if (Math.abs(serverRate() - rate) > tolerance * rate) {
+            r.add(String.format(Locale.ROOT, "at %.0f req/s", serverRate()));
+        }
+        return String.format(Locale.ROOT, "%.0f req/s: %s", rate, String.join(", ", r));
+    }
+
     double cpuUsPerRequest() {
         return count == 0 ? Double.NaN : cpuNanos / 1000.0 / count;
     }
@@ -126,7 +150,7 @@ record PeerStep(double rate, Duration length, long count, long firstNanos, long 
         double sleepsPerRequest = sleepsPerRequest();
         String sleepsText = Double.isNaN(sleepsPerRequest) ? "sleeps unknown"
                 : String.format(Locale.ROOT, "%.2f sleeps/req", sleepsPerRequest);
-        return String.format(Locale.ROOT, "bench: %-9s step %d/%d %6.0f req/s: server counted %d of %d (%.0f req/s, "
+        return String.format(Locale.ROOT, "bench: %-18s step %d/%d %6.0f req/s: server counted %d of %d (%.0f req/s, "
                         + "%+.2f %%), errors %d, dropped %d%s, CPU %.2f µs/req, %s%s%s: %s",
                 name, n, of, rate, count, Math.round(expected()), serverRate(), 100 * (serverRate() - rate) / rate,
                 errors(), dropped(), capped() ? ", cap hit" : "", cpuUsPerRequest(), sleepsText, p99, lag,

@@ -48,8 +48,9 @@ import picocli.CommandLine.Option;
             + "(wrk's own CPU / its requests) and cpu_per_request_vs_wrk. --target URL offers the load to a "
             + "server elsewhere (e.g. 'rigscope bench server' in another process) instead.",
             "--vs-peers instead runs one bench server in a JVM of its own and rigscope, Hyperfoil and Gatling (each in "
-            + "a JVM of its own) up the same --ladder, open loop, then wrk closed loop; per tool the highest rate held, "
-            + "CPU per request, its own latency figures and version (docs/generator.md, 'Side by side with peers').",
+            + "a JVM of its own) up the same --ladder, open loop, then wrk closed loop, each tool twice (its defaults, its "
+            + "best settings; --peer-rows); per tool and row the highest rate held, CPU per request, its own latency "
+            + "figures, settings and version (docs/generator.md, 'Side by side with peers').",
             "--check KIND measures the cost of a response check: the measured run is made without and with it "
             + "(--check-pairs times, alternating) and the figures of both and their ratios (with / without, the median over the pairs) are printed."})
 final class BenchGeneratorCommand implements Callable<Integer> {
@@ -157,10 +158,11 @@ final class BenchGeneratorCommand implements Callable<Integer> {
 
     @Option(names = "--vs-peers", description = {"Instead of one run: a bench server in a JVM of its own, then rigscope, "
         + "Hyperfoil and Gatling (each in a JVM of its own, --peer-jvm-options) up the same --ladder of rates, open "
-        + "loop, --step-duration a step, and wrk (closed loop) as the ceiling. A step holds when the server counted "
-        + "the offered rate within --tolerance over the whole step, with no drop and no error. Prints each tool's "
-        + "highest rate held, its CPU per request (its process's CPU / the requests the server counted), its own "
-        + "latency figures and version; a tool that cannot be had is skipped with the reason."})
+        + "loop, --step-duration a step, and wrk (closed loop) as the ceiling; each tool once with its own defaults and "
+        + "once with its best settings (--peer-rows). A step holds when the server counted the offered rate within "
+        + "--tolerance over the whole step, with no drop and no error. Prints, per tool and row, the highest rate held, "
+        + "the CPU per request (its process's CPU / the requests the server counted), its own latency figures, the "
+        + "settings and version; a tool that cannot be had is skipped with the reason."})
     boolean vsPeers;
 
     /** The --vs-peers options (--ladder, --peer-*, --peers-dir). */
@@ -320,7 +322,7 @@ final class BenchGeneratorCommand implements Callable<Integer> {
             if (jitter != null) {
                 out.put("timer_jitter", jitter.toMap());
                 out.put("timer_jitter_during_run", duringRunJitter.toMap());
-                Map<String, Object> goal = LagGoal.of(main.lagP99Ms(), jitter, duringRunJitter);
+                Map<String, Object> goal = LagGoal.of(main.lagP99Ms(), jitter, duringRunJitter, main.dropped());
                 out.put("lag_goal", goal);
                 System.err.println("bench: " + goal.get("verdict"));
             }

@@ -6,6 +6,7 @@ import io.rigscope.generator.bench.Wrk;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.bench.CpuSplit;
 import io.rigscope.rig.bench.PeerBench;
+import io.rigscope.rig.bench.PeerRows;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.UsageException;
@@ -47,6 +48,13 @@ final class BenchVsPeers {
                 + "when there are two or more and taskset is installed), or SERVER/TOOLS as CPU lists (1/0, 3/0-2)."})
     String peerCpus;
 
+    @Option(names = "--peer-rows", paramLabel = "ROWS", defaultValue = "defaults,best",
+            description = {"--vs-peers: which rows of each tool run, each in a fresh JVM up the whole ladder: defaults "
+                + "(the tool as it comes), best (its best settings: --io-threads, --max-in-flight, --peer-connections, "
+                + "--wrk-threads/--wrk-connections, rigscope's client flags), or both (default ${DEFAULT-VALUE}; "
+                + "one row halves the run time)."})
+    String peerRows;
+
     @Option(names = "--peers-dir", paramLabel = "DIR", description = "--vs-peers: where the peers' drivers are built (default: peers/ beside the rig/ the jar was built in).")
     Path peersDir;
 
@@ -76,6 +84,12 @@ final class BenchVsPeers {
             throw new UsageException("--vs-peers does not go with " + String.join(", ", conflicting));
         }
         List<Double> rates = parseLadder(ladder);
+        List<String> rows;
+        try {
+            rows = PeerRows.parse(peerRows);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--peer-rows '" + peerRows + "': " + e.getMessage());
+        }
         Duration step = Durations.positive("--step-duration", c.stepDuration);
         Duration warm = peerWarmup;
         if (!(c.tolerance > 0 && c.tolerance < 1)) {
@@ -114,7 +128,7 @@ final class BenchVsPeers {
         PeerBench.Config config = new PeerBench.Config(rates, step, warm, rates.get(0), c.tolerance, jvm,
                 System.getProperty("java.class.path"), peersDir != null ? peersDir : defaultPeersDir(), wrk,
                 wrk.isEmpty() ? c.wrkMissing() : null, c.wrkThreads, c.wrkConnections, serverThreads, c.ioThreads, c.maxInFlight,
-                peerConnections, rigscopeProps, jitterLength, logs, cpus, cpusWhy.toString());
+                peerConnections, rigscopeProps, jitterLength, logs, cpus, cpusWhy.toString(), rows);
         Map<String, Object> out = new PeerBench(config, System.err).run();
         if (out.get("timer_jitter") != null) {
             Map<String, Object> jitter = (Map<String, Object>) out.get("timer_jitter");
@@ -125,7 +139,7 @@ final class BenchVsPeers {
         } else {
             printPeerTable(out);
         }
-        return out.containsKey("error") ? ExitCodes.ERROR : ExitCodes.OK;
+        return rigscopeFailed(out) ? ExitCodes.ERROR : ExitCodes.OK;
     }
 
     /** {@code --ladder}: positive rates, comma-separated. */
@@ -158,24 +172,46 @@ final class BenchVsPeers {
         }
     }
 
-    /** The --vs-peers figures as a table: a line per tool. */
+    /** True when a row of rigscope's own ended in an error (a peer's failure is only reported). */
+    @SuppressWarnings("unchecked")
+    private static boolean rigscopeFailed(Map<String, Object> out) {
+        for (Map<String, Object> tool : (List<Map<String, Object>>) out.get("tools")) {
+            if (tool.get("tool").equals("rigscope")) {
+                for (String row : PeerRows.NAMES) {
+                    if (tool.get(row) instanceof Map<?, ?> r && r.containsKey("error")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The --vs-peers figures as a table: a line per tool and row. */
     @SuppressWarnings("unchecked")
     private static void printPeerTable(Map<String, Object> out) {
-        System.out.printf(Locale.ROOT, "%-10s %-10s %-22s %-18s %-18s%n", "tool", "version", "max rate held (req/s)",
-                "CPU µs/request", "its latency");
-        List<Map<String, Object>> rows = new ArrayList<>();
-        Map<String, Object> self = new LinkedHashMap<>(out);
-        self.put("tool", "rigscope");
-        rows.add(self);
-        rows.addAll((List<Map<String, Object>>) out.get("peers"));
-        for (Map<String, Object> r : rows) {
-            Object max = r.containsKey("max_closed_rate_per_s") ? r.get("max_closed_rate_per_s") + " (closed)"
-                    : r.get("max_open_rate_per_s");
-            Object latency = r.get("latency") instanceof Map<?, ?> l ? l.get("p99_ms") == null ? "-" : "p99 " + l.get("p99_ms") + " ms" : "-";
-            System.out.printf(Locale.ROOT, "%-10s %-10s %-22s %-18s %-18s%s%n", r.get("tool"), r.get("version"), max,
-                    r.get("cpu_us_per_request"), latency, r.get("skipped") != null ? "  skipped: " + r.get("skipped")
-                            : r.get("error") != null ? "  failed: " + r.get("error") : "");
+        System.out.printf(Locale.ROOT, "%-10s %-9s %-12s %-22s %-15s %-16s %s%n", "tool", "row", "version",
+                "max rate held (req/s)", "CPU µs/request", "its latency", "settings");
+        for (Map<String, Object> tool : (List<Map<String, Object>>) out.get("tools")) {
+            if (tool.get("skipped") != null) {
+                System.out.printf(Locale.ROOT, "%-10s %-9s %-12s skipped: %s%n", tool.get("tool"), "-", "-", tool.get("skipped"));
+                continue;
+            }
+            for (String row : PeerRows.NAMES) {
+                if (!(tool.get(row) instanceof Map<?, ?> raw)) {
+                    continue;
+                }
+                Map<String, Object> r = (Map<String, Object>) raw;
+                Object max = r.containsKey("max_closed_rate_per_s") ? r.get("max_closed_rate_per_s") + " (closed)"
+                        : r.get("max_open_rate_per_s");
+                Object latency = r.get("latency") instanceof Map<?, ?> l && l.get("p99_ms") != null
+                        ? "p99 " + l.get("p99_ms") + " ms" : "-";
+                System.out.printf(Locale.ROOT, "%-10s %-9s %-12s %-22s %-15s %-16s %s%s%n", tool.get("tool"), row,
+                        tool.get("version"), max, r.get("cpu_us_per_request"), latency, r.get("settings"),
+                        r.get("error") != null ? "  failed: " + r.get("error") : "");
+            }
         }
+        System.out.println("goal " + out.get("goal"));
         if (out.get("timer_jitter") != null) {
             System.out.println("timer_jitter " + out.get("timer_jitter") + (Boolean.TRUE.equals(out.get("host_allows_lag_goal"))
                     ? "" : " (over the " + LagGoal.GOAL_MS + " ms lag goal: this host does not allow it)"));

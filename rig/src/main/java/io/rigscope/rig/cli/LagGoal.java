@@ -22,6 +22,26 @@ final class LagGoal {
      * keep to the goal). {@code duringRun} may be null (not measured).
      */
     static Map<String, Object> of(double lagP99Ms, TimerJitter jitter, TimerJitter duringRun) {
+        return of(lagP99Ms, jitter, duringRun, -1);
+    }
+
+    /**
+     * {@link #of(double, TimerJitter, TimerJitter)} with the run's drops ({@code dropped >= 0}), and issue 42's
+     * criterion judged from them alone: {@code goal_met} is 0 drops and, when the probe before the load says the host
+     * allows the lag goal ({@code host_allows}), lag p99 at or under it; on a host that does not allow it, 0 drops.
+     */
+    static Map<String, Object> of(double lagP99Ms, TimerJitter jitter, TimerJitter duringRun, long dropped) {
+        Map<String, Object> m = lagOnly(lagP99Ms, jitter, duringRun);
+        if (dropped >= 0) {
+            boolean lagJudged = jitter.allows(GOAL_MS);
+            m.put("dropped", dropped);
+            m.put("goal", "0 drops, and lag p99 <= " + GOAL_MS + " ms when host_allows");
+            m.put("goal_met", dropped == 0 && (!lagJudged || lagP99Ms <= GOAL_MS));
+        }
+        return m;
+    }
+
+    private static Map<String, Object> lagOnly(double lagP99Ms, TimerJitter jitter, TimerJitter duringRun) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("lag_p99_goal_ms", GOAL_MS);
         m.put("lag_p99_ms", Math.round(lagP99Ms * 1000) / 1000.0);

@@ -62,41 +62,75 @@ class BenchGeneratorVsPeersTest {
                 "--peer-jvm-options", "-Xms128m -Xmx128m -XX:+UseSerialGC");
         assertThat(r.exit()).as(r.err()).isEqualTo(0);
         JsonNode j = new ObjectMapper().readTree(r.out());
-        assertThat(j.has("max_open_rate_per_s")).isTrue();
-        assertThat(j.get("max_open_rate_per_s").isNumber()).isTrue();
-        assertThat(j.has("cpu_us_per_request")).isTrue();
-        assertThat(j.get("version").asText()).isNotEmpty();
-        assertThat(j.get("steps")).hasSize(1);
-        JsonNode step = j.get("steps").get(0);
-        assertThat(step.get("rate_per_s").asDouble()).isEqualTo(300.0);
-        for (String key : List.of("server_counted", "server_rate_per_s", "errors", "dropped", "holds",
-                "cpu_us_per_request", "sleeps_per_request", "latency")) {
-            assertThat(step.has(key)).as(key).isTrue();
+        List<String> tools = new ArrayList<>();
+        for (JsonNode tool : j.get("tools")) {
+            tools.add(tool.get("tool").asText());
         }
-        assertThat(step.get("server_counted").asLong()).isPositive();
-        // the generator's process slept during the step (its loop waits for replies and for its timer)
-        assertThat(step.get("sleeps_per_request").asDouble()).as(step.toString()).isPositive();
-        assertThat(r.err()).contains("sleeps/req");
+        assertThat(tools).containsExactly("rigscope", "hyperfoil", "gatling", "wrk");
+        assertThat(j.get("rows").toString()).isEqualTo("[\"defaults\",\"best\"]");
+        JsonNode rigscope = j.get("tools").get(0);
+        assertThat(rigscope.get("version").asText()).isNotEmpty();
+        for (String row : List.of("defaults", "best")) {
+            JsonNode figures = rigscope.get(row);
+            assertThat(figures).as(row).isNotNull();
+            assertThat(figures.get("max_open_rate_per_s").isNumber()).isTrue();
+            assertThat(figures.has("cpu_us_per_request")).isTrue();
+            assertThat(figures.get("steps")).hasSize(1);
+            JsonNode step = figures.get("steps").get(0);
+            assertThat(step.get("rate_per_s").asDouble()).isEqualTo(300.0);
+            for (String key : List.of("server_counted", "server_rate_per_s", "errors", "dropped", "holds",
+                    "cpu_us_per_request", "sleeps_per_request", "latency")) {
+                assertThat(step.has(key)).as(key).isTrue();
+            }
+            assertThat(step.get("server_counted").asLong()).isPositive();
+            // the generator's process slept during the step (its loop waits for replies and for its timer)
+            assertThat(step.get("sleeps_per_request").asDouble()).as(step.toString()).isPositive();
+        }
+        // defaults: what generate does without flags (a loop per CPU, its in-flight cap of 256, the adaptive policy);
+        // best: the bench's flags (one loop, --max-in-flight 1000 by default)
+        JsonNode defaults = rigscope.get("defaults").get("settings");
+        assertThat(defaults.get("max-in-flight").asText()).isEqualTo("256");
+        assertThat(defaults.get("threads").asInt()).isEqualTo(io.rigscope.rig.bench.CpuSplit.allowedCpus().size());
+        assertThat(defaults.get("wake_policy").asText()).isEqualTo("adaptive");
+        assertThat(defaults.get("max-send-lag-us").asText()).isEqualTo("100");
+        JsonNode best = rigscope.get("best").get("settings");
+        assertThat(best.get("max-in-flight").asText()).isEqualTo("1000");
+        assertThat(best.get("threads").asText()).isEqualTo("1");
+        assertThat(best.get("min-wake-gap-us").asText()).isEqualTo("50");
+        assertThat(best.get("preconnect-ms").asText()).isEqualTo("100");
+        assertThat(r.err()).contains("sleeps/req").contains("rigscope defaults").contains("rigscope best");
         assertThat(j.get("timer_jitter").get("wakes").asLong()).isPositive();
         // the server, in a JVM of its own, gets an event loop per CPU unless --server-threads says otherwise
         assertThat(j.get("server_threads").asInt()).isEqualTo(io.rigscope.rig.bench.CpuSplit.allowedCpus().size());
         assertThat(j.get("cpus").asText()).contains("--peer-cpus none");
-        assertThat(j.get("settings").get("min-wake-gap-us").asText()).isEqualTo("50");
-        assertThat(j.get("settings").get("preconnect-ms").asText()).isEqualTo("100");
-        List<String> tools = new ArrayList<>();
-        for (JsonNode peer : j.get("peers")) {
-            tools.add(peer.get("tool").asText());
+        for (JsonNode peer : List.of(j.get("tools").get(1), j.get("tools").get(2), j.get("tools").get(3))) {
             assertThat(peer.get("skipped").asText()).as(peer.toString()).isNotEmpty();
-            assertThat(peer.has("cpu_us_per_request")).isTrue();
             assertThat(peer.has("version")).isTrue();
         }
-        assertThat(tools).containsExactly("hyperfoil", "gatling", "wrk");
-        assertThat(j.get("peers").get(0).has("max_open_rate_per_s")).isTrue();
-        assertThat(j.get("peers").get(2).has("max_closed_rate_per_s")).isTrue();
-        assertThat(j.get("peers").get(0).get("skipped").asText()).contains("not built").contains("-Ppeers");
-        assertThat(j.get("peers").get(2).get("skipped").asText()).contains("no-wrk");
+        assertThat(j.get("tools").get(1).get("skipped").asText()).contains("not built").contains("-Ppeers");
+        assertThat(j.get("tools").get(3).get("skipped").asText()).contains("no-wrk");
+        // no peer ran: the goal names none and judges nothing
+        assertThat(j.get("goal").get("peer_rows_counted")).isEmpty();
+        assertThat(j.get("goal").get("rigscope_defaults").get("met").isNull()).isTrue();
         assertThat(r.err()).contains("hyperfoil: skipped").contains("gatling: skipped").contains("wrk: skipped")
-                .contains("rigscope  step 1/1");
+                .contains("rigscope defaults  step 1/1").contains("rigscope best      step 1/1");
+    }
+
+    /** One row only: --peer-rows best runs each tool once. */
+    @Test
+    void peerRowsChoosesTheRows(@TempDir Path dir) throws Exception {
+        RigscopeRun bad = rigscope("bench", "generator", "--vs-peers", "--peer-rows", "fastest");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("--peer-rows").contains("fastest");
+        RigscopeRun r = rigscope("bench", "generator", "--vs-peers", "--json", "--ladder", "300",
+                "--step-duration", "1s", "--peer-warmup", "0s", "--jitter-duration", "0s", "--peer-rows", "best",
+                "--peers-dir", dir.toString(), "--wrk", dir.resolve("no-wrk").toString(),
+                "--peer-jvm-options", "-Xms128m -Xmx128m -XX:+UseSerialGC");
+        assertThat(r.exit()).as(r.err()).isEqualTo(0);
+        JsonNode rigscope = new ObjectMapper().readTree(r.out()).get("tools").get(0);
+        assertThat(rigscope.has("best")).isTrue();
+        assertThat(rigscope.has("defaults")).isFalse();
+        assertThat(r.err()).doesNotContain("rigscope defaults");
     }
 
     @Test
@@ -120,6 +154,12 @@ class BenchGeneratorVsPeersTest {
         assertThat(load.get("timer_jitter_during_run_p99_ms")).isEqualTo(0.9);
         assertThat((String) load.get("verdict")).contains("not under this run's load").contains("contended")
                 .doesNotContain("the generator's, not the host's");
+        // issue 42's criterion from the JSON alone: 0 drops, and the lag goal where the host allows it
+        assertThat(LagGoal.of(0.2, quiet, null, 0)).containsEntry("goal_met", true).containsEntry("dropped", 0L);
+        assertThat(LagGoal.of(0.2, quiet, null, 3)).containsEntry("goal_met", false);
+        assertThat(LagGoal.of(0.85, quiet, null, 0)).containsEntry("goal_met", false);
+        assertThat(LagGoal.of(0.85, noisy, null, 0)).containsEntry("goal_met", true);
+        assertThat(LagGoal.of(0.2, quiet, null)).doesNotContainKey("goal_met");
         // both probes keep to it: the lag is the generator's
         Map<String, Object> own = LagGoal.of(0.85, quiet, new TimerJitter(1000, 20_000, 0.06, 0.2, 1.0));
         assertThat(own.get("load_allows")).isEqualTo(true);

@@ -6,11 +6,13 @@ import io.hyperfoil.api.Version;
 import io.hyperfoil.api.config.Benchmark;
 import io.hyperfoil.api.config.BenchmarkBuilder;
 import io.hyperfoil.api.config.Phase;
+import io.hyperfoil.api.config.PhaseBuilder;
 import io.hyperfoil.api.config.SessionLimitPolicy;
 import io.hyperfoil.api.session.PhaseInstance;
 import io.hyperfoil.api.statistics.StatisticsSnapshot;
 import io.hyperfoil.core.impl.LocalSimulationRunner;
 import io.hyperfoil.http.api.HttpMethod;
+import io.hyperfoil.http.config.HttpBuilder;
 import io.hyperfoil.http.config.HttpPluginBuilder;
 import io.rigscope.peers.PeerDriver;
 import java.net.URI;
@@ -23,19 +25,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * ({@link LocalSimulationRunner}) with one phase, {@code constantRate} at the step's rate for its length, with
  * {@code variance(false)} (evenly spaced session starts, as rigscope's schedule; Hyperfoil's default is a
  * Poisson process), each session one {@code GET} (Hyperfoil's {@code httpRequest} step). Settings, the same
- * for every step: {@code threads} event loops ({@code -Drigscope.peer.threads}, default 1, as rigscope's one client
- * loop), {@code sharedConnections} keep-alive HTTP/1.1 connections ({@code -Drigscope.peer.connections}, default
- * 64) and at most {@code maxSessions} sessions at once ({@code -Drigscope.peer.max-in-flight}, default 1,000, as
- * rigscope's in-flight cap) with {@link SessionLimitPolicy#CONTINUE}: a session due while all are busy starts
- * late; the step reports {@code capped=true} when that happened. Its figures are Hyperfoil's own statistics:
+ * for every step, each left at Hyperfoil's own default unless its property is set (the bench's "defaults" row sets
+ * none): {@code threads} event loops ({@code -Drigscope.peer.threads}), {@code sharedConnections} keep-alive
+ * HTTP/1.1 connections ({@code -Drigscope.peer.connections}), at most {@code maxSessions} sessions at once
+ * ({@code -Drigscope.peer.max-in-flight}; Hyperfoil's default: the rate), {@code sessionLimitPolicy}
+ * ({@code -Drigscope.peer.session-limit-policy}, e.g. {@link SessionLimitPolicy#CONTINUE}: a session due while all
+ * are busy starts late; Hyperfoil's default FAIL ends the phase) and {@code variance}
+ * ({@code -Drigscope.peer.variance}; false: evenly spaced starts; Hyperfoil's default true). The step reports
+ * {@code capped=true} when the session limit was hit. Its figures are Hyperfoil's own statistics:
  * requests, responses, errors (invalid responses, connection errors, timeouts, internal errors), blocked time
  * and the response-time histogram (p50, p99, max).
  */
 public final class HyperfoilPeer extends PeerDriver {
 
-    private final int threads = Integer.getInteger("rigscope.peer.threads", 1);
-    private final int connections = Integer.getInteger("rigscope.peer.connections", 64);
-    private final int maxSessions = Integer.getInteger("rigscope.peer.max-in-flight", 1000);
+    private final Integer threads = Integer.getInteger("rigscope.peer.threads");
+    private final Integer connections = Integer.getInteger("rigscope.peer.connections");
+    private final Integer maxSessions = Integer.getInteger("rigscope.peer.max-in-flight");
+    private final String limitPolicy = System.getProperty("rigscope.peer.session-limit-policy");
+    private final String variance = System.getProperty("rigscope.peer.variance");
 
     public static void main(String[] args) {
         serve(new HyperfoilPeer(), args);
@@ -54,16 +61,26 @@ public final class HyperfoilPeer extends PeerDriver {
     @Override
     protected Result step(String url, double rate, Duration length, Runnable ended) {
         URI target = URI.create(url);
-        BenchmarkBuilder builder = BenchmarkBuilder.builder().name("rigscope-peer-step").threads(threads);
-        builder.addPlugin(HttpPluginBuilder::new).http()
-                .host(target.getHost()).port(target.getPort())
-                .sharedConnections(connections)
-                .endHttp();
-        builder.addPhase("load").constantRate(0).usersPerSec(rate)
-                .variance(false)
-                .maxSessions(maxSessions)
-                .sessionLimitPolicy(SessionLimitPolicy.CONTINUE)
-                .duration(length.toMillis())
+        BenchmarkBuilder builder = BenchmarkBuilder.builder().name("rigscope-peer-step");
+        if (threads != null) {
+            builder.threads(threads);
+        }
+        HttpBuilder http = builder.addPlugin(HttpPluginBuilder::new).http()
+                .host(target.getHost()).port(target.getPort());
+        if (connections != null) {
+            http.sharedConnections(connections);
+        }
+        PhaseBuilder.ConstantRate load = builder.addPhase("load").constantRate(0).usersPerSec(rate);
+        if (variance != null) {
+            load.variance(Boolean.parseBoolean(variance));
+        }
+        if (maxSessions != null) {
+            load.maxSessions(maxSessions);
+        }
+        if (limitPolicy != null) {
+            load.sessionLimitPolicy(SessionLimitPolicy.valueOf(limitPolicy));
+        }
+        load.duration(length.toMillis())
                 .scenario()
                 .initialSequence("get")
                 .step(SC).httpRequest(HttpMethod.GET).path(target.getRawPath().isEmpty() ? "/" : target.getRawPath())
