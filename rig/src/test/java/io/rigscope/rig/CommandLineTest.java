@@ -257,8 +257,8 @@ class CommandLineTest {
                 "seconds_timed", "second_verdict_latency_p50_ms", "second_verdict_latency_p99_ms",
                 "second_verdict_latency_max_ms", "verdicts_timed", "heap_after_gc_max_mb", "heap_after_gc_first_min_mb",
                 "heap_after_gc_last_min_mb", "gc_readings", "gc_collectors", "decisions", "freeze_seconds", "episodes",
-                "dead_letters", "pacing_lag_max_ms", "hiccup_max_ms", "ledger_lag_p99_ms", "published_lag_p50_ms",
-                "published_lag_p99_ms", "read_lag_p50_ms", "read_lag_p99_ms", "read_after_published_p50_ms",
+                "dead_letters", "pacing_lag_max_ms", "hiccup_max_ms", "ledger_lag_p50_ms", "ledger_lag_p99_ms", "published_lag_p50_ms",
+                "published_lag_p99_ms", "published_after_handed_p50_ms", "published_after_handed_p99_ms", "read_lag_p50_ms", "read_lag_p99_ms", "read_after_published_p50_ms",
                 "read_after_published_p99_ms", "closed_after_read_p50_ms", "closed_after_read_p99_ms", "slowest_seconds",
                 "series_verdict", "attributor", "encoding", "max_heap_mb", "cpus");
         assertThat(json.get("mode").asText()).isEqualTo("live");

@@ -149,12 +149,14 @@ public final class LiveAnalyzerBench {
      *
      * @param published second end to the last record it waits for (every generator's ledger of it, its last sample)
      *     acknowledged by the broker to the load's producer: the load's tick, the producer's linger, the produce
+     * @param publishedAfterHanded per second, published minus its ledger handed to the producer: the producer's
+     *     linger and the produce round trip, without the load's own lateness
      * @param read second end to that record handed on, decoded, by the analyzer's input
      * @param readAfterPublished per second, read minus published: the consumer's fetch and poll and the decode (at
      *     least 1 µs: the consumer may read a record before its acknowledgement reaches the producer)
      * @param closedAfterRead per second, its final decision minus read: the wait for the analysis thread and the step
      */
-    public record ClosePath(Latency published, Latency read, Latency readAfterPublished, Latency closedAfterRead) {
+    public record ClosePath(Latency published, Latency publishedAfterHanded, Latency read, Latency readAfterPublished, Latency closedAfterRead) {
     }
 
     /**
@@ -377,7 +379,7 @@ public final class LiveAnalyzerBench {
                     mb(heap.maxBytes(loadEndNanos - 60_000_000_000L, endNanos)),
                     heap.readings().size(), String.join(", ", heap.collectors()), decisions.get(), freezes.get(),
                     episodes.get(), deadLetters.get(), load.pacingLagMaxUs() / 1000.0,
-                    hiccups.worstUs() / 1000.0, load.ledgerLag(), path.split(closeUsBySec, warmupSec),
+                    hiccups.worstUs() / 1000.0, load.ledgerLag(), path.split(closeUsBySec, warmupSec, load::ledgerLagUs),
                     slowest(closeUsBySec, verdictUsBySec, load, path, hiccups, startSec, warmupSec, 3), verdict.get(),
                     plan.attributorName(), "SampleBatch/" + plan.encoding().name().toLowerCase(Locale.ROOT));
         }

@@ -160,7 +160,11 @@ final class LiveLoad {
             long lateUs = (nowNanos - intendedTickNanos) / 1000;
             worstTickLateUs = Math.max(worstTickLateUs, lateUs);
             pacingLagMaxUs = Math.max(pacingLagMaxUs, lateUs);
-            intendedTickNanos = Math.max(intendedTickNanos + TICK_NANOS, nowNanos);
+            intendedTickNanos += TICK_NANOS;
+            if (intendedTickNanos - nowNanos < 0) {
+                // late: the next tick on the grid, never one from now: a tick lands on every second's end
+                intendedTickNanos += (nowNanos - intendedTickNanos + TICK_NANOS - 1) / TICK_NANOS * TICK_NANOS;
+            }
             startRequests(nowUs);
             boolean inFlight = false;
             for (Source source : sources) {

@@ -68,9 +68,11 @@ final class SecondPath {
      * close after the read.
      *
      * @param closeUs per second of the repeat, its end to its final decision, µs (0: not closed)
+     * @param handedUs second {@code startSec + i}'s end to its ledger handed to the producer, µs
      */
-    LiveAnalyzerBench.ClosePath split(long[] closeUs, int warmupSec) {
+    LiveAnalyzerBench.ClosePath split(long[] closeUs, int warmupSec, java.util.function.IntToLongFunction handedUs) {
         LatencyTrack published = new LatencyTrack();
+        LatencyTrack publishedAfterHanded = new LatencyTrack();
         LatencyTrack read = new LatencyTrack();
         LatencyTrack readAfterPublished = new LatencyTrack();
         LatencyTrack closedAfterRead = new LatencyTrack();
@@ -81,11 +83,12 @@ final class SecondPath {
                 continue;
             }
             published.record(p);
+            publishedAfterHanded.record(p - handedUs.applyAsLong(i));
             read.record(r);
             readAfterPublished.record(r - p);
             closedAfterRead.record(closeUs[i] - r);
         }
-        return new LiveAnalyzerBench.ClosePath(total(published), total(read), total(readAfterPublished), total(closedAfterRead));
+        return new LiveAnalyzerBench.ClosePath(total(published), total(publishedAfterHanded), total(read), total(readAfterPublished), total(closedAfterRead));
     }
 
     private static LiveAnalyzerBench.Latency total(LatencyTrack t) {

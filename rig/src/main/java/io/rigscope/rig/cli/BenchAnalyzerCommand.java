@@ -245,9 +245,11 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                     .put("decisions", f.decisions()).put("freeze_seconds", f.freezeSeconds())
                     .put("episodes", f.episodes()).put("dead_letters", f.deadLetters())
                     .fixed("pacing_lag_max_ms", f.pacingLagMaxMs(), 3).fixed("hiccup_max_ms", f.hiccupMaxMs(), 3)
-                    .fixed("ledger_lag_p99_ms", f.ledgerLag().p99Ms(), 3)
+                    .fixed("ledger_lag_p50_ms", f.ledgerLag().p50Ms(), 3).fixed("ledger_lag_p99_ms", f.ledgerLag().p99Ms(), 3)
                     .fixed("published_lag_p50_ms", path.published().p50Ms(), 3)
                     .fixed("published_lag_p99_ms", path.published().p99Ms(), 3)
+                    .fixed("published_after_handed_p50_ms", path.publishedAfterHanded().p50Ms(), 3)
+                    .fixed("published_after_handed_p99_ms", path.publishedAfterHanded().p99Ms(), 3)
                     .fixed("read_lag_p50_ms", path.read().p50Ms(), 3).fixed("read_lag_p99_ms", path.read().p99Ms(), 3)
                     .fixed("read_after_published_p50_ms", path.readAfterPublished().p50Ms(), 3)
                     .fixed("read_after_published_p99_ms", path.readAfterPublished().p99Ms(), 3)
@@ -269,8 +271,9 @@ public final class BenchAnalyzerCommand implements Callable<Integer> {
                 onTopic.p50Ms(), onTopic.p99Ms(), onTopic.maxMs(), onTopic.count());
         System.out.printf(Locale.ROOT, "ledger_lag                   p50 %.1f  p99 %.1f  max %.1f ms (second end -> its ledger sent: the load's share)%n",
                 f.ledgerLag().p50Ms(), f.ledgerLag().p99Ms(), f.ledgerLag().maxMs());
-        System.out.printf(Locale.ROOT, "close_path                   p50 / p99 ms from the second's end: its last awaited record acknowledged %.1f / %.1f, read %.1f / %.1f; per second read after acknowledged %.1f / %.1f, closed after read %.1f / %.1f%n",
-                path.published().p50Ms(), path.published().p99Ms(), path.read().p50Ms(), path.read().p99Ms(),
+        System.out.printf(Locale.ROOT, "close_path                   p50 / p99 ms from the second's end: its last awaited record acknowledged %.1f / %.1f (%.1f / %.1f after its ledger was handed to the producer), read %.1f / %.1f; per second read after acknowledged %.1f / %.1f, closed after read %.1f / %.1f%n",
+                path.published().p50Ms(), path.published().p99Ms(), path.publishedAfterHanded().p50Ms(),
+                path.publishedAfterHanded().p99Ms(), path.read().p50Ms(), path.read().p99Ms(),
                 path.readAfterPublished().p50Ms(), path.readAfterPublished().p99Ms(), path.closedAfterRead().p50Ms(),
                 path.closedAfterRead().p99Ms());
         for (LiveAnalyzerBench.SlowSecond s : f.slowest()) {
