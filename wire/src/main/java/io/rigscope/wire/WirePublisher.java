@@ -20,9 +20,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Publishes wire records to their topics, keyed by series id, and optionally tees each one into a wire file.
  *
  * <p>The producer is durable and ordered: {@code acks=all}, idempotent, lz4-compressed, batched with a short
- * linger ({@value #LINGER_MS} ms). {@link #publish} hands the record to Kafka's buffer and returns; it blocks only when that buffer
- * is full (up to {@code max.block.ms}), so never call it from an event loop: callers on a hot path put a
- * queue in front of it. Thread-safe.
+ * linger ({@value #LINGER_MS} ms). {@link #publish} hands the record to Kafka's buffer and returns; it blocks only
+ * when that buffer is full (up to {@code max.block.ms}), so never call it from an event loop: callers on a hot path
+ * put a queue in front of it. Thread-safe.
  */
 public final class WirePublisher implements AutoCloseable {
 
@@ -53,8 +53,10 @@ public final class WirePublisher implements AutoCloseable {
 
     /**
      * How long a record waits in the producer for others to share its batch. A record that closes something (a
-     * generator's ledger closes its second in the analyzer) waits this long before it leaves, so it is short: at
-     * 1 ms a bulk publisher's batches still fill (256 KB), and a sparse one's records leave at once.
+     * generator's ledger closes its second in the analyzer) is the first of its partition's batch and waits up to
+     * this long before it leaves, so it is short (it was 5 ms; docs/analyzer.md, "What a second's close waits
+     * for"). A bulk publisher still batches what arrives within it and while its requests are in flight. A user's
+     * {@code linger.ms} ({@link KafkaClients}) wins.
      */
     static final int LINGER_MS = 1;
 
