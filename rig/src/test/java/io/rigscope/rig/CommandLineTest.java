@@ -257,12 +257,20 @@ class CommandLineTest {
                 "seconds_timed", "second_verdict_latency_p50_ms", "second_verdict_latency_p99_ms",
                 "second_verdict_latency_max_ms", "verdicts_timed", "heap_after_gc_max_mb", "heap_after_gc_first_min_mb",
                 "heap_after_gc_last_min_mb", "gc_readings", "gc_collectors", "decisions", "freeze_seconds", "episodes",
-                "dead_letters", "pacing_lag_max_ms", "hiccup_max_ms", "ledger_lag_p99_ms", "slowest_seconds",
+                "dead_letters", "pacing_lag_max_ms", "hiccup_max_ms", "ledger_lag_p50_ms", "ledger_lag_p99_ms", "published_lag_p50_ms",
+                "published_lag_p99_ms", "published_after_handed_p50_ms", "published_after_handed_p99_ms", "read_lag_p50_ms", "read_lag_p99_ms", "read_after_published_p50_ms",
+                "read_after_published_p99_ms", "closed_after_read_p50_ms", "closed_after_read_p99_ms", "slowest_seconds",
                 "series_verdict", "attributor", "encoding", "max_heap_mb", "cpus");
         assertThat(json.get("mode").asText()).isEqualTo("live");
         assertThat(r.out()).containsPattern("\"second_close_latency_p99_ms\":\\d+\\.\\d{3},")
                 .containsPattern("\"samples_per_s\":\\d+\\.\\d,");
         assertThat(json.get("slowest_seconds").isArray()).isTrue();
+        // the close's path in order: acknowledged, read, closed
+        assertThat(json.get("published_lag_p50_ms").asDouble()).isPositive()
+                .isLessThanOrEqualTo(json.get("read_lag_p50_ms").asDouble());
+        assertThat(json.get("read_lag_p50_ms").asDouble())
+                .isLessThanOrEqualTo(json.get("second_close_latency_p50_ms").asDouble());
+        assertThat(json.get("slowest_seconds").get(0).get("read_ms").asDouble()).isPositive();
         assertThat(json.get("sources").asInt()).isEqualTo(1);
         assertThat(json.get("kept_up").asBoolean()).isTrue();
     }

@@ -20,9 +20,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Publishes wire records to their topics, keyed by series id, and optionally tees each one into a wire file.
  *
  * <p>The producer is durable and ordered: {@code acks=all}, idempotent, lz4-compressed, batched with a short
- * linger. {@link #publish} hands the record to Kafka's buffer and returns; it blocks only when that buffer
- * is full (up to {@code max.block.ms}), so never call it from an event loop: callers on a hot path put a
- * queue in front of it. Thread-safe.
+ * linger ({@value #LINGER_MS} ms). {@link #publish} hands the record to Kafka's buffer and returns; it blocks only
+ * when that buffer is full (up to {@code max.block.ms}), so never call it from an event loop: callers on a hot path
+ * put a queue in front of it. Thread-safe.
  */
 public final class WirePublisher implements AutoCloseable {
 
@@ -50,6 +50,15 @@ public final class WirePublisher implements AutoCloseable {
             return new Options(samplesFormat, outFile, id);
         }
     }
+
+    /**
+     * How long a record waits in the producer for others to share its batch. A record that closes something (a
+     * generator's ledger closes its second in the analyzer) is the first of its partition's batch and waits up to
+     * this long before it leaves, so it is short (it was 5 ms; docs/analyzer.md, "What a second's close waits
+     * for"). A bulk publisher still batches what arrives within it and while its requests are in flight. A user's
+     * {@code linger.ms} ({@link KafkaClients}) wins.
+     */
+    static final int LINGER_MS = 1;
 
     private final KafkaProducer<String, byte[]> producer;
     private final WireCodec codec;
@@ -97,7 +106,7 @@ public final class WirePublisher implements AutoCloseable {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, LINGER_MS);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);

@@ -3,6 +3,7 @@ package io.rigscope.analyzer.bench;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.attribution.Attributor;
+import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
@@ -144,16 +145,34 @@ public final class LiveAnalyzerBench {
     }
 
     /**
+     * Where the measured seconds' close latency went ({@link SecondPath}).
+     *
+     * @param published second end to the last record it waits for (every generator's ledger of it, its last sample)
+     *     acknowledged by the broker to the load's producer: the load's tick, the producer's linger, the produce
+     * @param publishedAfterHanded per second, published minus its ledger handed to the producer: the producer's
+     *     linger and the produce round trip, without the load's own lateness
+     * @param read second end to that record handed on, decoded, by the analyzer's input
+     * @param readAfterPublished per second, read minus published: the consumer's fetch and poll and the decode (at
+     *     least 1 µs: the consumer may read a record before its acknowledgement reaches the producer)
+     * @param closedAfterRead per second, its final decision minus read: the wait for the analysis thread and the step
+     */
+    public record ClosePath(Latency published, Latency publishedAfterHanded, Latency read, Latency readAfterPublished, Latency closedAfterRead) {
+    }
+
+    /**
      * One of the slowest seconds to close, with the load's share.
      *
      * @param second the second, counted from the end of the warm-up (0 = the first measured)
      * @param closeMs its end to its final decision at the analyzer's subscriber
      * @param verdictMs its end to its SECOND verdict read back from rig.verdicts
      * @param ledgerLagMs its end to its ledger handed to the load's producer
+     * @param publishedMs its end to its last awaited record acknowledged ({@link ClosePath#published})
+     * @param readMs its end to that record handed on by the analyzer's input ({@link ClosePath#read})
      * @param hiccupMs the worst stall of the process's 1 ms sleeper from its end to its close (±1 s): time nothing
      *     in this JVM ran
      */
-    public record SlowSecond(int second, double closeMs, double verdictMs, double ledgerLagMs, double hiccupMs) {
+    public record SlowSecond(int second, double closeMs, double verdictMs, double ledgerLagMs, double publishedMs,
+                             double readMs, double hiccupMs) {
     }
 
     /**
@@ -191,6 +210,7 @@ public final class LiveAnalyzerBench {
      * @param hiccupMaxMs the worst oversleep of a 1 ms sleeper thread over the repeat (jHiccup-style)
      * @param ledgerLag second end to its ledger handed to the load's producer: the load's own share of
      *     {@code secondClose}
+     * @param closePath where the measured seconds' close latency went
      * @param slowest the three slowest measured seconds to close, slowest first
      * @param seriesVerdict the series report's verdict
      * @param attributor the attributor's name
@@ -202,7 +222,7 @@ public final class LiveAnalyzerBench {
                           Latency secondVerdict, double heapAfterGcMaxMb, double heapAfterGcFirstMinMb,
                           double heapAfterGcLastMinMb, int gcReadings, String gcCollectors, long decisions,
                           long freezeSeconds, long episodes, long deadLetters, double pacingLagMaxMs,
-                          double hiccupMaxMs, Latency ledgerLag, List<SlowSecond> slowest, String seriesVerdict, String attributor, String encoding) {
+                          double hiccupMaxMs, Latency ledgerLag, ClosePath closePath, List<SlowSecond> slowest, String seriesVerdict, String attributor, String encoding) {
     }
 
     private LiveAnalyzerBench() {
@@ -230,8 +250,9 @@ public final class LiveAnalyzerBench {
              WirePublisher analyzerOut = new WirePublisher(bootstrap, codec,
                      WirePublisher.Options.defaults().withClientId("rigscope-analyzer"))) {
             long startSec = Math.floorDiv(clock.nowUs(), 1_000_000L) + CONNECT_SEC;
+            SecondPath path = new SecondPath(startSec, repeatSec);
             LiveLoad load = new LiveLoad(series, clock, loadOut, plan.ratePerSec(), plan.sources(), startSec, repeatSec,
-                    plan.stallEvery().toMillis(), plan.stall().toMillis());
+                    plan.stallEvery().toMillis(), plan.stall().toMillis(), path);
             load.publishPreamble(Map.of("thresholds", Map.of("http_req_duration", List.of("p(99)<500"))));
             System.gc(); // a first reading: the broker and the clients up, no load yet
             HiccupProbe hiccups = new HiccupProbe(clock, startSec, repeatSec + 130);
@@ -253,8 +274,10 @@ public final class LiveAnalyzerBench {
             };
 
             // one writer per LatencyTrack: the analysis thread here, the verdict consumer's polling thread below
+            // Analyzer#follow's input, with the moment each batch leaves it (decoded, handed to the analysis) noted
             Mono<Void> analysis = Analyzer.forSeries(series).withAttributor(plan.attributor())
-                    .follow(new WireSource(bootstrap, codec), dlq, analyzerOut, progress::set)
+                    .verdicts(AnalyzerInput.fromKafka(new WireSource(bootstrap, codec), series, true, dlq)
+                            .doOnNext(batch -> path.read(batch, clock.nowUs())), true, progress::set, analyzerOut)
                     .doOnNext(d -> {
                         if (d instanceof Decision.Second s && !s.provisional() && s.second().exact()) {
                             long latencyUs = clock.nowUs() - s.tsUs();
@@ -356,8 +379,8 @@ public final class LiveAnalyzerBench {
                     mb(heap.maxBytes(loadEndNanos - 60_000_000_000L, endNanos)),
                     heap.readings().size(), String.join(", ", heap.collectors()), decisions.get(), freezes.get(),
                     episodes.get(), deadLetters.get(), load.pacingLagMaxUs() / 1000.0,
-                    hiccups.worstUs() / 1000.0, load.ledgerLag(),
-                    slowest(closeUsBySec, verdictUsBySec, load, hiccups, startSec, warmupSec, 3), verdict.get(),
+                    hiccups.worstUs() / 1000.0, load.ledgerLag(), path.split(closeUsBySec, warmupSec, load::ledgerLagUs),
+                    slowest(closeUsBySec, verdictUsBySec, load, path, hiccups, startSec, warmupSec, 3), verdict.get(),
                     plan.attributorName(), "SampleBatch/" + plan.encoding().name().toLowerCase(Locale.ROOT));
         }
     }
@@ -368,15 +391,16 @@ public final class LiveAnalyzerBench {
         }
     }
 
-    private static List<SlowSecond> slowest(long[] closeUs, long[] verdictUs, LiveLoad load, HiccupProbe hiccups,
-                                            long startSec, int warmupSec, int n) {
+    private static List<SlowSecond> slowest(long[] closeUs, long[] verdictUs, LiveLoad load, SecondPath path,
+                                            HiccupProbe hiccups, long startSec, int warmupSec, int n) {
         List<SlowSecond> all = new java.util.ArrayList<>();
         for (int i = warmupSec; i < closeUs.length; i++) {
             if (closeUs[i] > 0) {
                 long endSec = startSec + i + 1;
                 long hiccupUs = hiccups.worstUs(endSec - 1, endSec + closeUs[i] / 1_000_000L);
                 all.add(new SlowSecond(i - warmupSec, closeUs[i] / 1000.0, verdictUs[i] / 1000.0,
-                        load.ledgerLagUs(i) / 1000.0, hiccupUs / 1000.0));
+                        load.ledgerLagUs(i) / 1000.0, path.publishedAfterEndUs(i) / 1000.0,
+                        path.readAfterEndUs(i) / 1000.0, hiccupUs / 1000.0));
             }
         }
         all.sort(java.util.Comparator.comparingDouble(SlowSecond::closeMs).reversed());

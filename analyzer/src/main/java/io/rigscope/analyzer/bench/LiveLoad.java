@@ -68,6 +68,8 @@ final class LiveLoad {
     private final long endUs;
     private final List<Stall> stalls;
     private final LiveTelemetry telemetry;
+    /** Each second's last awaited record acknowledged (ledgers and sample batches); null: not tracked. */
+    private final SecondPath path;
     private final SplittableRandom random = new SplittableRandom(7);
     /** From a second's end to its ledger handed to the producer; written by the load's thread. */
     private final LatencyTrack ledgerLag = new LatencyTrack();
@@ -88,9 +90,10 @@ final class LiveLoad {
      * @param startSec the epoch second the repeat starts at (in the future: the wait is the warm-up)
      * @param duration the repeat's length in whole seconds
      * @param sources generators sharing the schedule (1: {@code gen-1} alone)
+     * @param path receives the acknowledgements of the ledgers and sample batches, or null
      */
     LiveLoad(String series, BenchClock clock, WirePublisher publisher, int ratePerSec, int sources, long startSec,
-             int durationSec, long stallEveryMs, long stallMs) {
+             int durationSec, long stallEveryMs, long stallMs, SecondPath path) {
         if (sources < 1) {
             throw new IllegalArgumentException("sources must be >= 1, was " + sources);
         }
@@ -119,6 +122,7 @@ final class LiveLoad {
         }
         this.stalls = List.copyOf(planted);
         this.telemetry = new LiveTelemetry(series, REP, startSec);
+        this.path = path;
     }
 
     /** The planted stalls. */
@@ -156,7 +160,11 @@ final class LiveLoad {
             long lateUs = (nowNanos - intendedTickNanos) / 1000;
             worstTickLateUs = Math.max(worstTickLateUs, lateUs);
             pacingLagMaxUs = Math.max(pacingLagMaxUs, lateUs);
-            intendedTickNanos = Math.max(intendedTickNanos + TICK_NANOS, nowNanos);
+            intendedTickNanos += TICK_NANOS;
+            if (intendedTickNanos - nowNanos < 0) {
+                // late: the next tick on the grid, never one from now: a tick lands on every second's end
+                intendedTickNanos += (nowNanos - intendedTickNanos + TICK_NANOS - 1) / TICK_NANOS * TICK_NANOS;
+            }
             startRequests(nowUs);
             boolean inFlight = false;
             for (Source source : sources) {
@@ -227,7 +235,15 @@ final class LiveLoad {
         if (source.pending.isEmpty()) {
             return;
         }
-        publisher.publish(new SampleBatch(series, REP, source.name, nowUs, source.pending));
+        SampleBatch batch = new SampleBatch(series, REP, source.name, nowUs, source.pending);
+        if (path == null) {
+            publisher.publish(batch);
+        } else {
+            // pending is in end order (inFlight is ordered by t2)
+            long fromSec = Math.floorDiv(source.pending.get(0).t2(), 1_000_000L);
+            long toSec = Math.floorDiv(source.pending.get(source.pending.size() - 1).t2(), 1_000_000L);
+            publisher.publish(batch, error -> path.samplesAcked(fromSec, toSec, clock.nowUs()));
+        }
         long n = source.pending.size();
         source.pending.clear();
         lastSampleNanos = System.nanoTime();
@@ -246,7 +262,12 @@ final class LiveLoad {
             long[] completed = source.completedBySec.remove(sec);
             long s = scheduled == null ? 0 : scheduled[0];
             long done = completed == null ? 0 : completed[0];
-            publisher.publish(new Ledger(series, REP, source.name, nowUs, SCENARIO, sec, s, s, 0, done, last));
+            Ledger ledger = new Ledger(series, REP, source.name, nowUs, SCENARIO, sec, s, s, 0, done, last);
+            if (path == null) {
+                publisher.publish(ledger);
+            } else {
+                publisher.publish(ledger, error -> path.ledgerAcked(sec, clock.nowUs()));
+            }
             c += done;
         }
         long lagUs = clock.nowUs() - (sec + 1) * 1_000_000L;

@@ -222,6 +222,7 @@ final class BenchAnalyzerCommand implements Callable<Integer> {
     private void printLive(LiveAnalyzerBench.Figures f) {
         LiveAnalyzerBench.Latency close = f.secondClose();
         LiveAnalyzerBench.Latency onTopic = f.secondVerdict();
+        LiveAnalyzerBench.ClosePath path = f.closePath();
         long maxHeapMb = Runtime.getRuntime().maxMemory() / 1048576;
         int cpus = Runtime.getRuntime().availableProcessors();
         if (json) {
@@ -247,7 +248,17 @@ final class BenchAnalyzerCommand implements Callable<Integer> {
                     .put("decisions", f.decisions()).put("freeze_seconds", f.freezeSeconds())
                     .put("episodes", f.episodes()).put("dead_letters", f.deadLetters())
                     .fixed("pacing_lag_max_ms", f.pacingLagMaxMs(), 3).fixed("hiccup_max_ms", f.hiccupMaxMs(), 3)
-                    .fixed("ledger_lag_p99_ms", f.ledgerLag().p99Ms(), 3).put("slowest_seconds", slowestJson(f))
+                    .fixed("ledger_lag_p50_ms", f.ledgerLag().p50Ms(), 3).fixed("ledger_lag_p99_ms", f.ledgerLag().p99Ms(), 3)
+                    .fixed("published_lag_p50_ms", path.published().p50Ms(), 3)
+                    .fixed("published_lag_p99_ms", path.published().p99Ms(), 3)
+                    .fixed("published_after_handed_p50_ms", path.publishedAfterHanded().p50Ms(), 3)
+                    .fixed("published_after_handed_p99_ms", path.publishedAfterHanded().p99Ms(), 3)
+                    .fixed("read_lag_p50_ms", path.read().p50Ms(), 3).fixed("read_lag_p99_ms", path.read().p99Ms(), 3)
+                    .fixed("read_after_published_p50_ms", path.readAfterPublished().p50Ms(), 3)
+                    .fixed("read_after_published_p99_ms", path.readAfterPublished().p99Ms(), 3)
+                    .fixed("closed_after_read_p50_ms", path.closedAfterRead().p50Ms(), 3)
+                    .fixed("closed_after_read_p99_ms", path.closedAfterRead().p99Ms(), 3)
+                    .put("slowest_seconds", slowestJson(f))
                     .put("series_verdict", f.seriesVerdict()).put("attributor", f.attributor())
                     .put("encoding", f.encoding()).put("max_heap_mb", maxHeapMb).put("cpus", cpus).toJson());
             return;
@@ -263,9 +274,14 @@ final class BenchAnalyzerCommand implements Callable<Integer> {
                 onTopic.p50Ms(), onTopic.p99Ms(), onTopic.maxMs(), onTopic.count());
         System.out.printf(Locale.ROOT, "ledger_lag                   p50 %.1f  p99 %.1f  max %.1f ms (second end -> its ledger sent: the load's share)%n",
                 f.ledgerLag().p50Ms(), f.ledgerLag().p99Ms(), f.ledgerLag().maxMs());
+        System.out.printf(Locale.ROOT, "close_path                   p50 / p99 ms from the second's end: its last awaited record acknowledged %.1f / %.1f (%.1f / %.1f after its ledger was handed to the producer), read %.1f / %.1f; per second read after acknowledged %.1f / %.1f, closed after read %.1f / %.1f%n",
+                path.published().p50Ms(), path.published().p99Ms(), path.publishedAfterHanded().p50Ms(),
+                path.publishedAfterHanded().p99Ms(), path.read().p50Ms(), path.read().p99Ms(),
+                path.readAfterPublished().p50Ms(), path.readAfterPublished().p99Ms(), path.closedAfterRead().p50Ms(),
+                path.closedAfterRead().p99Ms());
         for (LiveAnalyzerBench.SlowSecond s : f.slowest()) {
-            System.out.printf(Locale.ROOT, "slow second                  +%d s: closed +%.1f ms, verdict +%.1f ms, its ledger sent +%.1f ms, JVM hiccup %.1f ms%n",
-                    s.second(), s.closeMs(), s.verdictMs(), s.ledgerLagMs(), s.hiccupMs());
+            System.out.printf(Locale.ROOT, "slow second                  +%d s: closed +%.1f ms, verdict +%.1f ms, its ledger sent +%.1f ms, acknowledged +%.1f ms, read +%.1f ms, JVM hiccup %.1f ms%n",
+                    s.second(), s.closeMs(), s.verdictMs(), s.ledgerLagMs(), s.publishedMs(), s.readMs(), s.hiccupMs());
         }
         System.out.printf(Locale.ROOT, "heap_after_gc                max %s MB, first minute %s MB, last minute %s MB (%d GCs: %s; max heap %d MB)%n",
                 oneDecimalOrNull(f.heapAfterGcMaxMb()), oneDecimalOrNull(f.heapAfterGcFirstMinMb()), oneDecimalOrNull(f.heapAfterGcLastMinMb()),
@@ -279,6 +295,7 @@ final class BenchAnalyzerCommand implements Callable<Integer> {
         for (LiveAnalyzerBench.SlowSecond s : f.slowest()) {
             slowest.add(new FiguresJson().put("second", s.second()).fixed("close_ms", s.closeMs(), 3)
                     .fixed("verdict_ms", s.verdictMs(), 3).fixed("ledger_lag_ms", s.ledgerLagMs(), 3)
+                    .fixed("published_ms", s.publishedMs(), 3).fixed("read_ms", s.readMs(), 3)
                     .fixed("hiccup_ms", s.hiccupMs(), 3));
         }
         return slowest;
