@@ -20,7 +20,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Publishes wire records to their topics, keyed by series id, and optionally tees each one into a wire file.
  *
  * <p>The producer is durable and ordered: {@code acks=all}, idempotent, lz4-compressed, batched with a short
- * linger. {@link #publish} hands the record to Kafka's buffer and returns; it blocks only when that buffer
+ * linger; a broker that goes away is retried, in order, until it comes back or the delivery limit passes
+ * ({@link KafkaClients#deliveryTimeout()}, Kafka's {@code delivery.timeout.ms}), when the record fails. {@link #publish} hands the record to Kafka's buffer and returns; it blocks only when that buffer
  * is full (up to {@code max.block.ms}), so never call it from an event loop: callers on a hot path put a
  * queue in front of it. Thread-safe.
  */
@@ -102,6 +103,9 @@ public final class WirePublisher implements AutoCloseable {
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
+        // the delivery limit: a record the broker has not taken by then fails (a journal keeps it)
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.min(Integer.MAX_VALUE,
+                Objects.requireNonNull(clients, "clients").deliveryTimeout().toMillis()));
         this.producer = new KafkaProducer<>(Objects.requireNonNull(clients, "clients").applyTo(p),
                 new StringSerializer(), new ByteArraySerializer());
         this.file = options.outFile() == null ? null : new WireFileWriter(options.outFile(), codec);

@@ -95,7 +95,10 @@ public final class ImportK6Command implements Callable<Integer> {
                 publisherOptions = publisherOptions.withOutFile(out);
             }
             K6Import.Result result;
-            try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec, publisherOptions)) {
+            RecoverCommand.publishLeftovers(endpoint, kafka.journalDir(), System.err);
+            try (JournaledPublisher journaled = JournaledPublisher.open(endpoint.clients(), kafka.journalDir(),
+                    "import-k6-" + series, codec, publisherOptions)) {
+                WirePublisher publisher = journaled.publisher();
                 try {
                     result = K6Import.read(file, options, publisher::publish);
                 } catch (IllegalArgumentException e) {
@@ -103,10 +106,10 @@ public final class ImportK6Command implements Callable<Integer> {
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
                 }
-                publisher.flush();
-                if (publisher.failed() > 0) {
-                    throw new IllegalStateException(publisher.failed() + " record(s) were not published: "
-                            + publisher.lastError());
+                journaled.flush();
+                if (journaled.failed()) {
+                    System.err.println(journaled.notPublishedLine());
+                    return ExitCodes.ERROR;
                 }
             }
             System.out.printf("import k6: %s -> series %s rep %d: %,d lines, %,d samples (%,d failed), %,d dropped, "

@@ -107,6 +107,7 @@ public final class RescanCommand implements Callable<Integer> {
         int worst = ExitCodes.OK;
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
+            RecoverCommand.publishLeftovers(endpoint, kafka.journalDir(), System.err);
             for (Path dir : dirs) {
                 int code = one(dir, endpoint.clients(), codec);
                 worst = Math.max(worst, code);
@@ -134,8 +135,9 @@ public final class RescanCommand implements Callable<Integer> {
         try (Ticker ticker = new Ticker(quiet, () -> "rescan " + dir.getFileName() + ": reading "
                 + (rescan.current() == null ? "" : rescan.current().getFileName() + ", ")
                 + String.format("%,d lines done", rescan.linesRead()));
-             WirePublisher publisher = new WirePublisher(bootstrap, codec,
-                     WirePublisher.Options.defaults().withClientId("rigscope-rescan"))) {
+             JournaledPublisher journaled = JournaledPublisher.open(bootstrap, kafka.journalDir(), "rescan-" + id,
+                     codec, WirePublisher.Options.defaults().withClientId("rigscope-rescan"))) {
+            WirePublisher publisher = journaled.publisher();
             try {
                 result = rescan.read(publisher::publish);
             } catch (IllegalArgumentException e) {
@@ -143,10 +145,11 @@ public final class RescanCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + dir + ": " + e.getMessage(), e);
             }
-            publisher.flush();
-            if (publisher.failed() > 0) {
-                throw new IllegalStateException(publisher.failed() + " record(s) were not published: "
-                        + publisher.lastError());
+            journaled.flush();
+            if (journaled.failed()) {
+                // the analysis would judge what is missing: the journal keeps it for 'rigscope recover'
+                System.err.println(journaled.notPublishedLine());
+                return ExitCodes.ERROR;
             }
         }
         System.out.println("rescan " + dir + " -> series " + id);
