@@ -61,12 +61,14 @@ public final class WirePublisher implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicReference<Exception> lastError = new AtomicReference<>();
     private final Journal journal;
+    /** Held while a record is appended to the journal and handed to the producer, so both see one order. */
+    private final Object sendLock = new Object();
 
     /**
      * A write-ahead journal of what a publisher sends (the generator's {@code outbox.SampleJournal}): each record's
      * topic, key and value bytes are appended before the send, and the send's outcome is marked by the sequence
-     * number {@link #append} returned. Called under the publisher's lock (append) and from the producer's I/O
-     * thread (acknowledged): both must be short.
+     * number {@link #append} returned. Called under the publisher's own send lock (append; the journal's monitor is
+     * not held across the send) and from the producer's I/O thread (acknowledged): both must be short.
      */
     public interface Journal {
         /** Appends one record as it is about to be sent; returns its sequence number. */
@@ -148,7 +150,10 @@ public final class WirePublisher implements AutoCloseable {
             });
             return;
         }
-        synchronized (journal) { // the journal's order is the producer's
+        // the journal's order is the producer's. Not the journal's own monitor: a send may wait for a topic's
+        // metadata (max.block.ms), which the producer's I/O thread fetches, and that thread takes the journal's
+        // monitor in its callbacks (acknowledged): holding it here would stall both until max.block.ms
+        synchronized (sendLock) {
             long seq = journal.append(topicName, key, value);
             producer.send(new ProducerRecord<>(topicName, key, value), (meta, error) -> {
                 onAck(meta, error);
