@@ -20,9 +20,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Publishes wire records to their topics, keyed by series id, and optionally tees each one into a wire file.
  *
  * <p>The producer is durable and ordered: {@code acks=all}, idempotent, lz4-compressed, batched with a short
- * linger ({@value #LINGER_MS} ms). {@link #publish} hands the record to Kafka's buffer and returns; it blocks only
- * when that buffer is full (up to {@code max.block.ms}), so never call it from an event loop: callers on a hot path
- * put a queue in front of it. Thread-safe.
+ * linger ({@value #LINGER_MS} ms); a broker that goes away is retried, in order, until it comes back or the delivery
+ * limit passes ({@link KafkaClients#deliveryTimeout()}, Kafka's {@code delivery.timeout.ms}), when the record fails.
+ * {@link #publish} hands the record to Kafka's buffer and returns; it blocks only when that buffer is full (up to
+ * {@code max.block.ms}), so never call it from an event loop: callers on a hot path put a queue in front of it.
+ * Thread-safe.
  */
 public final class WirePublisher implements AutoCloseable {
 
@@ -69,12 +71,14 @@ public final class WirePublisher implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicReference<Exception> lastError = new AtomicReference<>();
     private final Journal journal;
+    /** Held while a record is appended to the journal and handed to the producer, so both see one order. */
+    private final Object sendLock = new Object();
 
     /**
      * A write-ahead journal of what a publisher sends (the generator's {@code outbox.SampleJournal}): each record's
      * topic, key and value bytes are appended before the send, and the send's outcome is marked by the sequence
-     * number {@link #append} returned. Called under the publisher's lock (append) and from the producer's I/O
-     * thread (acknowledged): both must be short.
+     * number {@link #append} returned. Called under the publisher's own send lock (append; the journal's monitor is
+     * not held across the send) and from the producer's I/O thread (acknowledged): both must be short.
      */
     public interface Journal {
         /** Appends one record as it is about to be sent; returns its sequence number. */
@@ -111,6 +115,9 @@ public final class WirePublisher implements AutoCloseable {
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 64L * 1024 * 1024);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
+        // the delivery limit: a record the broker has not taken by then fails (a journal keeps it)
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.min(Integer.MAX_VALUE,
+                Objects.requireNonNull(clients, "clients").deliveryTimeout().toMillis()));
         this.producer = new KafkaProducer<>(Objects.requireNonNull(clients, "clients").applyTo(p),
                 new StringSerializer(), new ByteArraySerializer());
         this.file = options.outFile() == null ? null : new WireFileWriter(options.outFile(), codec);
@@ -153,7 +160,10 @@ public final class WirePublisher implements AutoCloseable {
             });
             return;
         }
-        synchronized (journal) { // the journal's order is the producer's
+        // the journal's order is the producer's. Not the journal's own monitor: a send may wait for a topic's
+        // metadata (max.block.ms), which the producer's I/O thread fetches, and that thread takes the journal's
+        // monitor in its callbacks (acknowledged): holding it here would stall both until max.block.ms
+        synchronized (sendLock) {
             long seq = journal.append(topicName, key, value);
             producer.send(new ProducerRecord<>(topicName, key, value), (meta, error) -> {
                 onAck(meta, error);

@@ -94,25 +94,38 @@ public final class KafkaEndpoint implements AutoCloseable {
      */
     public static KafkaEndpoint resolve(String bootstrap, Path dataDir, Map<String, String> properties, Mode mode,
                                         java.time.Duration idleStop, java.util.function.Consumer<String> console) {
+        return resolve(bootstrap, dataDir, properties, mode, idleStop, console, KafkaClients.DEFAULT_DELIVERY_TIMEOUT);
+    }
+
+    /**
+     * Resolves the endpoint with the broker's mode and the producers' delivery limit stated.
+     *
+     * @param deliveryTimeout how long the producers made from {@link #clients()} retry a record the broker does not
+     *                        take ({@link KafkaClients#deliveryTimeout()})
+     */
+    public static KafkaEndpoint resolve(String bootstrap, Path dataDir, Map<String, String> properties, Mode mode,
+                                        java.time.Duration idleStop, java.util.function.Consumer<String> console,
+                                        java.time.Duration deliveryTimeout) {
         if (bootstrap != null && !bootstrap.isBlank()) {
-            return new KafkaEndpoint(new KafkaClients(bootstrap, properties), null, "cluster at " + bootstrap);
+            return new KafkaEndpoint(new KafkaClients(bootstrap, properties, deliveryTimeout), null,
+                    "cluster at " + bootstrap);
         }
         Path dir = dataDir == null ? defaultDataDir() : dataDir;
         if (mode == Mode.DETACHED) {
             long self = ProcessHandle.current().pid();
             DetachedBroker.Running r = DetachedBroker.findOrStart(dir, idleStop, self);
             BrokerWatch watch = BrokerWatch.start(r, self, console);
-            return new KafkaEndpoint(new KafkaClients(r.bootstrap(), properties), null,
+            return new KafkaEndpoint(new KafkaClients(r.bootstrap(), properties, deliveryTimeout), null,
                     "embedded broker at " + r.bootstrap() + " (pid " + r.pid() + ", data " + dir + ")", r, watch);
         }
         Optional<String> running = BrokerAddressFile.find(dir);
         if (running.isPresent()) {
-            return new KafkaEndpoint(new KafkaClients(running.get(), properties), null,
+            return new KafkaEndpoint(new KafkaClients(running.get(), properties, deliveryTimeout), null,
                     "embedded broker already running at " + running.get()
                     + " (" + dir + ")");
         }
         EmbeddedKafka kafka = EmbeddedKafka.start(dir, EmbeddedKafka.PREFERRED_PORT);
-        return new KafkaEndpoint(new KafkaClients(kafka.bootstrap(), properties), kafka,
+        return new KafkaEndpoint(new KafkaClients(kafka.bootstrap(), properties, deliveryTimeout), kafka,
                 "embedded broker at " + kafka.bootstrap() + " (" + dir + ")");
     }
 

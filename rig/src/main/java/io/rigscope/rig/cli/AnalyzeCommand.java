@@ -1,5 +1,7 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.options.JournalLeftovers;
+import io.rigscope.rig.options.JournaledPublisher;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -188,21 +190,23 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         try (KafkaEndpoint endpoint = kafka.open();
              Dashboard board = dashboard.start(dashboardOptions, endpoint.clients(), codec, series, System.out);
-             TopicAdmin admin = new TopicAdmin(endpoint.clients());
-             WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
-                     WirePublisher.Options.defaults().withClientId("rigscope-analyzer"))) {
-            admin.ensureTopics();
+             JournaledPublisher journaled = verdictJournal(endpoint, "analyze-" + series, codec)) {
+            WirePublisher publisher = journaled.publisher();
             boolean doPublish = publish == null ? !replay : publish;
             WireSource source = new WireSource(endpoint.clients(), codec);
             // a series analysed before (live, or an earlier --replay) has its malformed records in rig.dlq already
             DeadLetterSink dlq = DeadLetterSink.once(publisher, source, series, Duration.ofSeconds(60));
             Flux<List<WireRecord>> records = AnalyzerInput.fromKafka(source, series, !replay, dlq);
             int code = run(records, !replay, overrides, doPublish ? publisher : null, stopAfter, pushTo);
-            publisher.flush();
+            journaled.flush();
             if (dlq.count() > 0) {
                 System.err.println("analyze: " + dlq.count() + " malformed record(s) of " + series + " to rig.dlq"
                         + (dlq.alreadySent() == 0 ? "" : ", " + dlq.alreadySent()
                         + " of them there already from an earlier analysis (not sent again)"));
+            }
+            if (journaled.failed()) {
+                System.err.println(journaled.notPublishedLine());
+                return ExitCodes.ERROR;
             }
             return code;
         }
@@ -234,10 +238,8 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         try (KafkaEndpoint endpoint = kafka.open();
-             TopicAdmin admin = new TopicAdmin(endpoint.clients());
-             WirePublisher publisher = new WirePublisher(endpoint.clients(), codec,
-                     WirePublisher.Options.defaults().withClientId("rigscope-analyzer"))) {
-            admin.ensureTopics();
+             JournaledPublisher journaled = verdictJournal(endpoint, "analyze-group-" + group, codec)) {
+            WirePublisher publisher = journaled.publisher();
             var every = new EverySeries(new EverySeries.Spec(endpoint.clients(), group, fromEarliest, parallel,
                     overrides, publish == null || publish), codec, publisher, System.out);
             Thread hook = new Thread(every::stop, "analyze-stop");
@@ -259,10 +261,27 @@ final class AnalyzeCommand implements Callable<Integer> {
             } catch (IllegalStateException shuttingDown) {
                 // Ctrl-C: the hook is running
             }
-            publisher.flush();
+            journaled.flush();
             System.out.println("analyze: " + done.size() + " series analysed to the end");
+            if (journaled.failed()) {
+                System.err.println(journaled.notPublishedLine());
+                return ExitCodes.ERROR;
+            }
             return ExitCodes.OK;
         }
+    }
+
+    /**
+     * The topics ensured, the journals an earlier command left published, then the analysis' own publisher (verdicts,
+     * dead letters) through the write-ahead journal {@code name} in the data directory.
+     */
+    private JournaledPublisher verdictJournal(KafkaEndpoint endpoint, String name, WireCodec codec) {
+        try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
+            admin.ensureTopics();
+        }
+        JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
+        return JournaledPublisher.open(endpoint.clients(), kafka.journalDir(), name, codec,
+                WirePublisher.Options.defaults().withClientId("rigscope-analyzer"));
     }
 
     private int run(Flux<List<WireRecord>> records, boolean live, UnaryOperator<AnalyzerSettings> overrides,

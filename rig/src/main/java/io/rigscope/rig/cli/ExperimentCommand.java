@@ -156,6 +156,7 @@ final class ExperimentCommand implements Callable<Integer> {
         String database = null;
         if (config != null) {
             file = SeriesFile.read(config, id, id);
+            kafka.fromFile(file.kafkaDeliveryTimeout(), config + ": kafka.delivery_timeout");
             database = pg != null ? pg : file.database();
             String flag = pg != null ? "--pg" : config + ": database";
             if (database != null) {
@@ -328,7 +329,7 @@ final class ExperimentCommand implements Callable<Integer> {
                 p.reconciliationSql(), p.requests());
         return new SeriesFile(plan, f.database(), f.startSut(), f.tenant(), f.watchTables(), f.sutTouch(),
                 f.sutInsert(), f.sutAppPassword(), f.pgLog(), f.costPerHour(), f.pgLogPrefix(), f.pgData(),
-                f.servicePid(), f.rds(), f.prometheusRw());
+                f.servicePid(), f.rds(), f.prometheusRw(), f.kafkaDeliveryTimeout());
     }
 
     private static PgSettings.Session r2dbc(PgUrl url) {

@@ -1,5 +1,7 @@
 package io.rigscope.rig.cli;
 
+import io.rigscope.rig.options.JournalLeftovers;
+import io.rigscope.rig.options.JournaledPublisher;
 import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.importers.k6.K6Import;
 import io.rigscope.importers.k6.K6Options;
@@ -98,7 +100,10 @@ final class ImportK6Command implements Callable<Integer> {
                 publisherOptions = publisherOptions.withOutFile(out);
             }
             K6Import.Result result;
-            try (WirePublisher publisher = new WirePublisher(endpoint.clients(), codec, publisherOptions)) {
+            JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
+            try (JournaledPublisher journaled = JournaledPublisher.open(endpoint.clients(), kafka.journalDir(),
+                    "import-k6-" + series, codec, publisherOptions)) {
+                WirePublisher publisher = journaled.publisher();
                 try {
                     result = K6Import.read(file, options, publisher::publish);
                 } catch (IllegalArgumentException e) {
@@ -106,10 +111,10 @@ final class ImportK6Command implements Callable<Integer> {
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
                 }
-                publisher.flush();
-                if (publisher.failed() > 0) {
-                    throw new IllegalStateException(publisher.failed() + " record(s) were not published: "
-                            + publisher.lastError());
+                journaled.flush();
+                if (journaled.failed()) {
+                    System.err.println(journaled.notPublishedLine());
+                    return ExitCodes.ERROR;
                 }
             }
             System.out.printf("import k6: %s -> series %s rep %d: %,d lines, %,d samples (%,d failed), %,d dropped, "

@@ -76,6 +76,7 @@ final class RunCommand implements Callable<Integer> {
         String fallbackId = "series-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
                 .format(Clock.systemUTC().instant());
         SeriesFile file = SeriesFile.read(config, series, fallbackId);
+        kafka.fromFile(file.kafkaDeliveryTimeout(), config + ": kafka.delivery_timeout");
         if (livePrices) {
             if (file.rds() == null) {
                 throw new UsageException("--live-prices prices an RDS instance: " + config + " has no rds: section");

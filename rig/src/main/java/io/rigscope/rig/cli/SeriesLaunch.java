@@ -160,6 +160,11 @@ final class SeriesLaunch {
                         journalDir);
                 return Optional.empty();
             }
+            if (result.verdictsNotPublished() != null) {
+                // the report is complete (the analyzer judged every record), its verdicts not all on rig.verdicts
+                console.println(result.verdictsNotPublished());
+                return Optional.empty();
+            }
             return Optional.of(result);
         } finally {
             if (sut != null) {

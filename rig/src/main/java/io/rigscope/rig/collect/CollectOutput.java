@@ -1,11 +1,11 @@
 package io.rigscope.rig.collect;
 
-import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
-import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.JournalLeftovers;
+import io.rigscope.rig.options.JournaledPublisher;
+import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.wire.WireFileWriter;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.KafkaClients;
@@ -15,8 +15,8 @@ import java.nio.file.Path;
 /**
  * Where {@code rigscope collect} writes: Kafka (the rigscope topics ensured; {@code --out} too when given), or only
  * the {@code --out} wire file with {@code --no-kafka}. With Kafka, every record is first appended to the write-ahead
- * journal {@code <data-dir>/journal/rigscope-journal-<name>@<nonce>.bin} ({@link SampleJournal}, as the generator
- * keeps its samples), and journals an earlier command left there are published first. Closing it closes the
+ * journal {@code <data-dir>/journal/rigscope-journal-<name>@<nonce>.bin} ({@link JournaledPublisher}, the generator's
+ * {@code SampleJournal}), and journals an earlier command left there are published first. Closing it closes the
  * publisher, the journal (deleted when everything was acknowledged), the file and a broker it started. Not
  * thread-safe: {@link #write} from one thread.
  */
@@ -26,13 +26,12 @@ final class CollectOutput implements AutoCloseable {
     private final WirePublisher publisher;
     private final WireFileWriter fileOnly;
     private final Path out;
-    private final SampleJournal journal;
+    private final JournaledPublisher journaled;
 
-    private CollectOutput(KafkaEndpoint endpoint, WirePublisher publisher, WireFileWriter fileOnly, Path out,
-                          SampleJournal journal) {
-        this.journal = journal;
+    private CollectOutput(KafkaEndpoint endpoint, JournaledPublisher journaled, WireFileWriter fileOnly, Path out) {
+        this.journaled = journaled;
         this.endpoint = endpoint;
-        this.publisher = publisher;
+        this.publisher = journaled == null ? null : journaled.publisher();
         this.fileOnly = fileOnly;
         this.out = out;
     }
@@ -45,23 +44,18 @@ final class CollectOutput implements AutoCloseable {
     static CollectOutput open(KafkaOptions kafka, boolean noKafka, Path out, String clientId, String journalName) {
         WireCodec codec = new WireCodec();
         if (noKafka) {
-            return new CollectOutput(null, null, new WireFileWriter(out, codec), out, null);
+            return new CollectOutput(null, null, new WireFileWriter(out, codec), out);
         }
         KafkaEndpoint endpoint = kafka.open();
-        SampleJournal journal = null;
         try {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
             JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
-            journal = SampleJournal.create(kafka.journalDir(), journalName, codec);
             WirePublisher.Options options = WirePublisher.Options.defaults().withClientId(clientId);
-            return new CollectOutput(endpoint, new WirePublisher(endpoint.clients(), codec,
-                    out == null ? options : options.withOutFile(out), journal), null, out, journal);
+            return new CollectOutput(endpoint, JournaledPublisher.open(endpoint.clients(), kafka.journalDir(),
+                    journalName, codec, out == null ? options : options.withOutFile(out)), null, out);
         } catch (RuntimeException e) {
-            if (journal != null) {
-                journal.close();
-            }
             endpoint.close();
             throw e;
         }
@@ -72,12 +66,7 @@ final class CollectOutput implements AutoCloseable {
      * keeps them; null when everything was acknowledged.
      */
     String notPublishedLine() {
-        if (!failed()) {
-            return null;
-        }
-        return "kafka: " + publisher.failed() + " record(s) were not published (last error: "
-                + publisher.lastError() + "); " + (journal == null ? "" : journal.unacknowledged()
-                + " record(s) are in the journal " + journal.path() + ": 'rigscope recover' publishes them");
+        return journaled == null ? null : journaled.notPublishedLine();
     }
 
     /** Publishes (or writes) one record. */
@@ -114,11 +103,8 @@ final class CollectOutput implements AutoCloseable {
 
     @Override
     public void close() {
-        if (publisher != null) {
-            publisher.close();
-        }
-        if (journal != null) {
-            journal.close();
+        if (journaled != null) {
+            journaled.close();
         }
         if (fileOnly != null) {
             fileOnly.close();

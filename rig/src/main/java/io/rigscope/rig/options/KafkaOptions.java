@@ -43,6 +43,17 @@ public final class KafkaOptions {
                 + "'rigscope broker stop' stops it at once."})
     Duration brokerIdleStop = DetachedBroker.DEFAULT_IDLE_STOP;
 
+    @Option(names = "--kafka-delivery-timeout", paramLabel = "DURATION",
+            description = {"The delivery limit: how long the command's producers retry a record the broker does not "
+                + "take (an embedded broker being started again, a cluster gone) before it fails; Kafka's "
+                + "delivery.timeout.ms (default: 2m, or a series file's kafka.delivery_timeout). What fails stays in "
+                + "the command's write-ahead journal; the command exits 1 naming it ('rigscope recover' publishes it)."})
+    Duration deliveryTimeout;
+
+    /** A series file's {@code kafka.delivery_timeout} and where it was given, or null ({@link #fromFile}). */
+    private Duration fileDeliveryTimeout;
+    private String fileDeliveryTimeoutKey;
+
     @Option(names = "--kafka-property", paramLabel = "KEY=VALUE",
             description = "A Kafka client property for every producer, consumer and admin client, e.g. "
                 + "security.protocol=SASL_SSL. Repeatable; wins over --kafka-config.")
@@ -66,9 +77,10 @@ public final class KafkaOptions {
         }
         Map<String, String> clientProperties = clientProperties();
         Durations.positive("--broker-idle-stop", brokerIdleStop);
+        Duration limit = deliveryLimit(clientProperties);
         long startNs = System.nanoTime();
         KafkaEndpoint endpoint = KafkaEndpoint.resolve(bootstrap, dataDir, clientProperties,
-                KafkaEndpoint.Mode.fromEnvironment(), brokerIdleStop, System.err::println);
+                KafkaEndpoint.Mode.fromEnvironment(), brokerIdleStop, System.err::println, limit);
         if (endpoint.detachedBroker().isPresent()) {
             DetachedBroker.Running r = endpoint.detachedBroker().get();
             String ends = "; it stops itself " + Durations.text(r.idleStop()) + " after the last command using it "
@@ -90,7 +102,50 @@ public final class KafkaOptions {
             // names only: values may be credentials
             System.err.println("kafka: client properties " + String.join(", ", clientProperties.keySet()));
         }
+        if (!limit.equals(KafkaClients.DEFAULT_DELIVERY_TIMEOUT)) {
+            System.err.println("kafka: delivery limit " + Durations.text(limit) + " (" + deliveryLimitKey() + ")");
+        }
         return endpoint;
+    }
+
+    /**
+     * Takes a series file's {@code kafka.delivery_timeout} ({@code run --config}); {@code --kafka-delivery-timeout}
+     * wins over it.
+     *
+     * @param limit the file's value, or null when it gives none
+     * @param key where it was given, named in an error: {@code FILE: kafka.delivery_timeout}
+     */
+    public void fromFile(Duration limit, String key) {
+        this.fileDeliveryTimeout = limit;
+        this.fileDeliveryTimeoutKey = key;
+    }
+
+    /** Where the delivery limit in force was given. */
+    private String deliveryLimitKey() {
+        return deliveryTimeout != null ? "--kafka-delivery-timeout"
+                : fileDeliveryTimeout != null ? fileDeliveryTimeoutKey : "default";
+    }
+
+    /**
+     * The delivery limit in force: {@code --kafka-delivery-timeout}, else the series file's, else
+     * {@link KafkaClients#DEFAULT_DELIVERY_TIMEOUT}.
+     *
+     * @throws UsageException (exit 2) naming the key for a limit that is not positive, or shorter than the
+     *     producer's {@code request.timeout.ms + linger.ms} (Kafka refuses such a producer)
+     */
+    Duration deliveryLimit(Map<String, String> clientProperties) {
+        Duration limit = deliveryTimeout != null ? deliveryTimeout
+                : fileDeliveryTimeout != null ? fileDeliveryTimeout : KafkaClients.DEFAULT_DELIVERY_TIMEOUT;
+        String key = deliveryLimitKey();
+        Durations.positive(key, limit);
+        long floorMs = Long.parseLong(clientProperties.getOrDefault(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "30000").strip())
+                + Long.parseLong(clientProperties.getOrDefault(ProducerConfig.LINGER_MS_CONFIG, "5").strip());
+        if (limit.toMillis() < floorMs) {
+            throw new UsageException(key + " " + Durations.text(limit) + " is shorter than the producer's "
+                    + "request.timeout.ms + linger.ms (" + floorMs + " ms), which Kafka refuses: give at least that, "
+                    + "or a shorter request.timeout.ms with --kafka-property");
+        }
+        return limit;
     }
 
     /**
@@ -120,6 +175,10 @@ public final class KafkaOptions {
         for (var e : all.entrySet()) {
             String where = properties.containsKey(e.getKey()) ? "--kafka-property " : "--kafka-config " + configFile
                     + ": ";
+            if (e.getKey().equals(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)) {
+                throw new UsageException(where + e.getKey() + " is rigscope's delivery limit: use "
+                        + "--kafka-delivery-timeout (or kafka.delivery_timeout in a series file)");
+            }
             if (KafkaClients.MANAGED.contains(e.getKey())) {
                 throw new UsageException(where + e.getKey() + " is set by rigscope"
                         + (e.getKey().equals("bootstrap.servers") ? "; use --bootstrap" : ""));

@@ -15,9 +15,10 @@ import java.util.Map;
  * analyzer, which followed the series through the outage, reached the same report.
  *
  * <p>What the gap changes: when records arrive, not which. The generator's outbox and the Kafka producer's buffer
- * hold the records of the outage (the producer retries within its delivery timeout, 120 s; the outbox spools to a
- * file when the producer blocks), so the live analyzer's per-second decisions for those seconds come late; the
- * samples' own timestamps, the ledger and hence every figure of the report are the generator's and do not move.
+ * hold the records of the outage (the producer retries within the delivery limit, 2 minutes by default; the outbox
+ * spools to a file when the producer blocks), so the live analyzer's per-second decisions for those seconds come
+ * late; the samples' own timestamps, the ledger and hence every figure of the report are the generator's and do not
+ * move.
  *
  * @param downSec how long the broker was unreachable
  * @param samplesReceived samples of the series on {@code rig.samples}

@@ -15,7 +15,8 @@ import java.util.Objects;
  * restarted mid-repeat ({@link BrokerRestart}), an analyzer killed mid-series ({@link AnalyzerRestart}),
  * PostgreSQL restarted mid-run ({@link PgRestart}), all three in one {@link FaultSeries}, then 10,000 malformed
  * records on the same broker ({@link MalformedRecords}), then a generator killed mid-repeat ({@link GeneratorKill}),
- * then two commands sharing one detached broker that is killed under the second ({@link SharedBroker}).
+ * then two commands sharing one detached broker that is killed under the second ({@link SharedBroker}), then two
+ * {@code demo --quick} side by side on one data directory, both reconciled ({@link DemoPair}).
  */
 public final class Selftest {
 
@@ -67,6 +68,9 @@ public final class Selftest {
             progress.println("selftest: two commands on one detached broker, the broker killed (SIGKILL) under the "
                     + "second, about 40 s");
             SharedBroker shared = SharedBroker.run(o.series() + "-shared", workDir, progress);
+            progress.println("selftest: two demo --quick side by side on one data directory, the second outliving "
+                    + "the first, about 3 min");
+            DemoPair demos = DemoPair.run(o.series() + "-demo", workDir, progress);
             Map<String, Object> f = new LinkedHashMap<>();
             f.put("series", o.series());
             f.put("broker_restart_down_s", round(broker.downSec()));
@@ -107,8 +111,16 @@ public final class Selftest {
             f.put("broker_kill_lost", shared.sentB() - shared.samplesB());
             f.put("shared_broker_first_lost", shared.sentA() - shared.samplesA());
             f.put("shared_broker_stack_traces", shared.stackTraces());
+            f.put("demo_pair_exits", List.of(demos.exitA(), demos.exitB()));
+            f.put("demo_pair_second_outlived_first", demos.bOutlivedA());
+            f.put("demo_pair_same_broker", demos.sameBroker());
+            f.put("demo_pair_reports_written", demos.reportsWritten());
+            f.put("demo_pair_repeats", List.of(demos.repeatsA(), demos.repeatsB()));
+            f.put("demo_pair_reconciled", List.of(demos.reconciledA(), demos.reconciledB()));
+            f.put("demo_pair_lost", List.of(demos.lostA(), demos.lostB()));
+            f.put("demo_pair_stack_traces", demos.stackTraces());
             boolean ok = broker.holds() && analyzer.holds() && pg.holds() && bad.holds() && killed.holds()
-                    && shared.holds();
+                    && shared.holds() && demos.holds();
             f.put("ok", ok);
 
             List<String> lines = List.of(
@@ -148,7 +160,16 @@ public final class Selftest {
                             shared.restarted() ? "restarted" : "NOT RESTARTED", shared.restartSec(),
                             shared.samplesB(), shared.sentB(), shared.sentB() - shared.samplesB(),
                             shared.sentA() - shared.samplesA(), shared.repeatsA(), shared.repeatsB(),
-                            shared.stackTraces())));
+                            shared.stackTraces())),
+                    line("two demos", demos.holds(), String.format(Locale.ROOT,
+                            "two demo --quick on one data directory: exits %d and %d, the second %s the first on %s; "
+                                    + "reports %s; repeats reconciled %d of %d and %d of %d; %d + %d sample(s) lost; "
+                                    + "%d stack-trace line(s)", demos.exitA(), demos.exitB(),
+                            demos.bOutlivedA() ? "outlived" : "DID NOT OUTLIVE",
+                            demos.sameBroker() ? "its broker" : "ANOTHER BROKER",
+                            demos.reportsWritten() ? "written" : "MISSING", demos.reconciledA(), demos.repeatsA(),
+                            demos.reconciledB(), demos.repeatsB(), demos.lostA(), demos.lostB(),
+                            demos.stackTraces())));
             return new Result(lines, f, ok);
         }
     }

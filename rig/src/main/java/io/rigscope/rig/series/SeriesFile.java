@@ -46,11 +46,13 @@ import java.util.Set;
  * @param rds the RDS instance the series runs against ({@code rds:}, docs/rds.md), or null
  * @param prometheusRw the Prometheus remote-write URL the decisions are pushed to ({@code export.prometheus_rw};
  *                     {@code --prometheus-rw} overrides it), or null
+ * @param kafkaDeliveryTimeout the producers' delivery limit ({@code kafka.delivery_timeout};
+ *                             {@code --kafka-delivery-timeout} overrides it), or null
  */
 public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String tenant, List<String> watchTables,
                          String sutTouch, String sutInsert, String sutAppPassword, Path pgLog, Double costPerHour,
                          String pgLogPrefix, Path pgData, Long servicePid, RdsTarget rds,
-                         String prometheusRw) {
+                         String prometheusRw, Duration kafkaDeliveryTimeout) {
 
     public SeriesFile {
         watchTables = watchTables == null ? null : List.copyOf(watchTables);
@@ -67,11 +69,14 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                        Ladder ladder, Sustained sustained, Ceiling ceiling, Denominator denominator,
                        JsonNode thresholds, JsonNode analyzer, String reconciliationSql, JsonNode watchTables,
                        String pglog, String pglogPrefix, String pgdata, Double costPerHour, Rds rds, Export export,
-                       JsonNode cloud) {
+                       JsonNode cloud, Kafka kafka) {
         // cloud: is read by io.rigscope.rig.cloud.CloudSection (rigscope cloud ...); run ignores it
     }
 
     private record Export(String prometheusRw) {
+    }
+
+    private record Kafka(String deliveryTimeout) {
     }
 
     private record Rds(String dbInstance, String region, String endpoint, String poll, Boolean allowCrossAz,
@@ -124,19 +129,19 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     /** This file with the reference SUT's app-role password replaced ({@code demo --app-password}). */
     public SeriesFile withAppPassword(String password) {
         return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, password, pgLog,
-                costPerHour, pgLogPrefix, pgData, servicePid, rds, prometheusRw);
+                costPerHour, pgLogPrefix, pgData, servicePid, rds, prometheusRw, kafkaDeliveryTimeout);
     }
 
     /** This file with its {@code rds:} section replaced (by {@code run --live-prices}). */
     public SeriesFile withRds(RdsTarget section) {
         return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
-                costPerHour, pgLogPrefix, pgData, servicePid, section, prometheusRw);
+                costPerHour, pgLogPrefix, pgData, servicePid, section, prometheusRw, kafkaDeliveryTimeout);
     }
 
     /** This file with {@code database} replaced (by {@code --pg}). */
     public SeriesFile withDatabase(String url) {
         return new SeriesFile(plan, url, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
-                costPerHour, pgLogPrefix, pgData, servicePid, rds, prometheusRw);
+                costPerHour, pgLogPrefix, pgData, servicePid, rds, prometheusRw, kafkaDeliveryTimeout);
     }
 
     /**
@@ -250,7 +255,9 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                     pglog == null ? null : Path.of(pglog), top.costPerHour(),
                     nonBlank(top.pglogPrefix(), "pglog_prefix"), pgdata == null ? null : dir.resolve(pgdata),
                     servicePid(target, url), rds(top.rds()),
-                    top.export() == null ? null : nonBlank(top.export().prometheusRw(), "export.prometheus_rw"));
+                    top.export() == null ? null : nonBlank(top.export().prometheusRw(), "export.prometheus_rw"),
+                    top.kafka() == null ? null : positive(duration(top.kafka().deliveryTimeout(),
+                            "kafka.delivery_timeout", null), "kafka.delivery_timeout"));
         }
 
         /** {@code rds:}: the instance's identifier is required; region, endpoint, poll and allow_cross_az are not. */
@@ -456,6 +463,13 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             }
             return build("denominator.quantity", () -> new SeriesPlan.QuantityRange(n.get("min").asLong(),
                     n.get("max").asLong()));
+        }
+
+        private Duration positive(Duration d, String key) {
+            if (d != null && (d.isZero() || d.isNegative())) {
+                throw fail(key, "must be > 0");
+            }
+            return d;
         }
 
         private UsageException fail(String key, String problem) {

@@ -23,6 +23,7 @@ import io.rigscope.rig.bringup.BringUpChecks;
 import io.rigscope.rig.bringup.CheckResult;
 import io.rigscope.rig.denominator.Denominator;
 import io.rigscope.rig.reconciliation.Reconciliation;
+import io.rigscope.rig.options.JournaledPublisher;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.KafkaClients;
@@ -137,8 +138,14 @@ public final class SeriesSession {
      *
      * @param outcome the repeats, ceiling and denominator as run
      * @param report the analyzer's report (the SERIES decision)
+     * @param verdictsNotPublished the one line naming the analysis' journal when the broker did not take some of its
+     *                             verdicts or dead letters (past the delivery limit), else null
      */
-    public record Result(SeriesRunner.Outcome outcome, SeriesReport report) {
+    public record Result(SeriesRunner.Outcome outcome, SeriesReport report, String verdictsNotPublished) {
+        public Result(SeriesRunner.Outcome outcome, SeriesReport report) {
+            this(outcome, report, null);
+        }
+
         /** True when the analyzer's verdict is PASS. */
         public boolean passed() {
             return report.allGatesPassed();
@@ -249,7 +256,12 @@ public final class SeriesSession {
                 : reactor.core.publisher.Flux.merge(telemetry).publishOn(telemetryThread).doOnNext(waits::accept)
                         .subscribe(publisher::publish, e -> console.println("telemetry stopped: " + e.getMessage()));
         ExportTargets.Sinks push = options.pushTo() == null ? null : options.pushTo().open(console);
-        try (LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec), publisher,
+        // the analysis' verdicts and dead letters go through a write-ahead journal of their own, analyze-<series>
+        JournaledPublisher verdicts = options.journalDir() == null ? null : JournaledPublisher.open(bootstrap,
+                options.journalDir(), "analyze-" + plan.series(), codec,
+                WirePublisher.Options.defaults().withClientId("rigscope-analyzer"));
+        try (verdicts; LiveAnalysis analysis = LiveAnalysis.start(new WireSource(bootstrap, codec),
+                verdicts == null ? publisher : verdicts.publisher(),
                 Analyzer.forSeries(plan.series()), console,
                 stop -> runner.stopRepeat(stop.rep(), stop.abort().facts()), push == null ? d -> { } : push)) {
             runner.withPgLog(options.telemetry() == null ? null : options.telemetry().pgLogFile())
@@ -261,10 +273,13 @@ public final class SeriesSession {
             SeriesRunner.Outcome outcome = runner.run();
             SeriesReport report = analysis.await(options.analyzerTimeout());
             publisher.flush();
+            if (verdicts != null) {
+                verdicts.flush();
+            }
             if (push != null) {
                 push.close();
             }
-            Result result = new Result(outcome, report);
+            Result result = new Result(outcome, report, verdicts == null ? null : verdicts.notPublishedLine());
             print(plan, result);
             List<String> waitLines = waits.lines(4);
             if (!waitLines.isEmpty()) {

@@ -57,4 +57,44 @@ class KafkaClientPropertiesTest {
         assertThat(missing.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(missing.err()).contains("--kafka-config").contains("absent.properties");
     }
+
+    @Test
+    void theDeliveryLimitIsOneSettingAndABadValueExitsTwoNamingTheKey(@TempDir Path dir) throws Exception {
+        RigscopeRun shorter = rigscope("topics", "--bootstrap", kafka.bootstrap(), "--kafka-delivery-timeout", "10s");
+        assertThat(shorter.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(shorter.err()).contains("--kafka-delivery-timeout 10s is shorter than the producer's "
+                + "request.timeout.ms + linger.ms (30005 ms)");
+
+        RigscopeRun notADuration = rigscope("topics", "--bootstrap", kafka.bootstrap(), "--kafka-delivery-timeout",
+                "soon");
+        assertThat(notADuration.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(notADuration.err()).contains("--kafka-delivery-timeout");
+
+        RigscopeRun asProperty = rigscope("topics", "--bootstrap", kafka.bootstrap(), "--kafka-property",
+                "delivery.timeout.ms=60000");
+        assertThat(asProperty.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(asProperty.err()).contains("delivery.timeout.ms is rigscope's delivery limit: use "
+                + "--kafka-delivery-timeout (or kafka.delivery_timeout in a series file)");
+
+        RigscopeRun stated = rigscope("topics", "--bootstrap", kafka.bootstrap(), "--kafka-delivery-timeout", "5s",
+                "--kafka-property", "request.timeout.ms=2000");
+        assertThat(stated.exit()).as(stated.err()).isEqualTo(ExitCodes.OK);
+        assertThat(stated.err()).contains("kafka: delivery limit 5s (--kafka-delivery-timeout)");
+
+        Path config = dir.resolve("series.yaml");
+        String series = "target: {url: 'http://127.0.0.1:1', api_key: k}\n"
+                + "sustained: {rate: 20, repeats: 1, duration: 1s, cooldown: 0s}\n"
+                + "load: {probe_rate: 0}\n";
+        Files.writeString(config, series + "kafka: {delivery_timeout: 5s}\n");
+        RigscopeRun fromFile = rigscope("run", "--config", config.toString(), "--allow", "--bootstrap",
+                kafka.bootstrap());
+        assertThat(fromFile.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(fromFile.err()).contains(config + ": kafka.delivery_timeout 5s is shorter than the producer's "
+                + "request.timeout.ms + linger.ms");
+        Files.writeString(config, series + "kafka: {delivery_timeout: later}\n");
+        RigscopeRun badInFile = rigscope("run", "--config", config.toString(), "--allow", "--bootstrap",
+                kafka.bootstrap());
+        assertThat(badInFile.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(badInFile.err()).contains(config + ": kafka.delivery_timeout");
+    }
 }

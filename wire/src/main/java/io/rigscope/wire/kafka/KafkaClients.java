@@ -1,5 +1,6 @@
 package io.rigscope.wire.kafka;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -16,17 +17,34 @@ import java.util.TreeMap;
  * <p>Refused: {@code bootstrap.servers} (given as {@code bootstrap}) and the key and value (de)serializers (the wire
  * format is rigscope's).
  *
+ * <p>{@code deliveryTimeout} is the delivery limit: how long rigscope's producers ({@code WirePublisher}) retry a record
+ * the broker does not take (a broker away, a cluster gone) before it fails, Kafka's {@code delivery.timeout.ms};
+ * {@code --kafka-delivery-timeout}, or a series file's {@code kafka.delivery_timeout}, sets it.
+ *
  * @param bootstrap {@code host:port[,host:port]}
  * @param properties client properties, by name
+ * @param deliveryTimeout the delivery limit of rigscope's producers
  */
-public record KafkaClients(String bootstrap, Map<String, String> properties) {
+public record KafkaClients(String bootstrap, Map<String, String> properties, Duration deliveryTimeout) {
 
     /** Properties a user may not set: rigscope owns them. */
     public static final Set<String> MANAGED = Set.of("bootstrap.servers", "key.serializer", "value.serializer",
             "key.deserializer", "value.deserializer");
 
+    /** The delivery limit when none is given: Kafka's own default of {@code delivery.timeout.ms}, 2 minutes. */
+    public static final Duration DEFAULT_DELIVERY_TIMEOUT = Duration.ofMinutes(2);
+
+    /** Clients with the {@link #DEFAULT_DELIVERY_TIMEOUT}. */
+    public KafkaClients(String bootstrap, Map<String, String> properties) {
+        this(bootstrap, properties, DEFAULT_DELIVERY_TIMEOUT);
+    }
+
     public KafkaClients {
         Objects.requireNonNull(bootstrap, "bootstrap");
+        Objects.requireNonNull(deliveryTimeout, "deliveryTimeout");
+        if (deliveryTimeout.isNegative() || deliveryTimeout.isZero()) {
+            throw new IllegalArgumentException("the delivery limit must be > 0, was " + deliveryTimeout);
+        }
         if (bootstrap.isBlank()) {
             throw new IllegalArgumentException("bootstrap is blank");
         }
@@ -52,9 +70,15 @@ public record KafkaClients(String bootstrap, Map<String, String> properties) {
         return props;
     }
 
+    /** These clients with the delivery limit {@code limit}. */
+    public KafkaClients withDeliveryTimeout(Duration limit) {
+        return new KafkaClients(bootstrap, properties, limit);
+    }
+
     /** The property names, without their values (values may be credentials). */
     @Override
     public String toString() {
-        return "KafkaClients[" + bootstrap + ", properties " + properties.keySet() + "]";
+        return "KafkaClients[" + bootstrap + ", properties " + properties.keySet() + ", delivery limit "
+                + deliveryTimeout + "]";
     }
 }
