@@ -67,7 +67,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *                    opens them ({@link ClientLoops#open}) before the first run and closes them after the last; the
  *                    generator never closes them. null (the default): each run opens {@code ioThreads} loops of its
  *                    own and closes them when it ends, which costs the first tens of ms of every run (a fresh loop
- *                    thread starts in the interpreter: docs/generator.md "Profile"), so give loops to several runs
+ *                    thread starts in the interpreter: docs/generator.md "Where a request's CPU goes"), so give loops to several runs
  *                    in one process ({@link #withClientLoops})
  */
 public record GeneratorOptions(int ioThreads, long minWakeGapNanos, long maxSendLagNanos, boolean busyPoll, long pollNanos, Duration preconnect, Duration idleTimeout, int outboxCapacity, Path spoolDir, int batchMaxSamples,

@@ -212,7 +212,7 @@ public final class AnalyzerBench {
                 // always (a) then (b): every side follows the other kind. Alternating which went first put two
                 // sides of one kind back to back (raw, replay | replay, raw | raw, ...), and a side that followed its
                 // own kind ran slower: the rounds' ratios swung 0.64-0.99 that way against 0.80-0.86 this way
-                // (docs/analyzer.md, "Which goes first")
+                // (docs/analyzer.md, "Replay against raw consume")
                 timeRaw.run();
                 timeReplay.run();
                 Round measured = new Round(expected / raw[0], expected / replay[0], raw[1] / (double) expected,

@@ -56,7 +56,7 @@ public final class ClientLoops implements AutoCloseable {
      * owns them: it hands them to every run it makes ({@code GeneratorOptions.withClientLoops}) and closes them after
      * the last. Keep one set for all the runs of a process rather than a set per run: a new event-loop thread enters
      * its run loop in the interpreter, and shutting a group down deoptimized the loop code every other loop was
-     * running, which stalled the first ~50 ms of each run (docs/generator.md "Profile").
+     * running, which stalled the first ~50 ms of each run (docs/generator.md "Where a request's CPU goes").
      */
     public static ClientLoops open(int threads) {
         if (threads < 1) {
