@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * k6's thresholds judged over a k6 run's points as k6 judges them (docs/analyzer.md, "k6 thresholds").
+ * k6's thresholds judged over a k6 run's points as k6 judges them (docs/gates.md, "Thresholds of an imported k6 run, as k6 judges them").
  *
  * <ul>
  *   <li>A threshold on {@code metric} covers every point of that metric, every scenario together; a tag filter
