@@ -1,10 +1,6 @@
 package io.rigscope.rig.selftest;
 
-import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.localenv.kafka.DetachedBroker;
-import io.rigscope.model.wire.Ledger;
-import io.rigscope.model.wire.SampleBatch;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -62,7 +58,7 @@ public record DemoPair(int exitA, int exitB, boolean bOutlivedA, boolean sameBro
             Files.createDirectories(data);
             DetachedBroker.stop(data, Duration.ofSeconds(30));
             Process childA = demo(data, a, workDir);
-            String bootstrap = awaitBroker(data, childA);
+            String bootstrap = ChildCommands.awaitBroker(data, childA, "the first demo");
             progress.printf("  demo A (pid %d) started the broker at %s; demo B in %d s%n", childA.pid(), bootstrap,
                     B_AFTER_SEC);
             Thread.sleep(B_AFTER_SEC * 1000L);
@@ -76,12 +72,12 @@ public record DemoPair(int exitA, int exitB, boolean bOutlivedA, boolean sameBro
             String logA = Files.readString(log(workDir, a));
             String logB = Files.readString(log(workDir, b));
             String current = DetachedBroker.find(data).map(DetachedBroker.Running::bootstrap).orElse(bootstrap);
-            long[] countsA = counts(current, a);
-            long[] countsB = counts(current, b);
+            ChildCommands.SeriesCounts countsA = ChildCommands.counts(current, a);
+            ChildCommands.SeriesCounts countsB = ChildCommands.counts(current, b);
             long traces = (logA + "\n" + logB).lines().filter(l -> l.startsWith("\tat ")).count();
             return new DemoPair(exitA, exitB, outlived, logB.contains("kafka: using embedded broker at " + bootstrap),
                     Files.isRegularFile(report(workDir, a)) && Files.isRegularFile(report(workDir, b)),
-                    (int) countsA[0], (int) countsA[1], (int) countsB[0], (int) countsB[1], countsA[2], countsB[2],
+                    repeats(countsA), reconciled(countsA), repeats(countsB), reconciled(countsB), lost(countsA), lost(countsB),
                     traces);
         } catch (IOException e) {
             throw new UncheckedIOException("the two-demo scenario failed: " + e, e);
@@ -93,27 +89,19 @@ public record DemoPair(int exitA, int exitB, boolean bOutlivedA, boolean sameBro
         }
     }
 
-    /** {repeats in the report replayed from the topics, of them reconciled, ledger's sent less samples on the topic}. */
-    private static long[] counts(String bootstrap, String series) {
-        SeriesRecords topics = SeriesRecords.fromTopics(bootstrap, series);
-        long samples = topics.of(SampleBatch.class).stream().mapToLong(x -> x.samples().size()).sum();
-        long sent = topics.of(Ledger.class).stream().mapToLong(Ledger::sent).sum();
-        SeriesReport report = topics.report(series);
-        List<RepeatSummary> repeats = report.repeats();
-        long reconciled = repeats.stream().filter(r -> Boolean.TRUE.equals(r.reconciled())).count();
-        return new long[] {repeats.size(), reconciled, sent - samples};
+
+
+    private static int repeats(ChildCommands.SeriesCounts counts) {
+        return counts.report().repeats().size();
     }
 
-    private static String awaitBroker(Path data, Process child) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < deadline && child.isAlive()) {
-            var running = DetachedBroker.find(data);
-            if (running.isPresent()) {
-                return running.get().bootstrap();
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException("the first demo started no broker on " + data);
+    private static int reconciled(ChildCommands.SeriesCounts counts) {
+        return (int) counts.report().repeats().stream().filter(r -> Boolean.TRUE.equals(r.reconciled())).count();
+    }
+
+    /** The ledger's sent less the samples on the topic. */
+    private static long lost(ChildCommands.SeriesCounts counts) {
+        return counts.sent() - counts.samples();
     }
 
     private static Path log(Path workDir, String series) {

@@ -1,10 +1,7 @@
 package io.rigscope.rig.selftest;
 
-import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.generator.bench.BenchServer;
 import io.rigscope.localenv.kafka.DetachedBroker;
-import io.rigscope.model.wire.Ledger;
-import io.rigscope.model.wire.SampleBatch;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -59,7 +56,7 @@ record SharedBroker(int exitA, int exitB, boolean sameBroker, boolean restarted,
             Files.createDirectories(data);
             DetachedBroker.stop(data, Duration.ofSeconds(30));
             Process childA = generate(server.url(), data, a, SHORT_SEC, workDir);
-            String bootstrap = awaitBroker(data, childA);
+            String bootstrap = ChildCommands.awaitBroker(data, childA, "the first command");
             progress.printf("  A (pid %d) started the broker at %s; starting B%n", childA.pid(), bootstrap);
             Process childB = generate(server.url(), data, b, LONG_SEC, workDir);
             int exitA = childA.waitFor(120, TimeUnit.SECONDS) ? childA.exitValue() : -1;
@@ -80,13 +77,13 @@ record SharedBroker(int exitA, int exitB, boolean sameBroker, boolean restarted,
                     .map(l -> l.replaceAll(".* after ([0-9.]+) s.*", "$1")).mapToDouble(Double::parseDouble)
                     .findFirst().orElse(-1);
             String current = DetachedBroker.find(data).map(DetachedBroker.Running::bootstrap).orElse(bootstrap);
-            long[] countsA = counts(current, a);
-            long[] countsB = counts(current, b);
+            ChildCommands.SeriesCounts countsA = ChildCommands.counts(current, a);
+            ChildCommands.SeriesCounts countsB = ChildCommands.counts(current, b);
             long traces = (logA + "\n" + logB).lines().filter(l -> l.startsWith("\tat ") || l.contains("Exception:")
                     && !l.startsWith("kafka:")).count();
             return new SharedBroker(exitA, exitB, logB.contains("kafka: using embedded broker at " + bootstrap),
-                    restarted, restartSec, countsA[0], countsA[1], countsB[0], countsB[1], (int) countsA[2],
-                    (int) countsB[2], traces);
+                    restarted, restartSec, countsA.sent(), countsA.samples(), countsB.sent(), countsB.samples(),
+                    countsA.report().repeats().size(), countsB.report().repeats().size(), traces);
         } catch (IOException e) {
             throw new UncheckedIOException("the shared-broker scenario failed: " + e, e);
         } catch (InterruptedException e) {
@@ -99,26 +96,7 @@ record SharedBroker(int exitA, int exitB, boolean sameBroker, boolean restarted,
         }
     }
 
-    /** {sent by the ledger, samples on the topic, repeats in the report replayed from the topics}. */
-    private static long[] counts(String bootstrap, String series) {
-        SeriesRecords topics = SeriesRecords.fromTopics(bootstrap, series);
-        long samples = topics.of(SampleBatch.class).stream().mapToLong(x -> x.samples().size()).sum();
-        long sent = topics.of(Ledger.class).stream().mapToLong(Ledger::sent).sum();
-        SeriesReport report = topics.report(series);
-        return new long[] {sent, samples, report.repeats().size()};
-    }
 
-    private static String awaitBroker(Path data, Process child) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (System.nanoTime() < deadline && child.isAlive()) {
-            var running = DetachedBroker.find(data);
-            if (running.isPresent()) {
-                return running.get().bootstrap();
-            }
-            Thread.sleep(200);
-        }
-        throw new IllegalStateException("the first command started no broker on " + data);
-    }
 
     private static Path log(Path workDir, String series) {
         return workDir.resolve(series + ".generate.log");
