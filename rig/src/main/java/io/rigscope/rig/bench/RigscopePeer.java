@@ -19,8 +19,9 @@ import java.util.Map;
  * copy in peers/common) in a JVM of its own that runs each step through {@link GeneratorBench} (the real generator:
  * scheduler, client, sample batcher, outbox, health; records counted and dropped, not published). Its settings come
  * from system properties the bench sets: {@code rigscope.peer.threads} (client event loops) and
- * {@code rigscope.peer.max-in-flight} (each absent: the step's by {@code generate}'s rule, {@code DefaultSizing}), {@code rigscope.peer.min-wake-gap-us}, {@code rigscope.peer.preconnect-ms},
- * {@code rigscope.peer.poll-us}, {@code rigscope.peer.max-send-lag-us} (0: precise), {@code rigscope.peer.busy-poll}.
+ * {@code rigscope.peer.max-in-flight} (each absent: the step's by {@code generate}'s rule, {@code DefaultSizing}),
+ * {@code rigscope.peer.min-wake-gap-us}, {@code rigscope.peer.preconnect-ms}, {@code rigscope.peer.poll-us},
+ * {@code rigscope.peer.max-send-lag-us} (0: precise), {@code rigscope.peer.busy-poll}.
  */
 public final class RigscopePeer extends PeerDriver {
 
@@ -76,7 +77,8 @@ public final class RigscopePeer extends PeerDriver {
         ClientLoops stepLoops = loops.computeIfAbsent(n, ClientLoops::open);
         BenchResult r = new GeneratorBench(URI.create(url), null, DISCARD, options.withClientLoops(stepLoops), cap)
                 .run(rate, length);
-        return new Result().put("client_loops", n).put("max_in_flight", cap).put("sent", r.sent()).put("errors", r.failed()).put("dropped", r.dropped())
+        return new Result().put("client_loops", n).put("max_in_flight", cap)
+                .put("sent", r.sent()).put("errors", r.failed()).put("dropped", r.dropped())
                 .put("capped", r.dropped() > 0).put("lag_p50_ms", r.lagP50Ms()).put("lag_p99_ms", r.lagP99Ms())
                 .put("lag_max_ms", r.lagMaxMs()).put("p50_ms", r.serviceP50Ms()).put("p99_ms", r.serviceP99Ms())
                 .put("latency", "service_time_t2-t1");
