@@ -91,6 +91,10 @@ class BenchGeneratorVsPeersTest {
         JsonNode defaults = rigscope.get("defaults").get("settings");
         assertThat(defaults.get("max-in-flight").asText()).isEqualTo("generate's: 25 ms of the rate, at least 256");
         assertThat(defaults.get("threads").asText()).startsWith("generate's: one per 50,000 req/s");
+        // and at its step (300 req/s) the row ran with what generate takes there: one loop, the cap 256
+        JsonNode defaultsStep = rigscope.get("defaults").get("steps").get(0);
+        assertThat(defaultsStep.get("client_loops").asInt()).isEqualTo(1);
+        assertThat(defaultsStep.get("max_in_flight").asInt()).isEqualTo(256);
         assertThat(defaults.get("wake_policy").asText()).isEqualTo("adaptive");
         assertThat(defaults.get("max-send-lag-us").asText()).isEqualTo("100");
         JsonNode best = rigscope.get("best").get("settings");
