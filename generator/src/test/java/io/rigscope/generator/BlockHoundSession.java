@@ -13,7 +13,7 @@ import reactor.blockhound.BlockHound;
  * grow the same magazine group at once (seen when a test server answers from Reactor's parallel scheduler while
  * its event loop allocates). That lock is the allocator's own, not a blocking call of the code under test.
  * And one of the generator's own: {@code ClientLoops.sleepToPoll}, the bounded sleep of a client loop asked to
- * poll ({@code --poll-us}).
+ * poll ({@code --poll-us}), and {@code TimerSlack.lower}, the one write of its timer slack as a loop thread starts.
  */
 public final class BlockHoundSession implements LauncherSessionListener {
 
@@ -22,6 +22,7 @@ public final class BlockHoundSession implements LauncherSessionListener {
         BlockHound.install(builder -> builder
                 .allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$MagazineGroup", "tryExpandMagazines")
                 .allowBlockingCallsInside("io.netty.buffer.AdaptivePoolingAllocator$Magazine", "free")
-                .allowBlockingCallsInside("io.rigscope.generator.http.ClientLoops", "sleepToPoll"));
+                .allowBlockingCallsInside("io.rigscope.generator.http.ClientLoops", "sleepToPoll")
+                .allowBlockingCallsInside("io.rigscope.generator.http.TimerSlack", "lower"));
     }
 }

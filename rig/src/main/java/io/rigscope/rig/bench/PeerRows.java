@@ -13,9 +13,11 @@ import java.util.Map;
  * that the drivers read ({@code rigscope.peer.*}; a property absent leaves the tool's own default).
  *
  * <ul>
- *   <li>rigscope, defaults: what {@code generate} does without flags ({@link GeneratorOptions#defaults()}: a client
- *       loop per CPU, the adaptive wake policy with its 100 µs lag budget, 50 µs least wake gap, 100 ms of connections
- *       opened ahead, no polling) and {@code generate}'s in-flight cap, {@value #GENERATE_MAX_IN_FLIGHT}. Best: its
+ *   <li>rigscope, defaults: what {@code generate} does without flags ({@link GeneratorOptions#defaults()}: the
+ *       adaptive wake policy with its 100 µs lag budget, 50 µs least wake gap, 100 ms of connections opened ahead, no
+ *       polling), and at each step {@code generate}'s client loops and in-flight cap for that rate
+ *       ({@code DefaultSizing}: a loop per 50,000 req/s at most the CPUs, 25 ms of the rate at least 256; the row
+ *       sets neither property, so {@code RigscopePeer} applies the rule). Best: its
  *       defaults are its intended best; what the best row changes is the load's shape, not the engine: one client
  *       loop (a lane takes up to 25,000 req/s, and a second loop only competes with the server for the CPUs) and the
  *       in-flight cap of {@code --max-in-flight} (1,000: a host stall of 83 ms at 12,000 req/s fits under it, 21 ms
@@ -36,8 +38,6 @@ public final class PeerRows {
     /** The two rows, in the order they run. */
     public static final List<String> NAMES = List.of("defaults", "best");
 
-    /** {@code generate --max-in-flight}'s default: rigscope's in-flight cap when nobody sets one. */
-    public static final int GENERATE_MAX_IN_FLIGHT = 256;
     /** wrk's own defaults: {@code -t2 -c10}. */
     static final int WRK_DEFAULT_THREADS = 2;
     static final int WRK_DEFAULT_CONNECTIONS = 10;
@@ -77,14 +77,17 @@ public final class PeerRows {
                     p.put("rigscope.peer.max-in-flight", Integer.toString(config.maxInFlight()));
                     p.putAll(config.rigscopeProperties());
                 } else {
+                    // no threads nor max-in-flight: each step takes generate's (DefaultSizing at the step's rate)
                     GeneratorOptions d = GeneratorOptions.defaults();
-                    p.put("rigscope.peer.threads", Integer.toString(toolCpus));
-                    p.put("rigscope.peer.max-in-flight", Integer.toString(GENERATE_MAX_IN_FLIGHT));
                     p.put("rigscope.peer.min-wake-gap-us", Long.toString(d.minWakeGapNanos() / 1000));
                     p.put("rigscope.peer.preconnect-ms", Long.toString(d.preconnect().toMillis()));
                     p.put("rigscope.peer.poll-us", Long.toString(d.pollNanos() / 1000));
                     p.put("rigscope.peer.max-send-lag-us", Long.toString(d.maxSendLagNanos() / 1000));
                     p.put("rigscope.peer.busy-poll", Boolean.toString(d.busyPoll()));
+                }
+                if (!best) {
+                    s.put("threads", "generate's: one per 50,000 req/s, at most the " + toolCpus + " CPU(s)");
+                    s.put("max-in-flight", "generate's: 25 ms of the rate, at least 256");
                 }
                 p.forEach((k, v) -> s.put(k.replace("rigscope.peer.", ""), v));
                 long lag = Long.parseLong(p.getOrDefault("rigscope.peer.max-send-lag-us", "100"));

@@ -137,6 +137,13 @@ record PeerStep(double rate, Duration length, long count, long firstNanos, long 
         m.put("server_cpu_us_per_request", count == 0 ? null : PeerBench.round(serverCpuNanos / 1000.0 / count, 2));
         m.put("sleeps_per_request", sleepsPerRequestFigure());
         m.put("latency", latency());
+        // rigscope's: the client loops and in-flight cap this step ran with (its defaults row: generate's at this rate)
+        for (String key : List.of("client_loops", "max_in_flight")) {
+            String v = tool.get(key);
+            if (v != null) {
+                m.put(key, v.matches("\\d+") ? (Object) Long.parseLong(v) : v);
+            }
+        }
         if (hostJitter != null) {
             m.put("host_jitter_during_step", hostJitter.toMap());
         }

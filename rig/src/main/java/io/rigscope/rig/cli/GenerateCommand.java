@@ -8,6 +8,7 @@ import io.rigscope.generator.RunSummary;
 import io.rigscope.generator.ScenarioSummary;
 import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.generator.plan.BodyTemplate;
+import io.rigscope.generator.plan.DefaultSizing;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
@@ -117,9 +118,10 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--header", paramLabel = "NAME:VALUE", description = "An extra request header (repeatable).")
     List<String> headers = new ArrayList<>();
 
-    @Option(names = "--max-in-flight", defaultValue = "256",
-            description = "Open loop: concurrency cap (k6 maxVUs); a request due beyond it is dropped. Default ${DEFAULT-VALUE}.")
-    int maxInFlight;
+    @Option(names = "--max-in-flight", paramLabel = "N",
+            description = {"Open loop: concurrency cap (k6 maxVUs); a request due beyond it is dropped. Default: the "
+                + "requests the scenario starts in 25 ms, at least 256 (500 at 20,000 req/s, 1,000 at 40,000)."})
+    Integer maxInFlight;
 
     @Option(names = "--timeout", defaultValue = "10s", description = "Request timeout (default ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -136,7 +138,9 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--workers", defaultValue = "16", description = "Closed loop: workers (default ${DEFAULT-VALUE}).")
     int workers;
 
-    @Option(names = "--io-threads", description = "HTTP client event loops (default: cores).")
+    @Option(names = "--io-threads", paramLabel = "N", description = {"HTTP client event loops. Default: one per 50,000 "
+        + "req/s of the plan's rate (its scenarios' rates added, this generator's share of them), at most the cores; "
+        + "closed loop, the cores."})
     Integer ioThreads;
 
     @Mixin
@@ -215,9 +219,8 @@ final class GenerateCommand implements Callable<Integer> {
         PrintStream lines = json ? System.err : System.out;
         GeneratorOptions options = client.applyTo(GeneratorOptions.defaults()
                 .withListener(r -> lines.println(r.line())));
-        if (ioThreads != null) {
-            options = options.withIoThreads(ioThreads);
-        }
+        options = options.withIoThreads(ioThreads != null ? ioThreads
+                : DefaultSizing.clientLoops(plan, Runtime.getRuntime().availableProcessors()));
         Path journal = noSpool ? null : spool != null ? spool
                 : Path.of(System.getProperty("java.io.tmpdir"), "rigscope-journal");
         if (journal != null) {
@@ -442,7 +445,8 @@ final class GenerateCommand implements Callable<Integer> {
             };
             List<Scenario> scenarios = new ArrayList<>();
             scenarios.add(new Scenario("ingest", method, URI.create(url), h, requestsPerSec,
-                    closedLoop ? workers : maxInFlight, t, body));
+                    closedLoop ? workers : maxInFlight != null ? maxInFlight : DefaultSizing.maxInFlight(requestsPerSec),
+                    t, body));
             if (probeUrl != null) {
                 scenarios.add(new Scenario("probe", "GET", URI.create(probeUrl), h, probeRate, closedLoop ? 1 : 16, t, null));
             }

@@ -40,8 +40,6 @@ public record ScenarioSpec(String name, String method, String url, Map<String, S
                            String rateUnit, Integer maxInFlight, Integer workers, String timeout, Body body,
                            Check check) {
 
-    /** Without {@code max_in_flight}: k6's maxVUs-like cap on requests in flight. */
-    public static final int DEFAULT_MAX_IN_FLIGHT = 256;
     /** Without {@code timeout}. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -136,7 +134,9 @@ public record ScenarioSpec(String name, String method, String url, Map<String, S
             throw fail(p, at + "workers", "cannot be given with max_in_flight (the same cap: give one)");
         }
         int cap = p.maxInFlightOverride() != null ? p.maxInFlightOverride()
-                : maxInFlight != null ? maxInFlight : workers != null ? workers : DEFAULT_MAX_IN_FLIGHT;
+                : maxInFlight != null ? maxInFlight : workers != null ? workers
+                // without either: k6's maxVUs-like cap, the requests the scenario starts in 25 ms, at least 256
+                : io.rigscope.generator.plan.DefaultSizing.maxInFlight(requestsPerSec);
         Duration t = timeout == null ? DEFAULT_TIMEOUT : duration(p, at + "timeout", timeout);
         strings(p, at + "headers", headers);
         ResponseCheck responseCheck = check == null ? null : check(p, at + "check.");

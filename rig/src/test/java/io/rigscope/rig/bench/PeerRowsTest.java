@@ -23,12 +23,15 @@ class PeerRowsTest {
     @Test
     void rigscopesDefaultsAreGeneratesAndItsBestTheBenchFlags() {
         PeerRows.Row defaults = PeerRows.of("rigscope", "defaults", config(), 2);
-        assertThat(defaults.properties()).containsEntry("rigscope.peer.threads", "2")
-                .containsEntry("rigscope.peer.max-in-flight", "256").containsEntry("rigscope.peer.max-send-lag-us", "100")
+        // no loops nor cap: RigscopePeer takes generate's at each step's rate (DefaultSizing)
+        assertThat(defaults.properties()).doesNotContainKeys("rigscope.peer.threads", "rigscope.peer.max-in-flight")
+                .containsEntry("rigscope.peer.max-send-lag-us", "100")
                 .containsEntry("rigscope.peer.min-wake-gap-us", "50").containsEntry("rigscope.peer.poll-us", "0")
                 .containsEntry("rigscope.peer.preconnect-ms", "100").containsEntry("rigscope.peer.busy-poll", "false");
-        assertThat(defaults.settings()).containsEntry("wake_policy", "adaptive").containsEntry("max-in-flight", "256");
-        // that this cap is generate's own default: rig.cli.PeerRowsDefaultsTest
+        assertThat(defaults.settings()).containsEntry("wake_policy", "adaptive")
+                .containsEntry("max-in-flight", "generate's: 25 ms of the rate, at least 256")
+                .containsEntry("threads", "generate's: one per 50,000 req/s, at most the 2 CPU(s)");
+        // that generate has no fixed cap nor loop count either: rig.cli.PeerRowsDefaultsTest
         PeerRows.Row best = PeerRows.of("rigscope", "best", config(), 2);
         assertThat(best.properties()).containsEntry("rigscope.peer.threads", "1")
                 .containsEntry("rigscope.peer.max-in-flight", "1000").containsEntry("rigscope.peer.max-send-lag-us", "0")

@@ -86,11 +86,15 @@ class BenchGeneratorVsPeersTest {
             // the generator's process slept during the step (its loop waits for replies and for its timer)
             assertThat(step.get("sleeps_per_request").asDouble()).as(step.toString()).isPositive();
         }
-        // defaults: what generate does without flags (a loop per CPU, its in-flight cap of 256, the adaptive policy);
+        // defaults: what generate does without flags (its loops and cap for the step's rate, the adaptive policy);
         // best: the bench's flags (one loop, --max-in-flight 1000 by default)
         JsonNode defaults = rigscope.get("defaults").get("settings");
-        assertThat(defaults.get("max-in-flight").asText()).isEqualTo("256");
-        assertThat(defaults.get("threads").asInt()).isEqualTo(io.rigscope.rig.bench.CpuSplit.allowedCpus().size());
+        assertThat(defaults.get("max-in-flight").asText()).isEqualTo("generate's: 25 ms of the rate, at least 256");
+        assertThat(defaults.get("threads").asText()).startsWith("generate's: one per 50,000 req/s");
+        // and at its step (300 req/s) the row ran with what generate takes there: one loop, the cap 256
+        JsonNode defaultsStep = rigscope.get("defaults").get("steps").get(0);
+        assertThat(defaultsStep.get("client_loops").asInt()).isEqualTo(1);
+        assertThat(defaultsStep.get("max_in_flight").asInt()).isEqualTo(256);
         assertThat(defaults.get("wake_policy").asText()).isEqualTo("adaptive");
         assertThat(defaults.get("max-send-lag-us").asText()).isEqualTo("100");
         JsonNode best = rigscope.get("best").get("settings");

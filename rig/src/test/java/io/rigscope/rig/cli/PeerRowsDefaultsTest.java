@@ -2,17 +2,20 @@ package io.rigscope.rig.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.rig.bench.PeerRows;
-import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import org.junit.jupiter.api.Test;
 
-/** The bench's rigscope defaults row uses {@code generate}'s own in-flight cap (the command is package-private). */
+/**
+ * {@code generate}'s in-flight cap and client loops have no fixed default: without the flags they follow the plan's
+ * rate ({@code DefaultSizing}), as the bench's rigscope defaults row does at each step (the command is
+ * package-private; the row's side: rig.bench.PeerRowsTest).
+ */
 class PeerRowsDefaultsTest {
 
     @Test
-    void theDefaultsRowsCapIsGeneratesDefault() {
-        CommandLine.Model.OptionSpec cap = new CommandLine(new GenerateCommand()).getCommandSpec()
-                .findOption("--max-in-flight");
-        assertThat(cap.defaultValue()).isEqualTo(Integer.toString(PeerRows.GENERATE_MAX_IN_FLIGHT));
+    void generatesCapAndLoopsHaveNoFixedDefaultSoTheRuleApplies() {
+        CommandLine.Model.CommandSpec spec = new CommandLine(new GenerateCommand()).getCommandSpec();
+        assertThat(spec.findOption("--max-in-flight").defaultValue()).isNull();
+        assertThat(spec.findOption("--io-threads").defaultValue()).isNull();
     }
 }
