@@ -7,7 +7,7 @@ import static io.rigscope.analyzer.scene.LeverContext.num;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
 import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.second.TimingFigure;
+import io.rigscope.analyzer.second.ServerTimingTrack.TimingFigure;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.wire.Waits;
 import java.util.ArrayList;

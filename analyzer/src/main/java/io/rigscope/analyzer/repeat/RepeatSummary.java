@@ -9,7 +9,7 @@ import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.second.SecondClosing;
-import io.rigscope.analyzer.second.TimingFigure;
+import io.rigscope.analyzer.second.ServerTimingTrack.TimingFigure;
 import io.rigscope.analyzer.window.Window;
 import java.util.Collections;
 import java.util.LinkedHashMap;

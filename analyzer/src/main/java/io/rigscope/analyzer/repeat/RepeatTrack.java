@@ -3,7 +3,7 @@ package io.rigscope.analyzer.repeat;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondClosing;
-import io.rigscope.analyzer.second.TimeWatermark;
+import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.RepeatEnd;

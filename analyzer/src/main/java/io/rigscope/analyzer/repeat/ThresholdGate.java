@@ -96,7 +96,7 @@ final class ThresholdGate implements Gate {
             RepeatTotals t = s.totals();
             count += t.count();
             failed += t.failed();
-            dropped += s.ledgers().totals().dropped();
+            dropped += s.ledgerDropped();
             if (t.count() > 0) {
                 sumServiceUs += t.meanServiceUs() * t.count();
                 minUs = Math.min(minUs, t.minServiceUs());

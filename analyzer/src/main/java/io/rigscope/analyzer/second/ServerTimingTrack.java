@@ -12,6 +12,8 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.IntCountsHistogram;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
  * What one scenario's responses said of the service's own time ({@code Server-Timing}) over a repeat: per metric
@@ -120,5 +122,16 @@ public final class ServerTimingTrack {
 
     private static double ms(long us) {
         return Math.round(us) / 1000.0;
+    }
+
+    /**
+     * One Server-Timing metric's figures over a span (a repeat, or one second): the median and the 99th percentile of
+     * the durations the service reported for it, ms (3 decimals).
+     *
+     * @param p50Ms median, ms
+     * @param p99Ms 99th percentile, ms
+     */
+    @JsonPropertyOrder({"p50_ms", "p99_ms"})
+    public record TimingFigure(@JsonProperty("p50_ms") double p50Ms, @JsonProperty("p99_ms") double p99Ms) {
     }
 }

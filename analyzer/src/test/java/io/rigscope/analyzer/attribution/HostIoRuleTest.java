@@ -10,7 +10,7 @@ import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.second.SecondLedger;
+import io.rigscope.analyzer.second.SecondStats.SecondLedger;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.testing.ProvokedRecordings;

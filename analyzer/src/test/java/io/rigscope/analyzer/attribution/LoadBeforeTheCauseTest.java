@@ -9,7 +9,7 @@ import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.freeze.Cadence;
-import io.rigscope.analyzer.second.SecondLedger;
+import io.rigscope.analyzer.second.SecondStats.SecondLedger;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.wire.OsMetrics;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import io.rigscope.analyzer.second.SecondStats.SecondLedger;
 
 class GeneratorLedgersTest {
 

@@ -9,6 +9,7 @@ import io.rigscope.model.wire.Sample;
 import java.util.ArrayDeque;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
 
 class ScenarioSecondsTest {
 
