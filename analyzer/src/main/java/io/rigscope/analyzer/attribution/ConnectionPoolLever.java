@@ -1,8 +1,8 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import static io.rigscope.analyzer.scene.LeverContext.num;
+import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.num;
 
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;

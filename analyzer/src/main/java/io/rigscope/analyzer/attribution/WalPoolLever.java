@@ -1,9 +1,9 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import static io.rigscope.analyzer.scene.LeverContext.num;
-import static io.rigscope.analyzer.scene.LeverContext.pgSize;
+import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.num;
+import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.pgSize;
 
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;

@@ -1,11 +1,11 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.freeze.Cadence;
@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
 
 /**
  * Judges a repeat: takes its figures once ({@link RepeatFacts}), lists its freeze-seconds and cadence, its

@@ -15,6 +15,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
+import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
 
 /**
  * The judgement of one repeat. Immutable.
@@ -87,6 +89,12 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             Map<String, TimingFigure> serverTiming,
                             @JsonProperty("silence") @JsonInclude(JsonInclude.Include.NON_NULL) Silence silence,
                             @com.fasterxml.jackson.annotation.JsonIgnore Map<String, Long> droppedByScenario) {
+
+    /**
+     * The reason both reconciliation gates fail with when a repeat claimed 0 events and the database gained 0 rows
+     * (the reconciliation gates of docs/gates.md): it measured nothing and proves nothing.
+     */
+    public static final String NOTHING_MEASURED = "nothing was written, nothing was measured";
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
+import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
 
 /**
  * What the analyzer holds for one repeat while it runs: its markers, its scenarios' seconds and the

@@ -4,12 +4,13 @@ import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.second.Latency;
 import io.rigscope.analyzer.second.RepeatTotals;
 import io.rigscope.analyzer.second.ScenarioSeconds;
-import io.rigscope.analyzer.threshold.Aggregation;
+import io.rigscope.analyzer.threshold.ThresholdExpression.Aggregation;
 import io.rigscope.analyzer.threshold.Threshold;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import org.HdrHistogram.Histogram;
+import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
 
 /**
  * One k6 threshold as a gate, judged as k6 judges it over the repeat: {@code http_req_duration} aggregates the
@@ -57,7 +58,7 @@ final class ThresholdGate implements Gate {
 
     /**
      * The threshold's value over the seconds given, measured as the gate measures it (the one home of that
-     * measure: {@link io.rigscope.analyzer.repeat.AbortOnFail} takes it while a repeat runs); NaN when nothing
+     * measure: {@link io.rigscope.analyzer.repeat.Abort.AbortOnFail} takes it while a repeat runs); NaN when nothing
      * could be measured.
      *
      * @param primary the primary scenario's seconds, or null

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.ReportFiles;

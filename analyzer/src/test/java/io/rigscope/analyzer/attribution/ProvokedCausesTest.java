@@ -3,9 +3,9 @@ package io.rigscope.analyzer.attribution;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.config.AttributionSettings;
+import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;

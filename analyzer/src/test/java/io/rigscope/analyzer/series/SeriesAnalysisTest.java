@@ -12,7 +12,7 @@ import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.decision.SeriesReport;
-import io.rigscope.analyzer.decision.SeriesVerdict;
+import io.rigscope.analyzer.decision.SeriesReport.SeriesVerdict;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.telemetry.TelemetryStream;
 import io.rigscope.model.codec.Decoded;

@@ -7,6 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
+import io.rigscope.analyzer.threshold.ThresholdExpression.Aggregation;
+import io.rigscope.analyzer.threshold.Metric.MetricType;
 
 class ThresholdExpressionTest {
 
