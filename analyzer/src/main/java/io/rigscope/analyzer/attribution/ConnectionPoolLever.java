@@ -8,7 +8,7 @@ import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.second.ServerTimingTrack.TimingFigure;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.Waits;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,7 @@ import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.episode.Lever;
 import io.rigscope.analyzer.second.ServerTimingTrack;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.ServerTiming;
 

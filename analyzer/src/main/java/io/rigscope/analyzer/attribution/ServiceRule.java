@@ -5,7 +5,7 @@ import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.second.ServerTimingTrack;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.pgSize;
 
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.PgLogEvent;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import io.rigscope.analyzer.freeze.Cadence;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -14,7 +14,7 @@ import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.decision.SeriesReport.SeriesVerdict;
 import io.rigscope.analyzer.report.ReportFiles;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Canary;

@@ -10,6 +10,7 @@ import io.rigscope.model.wire.WireRecord;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 
 class TelemetryIndexTest {
 
