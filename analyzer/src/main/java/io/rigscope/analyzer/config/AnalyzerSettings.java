@@ -2,12 +2,12 @@ package io.rigscope.analyzer.config;
 
 import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.analyzer.threshold.ThresholdParser;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.ArrayList;
 
 /**
  * The analyzer's settings for one series: the scalar {@link AnalyzerSetting}s, and the k6 thresholds.

@@ -7,16 +7,16 @@ import io.rigscope.model.wire.WireRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
-import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 
 /**
  * The analyzer as a Reactor pipeline: input batches -> one {@link SeriesAnalysis} on its own thread -> decisions.

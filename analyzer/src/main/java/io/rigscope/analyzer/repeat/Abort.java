@@ -2,15 +2,15 @@ package io.rigscope.analyzer.repeat;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.json.WireView;
+import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.VerdictFacts;
-import java.util.Objects;
-import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.second.ScenarioSeconds;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**

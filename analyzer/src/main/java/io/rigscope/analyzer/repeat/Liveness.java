@@ -1,8 +1,5 @@
 package io.rigscope.analyzer.repeat;
 
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.analyzer.json.WireView;
@@ -11,7 +8,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Collections;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Which of a repeat's generators are still heard from. A generator takes part once it published a REPEAT_START

@@ -1,17 +1,18 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
-import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.freeze.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.second.ScenarioSeconds.ClosedSeconds;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.second.ScenarioSeconds;
+import io.rigscope.analyzer.second.ScenarioSeconds.ClosedSeconds;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.window.Window;
@@ -22,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import io.rigscope.analyzer.repeat.Liveness.Silence;
 
 /**
  * Judges a repeat: takes its figures once ({@link RepeatFacts}), lists its freeze-seconds and cadence, its

@@ -3,11 +3,13 @@ package io.rigscope.analyzer.repeat;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.json.WireView;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.freeze.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.json.WireView;
+import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
 import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.second.ServerTimingTrack.TimingFigure;
 import io.rigscope.analyzer.window.Window;
@@ -15,8 +17,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.rigscope.analyzer.repeat.Liveness.Silence;
-import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
 
 /**
  * The judgement of one repeat. Immutable.

@@ -1,24 +1,24 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.threshold.K6Verdict;
+import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
+import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.RepeatStart;
 import io.rigscope.model.wire.VerdictFacts;
-import java.util.function.Consumer;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
-import io.rigscope.analyzer.repeat.Liveness.Silence;
-import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
 
 /**
  * What the analyzer holds for one repeat while it runs: its markers, its scenarios' seconds and the

@@ -1,16 +1,16 @@
 package io.rigscope.analyzer.repeat;
 
 import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
 import io.rigscope.analyzer.second.Latency;
 import io.rigscope.analyzer.second.RepeatTotals;
 import io.rigscope.analyzer.second.ScenarioSeconds;
-import io.rigscope.analyzer.threshold.ThresholdExpression.Aggregation;
 import io.rigscope.analyzer.threshold.Threshold;
+import io.rigscope.analyzer.threshold.ThresholdExpression.Aggregation;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import org.HdrHistogram.Histogram;
-import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
 
 /**
  * One k6 threshold as a gate, judged as k6 judges it over the repeat: {@code http_req_duration} aggregates the

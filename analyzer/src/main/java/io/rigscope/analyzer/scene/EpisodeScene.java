@@ -2,7 +2,7 @@ package io.rigscope.analyzer.scene;
 
 import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
 import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.freeze.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
@@ -10,12 +10,12 @@ import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.OptionalLong;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * Everything a rule may look at for one episode: the episode, the primary scenario's seconds inside it and the

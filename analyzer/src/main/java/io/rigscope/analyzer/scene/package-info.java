@@ -5,5 +5,3 @@
  * when a repeat is judged.
  */
 package io.rigscope.analyzer.scene;
-
-import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;

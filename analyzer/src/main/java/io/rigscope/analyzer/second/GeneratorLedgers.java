@@ -1,10 +1,10 @@
 package io.rigscope.analyzer.second;
 
+import io.rigscope.analyzer.second.SecondStats.SecondLedger;
 import io.rigscope.model.wire.Ledger;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.TreeMap;
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
 
 /**
  * The ledgers of one scenario's generators in one repeat: each source's ledger (or time watermark), the counts

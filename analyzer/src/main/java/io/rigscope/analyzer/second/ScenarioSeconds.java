@@ -1,6 +1,8 @@
 package io.rigscope.analyzer.second;
 
 import io.rigscope.analyzer.freeze.FreezeRule;
+import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
+import io.rigscope.analyzer.second.SecondStats.SecondLedger;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;
 import java.util.ArrayDeque;
@@ -10,10 +12,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.HdrHistogram.Histogram;
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
-import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
 import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
 
 /**
  * The seconds of one scenario in one repeat: it takes each sample into its open second (a histogram) and each

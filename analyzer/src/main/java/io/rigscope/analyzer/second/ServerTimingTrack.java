@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.second;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.model.wire.LatencySettings;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.ServerTiming;
@@ -12,8 +14,6 @@ import java.util.NavigableMap;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.IntCountsHistogram;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
  * What one scenario's responses said of the service's own time ({@code Server-Timing}) over a repeat: per metric

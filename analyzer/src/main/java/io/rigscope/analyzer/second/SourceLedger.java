@@ -1,10 +1,10 @@
 package io.rigscope.analyzer.second;
 
+import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
 import io.rigscope.model.wire.Ledger;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Set;
-import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
 
 /**
  * One source's ledger for one scenario, or its time watermark when it declared one: what decides whether a

@@ -9,8 +9,8 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The telemetry one series delivered, placed on the series clock by each record's own {@code ts}: per stream,

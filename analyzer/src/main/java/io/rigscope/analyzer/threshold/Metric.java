@@ -1,13 +1,13 @@
 package io.rigscope.analyzer.threshold;
 
-import java.util.Arrays;
-import java.util.Optional;
-import java.util.stream.Collectors;
 import io.rigscope.analyzer.threshold.ThresholdExpression.Aggregation;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The k6 metrics a rigscope threshold may name (those the analyzer measures live), each with its k6

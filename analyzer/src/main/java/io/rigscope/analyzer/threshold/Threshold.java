@@ -1,9 +1,9 @@
 package io.rigscope.analyzer.threshold;
 
-import java.time.Duration;
-import java.util.Objects;
 import io.rigscope.analyzer.threshold.ThresholdExpression.Aggregation;
 import io.rigscope.analyzer.threshold.ThresholdExpression.Comparison;
+import java.time.Duration;
+import java.util.Objects;
 
 /**
  * One parsed k6 threshold, e.g. {@code http_req_duration{scenario:ingest}: p(99)<500}.

@@ -1,12 +1,12 @@
 package io.rigscope.analyzer.threshold;
 
+import io.rigscope.analyzer.threshold.ThresholdParser.K6Duration;
+import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
-import io.rigscope.analyzer.threshold.ThresholdParser.K6Duration;
 
 /**
  * One threshold as k6 declares it, not yet parsed: an entry of k6's {@code thresholds} option, a string or an

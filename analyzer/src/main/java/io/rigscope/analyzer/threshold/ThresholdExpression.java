@@ -1,8 +1,8 @@
 package io.rigscope.analyzer.threshold;
 
-import java.util.Objects;
-import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import io.rigscope.analyzer.threshold.Metric.MetricType;
+import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
+import java.util.Objects;
 
 /**
  * One threshold expression, {@code AGG OP NUMBER}: the one grammar of k6 thresholds in rigscope, read for

@@ -1,13 +1,13 @@
 package io.rigscope.analyzer.threshold;
 
+import io.rigscope.analyzer.threshold.Metric.MetricType;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.math.BigDecimal;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.rigscope.analyzer.threshold.Metric.MetricType;
 
 /**
  * Parses rigscope's own k6 thresholds (those the analyzer judges live, on a {@link Metric}). The input is k6's

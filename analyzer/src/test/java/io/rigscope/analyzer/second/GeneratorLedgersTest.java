@@ -2,12 +2,12 @@ package io.rigscope.analyzer.second;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.second.SecondStats.SecondLedger;
 import io.rigscope.model.wire.Ledger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
 
 class GeneratorLedgersTest {
 

@@ -3,13 +3,13 @@ package io.rigscope.analyzer.second;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.freeze.FreezeRule;
+import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;
 import java.util.ArrayDeque;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
 
 class ScenarioSecondsTest {
 

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rigscope.analyzer.decision.Decision;
+import io.rigscope.analyzer.attribution.Attributor;
+import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
 import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
 import io.rigscope.analyzer.bench.SyntheticSeries.Stall;
-import io.rigscope.analyzer.bench.SyntheticSeries;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.attribution.Attributor;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.decision.SeriesReport.SeriesVerdict;
 import io.rigscope.analyzer.report.ReportFiles;

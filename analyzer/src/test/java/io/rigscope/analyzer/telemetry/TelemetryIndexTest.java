@@ -2,6 +2,7 @@ package io.rigscope.analyzer.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.Canary;
 import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Marker;
@@ -10,7 +11,6 @@ import io.rigscope.model.wire.WireRecord;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 
 class TelemetryIndexTest {
 

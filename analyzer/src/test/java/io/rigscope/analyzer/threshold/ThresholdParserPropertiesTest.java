@@ -2,13 +2,13 @@ package io.rigscope.analyzer.threshold;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import io.rigscope.localenv.testing.Mutations;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 
 /** Property tests of the k6 threshold parser: any text is a threshold or a {@link ThresholdSyntaxException} naming it. */
 class ThresholdParserPropertiesTest {
