@@ -1,12 +1,12 @@
 package io.rigscope.analyzer.api;
 
-import io.rigscope.analyzer.decision.DecisionCodec;
-import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.pipeline.AnalyzerClock;
+import io.rigscope.analyzer.decision.Decision;
+import io.rigscope.analyzer.decision.DecisionCodec;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.pipeline.AnalyzerPipeline;
+import io.rigscope.analyzer.pipeline.AnalyzerPipeline.AnalyzerClock;
 import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.series.SeriesAnalysis;
 import io.rigscope.model.codec.Decoded;

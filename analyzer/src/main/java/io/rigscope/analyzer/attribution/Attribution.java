@@ -1,12 +1,12 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.attribution.CauseSpec.Flag;
+import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Episode.Confidence;
+import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

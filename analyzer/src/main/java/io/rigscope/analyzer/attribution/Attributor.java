@@ -1,10 +1,10 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.scene.LeverContext;
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Episode.Confidence;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import java.util.List;
 
 /**

@@ -1,14 +1,14 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverContext;
-import io.rigscope.analyzer.scene.EpisodeScene;
-import static io.rigscope.analyzer.scene.LeverContext.num;
+import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.num;
 
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.second.TimingFigure;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.second.ServerTimingTrack.TimingFigure;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.Waits;
 import java.util.ArrayList;
 import java.util.List;

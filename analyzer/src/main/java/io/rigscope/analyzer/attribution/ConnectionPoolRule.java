@@ -1,9 +1,9 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.second.ServerTimingTrack;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
 import java.util.List;
 import java.util.Objects;

@@ -1,10 +1,10 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.Vmstat;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.Vmstat;
 import java.util.List;
 

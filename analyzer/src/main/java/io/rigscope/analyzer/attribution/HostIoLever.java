@@ -1,12 +1,12 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverContext;
-import io.rigscope.analyzer.scene.EpisodeScene;
-import static io.rigscope.analyzer.scene.LeverContext.num;
+import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.num;
 
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.episode.Lever;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 
 /**
  * {@code host_io}: the disk stopped with nothing in Postgres to explain it; no database setting moves it. The lever

@@ -3,7 +3,7 @@ package io.rigscope.analyzer.attribution;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.scene.LeverContext;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 
 /**
  * One cause's lever (docs/attribution.md, Levers): from an attributed episode, the scene it was attributed in and

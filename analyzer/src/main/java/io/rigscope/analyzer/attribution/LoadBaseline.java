@@ -2,7 +2,7 @@ package io.rigscope.analyzer.attribution;
 
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.Waits;
 import java.util.Arrays;
 import java.util.OptionalDouble;

@@ -3,7 +3,7 @@ package io.rigscope.analyzer.attribution;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.second.ServerTimingTrack;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.ServerTiming;
 import io.rigscope.model.wire.Waits;

@@ -1,12 +1,12 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverContext;
-import io.rigscope.analyzer.scene.EpisodeScene;
-import static io.rigscope.analyzer.scene.LeverContext.num;
+import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.num;
 
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.PgLogEvent;
 import java.util.ArrayList;

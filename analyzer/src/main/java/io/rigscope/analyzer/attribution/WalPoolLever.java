@@ -1,13 +1,13 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverContext;
-import io.rigscope.analyzer.scene.EpisodeScene;
-import static io.rigscope.analyzer.scene.LeverContext.num;
-import static io.rigscope.analyzer.scene.LeverContext.pgSize;
+import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.num;
+import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.pgSize;
 
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.episode.Lever;
-import io.rigscope.analyzer.telemetry.TelemetryStream;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.PgLogEvent;
 import java.util.ArrayList;

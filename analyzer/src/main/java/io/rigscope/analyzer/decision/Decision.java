@@ -116,7 +116,7 @@ public sealed interface Decision {
 
     /**
      * Live only: a threshold with k6's {@code abortOnFail} failed while the repeat ran
-     * ({@link io.rigscope.analyzer.repeat.AbortOnFail}); whoever runs the load stops the repeat and writes the
+     * ({@link io.rigscope.analyzer.repeat.Abort.AbortOnFail}); whoever runs the load stops the repeat and writes the
      * stop into its REPEAT_END marker, where the repeat's judgement reads it. Decided at most once per repeat.
      */
     record Stop(String series, int rep, String scenario, long tsUs, Abort abort) implements Decision {

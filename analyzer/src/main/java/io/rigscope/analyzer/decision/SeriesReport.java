@@ -3,10 +3,9 @@ package io.rigscope.analyzer.decision;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.json.WireView;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.repeat.ReconciliationGate;
+import io.rigscope.analyzer.json.WireView;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import java.util.ArrayList;
@@ -145,8 +144,8 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
             }
             figures.add("qty_sum_gained " + qty.value() + " != qty_sum_sent " + qty.limit());
         }
-        if (reasons.contains(ReconciliationGate.NOTHING)) {
-            return ReconciliationGate.NOTHING + " (0 events claimed, 0 rows gained)";
+        if (reasons.contains(RepeatSummary.NOTHING_MEASURED)) {
+            return RepeatSummary.NOTHING_MEASURED + " (0 events claimed, 0 rows gained)";
         }
         String f = String.join(", ", figures);
         return reasons.isEmpty() ? f : String.join(", ", reasons) + " (" + f + ")";
@@ -269,5 +268,15 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
     @JsonProperty("episodes")
     List<Episode> wireEpisodes() {
         return episodes();
+    }
+
+    /** A series' verdict. */
+    public enum SeriesVerdict {
+        /** Every repeat passed every gate. */
+        PASS,
+        /** At least one repeat failed a gate (or there was no repeat). */
+        FAIL,
+        /** Sent and stored could not be reconciled: no figures are published. */
+        UNRECONCILED
     }
 }

@@ -1,8 +1,8 @@
 package io.rigscope.analyzer.repeat;
 
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
 import java.util.ArrayList;
 import java.util.Comparator;

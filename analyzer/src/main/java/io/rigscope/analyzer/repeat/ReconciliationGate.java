@@ -19,10 +19,10 @@ import java.util.function.ToLongFunction;
  * stored them ({@link RepeatFacts.Claim#explain}: "; 262 requests of 10 events timed out: 2,620 events that may have
  * been stored, which can explain the 1,780").
  */
-public final class ReconciliationGate implements Gate {
+final class ReconciliationGate implements Gate {
 
     /** The reason both gates give when the repeat claimed no event and the database gained no row. */
-    public static final String NOTHING = "nothing was written, nothing was measured";
+    static final String NOTHING = RepeatSummary.NOTHING_MEASURED;
 
     private final String name;
     private final boolean required;

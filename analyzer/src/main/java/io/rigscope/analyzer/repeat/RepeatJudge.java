@@ -1,17 +1,18 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.scene.LeverContext;
-import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.freeze.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.second.ClosedSeconds;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.second.ScenarioSeconds;
+import io.rigscope.analyzer.second.ScenarioSeconds.ClosedSeconds;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.window.Window;
@@ -52,7 +53,7 @@ public final class RepeatJudge {
         long failed = 0;
         long late = 0;
         for (ScenarioSeconds s : track.scenarios().values()) {
-            dropped += s.ledgers().totals().dropped();
+            dropped += s.ledgerDropped();
             failed += s.totals().failed();
             late += s.totals().lateSamples();
         }
@@ -80,7 +81,7 @@ public final class RepeatJudge {
         long samples = primary == null ? 0 : primary.totals().count();
 
         RepeatFacts facts = new RepeatFacts(track.kind(), primary, name -> track.scenarios().get(name), samples,
-                primary == null ? 0 : primary.ledgers().totals().scheduled(),
+                primary == null ? 0 : primary.ledgerScheduled(),
                 primary == null ? 0 : primary.totals().count() - primary.totals().failed(),
                 dropped, failed, spanSec, DriftRule.thirds(primary), probeP99,
                 primary == null ? new RepeatFacts.Claim(0, 0)
@@ -230,7 +231,7 @@ public final class RepeatJudge {
 
     private static Map<String, Long> droppedByScenario(RepeatTrack track) {
         Map<String, Long> out = new LinkedHashMap<>();
-        track.scenarios().forEach((name, s) -> out.put(name, s.ledgers().totals().dropped()));
+        track.scenarios().forEach((name, s) -> out.put(name, s.ledgerDropped()));
         return out;
     }
 }

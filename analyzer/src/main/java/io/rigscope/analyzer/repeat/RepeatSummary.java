@@ -3,13 +3,15 @@ package io.rigscope.analyzer.repeat;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.json.WireView;
 import io.rigscope.analyzer.episode.Cause;
 import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.freeze.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
 import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.json.WireView;
+import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
 import io.rigscope.analyzer.second.SecondClosing;
-import io.rigscope.analyzer.second.TimingFigure;
+import io.rigscope.analyzer.second.ServerTimingTrack.TimingFigure;
 import io.rigscope.analyzer.window.Window;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -87,6 +89,12 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
                             Map<String, TimingFigure> serverTiming,
                             @JsonProperty("silence") @JsonInclude(JsonInclude.Include.NON_NULL) Silence silence,
                             @com.fasterxml.jackson.annotation.JsonIgnore Map<String, Long> droppedByScenario) {
+
+    /**
+     * The reason both reconciliation gates fail with when a repeat claimed 0 events and the database gained 0 rows
+     * (the reconciliation gates of docs/gates.md): it measured nothing and proves nothing.
+     */
+    public static final String NOTHING_MEASURED = "nothing was written, nothing was measured";
 
     public RepeatSummary {
         freezeSeconds = List.copyOf(freezeSeconds);

@@ -1,21 +1,23 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.threshold.K6Verdict;
+import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondClosing;
-import io.rigscope.analyzer.second.TimeWatermark;
+import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
+import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.RepeatStart;
 import io.rigscope.model.wire.VerdictFacts;
-import java.util.function.Consumer;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**

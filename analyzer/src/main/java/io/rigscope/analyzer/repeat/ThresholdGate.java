@@ -1,11 +1,12 @@
 package io.rigscope.analyzer.repeat;
 
 import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
 import io.rigscope.analyzer.second.Latency;
 import io.rigscope.analyzer.second.RepeatTotals;
 import io.rigscope.analyzer.second.ScenarioSeconds;
-import io.rigscope.analyzer.threshold.Aggregation;
 import io.rigscope.analyzer.threshold.Threshold;
+import io.rigscope.analyzer.threshold.ThresholdExpression.Aggregation;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -57,7 +58,7 @@ final class ThresholdGate implements Gate {
 
     /**
      * The threshold's value over the seconds given, measured as the gate measures it (the one home of that
-     * measure: {@link io.rigscope.analyzer.repeat.AbortOnFail} takes it while a repeat runs); NaN when nothing
+     * measure: {@link io.rigscope.analyzer.repeat.Abort.AbortOnFail} takes it while a repeat runs); NaN when nothing
      * could be measured.
      *
      * @param primary the primary scenario's seconds, or null
@@ -96,7 +97,7 @@ final class ThresholdGate implements Gate {
             RepeatTotals t = s.totals();
             count += t.count();
             failed += t.failed();
-            dropped += s.ledgers().totals().dropped();
+            dropped += s.ledgerDropped();
             if (t.count() > 0) {
                 sumServiceUs += t.meanServiceUs() * t.count();
                 minUs = Math.min(minUs, t.minServiceUs());

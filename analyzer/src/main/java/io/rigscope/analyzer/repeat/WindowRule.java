@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.second.ClosedSeconds.Bucket;
+import io.rigscope.analyzer.second.ScenarioSeconds.ClosedSeconds.Bucket;
 import io.rigscope.analyzer.window.Window;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.second;
 
+import io.rigscope.analyzer.second.SecondStats.SecondLedger;
 import io.rigscope.model.wire.Ledger;
 import java.util.Collection;
 import java.util.Collections;
@@ -11,7 +12,7 @@ import java.util.TreeMap;
  * and when the scenario's data is complete (the rules are {@link ScenarioSeconds}'s). Bounded by the repeat's
  * seconds. Single-threaded.
  */
-public final class GeneratorLedgers {
+final class GeneratorLedgers {
 
     private final String scenario;
     private final TreeMap<String, SourceLedger> bySource = new TreeMap<>();
@@ -103,7 +104,7 @@ public final class GeneratorLedgers {
     }
 
     /** The counts over every generator and second. */
-    public LedgerCounts totals() {
+    LedgerCounts totals() {
         LedgerCounts t = LedgerCounts.ZERO;
         for (SourceLedger g : bySource.values()) {
             t = t.plus(g.totals());

@@ -10,7 +10,7 @@ import io.rigscope.model.wire.Ledger;
  * @param dropped requests that could not start (the concurrency cap)
  * @param completed requests that ended
  */
-public record LedgerCounts(long scheduled, long sent, long dropped, long completed) {
+record LedgerCounts(long scheduled, long sent, long dropped, long completed) {
 
     /** Nothing counted. */
     public static final LedgerCounts ZERO = new LedgerCounts(0, 0, 0, 0);

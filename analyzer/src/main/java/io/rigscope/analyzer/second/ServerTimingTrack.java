@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.second;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.model.wire.LatencySettings;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.ServerTiming;
@@ -120,5 +122,16 @@ public final class ServerTimingTrack {
 
     private static double ms(long us) {
         return Math.round(us) / 1000.0;
+    }
+
+    /**
+     * One Server-Timing metric's figures over a span (a repeat, or one second): the median and the 99th percentile of
+     * the durations the service reported for it, ms (3 decimals).
+     *
+     * @param p50Ms median, ms
+     * @param p99Ms 99th percentile, ms
+     */
+    @JsonPropertyOrder({"p50_ms", "p99_ms"})
+    public record TimingFigure(@JsonProperty("p50_ms") double p50Ms, @JsonProperty("p99_ms") double p99Ms) {
     }
 }

@@ -1,17 +1,17 @@
 package io.rigscope.analyzer.series;
 
-import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.ceiling.Ceiling;
 import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.episode.Episode;
 import io.rigscope.analyzer.repeat.Abort;
-import io.rigscope.analyzer.repeat.AbortOnFail;
+import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
 import io.rigscope.analyzer.repeat.RepeatJudge;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
-import io.rigscope.analyzer.repeat.Silence;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.SecondClosing;
 import io.rigscope.analyzer.second.SecondStats;

@@ -1,5 +1,7 @@
 package io.rigscope.analyzer.threshold;
 
+import io.rigscope.analyzer.threshold.ThresholdParser.K6Duration;
+import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

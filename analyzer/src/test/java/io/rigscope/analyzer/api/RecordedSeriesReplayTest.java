@@ -1,18 +1,18 @@
 package io.rigscope.analyzer.api;
 
-import io.rigscope.analyzer.decision.DecisionCodec;
-import io.rigscope.analyzer.decision.Decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rigscope.analyzer.decision.Decision;
+import io.rigscope.analyzer.decision.DecisionCodec;
+import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.ReportFiles;
-import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,20 +1,20 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.EpisodeScene;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.config.AttributionSettings;
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.freeze.Cadence;
-import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.second.SecondLedger;
-import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
 import io.rigscope.analyzer.decision.SeriesReport;
-import io.rigscope.analyzer.testing.ProvokedRecordings;
+import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Episode.Confidence;
+import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.second.SecondStats.SecondLedger;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
+import io.rigscope.analyzer.testing.ProvokedRecordings;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.codec.WireLine;

@@ -1,16 +1,16 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.scene.LeverContext;
-import io.rigscope.analyzer.scene.EpisodeScene;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.config.AttributionSettings;
+import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.episode.Lever;
-import io.rigscope.analyzer.freeze.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.scene.EpisodeScene;
+import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.wire.OsMetrics;
 import java.util.List;

@@ -3,8 +3,8 @@ package io.rigscope.analyzer.attribution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
 import io.rigscope.analyzer.episode.Lever;
 import java.util.List;

@@ -3,10 +3,10 @@ package io.rigscope.analyzer.attribution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
 import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.freeze.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.PgLogEvent;
 import io.rigscope.model.wire.Waits;

@@ -3,6 +3,7 @@ package io.rigscope.analyzer.second;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.freeze.FreezeRule;
+import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;

@@ -2,11 +2,11 @@ package io.rigscope.analyzer.series;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.decision.SeriesReport;
-import io.rigscope.analyzer.decision.SeriesVerdict;
+import io.rigscope.analyzer.decision.SeriesReport.SeriesVerdict;
 import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.model.wire.Config;

@@ -2,6 +2,7 @@ package io.rigscope.analyzer.telemetry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.Canary;
 import io.rigscope.model.wire.Gap;
 import io.rigscope.model.wire.Marker;

@@ -3,6 +3,9 @@ package io.rigscope.analyzer.threshold;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rigscope.analyzer.threshold.Metric.MetricType;
+import io.rigscope.analyzer.threshold.ThresholdExpression.Aggregation;
+import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package io.rigscope.analyzer.threshold;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import io.rigscope.localenv.testing.Mutations;
 import java.util.List;
 import net.jqwik.api.Arbitrary;

@@ -3,7 +3,7 @@ package io.rigscope.importers.k6;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.analyzer.threshold.ThresholdParser;
-import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
+import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Ledger;

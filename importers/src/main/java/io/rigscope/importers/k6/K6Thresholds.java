@@ -1,7 +1,7 @@
 package io.rigscope.importers.k6;
 
-import io.rigscope.analyzer.threshold.Aggregation;
-import io.rigscope.analyzer.threshold.MetricType;
+import io.rigscope.analyzer.threshold.ThresholdExpression.Aggregation;
+import io.rigscope.analyzer.threshold.Metric.MetricType;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.analyzer.threshold.ThresholdExpression;

@@ -1,7 +1,7 @@
 package io.rigscope.rig.calibrate;
 
 import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Confidence;
+import io.rigscope.analyzer.episode.Episode.Confidence;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.rig.series.SeriesPlan;

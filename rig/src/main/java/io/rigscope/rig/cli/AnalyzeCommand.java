@@ -19,7 +19,7 @@ import io.rigscope.analyzer.series.Progress;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.analyzer.threshold.ThresholdParser;
-import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
+import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;

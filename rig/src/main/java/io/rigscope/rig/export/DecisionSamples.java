@@ -6,7 +6,7 @@ import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.decision.SeriesReport;
-import io.rigscope.analyzer.decision.SeriesVerdict;
+import io.rigscope.analyzer.decision.SeriesReport.SeriesVerdict;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

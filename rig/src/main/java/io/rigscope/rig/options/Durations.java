@@ -1,6 +1,6 @@
 package io.rigscope.rig.options;
 
-import io.rigscope.analyzer.threshold.K6Duration;
+import io.rigscope.analyzer.threshold.ThresholdParser.K6Duration;
 import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;

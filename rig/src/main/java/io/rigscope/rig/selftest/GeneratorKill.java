@@ -5,7 +5,7 @@ import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.repeat.Silence;
+import io.rigscope.analyzer.repeat.Liveness.Silence;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.generator.bench.BenchServer;

@@ -1,8 +1,8 @@
 package io.rigscope.rig.series;
 
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.threshold.Aggregation;
-import io.rigscope.analyzer.threshold.Comparison;
+import io.rigscope.analyzer.threshold.ThresholdExpression.Aggregation;
+import io.rigscope.analyzer.threshold.ThresholdExpression.Comparison;
 import io.rigscope.analyzer.threshold.Metric;
 import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.generator.plan.LoopMode;

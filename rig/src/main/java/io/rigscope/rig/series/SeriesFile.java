@@ -2,7 +2,7 @@ package io.rigscope.rig.series;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
+import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.plan.PlanYaml;
