@@ -31,12 +31,12 @@ class ImportersArchitectureTest {
     @ArchTest
     static final ArchRule k6ReaderIsBelowTheOthers = noClasses().that().resideInAPackage("io.rigscope.importers.k6")
             .should().dependOnClassesThat().resideInAnyPackage("io.rigscope.importers.evidence..",
-                    "io.rigscope.importers.k6.follow..", "io.rigscope.importers.k6.bench..");
+                    "io.rigscope.importers.k6.follow..", "io.rigscope.benchmarks.k6..");
 
     @ArchTest
     static final ArchRule benchIsUsedByNoOtherPackage = noClasses().that()
-            .resideOutsideOfPackage("io.rigscope.importers.k6.bench..").should().dependOnClassesThat()
-            .resideInAPackage("io.rigscope.importers.k6.bench..");
+            .resideOutsideOfPackage("io.rigscope.benchmarks.k6..").should().dependOnClassesThat()
+            .resideInAPackage("io.rigscope.benchmarks.k6..");
 
     @ArchTest
     static final ArchRule reachesNoRigNorGenerator = noClasses().should().dependOnClassesThat()

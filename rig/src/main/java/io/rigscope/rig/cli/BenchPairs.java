@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.generator.bench.BenchResult;
+import io.rigscope.benchmarks.generator.BenchResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.generator.bench.BenchResult;
-import io.rigscope.generator.bench.GeneratorBench;
+import io.rigscope.benchmarks.generator.BenchResult;
+import io.rigscope.benchmarks.generator.GeneratorBench;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

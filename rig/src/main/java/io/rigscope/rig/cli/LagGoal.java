@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.generator.bench.TimerJitter;
+import io.rigscope.benchmarks.generator.TimerJitter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

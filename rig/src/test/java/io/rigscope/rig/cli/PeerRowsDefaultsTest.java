@@ -2,7 +2,7 @@ package io.rigscope.rig.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.rig.bench.PeerRows;
+import io.rigscope.benchmarks.peers.PeerRows;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
