@@ -1,12 +1,13 @@
 package io.rigscope.rig.cli;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.benchmarks.generator.LagGoal;
 import io.rigscope.benchmarks.generator.Wrk;
-import io.rigscope.model.codec.WireCodec;
 import io.rigscope.benchmarks.peers.CpuSplit;
 import io.rigscope.benchmarks.peers.PeerBench;
 import io.rigscope.benchmarks.peers.PeerRows;
+import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.Main;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.rig.options.Durations;

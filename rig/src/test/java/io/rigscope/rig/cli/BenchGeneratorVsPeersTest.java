@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rigscope.benchmarks.generator.LagGoal;
 import io.rigscope.benchmarks.generator.TimerJitter;
 import java.nio.file.Path;
 import java.util.ArrayList;

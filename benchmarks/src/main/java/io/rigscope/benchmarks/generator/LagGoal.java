@@ -1,15 +1,14 @@
-package io.rigscope.rig.cli;
+package io.rigscope.benchmarks.generator;
 
-import io.rigscope.benchmarks.generator.TimerJitter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /** The generator's send-lag goal, judged against the host's own timer jitter ({@code bench generator}). */
-final class LagGoal {
+public final class LagGoal {
 
     /** The send-lag goal: lag p99 at or under this, ms. */
-    static final double GOAL_MS = 0.25;
+    public static final double GOAL_MS = 0.25;
 
     private LagGoal() {
     }
@@ -21,7 +20,7 @@ final class LagGoal {
      * sleeping event loop cannot wake more punctually than that thread); or missed by the generator (both probes
      * keep to the goal). {@code duringRun} may be null (not measured).
      */
-    static Map<String, Object> of(double lagP99Ms, TimerJitter jitter, TimerJitter duringRun) {
+    public static Map<String, Object> of(double lagP99Ms, TimerJitter jitter, TimerJitter duringRun) {
         return of(lagP99Ms, jitter, duringRun, -1);
     }
 
@@ -30,7 +29,7 @@ final class LagGoal {
      * criterion judged from them alone: {@code goal_met} is 0 drops and, when the probe before the load says the host
      * allows the lag goal ({@code host_allows}), lag p99 at or under it; on a host that does not allow it, 0 drops.
      */
-    static Map<String, Object> of(double lagP99Ms, TimerJitter jitter, TimerJitter duringRun, long dropped) {
+    public static Map<String, Object> of(double lagP99Ms, TimerJitter jitter, TimerJitter duringRun, long dropped) {
         Map<String, Object> m = lagOnly(lagP99Ms, jitter, duringRun);
         if (dropped >= 0) {
             boolean lagJudged = jitter.allows(GOAL_MS);

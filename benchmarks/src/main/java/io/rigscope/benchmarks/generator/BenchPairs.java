@@ -1,6 +1,5 @@
-package io.rigscope.rig.cli;
+package io.rigscope.benchmarks.generator;
 
-import io.rigscope.benchmarks.generator.BenchResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -13,7 +12,7 @@ import java.util.function.ToDoubleFunction;
  * {@code --spool-pairs}, {@code --kafka-pairs}): each pair's two runs (A, B) and the ratios B / A, the median over
  * the pairs, so that one noisy run moves them less than a ratio of sums would.
  */
-final class BenchPairs {
+public final class BenchPairs {
 
     private BenchPairs() {
     }
@@ -23,7 +22,7 @@ final class BenchPairs {
      * CPU per request (the process's, the generator's threads', their user part), send lag p99, service p99 (and
      * p50 with {@code withP50}).
      */
-    static Map<String, Object> figures(List<BenchResult[]> pairs, String a, String b, String ratioKey,
+    public static Map<String, Object> figures(List<BenchResult[]> pairs, String a, String b, String ratioKey,
                                        boolean withP50, double tolerance) {
         Map<String, Object> m = new LinkedHashMap<>();
         List<Map<String, Object>> runs = new ArrayList<>();
@@ -60,7 +59,7 @@ final class BenchPairs {
     }
 
     /** The median over the pairs of {@code figure} B / A. */
-    static Double ratio(List<BenchResult[]> pairs, ToDoubleFunction<BenchResult> figure) {
+    public static Double ratio(List<BenchResult[]> pairs, ToDoubleFunction<BenchResult> figure) {
         double[] ratios = new double[pairs.size()];
         for (int i = 0; i < ratios.length; i++) {
             ratios[i] = figure.applyAsDouble(pairs.get(i)[1]) / figure.applyAsDouble(pairs.get(i)[0]);
@@ -71,7 +70,7 @@ final class BenchPairs {
     }
 
     /** Three decimals, or null (JSON null) for NaN or infinity. */
-    static Double round3(double v) {
+    public static Double round3(double v) {
         return Double.isNaN(v) || Double.isInfinite(v) ? null : Math.round(v * 1000) / 1000.0;
     }
 }

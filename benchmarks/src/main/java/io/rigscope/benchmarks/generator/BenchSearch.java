@@ -1,7 +1,5 @@
-package io.rigscope.rig.cli;
+package io.rigscope.benchmarks.generator;
 
-import io.rigscope.benchmarks.generator.BenchResult;
-import io.rigscope.benchmarks.generator.GeneratorBench;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** {@code bench generator --vs-wrk}: the search for the highest open-loop rate that holds. */
-final class BenchSearch {
+public final class BenchSearch {
 
     private BenchSearch() {
     }
@@ -19,7 +17,7 @@ final class BenchSearch {
      * step that holds raises the lower bound, each that does not lowers the upper one. Returns the lower bound:
      * the highest rate seen to hold.
      */
-    static double search(GeneratorBench bench, double wrkMax, Duration step, int searchSteps, double tolerance,
+    public static double search(GeneratorBench bench, double wrkMax, Duration step, int searchSteps, double tolerance,
                          List<Map<String, Object>> steps) {
         double lo = 0;
         double hi = 1.2 * wrkMax;
