@@ -13,10 +13,11 @@ import com.tngtech.archunit.lang.ArchRule;
 
 /**
  * The analyzer's packages (docs/architecture.md, Inside analyzer): no cycle between them, and each layer reached only
- * from above. Faces first (api, the benchmark), then the live path (pipeline, series) and the report, then the
+ * from above. The face first (api), then the live path (pipeline, series) and the report, then the
  * decision record, the judges (repeat with its gates, attribution with its levers, scene, episode, window,
  * ceiling, compare), the per-second statistics (second, freeze, telemetry), the settings (config, threshold), and
- * at the bottom the JSON view every record writes itself with (json).
+ * at the bottom the JSON view every record writes itself with (json). The planted series (synthetic) stands apart:
+ * it uses only the model, and no analyzer package uses it. The benchmarks live in the benchmarks module.
  */
 @AnalyzeClasses(packages = "io.rigscope.analyzer", importOptions = ImportOption.DoNotIncludeTests.class)
 class AnalyzerArchitectureTest {
@@ -29,7 +30,6 @@ class AnalyzerArchitectureTest {
 
     @ArchTest
     static final ArchRule layers = layeredArchitecture().consideringOnlyDependenciesInLayers()
-            .layer("Bench").definedBy(P + "bench..")
             .layer("Api").definedBy(P + "api..")
             .layer("Live").definedBy(P + "pipeline..", P + "series..")
             .layer("Report").definedBy(P + "report..")
@@ -39,19 +39,25 @@ class AnalyzerArchitectureTest {
             .layer("Seconds").definedBy(P + "second..", P + "freeze..", P + "telemetry..")
             .layer("Settings").definedBy(P + "config..", P + "threshold..")
             .layer("Json").definedBy(P + "json..")
-            .whereLayer("Bench").mayNotBeAccessedByAnyLayer()
-            .whereLayer("Api").mayOnlyBeAccessedByLayers("Bench")
-            .whereLayer("Live").mayOnlyBeAccessedByLayers("Api", "Bench")
-            .whereLayer("Report").mayOnlyBeAccessedByLayers("Api", "Bench")
-            .whereLayer("Decision").mayOnlyBeAccessedByLayers("Api", "Bench", "Live", "Report")
-            .whereLayer("Judges").mayOnlyBeAccessedByLayers("Api", "Bench", "Live", "Report", "Decision")
-            .whereLayer("Seconds").mayOnlyBeAccessedByLayers("Api", "Bench", "Live", "Report", "Decision", "Judges")
-            .whereLayer("Settings").mayOnlyBeAccessedByLayers("Api", "Bench", "Live", "Report", "Decision",
+            .layer("Synthetic").definedBy(P + "synthetic..")
+            .whereLayer("Api").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Live").mayOnlyBeAccessedByLayers("Api")
+            .whereLayer("Report").mayOnlyBeAccessedByLayers("Api")
+            .whereLayer("Decision").mayOnlyBeAccessedByLayers("Api", "Live", "Report")
+            .whereLayer("Judges").mayOnlyBeAccessedByLayers("Api", "Live", "Report", "Decision")
+            .whereLayer("Seconds").mayOnlyBeAccessedByLayers("Api", "Live", "Report", "Decision", "Judges")
+            .whereLayer("Settings").mayOnlyBeAccessedByLayers("Api", "Live", "Report", "Decision",
                     "Judges", "Seconds")
-            .whereLayer("Json").mayNotAccessAnyLayer();
+            .whereLayer("Json").mayNotAccessAnyLayer()
+            .whereLayer("Synthetic").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Synthetic").mayNotAccessAnyLayer();
 
     @ArchTest
     static final ArchRule reachesOnlyModelAndWire = noClasses().should().dependOnClassesThat(
             resideInAPackage("io.rigscope..").and(resideOutsideOfPackages(
                     "io.rigscope.analyzer..", "io.rigscope.model..", "io.rigscope.wire..")));
+
+    @ArchTest
+    static final ArchRule usesNoBenchmark = noClasses().should().dependOnClassesThat()
+            .resideInAPackage("io.rigscope.benchmarks..");
 }

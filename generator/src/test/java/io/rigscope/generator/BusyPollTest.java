@@ -3,7 +3,7 @@ package io.rigscope.generator;
 import io.rigscope.generator.http.ClientLoops;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.generator.bench.ThreadCpu;
+import io.rigscope.generator.target.ThreadCpu;
 import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;

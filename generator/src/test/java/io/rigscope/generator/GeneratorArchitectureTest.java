@@ -12,9 +12,10 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * The generator's packages, layered: the benchmark over the engine (the root package: Generator, GeneratorRun,
- * ScenarioRun) over its parts (body, health, http, outbox) over the plan over the schedule; no cycle, the root
- * package included.
+ * The generator's packages, layered: the engine (the root package: Generator, GeneratorRun, ScenarioRun) over its
+ * parts (body, health, http, outbox) over the plan over the schedule; the local target (target: the bench server,
+ * thread CPU) stands apart, using no other generator package and used by none; no cycle, the root package
+ * included. The benchmark lives in the benchmarks module.
  */
 @AnalyzeClasses(packages = "io.rigscope.generator", importOptions = ImportOption.DoNotIncludeTests.class)
 class GeneratorArchitectureTest {
@@ -27,19 +28,24 @@ class GeneratorArchitectureTest {
 
     @ArchTest
     static final ArchRule layers = layeredArchitecture().consideringOnlyDependenciesInLayers()
-            .layer("Bench").definedBy(P + ".bench..")
             .layer("Engine").definedBy(P)
             .layer("Parts").definedBy(P + ".body..", P + ".health..", P + ".http..", P + ".outbox..")
             .layer("Plan").definedBy(P + ".plan..")
             .layer("Schedule").definedBy(P + ".schedule..")
-            .whereLayer("Bench").mayNotBeAccessedByAnyLayer()
-            .whereLayer("Engine").mayOnlyBeAccessedByLayers("Bench")
-            .whereLayer("Parts").mayOnlyBeAccessedByLayers("Bench", "Engine")
-            .whereLayer("Plan").mayOnlyBeAccessedByLayers("Bench", "Engine", "Parts")
-            .whereLayer("Schedule").mayOnlyBeAccessedByLayers("Bench", "Engine", "Parts", "Plan");
+            .layer("Target").definedBy(P + ".target..")
+            .whereLayer("Engine").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Parts").mayOnlyBeAccessedByLayers("Engine")
+            .whereLayer("Plan").mayOnlyBeAccessedByLayers("Engine", "Parts")
+            .whereLayer("Schedule").mayOnlyBeAccessedByLayers("Engine", "Parts", "Plan")
+            .whereLayer("Target").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Target").mayNotAccessAnyLayer();
 
     @ArchTest
     static final ArchRule reachesOnlyModelAndWire = noClasses().should().dependOnClassesThat(
             resideInAPackage("io.rigscope..").and(resideOutsideOfPackages(
                     "io.rigscope.generator..", "io.rigscope.model..", "io.rigscope.wire..")));
+
+    @ArchTest
+    static final ArchRule usesNoBenchmark = noClasses().should().dependOnClassesThat()
+            .resideInAPackage("io.rigscope.benchmarks..");
 }

@@ -13,7 +13,8 @@ import com.tngtech.archunit.lang.ArchRule;
 
 /**
  * The local environment's packages: the embedded broker (kafka) and the local Postgres (postgres) stand apart, both
- * over the ports they share (net); localenv reaches only the wire and the model; no cycle.
+ * over the ports they share (net); the child JVMs (childjvm) use no other localenv package and none uses them;
+ * localenv reaches only the wire and the model; no cycle.
  */
 @AnalyzeClasses(packages = "io.rigscope.localenv", importOptions = ImportOption.DoNotIncludeTests.class)
 class LocalenvArchitectureTest {
@@ -29,9 +30,12 @@ class LocalenvArchitectureTest {
             .layer("Kafka").definedBy(P + "kafka..")
             .layer("Postgres").definedBy(P + "postgres..")
             .layer("Net").definedBy(P + "net..")
+            .layer("ChildJvm").definedBy(P + "childjvm..")
             .whereLayer("Kafka").mayNotBeAccessedByAnyLayer()
             .whereLayer("Postgres").mayNotBeAccessedByAnyLayer()
-            .whereLayer("Net").mayOnlyBeAccessedByLayers("Kafka", "Postgres");
+            .whereLayer("Net").mayOnlyBeAccessedByLayers("Kafka", "Postgres")
+            .whereLayer("ChildJvm").mayNotBeAccessedByAnyLayer()
+            .whereLayer("ChildJvm").mayNotAccessAnyLayer();
 
     @ArchTest
     static final ArchRule reachesOnlyWireAndModel = noClasses().should().dependOnClassesThat(

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.generator.target.BenchServer;
 import io.rigscope.localenv.net.LoopbackPorts;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;

@@ -3,7 +3,7 @@ package io.rigscope.rig;
 import static io.rigscope.rig.cli.RigscopeRun.rigscope;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.generator.target.BenchServer;
 import io.rigscope.rig.cli.RigscopeRun;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

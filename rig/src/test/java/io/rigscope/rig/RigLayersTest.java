@@ -38,7 +38,7 @@ class RigLayersTest {
             .should().dependOnClassesThat(resideInAPackage("io.rigscope.rig..").and(resideOutsideOfPackages(OPTIONS)))
             .as("options uses no other rig package");
 
-    /** Frozen: {@code bench.PeerBench} names {@code Main} as the main class of the peer's child JVM. */
+    /** Frozen: {@code cli.BenchVsPeers} names {@code Main} as the main class of the peer bench's server JVM. */
     @ArchTest
     static final ArchRule commandsOverOrchestrationOverOptions = FreezingArchRule.freeze(layeredArchitecture()
             .consideringOnlyDependenciesInLayers()

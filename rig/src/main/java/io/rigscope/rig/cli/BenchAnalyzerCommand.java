@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.analyzer.bench.AnalyzerBench;
-import io.rigscope.analyzer.bench.LiveAnalyzerBench;
+import io.rigscope.benchmarks.analyzer.AnalyzerBench;
+import io.rigscope.benchmarks.analyzer.LiveAnalyzerBench;
 import io.rigscope.localenv.kafka.EmbeddedKafka;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.options.Durations;

@@ -1,15 +1,18 @@
 package io.rigscope.rig.cli;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rigscope.benchmarks.generator.BenchPairs;
+import io.rigscope.benchmarks.generator.BenchResult;
+import io.rigscope.benchmarks.generator.BenchSearch;
+import io.rigscope.benchmarks.generator.GeneratorBench;
+import io.rigscope.benchmarks.generator.LagGoal;
+import io.rigscope.benchmarks.generator.TimerJitter;
+import io.rigscope.benchmarks.generator.Wrk;
+import io.rigscope.benchmarks.peers.PeerBench;
 import io.rigscope.generator.GeneratorOptions;
-import io.rigscope.generator.bench.BenchResult;
-import io.rigscope.generator.bench.BenchServer;
-import io.rigscope.generator.bench.GeneratorBench;
 import io.rigscope.generator.http.ClientLoops;
-import io.rigscope.generator.bench.TimerJitter;
-import io.rigscope.generator.bench.Wrk;
 import io.rigscope.generator.plan.ResponseCheck;
-import io.rigscope.rig.bench.PeerBench;
+import io.rigscope.generator.target.BenchServer;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;

@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.importers.k6.bench.SyntheticK6Run;
+import io.rigscope.benchmarks.k6.SyntheticK6Run;
 import io.rigscope.importers.k6.K6Import;
 import io.rigscope.model.proc.ProcStat;
 import io.rigscope.rig.options.ExitCodes;

@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.generator.target.BenchServer;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.UsageException;
 import java.time.Duration;

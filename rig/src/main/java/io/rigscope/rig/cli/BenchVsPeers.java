@@ -1,12 +1,15 @@
 package io.rigscope.rig.cli;
 
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rigscope.benchmarks.generator.LagGoal;
+import io.rigscope.benchmarks.generator.Wrk;
+import io.rigscope.benchmarks.peers.CpuSplit;
+import io.rigscope.benchmarks.peers.PeerBench;
+import io.rigscope.benchmarks.peers.PeerRows;
 import io.rigscope.generator.GeneratorOptions;
-import io.rigscope.generator.bench.Wrk;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.rig.bench.CpuSplit;
-import io.rigscope.rig.bench.PeerBench;
-import io.rigscope.rig.bench.PeerRows;
+import io.rigscope.rig.Main;
+import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.UsageException;
@@ -129,7 +132,8 @@ final class BenchVsPeers {
                 System.getProperty("java.class.path"), peersDir != null ? peersDir : defaultPeersDir(), wrk,
                 wrk.isEmpty() ? c.wrkMissing() : null, c.wrkThreads, c.wrkConnections, serverThreads, c.ioThreads, c.maxInFlight,
                 peerConnections, rigscopeProps, jitterLength, logs, cpus, cpusWhy.toString(), rows);
-        Map<String, Object> out = new PeerBench(config, System.err).run();
+        Map<String, Object> out = new PeerBench(config, new PeerBench.Launch(Main.class.getName(),
+                BenchPeerMain.class.getName(), EnvironmentFacts.readVersion()), System.err).run();
         if (out.get("timer_jitter") != null) {
             Map<String, Object> jitter = (Map<String, Object>) out.get("timer_jitter");
             out.put("host_allows_lag_goal", ((Number) jitter.get("p99_ms")).doubleValue() <= LagGoal.GOAL_MS);

@@ -8,7 +8,7 @@ import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.repeat.Liveness.Silence;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.decision.SeriesReport;
-import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.generator.target.BenchServer;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Ledger;

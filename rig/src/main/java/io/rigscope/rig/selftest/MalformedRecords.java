@@ -3,7 +3,7 @@ package io.rigscope.rig.selftest;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
-import io.rigscope.analyzer.bench.SyntheticSeries;
+import io.rigscope.analyzer.synthetic.SyntheticSeries;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.analyzer.decision.SeriesReport;

@@ -1,6 +1,6 @@
 package io.rigscope.rig.selftest;
 
-import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.generator.target.BenchServer;
 import io.rigscope.localenv.kafka.DetachedBroker;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -3,9 +3,9 @@ package io.rigscope.rig.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.analyzer.bench.SyntheticSeries;
-import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
-import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
+import io.rigscope.analyzer.synthetic.SyntheticSeries;
+import io.rigscope.analyzer.synthetic.SyntheticSeries.Plan;
+import io.rigscope.analyzer.synthetic.SyntheticSeries.RepeatPlan;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.Main;
 import io.rigscope.rig.options.ExitCodes;

@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.generator.bench.TimerJitter;
+import io.rigscope.benchmarks.generator.LagGoal;
+import io.rigscope.benchmarks.generator.TimerJitter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,7 +106,7 @@ class BenchGeneratorVsPeersTest {
         assertThat(r.err()).contains("sleeps/req").contains("rigscope defaults").contains("rigscope best");
         assertThat(j.get("timer_jitter").get("wakes").asLong()).isPositive();
         // the server, in a JVM of its own, gets an event loop per CPU unless --server-threads says otherwise
-        assertThat(j.get("server_threads").asInt()).isEqualTo(io.rigscope.rig.bench.CpuSplit.allowedCpus().size());
+        assertThat(j.get("server_threads").asInt()).isEqualTo(io.rigscope.benchmarks.peers.CpuSplit.allowedCpus().size());
         assertThat(j.get("cpus").asText()).contains("--peer-cpus none");
         for (JsonNode peer : List.of(j.get("tools").get(1), j.get("tools").get(2), j.get("tools").get(3))) {
             assertThat(peer.get("skipped").asText()).as(peer.toString()).isNotEmpty();

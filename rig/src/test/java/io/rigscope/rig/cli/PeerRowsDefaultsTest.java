@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code generate}'s in-flight cap and client loops have no fixed default: without the flags they follow the plan's
  * rate ({@code DefaultSizing}), as the bench's rigscope defaults row does at each step (the command is
- * package-private; the row's side: rig.bench.PeerRowsTest).
+ * package-private; the row's side: benchmarks.peers.PeerRowsTest).
  */
 class PeerRowsDefaultsTest {
 

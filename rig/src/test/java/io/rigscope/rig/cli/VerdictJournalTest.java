@@ -5,8 +5,8 @@ import static io.rigscope.rig.cli.RigscopeRun.rigscope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.bench.SyntheticSeries;
-import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
+import io.rigscope.analyzer.synthetic.SyntheticSeries;
+import io.rigscope.analyzer.synthetic.SyntheticSeries.Plan;
 import io.rigscope.analyzer.decision.DecisionCodec;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.localenv.kafka.DetachedBroker;

@@ -2,9 +2,9 @@ package io.rigscope.rig.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.bench.SyntheticSeries;
-import io.rigscope.analyzer.bench.SyntheticSeries.Plan;
-import io.rigscope.analyzer.bench.SyntheticSeries.RepeatPlan;
+import io.rigscope.analyzer.synthetic.SyntheticSeries;
+import io.rigscope.analyzer.synthetic.SyntheticSeries.Plan;
+import io.rigscope.analyzer.synthetic.SyntheticSeries.RepeatPlan;
 import io.rigscope.analyzer.repeat.Abort;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Marker;

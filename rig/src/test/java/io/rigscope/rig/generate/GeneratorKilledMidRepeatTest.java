@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.generator.target.BenchServer;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;

@@ -7,7 +7,7 @@ import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.repeat.RepeatSummary;
 import io.rigscope.analyzer.decision.SeriesReport;
-import io.rigscope.generator.bench.BenchServer;
+import io.rigscope.generator.target.BenchServer;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;

@@ -1,7 +1,7 @@
 package io.rigscope.rig.ownservice;
 
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.childjvm.ChildJvm;
+import io.rigscope.localenv.childjvm.ChildJvm;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

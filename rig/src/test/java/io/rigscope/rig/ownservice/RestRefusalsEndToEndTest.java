@@ -8,7 +8,7 @@ import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;
-import io.rigscope.rig.childjvm.ChildJvm;
+import io.rigscope.localenv.childjvm.ChildJvm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

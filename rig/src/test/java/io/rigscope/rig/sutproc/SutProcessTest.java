@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rigscope.localenv.testing.Postgres;
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.childjvm.ChildJvmTest;
+import io.rigscope.localenv.childjvm.ChildJvmTest;
 import io.rigscope.sut.SutContract;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
