@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.localenv.testing.KafkaBroker;
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.calibrate.RdsStandInRig;
+import io.rigscope.awsstandin.rds.RdsInstance;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;
 import io.rigscope.rig.environment.EnvironmentFacts;
@@ -64,7 +64,7 @@ class RdsSeriesTest {
     }
 
     /** The stand-in instance: a db.t4g.micro (priced in the bundled table) whose parameters are the cluster's. */
-    private static RdsStandInRig.Instance instance(String zone, boolean performanceInsights) {
+    private static RdsInstance instance(String zone, boolean performanceInsights) {
         PgUrl owner = db.owner();
         Map<String, String> parameters = new LinkedHashMap<>();
         parameters.put("application_name", null);
@@ -75,7 +75,7 @@ class RdsSeriesTest {
                 (Object) EnvironmentFacts.SETTINGS.toArray(String[]::new));
         rows.forEach(r -> parameters.put(r[0], r[1]));
         parameters.put("work_mem", null);
-        return new RdsStandInRig.Instance(ID, DBI, "db.t4g.micro", "15.8", "gp3", 100, 3000, 125, zone, false,
+        return new RdsInstance(ID, DBI, "db.t4g.micro", "15.8", "gp3", 100, 3000, 125, zone, false,
                 "127.0.0.1", db.cluster().port(), "rigscope-pg15", 1, "arn:aws:iam::123456789012:role/rds-monitoring",
                 performanceInsights, parameters, 0.0175);
     }

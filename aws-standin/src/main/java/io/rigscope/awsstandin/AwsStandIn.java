@@ -1,0 +1,166 @@
+package io.rigscope.awsstandin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One local HTTP endpoint on a free loopback port standing in for AWS: each request is read into an
+ * {@link AwsCall} and answered by the handler {@link #route routed} to its action, else the one
+ * {@link #serve serving} its signing service, else the fallback (a JSON 1.1 {@code UnknownOperationException}).
+ * A handler's {@link AwsAnswer.Refusal} is sent as its answer; any other exception as a 500
+ * {@code InternalFailure}. Signatures are not checked (the credentials are placeholders, never real ones). Every
+ * call is kept ({@link #calls}).
+ *
+ * <p>One server thread answers, one call at a time; routes and calls may be read or added from any thread. Close to
+ * stop.
+ */
+public final class AwsStandIn implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern SCOPE = Pattern.compile("Credential=[^/]+/\\d{8}/[^/]+/([^/]+)/aws4_request");
+
+    private final HttpServer server;
+    private final Map<String, Function<AwsCall, AwsAnswer>> routes = new ConcurrentHashMap<>();
+    private final Map<String, Function<AwsCall, AwsAnswer>> services = new ConcurrentHashMap<>();
+    private final List<AwsCall> calls = java.util.Collections.synchronizedList(new ArrayList<>());
+    private volatile Function<AwsCall, AwsAnswer> fallback = call -> AwsAnswer.jsonError(400,
+            "UnknownOperationException", "the stand-in has no answer for " + call.action());
+
+    private AwsStandIn() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", this::handle);
+    }
+
+    /** Starts an endpoint with no routes yet. */
+    public static AwsStandIn start() {
+        try {
+            AwsStandIn s = new AwsStandIn();
+            s.server.start();
+            return s;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the AWS stand-in", e);
+        }
+    }
+
+    /** Answers {@code action} (any service) with {@code handler}; replaces an earlier route. */
+    public AwsStandIn route(String action, Function<AwsCall, AwsAnswer> handler) {
+        routes.put(action, handler);
+        return this;
+    }
+
+    /** Answers every call signed for {@code service} ({@code rds}, {@code s3}, ...) no route takes. */
+    public AwsStandIn serve(String service, Function<AwsCall, AwsAnswer> handler) {
+        services.put(service, handler);
+        return this;
+    }
+
+    /** Answers what nothing else takes. */
+    public AwsStandIn otherwise(Function<AwsCall, AwsAnswer> handler) {
+        fallback = handler;
+        return this;
+    }
+
+    /** Where the SDK clients are pointed. */
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    /** Every call so far, in order. */
+    public List<AwsCall> calls() {
+        synchronized (calls) {
+            return List.copyOf(calls);
+        }
+    }
+
+    /** The calls of one action, in order. */
+    public List<AwsCall> calls(String action) {
+        return calls().stream().filter(c -> c.action().equals(action)).toList();
+    }
+
+    /** Calls so far by key ({@code GetLogEvents=12, ...} with {@link AwsCall#action}). */
+    public Map<String, Long> counts(Function<AwsCall, String> key) {
+        Map<String, Long> out = new TreeMap<>();
+        calls().forEach(c -> out.merge(key.apply(c), 1L, Long::sum));
+        return out;
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try (ex) {
+            AwsAnswer answer;
+            try {
+                AwsCall call = read(ex);
+                calls.add(call);
+                Function<AwsCall, AwsAnswer> h = routes.getOrDefault(call.action(),
+                        services.getOrDefault(call.service(), fallback));
+                answer = h.apply(call);
+            } catch (AwsAnswer.Refusal r) {
+                answer = r.answer();
+            } catch (RuntimeException e) {
+                answer = AwsAnswer.jsonError(500, "InternalFailure", String.valueOf(e.getMessage()));
+            }
+            answer.headers().forEach(ex.getResponseHeaders()::add);
+            ex.getResponseHeaders().add("Content-Type", answer.contentType());
+            ex.getResponseHeaders().add("x-amzn-RequestId", "standin-" + calls.size());
+            ex.sendResponseHeaders(answer.status(), answer.body().length == 0 ? -1 : answer.body().length);
+            if (answer.body().length > 0) {
+                ex.getResponseBody().write(answer.body());
+            }
+        }
+    }
+
+    private static AwsCall read(HttpExchange ex) throws IOException {
+        byte[] body = ex.getRequestBody().readAllBytes();
+        Map<String, String> headers = new LinkedHashMap<>();
+        ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.isEmpty() ? "" : v.get(0)));
+        Matcher scope = SCOPE.matcher(headers.getOrDefault("authorization", ""));
+        String service = scope.find() ? scope.group(1) : "?";
+        String target = headers.get("x-amz-target");
+        String type = headers.getOrDefault("content-type", "");
+        Map<String, String> form = type.startsWith("application/x-www-form-urlencoded")
+                ? form(new String(body, StandardCharsets.UTF_8)) : Map.of();
+        JsonNode json = target != null || type.contains("json")
+                ? JSON.readTree(body.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : body) : null;
+        String path = ex.getRequestURI().getPath();
+        String action = target != null ? target.substring(target.indexOf('.') + 1)
+                : form.containsKey("Action") ? form.get("Action") : ex.getRequestMethod() + " " + path;
+        return new AwsCall(service, action, ex.getRequestMethod(), path, form(ex.getRequestURI().getRawQuery()), form,
+                json, body, headers);
+    }
+
+    /** {@code a=1&b=2}, URL-decoded, in order. */
+    private static Map<String, String> form(String text) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (text == null || text.isEmpty()) {
+            return out;
+        }
+        for (String pair : text.split("&")) {
+            int eq = pair.indexOf('=');
+            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            out.put(k, eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
