@@ -23,8 +23,9 @@ import java.util.regex.Pattern;
 
 /**
  * One local HTTP endpoint on a free loopback port standing in for AWS: each request is read into an
- * {@link AwsCall} and answered by the handler {@link #route routed} to its action, else the one
- * {@link #serve serving} its signing service, else the fallback (a JSON 1.1 {@code UnknownOperationException}).
+ * {@link AwsCall} and answered by the handler {@link #route routed} to its action, else by the
+ * {@link #otherwise fallback} (by default a JSON 1.1 {@code UnknownOperationException}; the cloud tests' routes by
+ * {@link AwsCall#service}).
  * A handler's {@link AwsAnswer.Refusal} is sent as its answer; any other exception as a 500
  * {@code InternalFailure}. Signatures are not checked (the credentials are placeholders, never real ones). Every
  * call is kept ({@link #calls}).
@@ -39,7 +40,6 @@ public final class AwsStandIn implements AutoCloseable {
 
     private final HttpServer server;
     private final Map<String, Function<AwsCall, AwsAnswer>> routes = new ConcurrentHashMap<>();
-    private final Map<String, Function<AwsCall, AwsAnswer>> services = new ConcurrentHashMap<>();
     private final List<AwsCall> calls = java.util.Collections.synchronizedList(new ArrayList<>());
     private volatile Function<AwsCall, AwsAnswer> fallback = call -> AwsAnswer.jsonError(400,
             "UnknownOperationException", "the stand-in has no answer for " + call.action());
@@ -63,12 +63,6 @@ public final class AwsStandIn implements AutoCloseable {
     /** Answers {@code action} (any service) with {@code handler}; replaces an earlier route. */
     public AwsStandIn route(String action, Function<AwsCall, AwsAnswer> handler) {
         routes.put(action, handler);
-        return this;
-    }
-
-    /** Answers every call signed for {@code service} ({@code rds}, {@code s3}, ...) no route takes. */
-    public AwsStandIn serve(String service, Function<AwsCall, AwsAnswer> handler) {
-        services.put(service, handler);
         return this;
     }
 
@@ -108,9 +102,7 @@ public final class AwsStandIn implements AutoCloseable {
             try {
                 AwsCall call = read(ex);
                 calls.add(call);
-                Function<AwsCall, AwsAnswer> h = routes.getOrDefault(call.action(),
-                        services.getOrDefault(call.service(), fallback));
-                answer = h.apply(call);
+                answer = routes.getOrDefault(call.action(), fallback).apply(call);
             } catch (AwsAnswer.Refusal r) {
                 answer = r.answer();
             } catch (RuntimeException e) {
@@ -136,8 +128,14 @@ public final class AwsStandIn implements AutoCloseable {
         String type = headers.getOrDefault("content-type", "");
         Map<String, String> form = type.startsWith("application/x-www-form-urlencoded")
                 ? form(new String(body, StandardCharsets.UTF_8)) : Map.of();
-        JsonNode json = target != null || type.contains("json")
-                ? JSON.readTree(body.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : body) : null;
+        JsonNode json = null;
+        if (target != null || type.contains("json")) {
+            try {
+                json = JSON.readTree(body.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : body);
+            } catch (IOException notJson) {
+                json = null; // a body that only says it is JSON: the handler reads the bytes
+            }
+        }
         String path = ex.getRequestURI().getPath();
         String action = target != null ? target.substring(target.indexOf('.') + 1)
                 : form.containsKey("Action") ? form.get("Action") : ex.getRequestMethod() + " " + path;

@@ -47,6 +47,7 @@ public final class RdsStandIn implements AutoCloseable {
     private final EmStream em;
     private final PiSamples pi;
     private final CloudWatchPeriods cloudWatch;
+    private volatile Runnable onClose = () -> { };
 
     /**
      * Starts the endpoint on a free loopback port; the log's first release is one step from now.
@@ -100,6 +101,12 @@ public final class RdsStandIn implements AutoCloseable {
         pi.add(sample);
     }
 
+    /** Runs {@code stop} (its feeders' end) first when this is closed; returns this. */
+    public RdsStandIn closing(Runnable stop) {
+        onClose = stop;
+        return this;
+    }
+
     /** Where the SDK clients (and the instance metadata client) are pointed. */
     public URI endpoint() {
         return aws.endpoint();
@@ -145,6 +152,7 @@ public final class RdsStandIn implements AutoCloseable {
 
     @Override
     public void close() {
+        onClose.run();
         timer.shutdownNow();
         aws.close();
     }
