@@ -44,20 +44,19 @@ public final class AwsStandIn implements AutoCloseable {
     private volatile Function<AwsCall, AwsAnswer> fallback = call -> AwsAnswer.jsonError(400,
             "UnknownOperationException", "the stand-in has no answer for " + call.action());
 
-    private AwsStandIn() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", this::handle);
-    }
-
-    /** Starts an endpoint with no routes yet. */
-    public static AwsStandIn start() {
+    private AwsStandIn() {
         try {
-            AwsStandIn s = new AwsStandIn();
-            s.server.start();
-            return s;
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the AWS stand-in", e);
         }
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    /** Starts an endpoint on a free loopback port, with no routes yet. */
+    public static AwsStandIn start() {
+        return new AwsStandIn();
     }
 
     /** Answers {@code action} (any service) with {@code handler}; replaces an earlier route. */
@@ -119,9 +118,10 @@ public final class AwsStandIn implements AutoCloseable {
     }
 
     private static AwsCall read(HttpExchange ex) throws IOException {
-        byte[] body = ex.getRequestBody().readAllBytes();
         Map<String, String> headers = new LinkedHashMap<>();
         ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), v.isEmpty() ? "" : v.get(0)));
+        byte[] body = ex.getRequestBody().readAllBytes();
+        body = headers.getOrDefault("content-encoding", "").contains("aws-chunked") ? unchunk(body) : body;
         Matcher scope = SCOPE.matcher(headers.getOrDefault("authorization", ""));
         String service = scope.find() ? scope.group(1) : "?";
         String target = headers.get("x-amz-target");
@@ -141,6 +141,26 @@ public final class AwsStandIn implements AutoCloseable {
                 : form.containsKey("Action") ? form.get("Action") : ex.getRequestMethod() + " " + path;
         return new AwsCall(service, action, ex.getRequestMethod(), path, form(ex.getRequestURI().getRawQuery()), form,
                 json, body, headers);
+    }
+
+    /** The payload of an {@code aws-chunked} body: {@code hex-size[;chunk-signature=...]\r\n data \r\n}..., trailers after 0. */
+    private static byte[] unchunk(byte[] body) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        int at = 0;
+        while (at < body.length) {
+            int eol = at;
+            while (eol + 1 < body.length && !(body[eol] == '\r' && body[eol + 1] == '\n')) {
+                eol++;
+            }
+            String header = new String(body, at, eol - at, StandardCharsets.US_ASCII);
+            int size = Integer.parseInt(header.split(";")[0].strip(), 16);
+            if (size == 0) {
+                break;
+            }
+            out.write(body, eol + 2, size);
+            at = eol + 2 + size + 2;
+        }
+        return out.toByteArray();
     }
 
     /** {@code a=1&b=2}, URL-decoded, in order. */

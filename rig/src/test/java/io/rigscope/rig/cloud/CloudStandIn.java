@@ -279,8 +279,7 @@ final class CloudStandIn implements AutoCloseable {
         }
         return switch (c.method()) {
             case "PUT" -> {
-                String encoding = c.header("Content-Encoding");
-                objects.put(key, encoding != null && encoding.contains("aws-chunked") ? unchunk(c.body()) : c.body());
+                objects.put(key, c.body());
                 yield AwsAnswer.of(200, "application/xml", "")
                         .with("ETag", "\"" + Integer.toHexString(java.util.Arrays.hashCode(c.body())) + "\"");
             }
@@ -309,25 +308,5 @@ final class CloudStandIn implements AutoCloseable {
             }
             default -> AwsAnswer.restXmlError(405, "MethodNotAllowed", c.method(), "");
         };
-    }
-
-    /** The payload of an {@code aws-chunked} body: {@code hex-size[;chunk-signature=...]\r\n data \r\n}..., trailers after 0. */
-    private static byte[] unchunk(byte[] body) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        int at = 0;
-        while (at < body.length) {
-            int eol = at;
-            while (eol + 1 < body.length && !(body[eol] == '\r' && body[eol + 1] == '\n')) {
-                eol++;
-            }
-            String header = new String(body, at, eol - at, StandardCharsets.US_ASCII);
-            int size = Integer.parseInt(header.split(";")[0].strip(), 16);
-            if (size == 0) {
-                break;
-            }
-            out.write(body, eol + 2, size);
-            at = eol + 2 + size + 2;
-        }
-        return out.toByteArray();
     }
 }
