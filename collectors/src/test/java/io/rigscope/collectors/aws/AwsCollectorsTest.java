@@ -2,6 +2,9 @@ package io.rigscope.collectors.aws;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.awsstandin.AwsAnswer;
+import io.rigscope.awsstandin.AwsCall;
+import io.rigscope.awsstandin.AwsStandIn;
 import io.rigscope.collectors.Backoff;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.model.codec.WireCodec;
@@ -24,18 +27,18 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.scheduler.Schedulers;
 
-/** Each RDS source through the real AWS SDK client against {@link FakeAws}. */
+/** Each RDS source through the real AWS SDK client against an {@link AwsStandIn} answering {@link FakeAws} fixtures. */
 @Tag("it")
 class AwsCollectorsTest {
 
     private static final String DBI = "db-ABCDEFGHIJKLMNOPQRSTUVWXY1";
     private static final Backoff FAST = new Backoff(Duration.ofMillis(20), Duration.ofMillis(50));
 
-    private FakeAws aws;
+    private AwsStandIn aws;
 
     @BeforeEach
     void start() throws Exception {
-        aws = new FakeAws();
+        aws = AwsStandIn.start();
     }
 
     @AfterEach
@@ -66,10 +69,10 @@ class AwsCollectorsTest {
                 events.addObject().put("timestamp", 1796018402000L).put("message", "not a document").put("ingestionTime", 1796018402000L);
             }
             resp.put("nextForwardToken", "f/0001").put("nextBackwardToken", "b/0001");
-            return FakeAws.Answer.json(resp.toString());
+            return AwsAnswer.json(resp.toString());
         });
         var collector = new EnhancedMonitoringCollector(new EnhancedMonitoringCollector.Config(DBI,
-                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofMillis(50)), aws.settings(), at("2026-11-30T06:00:05Z"));
+                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofMillis(50)), FakeAws.settings(aws), at("2026-11-30T06:00:05Z"));
 
         List<WireRecord> out = collector.records(Schedulers.boundedElastic(), FAST).take(Duration.ofSeconds(2))
                 .collectList().block(Duration.ofSeconds(10));
@@ -93,7 +96,7 @@ class AwsCollectorsTest {
         assertThat(em.physicalDeviceIO()).singleElement().satisfies(d -> assertThat(d.device()).isEqualTo("nvme1n1"));
         assertThat(collector.skipped()).isEqualTo(1);
 
-        FakeAws.Call first = aws.calls("GetLogEvents").get(0);
+        AwsCall first = aws.calls("GetLogEvents").get(0);
         assertThat(first.json().get("logGroupName").asText()).isEqualTo("RDSOSMetrics");
         assertThat(first.json().get("logStreamName").asText()).isEqualTo(DBI);
         assertThat(first.json().get("startFromHead").asBoolean()).isTrue();
@@ -107,10 +110,10 @@ class AwsCollectorsTest {
 
     @Test
     void performanceInsightsGroupsDbLoadByWaitEventPerSecondAcrossPages() {
-        aws.route("GetResourceMetrics", call -> FakeAws.Answer.json(FakeAws.fixture(
+        aws.route("GetResourceMetrics", call -> AwsAnswer.json(FakeAws.fixture(
                 call.json().has("NextToken") ? "pi-page2.json" : "pi-page1.json")));
         var collector = new PerformanceInsightsCollector(new PerformanceInsightsCollector.Config(DBI,
-                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofSeconds(30), Duration.ofSeconds(5)), aws.settings(),
+                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofSeconds(30), Duration.ofSeconds(5)), FakeAws.settings(aws),
                 at("2026-11-30T06:00:08Z"));
 
         List<WireRecord> out = collector.records(Schedulers.boundedElastic(), FAST).take(3).collectList()
@@ -124,7 +127,7 @@ class AwsCollectorsTest {
                 .containsEntry("IO:WALSync", 2.0).hasSize(3);
         assertThat(((Waits) out.get(2)).load()).doesNotContainKey("IO:WALSync");
 
-        FakeAws.Call call = aws.calls("GetResourceMetrics").get(0);
+        AwsCall call = aws.calls("GetResourceMetrics").get(0);
         assertThat(call.json().get("ServiceType").asText()).isEqualTo("RDS");
         assertThat(call.json().get("Identifier").asText()).isEqualTo(DBI);
         assertThat(call.json().get("PeriodInSeconds").asInt()).isEqualTo(1);
@@ -139,9 +142,9 @@ class AwsCollectorsTest {
     void aQuietSecondThatPerformanceInsightsSampledIsPublishedAsZeroLoadNotLeftAHole() {
         // no session active: PI answers with the ungrouped total only (0.0), no group; a second with no value
         // was not sampled and stays absent
-        aws.route("GetResourceMetrics", call -> FakeAws.Answer.json(FakeAws.fixture("pi-quiet.json")));
+        aws.route("GetResourceMetrics", call -> AwsAnswer.json(FakeAws.fixture("pi-quiet.json")));
         var collector = new PerformanceInsightsCollector(new PerformanceInsightsCollector.Config(DBI,
-                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofSeconds(30), Duration.ofSeconds(5)), aws.settings(),
+                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofSeconds(30), Duration.ofSeconds(5)), FakeAws.settings(aws),
                 at("2026-11-30T06:00:08Z"));
 
         List<WireRecord> out = collector.records(Schedulers.boundedElastic(), FAST).take(2).collectList()
@@ -159,11 +162,11 @@ class AwsCollectorsTest {
     void anAwsErrorYieldsAGapMarkerAndTheSourceIsReadAgain() {
         AtomicInteger n = new AtomicInteger();
         aws.route("GetResourceMetrics", call -> n.incrementAndGet() == 1
-                ? new FakeAws.Answer(400, "application/x-amz-json-1.1",
+                ? AwsAnswer.of(400, "application/x-amz-json-1.1",
                         "{\"__type\":\"InvalidArgumentException\",\"Message\":\"Performance Insights is not enabled\"}")
-                : FakeAws.Answer.json(FakeAws.fixture(call.json().has("NextToken") ? "pi-page2.json" : "pi-page1.json")));
+                : AwsAnswer.json(FakeAws.fixture(call.json().has("NextToken") ? "pi-page2.json" : "pi-page1.json")));
         var collector = new PerformanceInsightsCollector(new PerformanceInsightsCollector.Config(DBI,
-                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofSeconds(30), Duration.ofSeconds(5)), aws.settings(),
+                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofSeconds(30), Duration.ofSeconds(5)), FakeAws.settings(aws),
                 at("2026-11-30T06:00:08Z"));
 
         List<WireRecord> out = collector.records(Schedulers.boundedElastic(), FAST).take(3).collectList()
@@ -180,9 +183,9 @@ class AwsCollectorsTest {
 
     @Test
     void cloudWatchReadsTheSixRdsMetricsAndPublishesEachDatapointOnce() {
-        aws.route("GetMetricData", call -> FakeAws.Answer.xml(FakeAws.fixture("cloudwatch-get-metric-data.xml")));
+        aws.route("GetMetricData", call -> AwsAnswer.xml(FakeAws.fixture("cloudwatch-get-metric-data.xml")));
         var collector = new CloudWatchCollector(new CloudWatchCollector.Config("bench-db-1", null,
-                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofMillis(50)), aws.settings(), at("2026-11-30T06:02:10Z"));
+                Instant.parse("2026-11-30T06:00:00Z"), Duration.ofMillis(50)), FakeAws.settings(aws), at("2026-11-30T06:02:10Z"));
 
         List<WireRecord> out = collector.records(Schedulers.boundedElastic(), FAST).take(Duration.ofSeconds(2))
                 .collectList().block(Duration.ofSeconds(10));
@@ -211,7 +214,7 @@ class AwsCollectorsTest {
 
     @Test
     void rdsLogFollowsEachFilesMarkerAcrossRotationAndParsesTheRdsPrefix() {
-        aws.route("DescribeDBLogFiles", call -> FakeAws.Answer.xml(FakeAws.fixture("rds-describe-log-files.xml")));
+        aws.route("DescribeDBLogFiles", call -> AwsAnswer.xml(FakeAws.fixture("rds-describe-log-files.xml")));
         aws.route("DownloadDBLogFilePortion", call -> {
             String file = call.form().get("LogFileName");
             String marker = call.form().get("Marker");
@@ -221,10 +224,10 @@ class AwsCollectorsTest {
                 case "error/postgresql.log.2026-11-30-06@0" -> "rds-download-06.xml";
                 default -> "rds-download-empty.xml";
             };
-            return FakeAws.Answer.xml(FakeAws.fixture(fixture));
+            return AwsAnswer.xml(FakeAws.fixture(fixture));
         });
         var collector = new RdsLogCollector(new RdsLogCollector.Config("bench-db-1", null,
-                Instant.parse("2026-11-30T05:00:00Z"), Duration.ofMillis(50)), aws.settings(), at("2026-11-30T06:01:00Z"));
+                Instant.parse("2026-11-30T05:00:00Z"), Duration.ofMillis(50)), FakeAws.settings(aws), at("2026-11-30T06:01:00Z"));
 
         List<WireRecord> out = collector.events(Schedulers.boundedElastic(), FAST).take(Duration.ofSeconds(3))
                 .collectList().block(Duration.ofSeconds(10));
@@ -247,7 +250,7 @@ class AwsCollectorsTest {
 
     @Test
     void settingsNeverPrintCredentials() {
-        assertThat(aws.settings().toString()).doesNotContain(FakeAws.SECRET_KEY).doesNotContain(FakeAws.ACCESS_KEY)
+        assertThat(FakeAws.settings(aws).toString()).doesNotContain(FakeAws.SECRET_KEY).doesNotContain(FakeAws.ACCESS_KEY)
                 .contains("StaticCredentialsProvider");
     }
 }

@@ -1,5 +1,6 @@
 package io.rigscope.rig.calibrate;
 
+import io.rigscope.awsstandin.rds.RdsStandIn;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.aws.AwsSettings;
 import io.rigscope.collectors.aws.CloudWatchCollector;
@@ -39,10 +40,10 @@ import software.amazon.awssdk.regions.Region;
  * measurements of the private cluster and read by rigscope's real RDS collectors.
  *
  * <pre>
- *   /proc (local os collector) --+--> EmStream ----------> GetLogEvents ------------> EnhancedMonitoringCollector  rig.os          em@db-...
- *                                +--> CloudWatchPeriods --> GetMetricData -----------> CloudWatchCollector          rig.cloudwatch  cloudwatch@...
- *   pg_stat_activity (waits) -------> PiSamples ----------> GetResourceMetrics ------> PerformanceInsightsCollector rig.waits       pi@db-...
- *   the cluster's log file ---------> RdsLogFile ---------> DownloadDBLogFilePortion -> RdsLogCollector            rig.pglog       rdslog@...
+ *   /proc (local os collector) --+--> EM stream ---------> GetLogEvents ------------> EnhancedMonitoringCollector  rig.os          em@db-...
+ *                                +--> CloudWatch periods -> GetMetricData -----------> CloudWatchCollector          rig.cloudwatch  cloudwatch@...
+ *   pg_stat_activity (waits) -------> PI samples ---------> GetResourceMetrics ------> PerformanceInsightsCollector rig.waits       pi@db-...
+ *   the cluster's log file ---------> RDS log file -------> DownloadDBLogFilePortion -> RdsLogCollector            rig.pglog       rdslog@...
  *   SQL (what RDS lets a client read) ----------------------------------------------> DbSampler                    rig.db          db@local
  * </pre>
  *
@@ -118,19 +119,14 @@ final class RdsTelemetry implements AutoCloseable {
         Instant since = clock.instant();
         String instanceId = instanceId(ctx.run());
         String dbi = dbiResourceId(ctx.run());
-        EmStream em = new EmStream(instanceId, dbi, since);
-        CloudWatchPeriods cw = new CloudWatchPeriods(instanceId);
-        PiSamples pi = new PiSamples(dbi);
-        RdsLogFile log = new RdsLogFile(source.logFile(), since);
-        RdsStandIn standIn = RdsStandIn.start(em, pi, log, cw, clock);
+        RdsStandIn standIn = RdsStandIn.start(instanceId, dbi, source.logFile(), clock, false, null, null);
         RdsTelemetry t = new RdsTelemetry(instanceId, dbi, standIn, Schedulers.newSingle("rig-telemetry-rds", true));
         try {
             CollectorContext feeder = new CollectorContext(ctx.run(), () -> 0, "rds-standin", clock);
             t.running.add(new OsMetricsCollector(new OsMetricsCollector.Config(source.dataDir(), Duration.ofSeconds(1),
                     null), feeder).records().subscribe(r -> {
                         if (r instanceof OsMetrics os) {
-                            em.add(os);
-                            cw.add(os);
+                            standIn.add(os);
                         } else {
                             failed(console, "device view", r);
                         }
@@ -138,7 +134,7 @@ final class RdsTelemetry implements AutoCloseable {
             t.running.add(new WaitsCollector(new WaitsCollector.Config(source.pgUrl(), Duration.ofSeconds(1)), feeder)
                     .records().subscribe(r -> {
                         if (r instanceof Waits w) {
-                            pi.add(w);
+                            standIn.add(w);
                         } else {
                             failed(console, "session sampling", r);
                         }
@@ -206,7 +202,7 @@ final class RdsTelemetry implements AutoCloseable {
     /** What runs, in one line, for the console. */
     String describe() {
         return "rds profile: em@" + dbiResourceId + " (1 s), pi@" + dbiResourceId + " (1 s), rdslog@" + instanceId
-                + " (RDS prefix, released every " + RdsLogFile.RELEASE_EVERY.toSeconds() + " s), cloudwatch@"
+                + " (RDS prefix, released every " + RdsStandIn.LOG_RELEASE_EVERY.toSeconds() + " s), cloudwatch@"
                 + instanceId + " (60 s) through the real RDS collectors against " + standIn.endpoint()
                 + "; db@local; no canary, no vmstat, no local os view";
     }

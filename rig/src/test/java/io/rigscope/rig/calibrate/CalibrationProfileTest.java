@@ -2,6 +2,7 @@ package io.rigscope.rig.calibrate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.awsstandin.rds.RdsStandIn;
 import io.rigscope.collectors.CollectorContext;
 import io.rigscope.collectors.aws.CloudWatchCollector;
 import io.rigscope.localenv.postgres.PrivatePostgres;
@@ -73,7 +74,7 @@ class CalibrationProfileTest {
                 assertThat(d.src()).isEqualTo("em@" + dbi);
                 assertThat(d.engine()).isEqualTo("POSTGRES");
                 assertThat(d.ts() % 1_000_000L).isZero();
-                assertThat(d.diskIO()).extracting(OsMetrics.DiskIO::device).containsExactly(EmStream.DATA_DEVICE);
+                assertThat(d.diskIO()).extracting(OsMetrics.DiskIO::device).containsExactly(RdsStandIn.DATA_DEVICE);
                 assertThat(d.physicalDeviceIO()).isEmpty();
                 assertThat(d.rep()).isEqualTo(1);
             });

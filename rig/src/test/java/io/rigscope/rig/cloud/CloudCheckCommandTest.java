@@ -40,7 +40,7 @@ class CloudCheckCommandTest {
         RigscopeRun run = check(aws.endpoint().toString());
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("clean: nothing rigscope made remains in us-east-1");
-        assertThat(aws.calls).containsKeys("tagging:GetResources", "cloudformation:DescribeStacks",
+        assertThat(aws.calls()).containsKeys("tagging:GetResources", "cloudformation:DescribeStacks",
                 "scheduler:GET /schedules", "iam:ListRoles");
     }
 
@@ -105,6 +105,6 @@ class CloudCheckCommandTest {
         RigscopeRun run = check(aws.endpoint().toString());
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err().strip()).doesNotContain("\n").contains("no AWS credentials");
-        assertThat(aws.calls).isEmpty();
+        assertThat(aws.calls()).isEmpty();
     }
 }

@@ -1,14 +1,14 @@
 package io.rigscope.rig.cloud;
 
+import static io.rigscope.awsstandin.AwsAnswer.escape;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
+import io.rigscope.awsstandin.AwsAnswer;
+import io.rigscope.awsstandin.AwsCall;
+import io.rigscope.awsstandin.AwsStandIn;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -22,40 +22,35 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One local HTTP endpoint answering, in each service's documented protocol, the AWS calls {@code rigscope cloud}
- * makes, over a small in-memory account ({@link StandInAccount}): CloudFormation, IAM, EC2 and RDS (query protocol,
- * XML answers), Resource Groups Tagging API (JSON 1.1), EventBridge Scheduler (REST-JSON) and S3 (REST-XML,
- * path-style). A request's service is read from its signature's credential scope, as AWS routes it. Signatures are
- * not checked. {@link #deny} makes a service answer every call with its access-denied error.
+ * The AWS calls {@code rigscope cloud} makes, answered on an {@link AwsStandIn} over a small in-memory account
+ * ({@link StandInAccount}): CloudFormation, IAM, EC2 and RDS (query protocol, {@link QueryApis}), Resource Groups
+ * Tagging API and SSM (JSON 1.1), EventBridge Scheduler (REST-JSON) and S3 (REST-XML, path-style), each by its
+ * signing service, as AWS routes it. {@link #deny} makes a service answer every call with its access-denied error.
  */
 final class CloudStandIn implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern SCOPE = Pattern.compile("Credential=[^/]+/\\d{8}/[^/]+/([^/]+)/aws4_request");
 
     final StandInAccount account;
-    private final HttpServer server;
+    private final AwsStandIn aws = AwsStandIn.start();
     private final Set<String> denied = ConcurrentHashMap.newKeySet();
-    final Map<String, Integer> calls = new ConcurrentHashMap<>();
 
-    private CloudStandIn(String region) throws IOException {
+    private CloudStandIn(String region) {
         this.account = new StandInAccount(region);
-        this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", this::handle);
+        aws.otherwise(this::answer);
     }
 
     static CloudStandIn start(String region) {
-        try {
-            CloudStandIn s = new CloudStandIn(region);
-            s.server.start();
-            return s;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new CloudStandIn(region);
     }
 
     URI endpoint() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        return aws.endpoint();
+    }
+
+    /** Calls so far by {@code service:action} ({@code tagging:GetResources=1, ...}). */
+    Map<String, Long> calls() {
+        return aws.counts(c -> c.service() + ":" + c.action());
     }
 
     /** {@code service} (its signing name: tagging, cloudformation, ...) refuses every call from now on. */
@@ -65,62 +60,38 @@ final class CloudStandIn implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
+        aws.close();
     }
 
-    private void handle(HttpExchange ex) throws IOException {
-        try (ex) {
-            byte[] body = ex.getRequestBody().readAllBytes();
-            String auth = ex.getRequestHeaders().getFirst("Authorization");
-            Matcher m = SCOPE.matcher(auth == null ? "" : auth);
-            String service = m.find() ? m.group(1) : "?";
-            String target = ex.getRequestHeaders().getFirst("X-Amz-Target");
-            String contentType = String.valueOf(ex.getRequestHeaders().getFirst("Content-Type"));
-            Map<String, String> form = contentType.startsWith("application/x-www-form-urlencoded")
-                    ? form(new String(body, StandardCharsets.UTF_8)) : Map.of();
-            String call = service + ":" + (target != null ? target.substring(target.indexOf('.') + 1)
-                    : form.containsKey("Action") ? form.get("Action") : ex.getRequestMethod() + " " + ex.getRequestURI().getPath());
-            calls.merge(call, 1, Integer::sum);
-            if (denied.contains(service)) {
-                denied(ex, service, call);
-                return;
-            }
-            synchronized (account) {
-                switch (service) {
-                    case "cloudformation", "iam", "ec2", "rds" -> QueryApis.answer(this, ex, service, form);
-                    case "tagging" -> tagging(ex, target, JSON.readTree(body));
-                    case "scheduler" -> scheduler(ex, body);
-                    case "s3" -> s3(ex, body);
-                    case "ssm" -> ssm(ex, target, JSON.readTree(body));
-                    default -> send(ex, 400, "text/plain", "unknown service " + service);
-                }
-            }
-        } catch (RuntimeException e) {
-            e.printStackTrace();
-            throw e;
+    private AwsAnswer answer(AwsCall c) {
+        if (denied.contains(c.service())) {
+            String message = "User: arn:aws:iam::" + StandInAccount.ACCOUNT + ":user/tester is not authorized to "
+                    + "perform: " + c.service() + ":" + c.action() + " because no identity-based policy allows it";
+            return switch (c.service()) {
+                case "tagging", "scheduler" -> AwsAnswer.jsonError(403, "AccessDeniedException", message)
+                        .with("x-amzn-ErrorType", "AccessDeniedException");
+                case "ec2" -> AwsAnswer.ec2Error(403, "UnauthorizedOperation", message);
+                case "s3" -> AwsAnswer.restXmlError(403, "AccessDenied", message, "");
+                default -> AwsAnswer.queryError(403, "AccessDenied", message);
+            };
         }
-    }
-
-    private void denied(HttpExchange ex, String service, String call) throws IOException {
-        String message = "User: arn:aws:iam::" + StandInAccount.ACCOUNT + ":user/tester is not authorized to perform: "
-                + call + " because no identity-based policy allows it";
-        switch (service) {
-            case "tagging", "scheduler" -> {
-                ex.getResponseHeaders().add("x-amzn-ErrorType", "AccessDeniedException");
-                send(ex, 403, "application/x-amz-json-1.1", JSON.createObjectNode()
-                        .put("__type", "AccessDeniedException").put("Message", message).toString());
-            }
-            case "ec2" -> send(ex, 403, "text/xml", "<Response><Errors><Error><Code>UnauthorizedOperation</Code><Message>"
-                    + xml(message) + "</Message></Error></Errors><RequestID>r-1</RequestID></Response>");
-            case "s3" -> send(ex, 403, "application/xml", "<Error><Code>AccessDenied</Code><Message>" + xml(message)
-                    + "</Message></Error>");
-            default -> QueryApis.error(ex, 403, "AccessDenied", message);
+        synchronized (account) {
+            return switch (c.service()) {
+                case "cloudformation", "iam", "ec2", "rds" -> QueryApis.answer(account, c);
+                case "tagging" -> tagging(c);
+                case "scheduler" -> scheduler(c);
+                case "s3" -> s3(c);
+                case "ssm" -> ssm(c);
+                default -> AwsAnswer.of(400, "text/plain", "unknown service " + c.service());
+            };
         }
     }
 
     // ---- Resource Groups Tagging API (JSON 1.1)
 
-    private void tagging(HttpExchange ex, String target, JsonNode in) throws IOException {
+    private AwsAnswer tagging(AwsCall c) {
+        String target = c.action();
+        JsonNode in = c.json();
         ObjectNode out = JSON.createObjectNode();
         if (target.endsWith("GetResources")) {
             ArrayNode list = out.putArray("ResourceTagMappingList");
@@ -150,10 +121,9 @@ final class CloudStandIn implements AutoCloseable {
             }
             out.putObject("FailedResourcesMap");
         } else {
-            send(ex, 400, "application/x-amz-json-1.1", "{\"__type\":\"ValidationException\",\"Message\":\"" + target + "\"}");
-            return;
+            return AwsAnswer.jsonError(400, "ValidationException", target);
         }
-        send(ex, 200, "application/x-amz-json-1.1", out.toString());
+        return AwsAnswer.json(out.toString());
     }
 
     // ---- SSM Run Command (JSON 1.1): the node runs the script as NodeRun says, two output lines per poll
@@ -167,11 +137,12 @@ final class CloudStandIn implements AutoCloseable {
     private final Map<String, NodeRun> commands = new LinkedHashMap<>();
     private final Map<String, Integer> shown = new LinkedHashMap<>();
 
-    private void ssm(HttpExchange ex, String target, JsonNode in) throws IOException {
-        String type = "application/x-amz-json-1.1";
+    private AwsAnswer ssm(AwsCall c) {
+        String target = c.action();
+        JsonNode in = c.json();
         if (target.endsWith("SendCommand")) {
             List<String> script = new ArrayList<>();
-            in.path("Parameters").path("commands").forEach(c -> script.add(c.asText()));
+            in.path("Parameters").path("commands").forEach(line -> script.add(line.asText()));
             lastScript = List.copyOf(script);
             String id = "cmd-" + account.next();
             commands.put(id, node(script));
@@ -179,16 +150,14 @@ final class CloudStandIn implements AutoCloseable {
             ObjectNode out = JSON.createObjectNode();
             out.putObject("Command").put("CommandId", id).put("DocumentName", in.path("DocumentName").asText())
                     .put("Status", "Pending").set("InstanceIds", in.path("InstanceIds"));
-            send(ex, 200, type, out.toString());
-            return;
+            return AwsAnswer.json(out.toString());
         }
         String id = in.path("CommandId").asText();
         NodeRun run = commands.get(id);
         int n = shown.getOrDefault(id, -1);
         if (run == null || n < 0) {
             shown.put(id, 0);
-            send(ex, 400, type, JSON.createObjectNode().put("__type", "InvocationDoesNotExist").toString());
-            return;
+            return AwsAnswer.jsonError(400, "InvocationDoesNotExist", id);
         }
         n = Math.min(run.lines().size(), n + 2);
         shown.put(id, n);
@@ -203,8 +172,7 @@ final class CloudStandIn implements AutoCloseable {
                 .put("Status", done ? (run.exitCode() == 0 ? "Success" : "Failed") : "InProgress")
                 .put("StandardOutputContent", String.join("", run.lines().subList(0, n).stream().map(l -> l + "\n")
                         .toList())).put("StandardErrorContent", "");
-        out.put("ResponseCode", done ? run.exitCode() : -1);
-        send(ex, 200, type, out.toString());
+        return AwsAnswer.json(out.put("ResponseCode", done ? run.exitCode() : -1).toString());
     }
 
     /** Load node 1 running the script: the series file it was given, a console, evidence copied where it says. */
@@ -234,12 +202,11 @@ final class CloudStandIn implements AutoCloseable {
 
     // ---- EventBridge Scheduler (REST-JSON)
 
-    private void scheduler(HttpExchange ex, byte[] body) throws IOException {
-        String path = ex.getRequestURI().getPath();
-        String method = ex.getRequestMethod();
+    private AwsAnswer scheduler(AwsCall c) {
+        String path = c.path();
+        String method = c.method();
         if (path.equals("/schedules") && method.equals("GET")) {
-            String prefix = form(ex.getRequestURI().getRawQuery() == null ? "" : ex.getRequestURI().getRawQuery())
-                    .getOrDefault("NamePrefix", "");
+            String prefix = c.query().getOrDefault("NamePrefix", "");
             ObjectNode out = JSON.createObjectNode();
             ArrayNode list = out.putArray("Schedules");
             account.schedules.forEach((name, s) -> {
@@ -249,22 +216,19 @@ final class CloudStandIn implements AutoCloseable {
                     n.putObject("Target").put("Arn", s.get("TargetArn"));
                 }
             });
-            send(ex, 200, "application/json", out.toString());
-            return;
+            return AwsAnswer.of(200, "application/json", out.toString());
         }
         String name = path.substring("/schedules/".length());
         Map<String, String> existing = account.schedules.get(name);
-        switch (method) {
+        return switch (method) {
             case "POST", "PUT" -> {
                 if (method.equals("POST") && existing != null) {
-                    schedulerError(ex, 409, "ConflictException", "Schedule " + name + " already exists.");
-                    return;
+                    yield AwsAnswer.restJsonError(409, "ConflictException", "Schedule " + name + " already exists.");
                 }
                 if (method.equals("PUT") && existing == null) {
-                    schedulerError(ex, 404, "ResourceNotFoundException", "Schedule " + name + " does not exist.");
-                    return;
+                    yield AwsAnswer.restJsonError(404, "ResourceNotFoundException", "Schedule " + name + " does not exist.");
                 }
-                JsonNode in = JSON.readTree(body);
+                JsonNode in = c.json();
                 Map<String, String> s = new LinkedHashMap<>();
                 s.put("Arn", "arn:aws:scheduler:" + account.region + ":" + StandInAccount.ACCOUNT + ":schedule/default/" + name);
                 s.put("ScheduleExpression", in.path("ScheduleExpression").asText());
@@ -275,12 +239,12 @@ final class CloudStandIn implements AutoCloseable {
                 s.put("ActionAfterCompletion", in.path("ActionAfterCompletion").asText());
                 s.put("State", in.path("State").asText("ENABLED"));
                 account.schedules.put(name, s);
-                send(ex, 200, "application/json", JSON.createObjectNode().put("ScheduleArn", s.get("Arn")).toString());
+                yield AwsAnswer.of(200, "application/json", JSON.createObjectNode().put("ScheduleArn", s.get("Arn"))
+                        .toString());
             }
             case "GET" -> {
                 if (existing == null) {
-                    schedulerError(ex, 404, "ResourceNotFoundException", "Schedule " + name + " does not exist.");
-                    return;
+                    yield AwsAnswer.restJsonError(404, "ResourceNotFoundException", "Schedule " + name + " does not exist.");
                 }
                 ObjectNode out = JSON.createObjectNode().put("Name", name).put("Arn", existing.get("Arn"))
                         .put("GroupName", "default").put("ScheduleExpression", existing.get("ScheduleExpression"))
@@ -289,131 +253,60 @@ final class CloudStandIn implements AutoCloseable {
                 out.putObject("FlexibleTimeWindow").put("Mode", "OFF");
                 out.putObject("Target").put("Arn", existing.get("TargetArn")).put("RoleArn", existing.get("RoleArn"))
                         .put("Input", existing.get("Input"));
-                send(ex, 200, "application/json", out.toString());
+                yield AwsAnswer.of(200, "application/json", out.toString());
             }
             case "DELETE" -> {
                 if (account.schedules.remove(name) == null) {
-                    schedulerError(ex, 404, "ResourceNotFoundException", "Schedule " + name + " does not exist.");
-                    return;
+                    yield AwsAnswer.restJsonError(404, "ResourceNotFoundException", "Schedule " + name + " does not exist.");
                 }
-                send(ex, 200, "application/json", "{}");
+                yield AwsAnswer.of(200, "application/json", "{}");
             }
-            default -> schedulerError(ex, 400, "ValidationException", method + " " + path);
-        }
-    }
-
-    private void schedulerError(HttpExchange ex, int status, String type, String message) throws IOException {
-        ex.getResponseHeaders().add("x-amzn-ErrorType", type);
-        send(ex, status, "application/json", JSON.createObjectNode().put("Message", message).toString());
+            default -> AwsAnswer.restJsonError(400, "ValidationException", method + " " + path);
+        };
     }
 
     // ---- S3 (REST-XML, path-style)
 
-    private void s3(HttpExchange ex, byte[] body) throws IOException {
-        String path = ex.getRequestURI().getPath().substring(1);
+    private AwsAnswer s3(AwsCall c) {
+        String path = c.path().substring(1);
         int slash = path.indexOf('/');
         String bucket = slash < 0 ? path : path.substring(0, slash);
         String key = slash < 0 ? "" : URLDecoder.decode(path.substring(slash + 1), StandardCharsets.UTF_8);
         Map<String, byte[]> objects = account.buckets.get(bucket);
         if (objects == null) {
-            send(ex, 404, "application/xml", "<Error><Code>NoSuchBucket</Code><Message>The specified bucket does not "
-                    + "exist</Message><BucketName>" + xml(bucket) + "</BucketName></Error>");
-            return;
+            return AwsAnswer.restXmlError(404, "NoSuchBucket", "The specified bucket does not exist",
+                    "<BucketName>" + escape(bucket) + "</BucketName>");
         }
-        switch (ex.getRequestMethod()) {
+        return switch (c.method()) {
             case "PUT" -> {
-                String encoding = ex.getRequestHeaders().getFirst("Content-Encoding");
-                objects.put(key, encoding != null && encoding.contains("aws-chunked") ? unchunk(body) : body);
-                ex.getResponseHeaders().add("ETag", "\"" + Integer.toHexString(java.util.Arrays.hashCode(body)) + "\"");
-                send(ex, 200, "application/xml", "");
+                objects.put(key, c.body());
+                yield AwsAnswer.of(200, "application/xml", "")
+                        .with("ETag", "\"" + Integer.toHexString(java.util.Arrays.hashCode(c.body())) + "\"");
             }
             case "GET" -> {
                 if (key.isEmpty()) {
-                    String prefix = form(ex.getRequestURI().getRawQuery() == null ? "" : ex.getRequestURI().getRawQuery())
-                            .getOrDefault("prefix", "");
+                    String prefix = c.query().getOrDefault("prefix", "");
                     StringBuilder b = new StringBuilder("<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
-                            + "<Name>" + xml(bucket) + "</Name><Prefix>" + xml(prefix) + "</Prefix><IsTruncated>false</IsTruncated>");
+                            + "<Name>" + escape(bucket) + "</Name><Prefix>" + escape(prefix) + "</Prefix><IsTruncated>false</IsTruncated>");
                     int n = 0;
                     for (Map.Entry<String, byte[]> o : objects.entrySet()) {
                         if (o.getKey().startsWith(prefix)) {
                             n++;
-                            b.append("<Contents><Key>").append(xml(o.getKey())).append("</Key><Size>")
+                            b.append("<Contents><Key>").append(escape(o.getKey())).append("</Key><Size>")
                                     .append(o.getValue().length).append("</Size></Contents>");
                         }
                     }
-                    send(ex, 200, "application/xml", b.append("<KeyCount>").append(n).append("</KeyCount></ListBucketResult>")
-                            .toString());
-                    return;
+                    yield AwsAnswer.of(200, "application/xml", b.append("<KeyCount>").append(n)
+                            .append("</KeyCount></ListBucketResult>").toString());
                 }
                 byte[] o = objects.get(key);
                 if (o == null) {
-                    send(ex, 404, "application/xml", "<Error><Code>NoSuchKey</Code><Message>The specified key does not "
-                            + "exist.</Message><Key>" + xml(key) + "</Key></Error>");
-                    return;
+                    yield AwsAnswer.restXmlError(404, "NoSuchKey", "The specified key does not exist.",
+                            "<Key>" + escape(key) + "</Key>");
                 }
-                ex.getResponseHeaders().add("Content-Type", "application/octet-stream");
-                ex.sendResponseHeaders(200, o.length);
-                ex.getResponseBody().write(o);
+                yield new AwsAnswer(200, "application/octet-stream", o, Map.of());
             }
-            default -> send(ex, 405, "application/xml", "<Error><Code>MethodNotAllowed</Code></Error>");
-        }
-    }
-
-    /** The payload of an {@code aws-chunked} body: {@code hex-size[;chunk-signature=...]\r\n data \r\n}..., trailers after 0. */
-    private static byte[] unchunk(byte[] body) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        int at = 0;
-        while (at < body.length) {
-            int eol = at;
-            while (eol + 1 < body.length && !(body[eol] == '\r' && body[eol + 1] == '\n')) {
-                eol++;
-            }
-            String header = new String(body, at, eol - at, StandardCharsets.US_ASCII);
-            int size = Integer.parseInt(header.split(";")[0].strip(), 16);
-            if (size == 0) {
-                break;
-            }
-            out.write(body, eol + 2, size);
-            at = eol + 2 + size + 2;
-        }
-        return out.toByteArray();
-    }
-
-    // ---- shared
-
-    static Map<String, String> form(String text) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (text == null || text.isEmpty() || text.startsWith("{") || text.startsWith("<")) {
-            return out;
-        }
-        for (String pair : text.split("&")) {
-            int eq = pair.indexOf('=');
-            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            out.put(k, eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-        }
-        return out;
-    }
-
-    /** The values of a query-protocol list: {@code prefix.1}, {@code prefix.2}, ... */
-    static List<String> list(Map<String, String> form, String prefix) {
-        List<String> out = new ArrayList<>();
-        for (int i = 1; form.containsKey(prefix + "." + i); i++) {
-            out.add(form.get(prefix + "." + i));
-        }
-        return out;
-    }
-
-    static String xml(String s) {
-        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-    }
-
-    static void send(HttpExchange ex, int status, String contentType, String text) throws IOException {
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().add("Content-Type", contentType);
-        ex.getResponseHeaders().add("x-amzn-RequestId", "standin-" + System.nanoTime());
-        ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) {
-            ex.getResponseBody().write(bytes);
-        }
+            default -> AwsAnswer.restXmlError(405, "MethodNotAllowed", c.method(), "");
+        };
     }
 }

@@ -1,17 +1,16 @@
 package io.rigscope.rig.cloud;
 
-import static io.rigscope.rig.cloud.CloudStandIn.list;
-import static io.rigscope.rig.cloud.CloudStandIn.send;
-import static io.rigscope.rig.cloud.CloudStandIn.xml;
+import static io.rigscope.awsstandin.AwsAnswer.tag;
 
-import com.sun.net.httpserver.HttpExchange;
-import java.io.IOException;
+import io.rigscope.awsstandin.AwsAnswer;
+import io.rigscope.awsstandin.AwsCall;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The stand-in's query-protocol services (CloudFormation, IAM, EC2, RDS): form in, XML out, as AWS documents them. */
+/** {@link CloudStandIn}'s query-protocol services (CloudFormation, IAM, EC2, RDS): form in, XML out, as AWS documents them. */
 final class QueryApis {
 
     private static final Map<String, String> NAMESPACES = Map.of(
@@ -23,15 +22,15 @@ final class QueryApis {
     private QueryApis() {
     }
 
-    static void answer(CloudStandIn in, HttpExchange ex, String service, Map<String, String> form) throws IOException {
-        StandInAccount a = in.account;
+    static AwsAnswer answer(StandInAccount a, AwsCall c) {
+        String service = c.service();
+        Map<String, String> form = c.form();
         String action = form.get("Action");
         String result = switch (service + ":" + action) {
             case "cloudformation:CreateStack" -> {
                 String name = form.get("StackName");
                 if (a.stacks.values().stream().anyMatch(s -> s.name.equals(name) && !s.status.equals("DELETE_COMPLETE"))) {
-                    error(ex, 400, "AlreadyExistsException", "Stack [" + name + "] already exists");
-                    yield null;
+                    throw error(400, "AlreadyExistsException", "Stack [" + name + "] already exists");
                 }
                 Map<String, String> tags = new LinkedHashMap<>();
                 for (int i = 1; form.containsKey("Tags.member." + i + ".Key"); i++) {
@@ -48,8 +47,7 @@ final class QueryApis {
                 } else {
                     var s = find(a, name);
                     if (s == null) {
-                        error(ex, 400, "ValidationError", "Stack with id " + name + " does not exist");
-                        yield null;
+                        throw error(400, "ValidationError", "Stack with id " + name + " does not exist");
                     }
                     s.advance(2);
                     b.append(stack(s));
@@ -59,16 +57,14 @@ final class QueryApis {
             case "cloudformation:DescribeStackEvents" -> {
                 var s = find(a, form.get("StackName"));
                 if (s == null) {
-                    error(ex, 400, "ValidationError", "Stack [" + form.get("StackName") + "] does not exist");
-                    yield null;
+                    throw error(400, "ValidationError", "Stack [" + form.get("StackName") + "] does not exist");
                 }
                 s.advance(3);
                 StringBuilder b = new StringBuilder("<StackEvents>");
                 for (int i = s.events.size() - 1; i >= 0; i--) {
                     b.append("<member><StackId>").append(s.id).append("</StackId><StackName>").append(s.name)
                             .append("</StackName>");
-                    s.events.get(i).forEach((k, v) -> b.append('<').append(k).append('>').append(xml(v))
-                            .append("</").append(k).append('>'));
+                    s.events.get(i).forEach((k, v) -> tag(b, k, v));
                     b.append("</member>");
                 }
                 yield b.append("</StackEvents>").toString();
@@ -83,8 +79,7 @@ final class QueryApis {
             case "iam:CreateRole" -> {
                 String name = form.get("RoleName");
                 if (a.roles.containsKey(name)) {
-                    error(ex, 409, "EntityAlreadyExists", "Role with name " + name + " already exists.");
-                    yield null;
+                    throw error(409, "EntityAlreadyExists", "Role with name " + name + " already exists.");
                 }
                 String path = form.getOrDefault("Path", "/");
                 Map<String, String> r = new LinkedHashMap<>();
@@ -100,8 +95,7 @@ final class QueryApis {
             case "iam:PutRolePolicy" -> {
                 Map<String, String> r = a.roles.get(form.get("RoleName"));
                 if (r == null) {
-                    error(ex, 404, "NoSuchEntity", "The role with name " + form.get("RoleName") + " cannot be found.");
-                    yield null;
+                    throw error(404, "NoSuchEntity", "The role with name " + form.get("RoleName") + " cannot be found.");
                 }
                 r.put("policy:" + form.get("PolicyName"), form.get("PolicyDocument"));
                 yield "";
@@ -109,20 +103,17 @@ final class QueryApis {
             case "iam:DeleteRolePolicy" -> {
                 Map<String, String> r = a.roles.get(form.get("RoleName"));
                 if (r == null || r.remove("policy:" + form.get("PolicyName")) == null) {
-                    error(ex, 404, "NoSuchEntity", "The role policy with name " + form.get("PolicyName") + " cannot be found.");
-                    yield null;
+                    throw error(404, "NoSuchEntity", "The role policy with name " + form.get("PolicyName") + " cannot be found.");
                 }
                 yield "";
             }
             case "iam:DeleteRole" -> {
                 Map<String, String> r = a.roles.get(form.get("RoleName"));
                 if (r == null) {
-                    error(ex, 404, "NoSuchEntity", "The role with name " + form.get("RoleName") + " cannot be found.");
-                    yield null;
+                    throw error(404, "NoSuchEntity", "The role with name " + form.get("RoleName") + " cannot be found.");
                 }
                 if (r.keySet().stream().anyMatch(k -> k.startsWith("policy:"))) {
-                    error(ex, 409, "DeleteConflict", "Cannot delete entity, must delete policies first.");
-                    yield null;
+                    throw error(409, "DeleteConflict", "Cannot delete entity, must delete policies first.");
                 }
                 a.roles.remove(form.get("RoleName"));
                 yield "";
@@ -138,12 +129,11 @@ final class QueryApis {
                 StringBuilder b = new StringBuilder("<reservationSet>");
                 for (String id : list(form, "InstanceId")) {
                     String type = a.instanceTypes.get(id);
-                    b.append("<item><reservationId>r-").append(id).append("</reservationId><instancesSet><item>")
-                            .append("<instanceId>").append(id).append("</instanceId><instanceType>")
-                            .append(type == null ? "m7g.large" : type).append("</instanceType><instanceState><code>")
-                            .append(type == null ? 48 : 16).append("</code><name>")
-                            .append(type == null ? "terminated" : "running")
-                            .append("</name></instanceState></item></instancesSet></item>");
+                    tag(tag(b.append("<item>"), "reservationId", "r-" + id).append("<instancesSet><item>"), "instanceId",
+                            id);
+                    tag(tag(tag(b, "instanceType", type == null ? "m7g.large" : type).append("<instanceState>"), "code",
+                            type == null ? 48 : 16), "name", type == null ? "terminated" : "running");
+                    b.append("</instanceState></item></instancesSet></item>");
                 }
                 yield b.append("</reservationSet>").toString();
             }
@@ -152,8 +142,8 @@ final class QueryApis {
                 for (String id : list(form, "VolumeId")) {
                     Integer gb = a.volumeGb.get(id);
                     if (gb != null) {
-                        b.append("<item><volumeId>").append(id).append("</volumeId><size>").append(gb)
-                                .append("</size><volumeType>gp3</volumeType><status>in-use</status></item>");
+                        tag(tag(b.append("<item>"), "volumeId", id), "size", gb)
+                                .append("<volumeType>gp3</volumeType><status>in-use</status></item>");
                     }
                 }
                 yield b.append("</volumeSet>").toString();
@@ -163,28 +153,28 @@ final class QueryApis {
                 StringBuilder b = new StringBuilder("<DBInstances>");
                 Map<String, Object> p = a.databases.get(id);
                 if (p != null) {
-                    b.append("<DBInstance><DBInstanceIdentifier>").append(id).append("</DBInstanceIdentifier>")
-                            .append("<DBInstanceClass>").append(p.get("DBInstanceClass")).append("</DBInstanceClass>")
-                            .append("<MultiAZ>false</MultiAZ><StorageType>").append(p.get("StorageType"))
-                            .append("</StorageType><AllocatedStorage>").append(p.get("AllocatedStorage"))
-                            .append("</AllocatedStorage><DBInstanceStatus>available</DBInstanceStatus></DBInstance>");
+                    tag(tag(tag(tag(b.append("<DBInstance>"), "DBInstanceIdentifier", id), "DBInstanceClass",
+                            p.get("DBInstanceClass")).append("<MultiAZ>false</MultiAZ>"), "StorageType",
+                            p.get("StorageType")), "AllocatedStorage", p.get("AllocatedStorage"))
+                            .append("<DBInstanceStatus>available</DBInstanceStatus></DBInstance>");
                 }
                 yield b.append("</DBInstances>").toString();
             }
             default -> {
-                error(ex, 400, "InvalidAction", "The action " + action + " is not valid for this web service.");
-                yield null;
+                throw error(400, "InvalidAction", "The action " + action + " is not valid for this web service.");
             }
         };
-        if (result == null) {
-            return;
-        }
         String ns = NAMESPACES.get(service);
-        String body = service.equals("ec2")
-                ? "<" + action + "Response xmlns=\"" + ns + "\"><requestId>r-1</requestId>" + result + "</" + action + "Response>"
-                : "<" + action + "Response xmlns=\"" + ns + "\"><" + action + "Result>" + result + "</" + action
-                        + "Result><ResponseMetadata><RequestId>r-1</RequestId></ResponseMetadata></" + action + "Response>";
-        send(ex, 200, "text/xml", body);
+        return service.equals("ec2") ? AwsAnswer.ec2(action, ns, result) : AwsAnswer.query(action, ns, result);
+    }
+
+    /** The values of a query-protocol list: {@code prefix.1}, {@code prefix.2}, ... */
+    private static List<String> list(Map<String, String> form, String prefix) {
+        List<String> out = new ArrayList<>();
+        for (int i = 1; form.containsKey(prefix + "." + i); i++) {
+            out.add(form.get(prefix + "." + i));
+        }
+        return out;
     }
 
     private static StandInAccount.Stack find(StandInAccount a, String nameOrId) {
@@ -197,18 +187,15 @@ final class QueryApis {
     }
 
     private static String stack(StandInAccount.Stack s) {
-        StringBuilder b = new StringBuilder("<member><StackName>").append(s.name).append("</StackName><StackId>")
-                .append(s.id).append("</StackId><StackStatus>").append(s.status).append("</StackStatus>")
-                .append("<CreationTime>").append(Instant.now()).append("</CreationTime>");
+        StringBuilder b = tag(tag(tag(tag(new StringBuilder("<member>"), "StackName", s.name), "StackId", s.id),
+                "StackStatus", s.status), "CreationTime", Instant.now());
         if (s.reason != null) {
-            b.append("<StackStatusReason>").append(xml(s.reason)).append("</StackStatusReason>");
+            tag(b, "StackStatusReason", s.reason);
         }
         b.append("<Outputs>");
-        s.outputs.forEach((k, v) -> b.append("<member><OutputKey>").append(k).append("</OutputKey><OutputValue>")
-                .append(xml(v)).append("</OutputValue></member>"));
+        s.outputs.forEach((k, v) -> tag(tag(b.append("<member>"), "OutputKey", k), "OutputValue", v).append("</member>"));
         b.append("</Outputs><Tags>");
-        s.tags.forEach((k, v) -> b.append("<member><Key>").append(xml(k)).append("</Key><Value>").append(xml(v))
-                .append("</Value></member>"));
+        s.tags.forEach((k, v) -> tag(tag(b.append("<member>"), "Key", k), "Value", v).append("</member>"));
         return b.append("</Tags></member>").toString();
     }
 
@@ -216,15 +203,13 @@ final class QueryApis {
         StringBuilder b = new StringBuilder();
         r.forEach((k, v) -> {
             if (!k.startsWith("policy:")) {
-                b.append('<').append(k).append('>').append(xml(v)).append("</").append(k).append('>');
+                tag(b, k, v);
             }
         });
         return b.toString();
     }
 
-    static void error(HttpExchange ex, int status, String code, String message) throws IOException {
-        send(ex, status, "text/xml", "<ErrorResponse><Error><Type>Sender</Type><Code>" + code + "</Code><Message>"
-                + xml(message) + "</Message></Error><RequestId>r-1</RequestId></ErrorResponse>");
+    private static AwsAnswer.Refusal error(int status, String code, String message) {
+        return AwsAnswer.queryError(status, code, message).refusal();
     }
-
 }

@@ -4,19 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rigscope.awsstandin.rds.RdsInstance;
+import io.rigscope.awsstandin.rds.RdsStandIn;
+import io.rigscope.collectors.CollectorContext;
+import io.rigscope.collectors.os.OsMetricsCollector;
+import io.rigscope.collectors.waits.WaitsCollector;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.localenv.testing.KafkaBroker;
+import io.rigscope.model.wire.OsMetrics;
+import io.rigscope.model.wire.Waits;
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.calibrate.RdsStandInRig;
-import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cli.RigscopeRun;
 import io.rigscope.rig.environment.EnvironmentFacts;
+import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.db.Sql;
 import io.rigscope.sut.testing.SutOnPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,12 +32,14 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
 
 /**
  * {@code run --config} with {@code rds:} against the RDS stand-in, the test's private cluster standing in for the
@@ -64,7 +73,7 @@ class RdsSeriesTest {
     }
 
     /** The stand-in instance: a db.t4g.micro (priced in the bundled table) whose parameters are the cluster's. */
-    private static RdsStandInRig.Instance instance(String zone, boolean performanceInsights) {
+    private static RdsInstance instance(String zone, boolean performanceInsights) {
         PgUrl owner = db.owner();
         Map<String, String> parameters = new LinkedHashMap<>();
         parameters.put("application_name", null);
@@ -75,12 +84,28 @@ class RdsSeriesTest {
                 (Object) EnvironmentFacts.SETTINGS.toArray(String[]::new));
         rows.forEach(r -> parameters.put(r[0], r[1]));
         parameters.put("work_mem", null);
-        return new RdsStandInRig.Instance(ID, DBI, "db.t4g.micro", "15.8", "gp3", 100, 3000, 125, zone, false,
+        return new RdsInstance(ID, DBI, "db.t4g.micro", "15.8", "gp3", 100, 3000, 125, zone, false,
                 "127.0.0.1", db.cluster().port(), "rigscope-pg15", 1, "arn:aws:iam::123456789012:role/rds-monitoring",
                 performanceInsights, parameters, 0.0175);
     }
 
-    private static String config(String targetUrl, RdsStandInRig standIn, String extra) {
+    /**
+     * The stand-in calibrate's rds profile uses, fed the same way (the cluster's device: Enhanced Monitoring and
+     * CloudWatch, its minute in progress too; its sessions: Performance Insights; its log), describing {@code instance}.
+     */
+    private static RdsStandIn standIn(RdsInstance instance, String loadHostZone) {
+        Clock clock = Clock.systemUTC();
+        CollectorContext feeder = new CollectorContext("rds-standin", () -> 0, "rds-standin", clock);
+        RdsStandIn standIn = RdsStandIn.start(instance.identifier(), instance.dbiResourceId(), db.cluster().logFile(),
+                clock, true, instance, loadHostZone);
+        Disposable feeders = Disposables.composite(new OsMetricsCollector(new OsMetricsCollector.Config(
+                db.cluster().dataDir(), Duration.ofSeconds(1), null), feeder).records().ofType(OsMetrics.class)
+                .subscribe(standIn::add), new WaitsCollector(new WaitsCollector.Config(db.owner(), Duration.ofSeconds(1)),
+                feeder).records().ofType(Waits.class).subscribe(standIn::add));
+        return standIn.closing(feeders::dispose);
+    }
+
+    private static String config(String targetUrl, RdsStandIn standIn, String extra) {
         return "target: {url: '" + targetUrl + "', api_key: rigscope-demo-key}\n"
                 + "database: " + db.owner().libpq() + "\n"
                 + "reconciliation_sql: \"" + SutContract.RECONCILIATION_SQL.replace("\n", " ") + "\"\n"
@@ -94,8 +119,7 @@ class RdsSeriesTest {
     void aSeriesAgainstAnRdsInstanceCarriesItsFourStreamsItsFactsAndItsCost(@TempDir Path dir) throws Exception {
         ScheduledExecutorService checkpoints = Executors.newSingleThreadScheduledExecutor();
         try (RunningSut sut = db.start();
-             RdsStandInRig standIn = RdsStandInRig.start(instance("us-east-1a", true), db.owner(),
-                     db.cluster().dataDir(), db.cluster().logFile(), "us-east-1a")) {
+             RdsStandIn standIn = standIn(instance("us-east-1a", true), "us-east-1a")) {
             System.setProperty("aws.ec2MetadataServiceEndpoint", standIn.endpoint().toString());
             // checkpoints the RDS log will carry (log_checkpoints is on): rig.pglog from rdslog@
             checkpoints.scheduleAtFixedRate(() -> Sql.blockUpdate(db.owner().connectionFactory("test"),
@@ -161,8 +185,7 @@ class RdsSeriesTest {
     @Test
     void aLoadHostInAnotherZoneIsRefusedNamingBothZonesAndPerformanceInsightsOffIsSaidWithItsCommand(@TempDir Path dir)
             throws Exception {
-        try (RdsStandInRig standIn = RdsStandInRig.start(instance("us-east-1a", false), db.owner(),
-                db.cluster().dataDir(), db.cluster().logFile(), "us-east-1b")) {
+        try (RdsStandIn standIn = standIn(instance("us-east-1a", false), "us-east-1b")) {
             System.setProperty("aws.ec2MetadataServiceEndpoint", standIn.endpoint().toString());
             Path config = dir.resolve("series.yaml");
             Files.writeString(config, config("http://127.0.0.1:1", standIn, ""));
@@ -185,8 +208,7 @@ class RdsSeriesTest {
     /** The stand-in's Price List API lists 0.0175 USD/h for the class: not the bundled table's 0.016. */
     @Test
     void livePricesPriceTheInstanceThroughThePriceListApi() {
-        try (RdsStandInRig standIn = RdsStandInRig.start(instance("us-east-1a", true), db.owner(),
-                db.cluster().dataDir(), db.cluster().logFile(), null)) {
+        try (RdsStandIn standIn = standIn(instance("us-east-1a", true), null)) {
             System.setProperty("aws.ec2MetadataServiceEndpoint", standIn.endpoint().toString());
             var console = new java.io.ByteArrayOutputStream();
             RdsRig rig = RdsRig.prepare(new RdsTarget(ID, "us-east-1", standIn.endpoint(), null, false, true),

@@ -1,5 +1,6 @@
-package io.rigscope.rig.calibrate;
+package io.rigscope.awsstandin.rds;
 
+import io.rigscope.awsstandin.AwsAnswer;
 import io.rigscope.model.wire.OsMetrics;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,6 +30,8 @@ import java.util.function.ToDoubleFunction;
  */
 final class CloudWatchPeriods {
 
+    /** CloudWatch's query-protocol namespace. */
+    static final String NS = "http://monitoring.amazonaws.com/doc/2010-08-01/";
     /** The period, seconds: RDS's standard resolution. */
     static final int PERIOD_SEC = 60;
 
@@ -57,10 +60,6 @@ final class CloudWatchPeriods {
     private final boolean inProgress;
     /** period start, epoch second -> the readings in it */
     private final NavigableMap<Long, List<OsMetrics>> periods = new TreeMap<>();
-
-    CloudWatchPeriods(String instanceId) {
-        this(instanceId, false);
-    }
 
     /**
      * @param inProgress true to serve the minute in progress too (its readings so far): a test's series is shorter
@@ -112,14 +111,12 @@ final class CloudWatchPeriods {
                     values.append("<member>").append(String.format(Locale.ROOT, "%.6f", v)).append("</member>");
                 }
             }
-            results.append("<member><Id>").append(RdsStandIn.xml(form.get(q + "Id"))).append("</Id><Label>")
-                    .append(RdsStandIn.xml(form.getOrDefault(q + "Label", metric))).append("</Label><Timestamps>")
+            results.append("<member><Id>").append(AwsAnswer.escape(form.get(q + "Id"))).append("</Id><Label>")
+                    .append(AwsAnswer.escape(form.getOrDefault(q + "Label", metric))).append("</Label><Timestamps>")
                     .append(stamps).append("</Timestamps><Values>").append(values)
                     .append("</Values><StatusCode>Complete</StatusCode></member>");
         }
-        return "<GetMetricDataResponse xmlns=\"http://monitoring.amazonaws.com/doc/2010-08-01/\"><GetMetricDataResult>"
-                + "<MetricDataResults>" + results + "</MetricDataResults><Messages/></GetMetricDataResult>"
-                + RdsStandIn.requestId() + "</GetMetricDataResponse>";
+        return "<MetricDataResults>" + results + "</MetricDataResults><Messages/>";
     }
 
     private static double value(List<OsMetrics> readings, ToDoubleFunction<OsMetrics> f, String stat) {

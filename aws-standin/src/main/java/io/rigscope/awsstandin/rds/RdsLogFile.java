@@ -1,5 +1,6 @@
-package io.rigscope.rig.calibrate;
+package io.rigscope.awsstandin.rds;
 
+import io.rigscope.awsstandin.AwsAnswer;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -91,9 +92,7 @@ final class RdsLogFile {
                     .append("<LogFileName>").append(name).append("</LogFileName><Size>").append(releasedBytes)
                     .append("</Size></DescribeDBLogFilesDetails>");
         }
-        return "<DescribeDBLogFilesResponse xmlns=\"http://rds.amazonaws.com/doc/2014-10-31/\">"
-                + "<DescribeDBLogFilesResult><DescribeDBLogFiles>" + files + "</DescribeDBLogFiles>"
-                + "</DescribeDBLogFilesResult>" + RdsStandIn.requestId() + "</DescribeDBLogFilesResponse>";
+        return "<DescribeDBLogFiles>" + files + "</DescribeDBLogFiles>";
     }
 
     /**
@@ -122,11 +121,8 @@ final class RdsLogFile {
         }
         long next = from + end;
         String data = new String(chunk, 0, end, StandardCharsets.UTF_8);
-        return "<DownloadDBLogFilePortionResponse xmlns=\"http://rds.amazonaws.com/doc/2014-10-31/\">"
-                + "<DownloadDBLogFilePortionResult><LogFileData>" + RdsStandIn.xml(data) + "</LogFileData>"
-                + "<AdditionalDataPending>" + (next < releasedBytes) + "</AdditionalDataPending>"
-                + "<Marker>" + hour + ":" + next + "</Marker></DownloadDBLogFilePortionResult>"
-                + RdsStandIn.requestId() + "</DownloadDBLogFilePortionResponse>";
+        return "<LogFileData>" + AwsAnswer.escape(data) + "</LogFileData><AdditionalDataPending>"
+                + (next < releasedBytes) + "</AdditionalDataPending><Marker>" + hour + ":" + next + "</Marker>";
     }
 
     private byte[] read(long from, long to) {

@@ -1,4 +1,6 @@
-package io.rigscope.rig.calibrate;
+package io.rigscope.awsstandin.rds;
+
+import static io.rigscope.awsstandin.AwsAnswer.tag;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,12 +18,12 @@ final class RdsDescribe {
     /** Parameters a page when the request asks for more (AWS's own page is 100; smaller here so paging is used). */
     static final int PAGE = 20;
 
-    private static final String NS = "http://rds.amazonaws.com/doc/2014-10-31/";
+    static final String NS = "http://rds.amazonaws.com/doc/2014-10-31/";
 
-    private final RdsStandInRig.Instance instance;
+    private final RdsInstance instance;
     private final List<Map.Entry<String, String>> parameters;
 
-    RdsDescribe(RdsStandInRig.Instance instance) {
+    RdsDescribe(RdsInstance instance) {
         this.instance = Objects.requireNonNull(instance, "instance");
         this.parameters = List.copyOf(instance.parameters().entrySet());
     }
@@ -32,9 +34,8 @@ final class RdsDescribe {
         if (asked != null && !asked.equals(instance.identifier())) {
             return null;
         }
-        RdsStandInRig.Instance i = instance;
-        StringBuilder x = new StringBuilder("<DescribeDBInstancesResponse xmlns=\"" + NS + "\"><DescribeDBInstancesResult>"
-                + "<DBInstances><DBInstance>");
+        RdsInstance i = instance;
+        StringBuilder x = new StringBuilder("<DBInstances><DBInstance>");
         tag(x, "DBInstanceIdentifier", i.identifier());
         tag(x, "DBInstanceClass", i.dbInstanceClass());
         tag(x, "Engine", "postgres");
@@ -61,9 +62,7 @@ final class RdsDescribe {
         }
         tag(x, "PerformanceInsightsEnabled", String.valueOf(i.performanceInsights()));
         x.append("<EnabledCloudwatchLogsExports><member>postgresql</member></EnabledCloudwatchLogsExports>");
-        x.append("</DBInstance></DBInstances></DescribeDBInstancesResult>").append(RdsStandIn.requestId())
-                .append("</DescribeDBInstancesResponse>");
-        return x.toString();
+        return x.append("</DBInstance></DBInstances>").toString();
     }
 
     /** The DescribeDBParametersResponse's page, or null when the group asked for is not this instance's. */
@@ -74,7 +73,7 @@ final class RdsDescribe {
         int from = form.get("Marker") == null ? 0 : Integer.parseInt(form.get("Marker"));
         int max = form.get("MaxRecords") == null ? 100 : Integer.parseInt(form.get("MaxRecords"));
         int to = Math.min(parameters.size(), from + Math.min(max, PAGE));
-        StringBuilder x = new StringBuilder("<DescribeDBParametersResponse xmlns=\"" + NS + "\"><DescribeDBParametersResult>");
+        StringBuilder x = new StringBuilder();
         if (to < parameters.size()) {
             tag(x, "Marker", String.valueOf(to));
         }
@@ -92,9 +91,7 @@ final class RdsDescribe {
             tag(x, "ApplyMethod", "pending-reboot");
             x.append("</Parameter>");
         }
-        x.append("</Parameters></DescribeDBParametersResult>").append(RdsStandIn.requestId())
-                .append("</DescribeDBParametersResponse>");
-        return x.toString();
+        return x.append("</Parameters>").toString();
     }
 
     /**
@@ -104,7 +101,7 @@ final class RdsDescribe {
      * {@code listPriceUsd} per Hrs; else an empty PriceList.
      */
     String getProducts(com.fasterxml.jackson.databind.JsonNode request) {
-        RdsStandInRig.Instance i = instance;
+        RdsInstance i = instance;
         Map<String, String> attributes = new java.util.LinkedHashMap<>();
         attributes.put("regionCode", i.availabilityZone() == null ? "" : i.availabilityZone().replaceAll("[a-z]$", ""));
         attributes.put("instanceType", i.dbInstanceClass());
@@ -134,7 +131,4 @@ final class RdsDescribe {
         return out.toString();
     }
 
-    private static void tag(StringBuilder x, String name, String value) {
-        x.append('<').append(name).append('>').append(RdsStandIn.xml(value)).append("</").append(name).append('>');
-    }
 }

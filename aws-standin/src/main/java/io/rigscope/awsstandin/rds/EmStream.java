@@ -1,4 +1,4 @@
-package io.rigscope.rig.calibrate;
+package io.rigscope.awsstandin.rds;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
