@@ -44,7 +44,7 @@ class ArchitectureDocTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"rig", "analyzer", "importers"})
+    @ValueSource(strings = {"rig", "analyzer", "benchmarks", "importers"})
     void eachInsideTableNamesEveryPackageOfItsModule(String module) throws IOException {
         Path base = ROOT.resolve(module).resolve("src/main/java/io/rigscope");
         Set<String> packages = new TreeSet<>();
