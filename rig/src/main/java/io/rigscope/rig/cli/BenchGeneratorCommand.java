@@ -10,6 +10,7 @@ import io.rigscope.benchmarks.generator.TimerJitter;
 import io.rigscope.benchmarks.generator.Wrk;
 import io.rigscope.benchmarks.peers.PeerBench;
 import io.rigscope.generator.GeneratorOptions;
+import io.rigscope.generator.plan.DefaultSizing;
 import io.rigscope.generator.http.ClientLoops;
 import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.generator.target.BenchServer;
@@ -80,11 +81,24 @@ final class BenchGeneratorCommand implements Callable<Integer> {
     @Option(names = "--vs-wrk", description = "Also run wrk against the same server and search the highest open-loop rate that holds.")
     boolean vsWrk;
 
-    @Option(names = "--max-in-flight", defaultValue = "1000", description = "The generator's in-flight cap (default ${DEFAULT-VALUE}).")
-    int maxInFlight;
+    @Option(names = "--max-in-flight", description = {"The generator's in-flight cap (default: generate's at --rate, "
+        + "25 ms of the rate, at least 256; DefaultSizing)."})
+    Integer maxInFlightOption;
 
-    @Option(names = "--io-threads", defaultValue = "1", description = "The generator's client event loops (default ${DEFAULT-VALUE}).")
-    int ioThreads;
+    @Option(names = "--io-threads", description = {"The generator's client event loops (default: generate's at --rate, "
+        + "one per 50,000 req/s, at most the CPUs; DefaultSizing)."})
+    Integer ioThreadsOption;
+
+    /** {@code --max-in-flight}, else what {@code generate} takes at {@code --rate}: the bench measures the defaults. */
+    int maxInFlight() {
+        return maxInFlightOption != null ? maxInFlightOption : DefaultSizing.maxInFlight(rate);
+    }
+
+    /** {@code --io-threads}, else what {@code generate} takes at {@code --rate}. */
+    int ioThreads() {
+        return ioThreadsOption != null ? ioThreadsOption
+                : DefaultSizing.clientLoops(rate, Runtime.getRuntime().availableProcessors());
+    }
 
     @Option(names = "--server-threads", description = {"The bench server's event loops (default: 1 for a run in this "
         + "JVM, where the generator shares the CPUs; with --vs-peers one per CPU, so that the server, in a JVM of its "
@@ -212,7 +226,7 @@ final class BenchGeneratorCommand implements Callable<Integer> {
         if (responseBytes != 2 && responseBytes < BenchServer.MIN_JSON_BYTES) {
             throw new UsageException("--response-bytes must be 2 or >= " + BenchServer.MIN_JSON_BYTES + ", was " + responseBytes);
         }
-        GeneratorOptions baseOptions = client.applyTo(GeneratorOptions.defaults().withIoThreads(ioThreads)
+        GeneratorOptions baseOptions = client.applyTo(GeneratorOptions.defaults().withIoThreads(ioThreads())
                         .withMinWakeGapNanos(minWakeGapUs * 1000))
                 .withListener(r -> System.err.println(r.line()));
         Optional<Wrk> wrk = vsWrk ? findWrk() : Optional.empty();
@@ -225,7 +239,7 @@ final class BenchGeneratorCommand implements Callable<Integer> {
             throw new UsageException("--server-timing-pairs must be >= 0, was " + serverTimingPairs);
         }
         // the client loops every run of this command uses (warm-up, measured, pairs, search), closed at its end
-        try (ClientLoops loops = ClientLoops.open(ioThreads);
+        try (ClientLoops loops = ClientLoops.open(ioThreads());
              BenchServer server = external == null ? new BenchServer("127.0.0.1", 0, serverThreads(), responseBytes,
                 serverTimingPairs > 0 ? BenchServer.SUT_SERVER_TIMING : null) : null;
              BenchPublishing publishing = new BenchPublishing(throughKafka, kafka)) {
@@ -335,7 +349,8 @@ final class BenchGeneratorCommand implements Callable<Integer> {
             out.put("records_published", publishing.records.get());
             out.put("samples_published", publishing.samples.get());
             out.put("records_to", throughKafka ? "kafka" : "counting sink (use --kafka for the broker path)");
-            out.put("io_threads", ioThreads);
+            out.put("io_threads", ioThreads());
+            out.put("max_in_flight", maxInFlight());
             out.put("min_wake_gap_us", minWakeGapUs);
             out.put("busy_poll", client.busyPoll);
             out.put("poll_us", client.pollUs);
@@ -397,8 +412,8 @@ final class BenchGeneratorCommand implements Callable<Integer> {
     /** A bench of the generator with {@code opts} against the server in this JVM, or the --target. */
     private GeneratorBench benchOf(BenchServer server, URI external, io.rigscope.generator.outbox.RecordSink sink,
                                    GeneratorOptions opts) {
-        return server != null ? new GeneratorBench(server, sink, opts, maxInFlight)
-                : new GeneratorBench(external, null, sink, opts, maxInFlight);
+        return server != null ? new GeneratorBench(server, sink, opts, maxInFlight())
+                : new GeneratorBench(external, null, sink, opts, maxInFlight());
     }
 
     /** The timer-jitter probe's period: the generator's wake gap at this rate (one request's interval, at least --min-wake-gap-us). */

@@ -31,6 +31,11 @@ import picocli.CommandLine.Option;
  */
 final class BenchVsPeers {
 
+    /** The best rows' client event loops when {@code --io-threads} is not given. */
+    static final int BEST_CLIENT_LOOPS = 1;
+    /** The best rows' in-flight cap (rigscope's; Hyperfoil's maxSessions) when {@code --max-in-flight} is not given. */
+    static final int BEST_MAX_IN_FLIGHT = 1000;
+
     @Option(names = "--ladder", paramLabel = "RATES", defaultValue = "5000,10000,20000,30000,40000,50000,60000",
             description = "--vs-peers: the rates, req/s, comma-separated, climbed in order until a step does not hold (default ${DEFAULT-VALUE}).")
     String ladder;
@@ -99,7 +104,10 @@ final class BenchVsPeers {
             throw new UsageException("--tolerance must be > 0 and < 1, was " + c.tolerance);
         }
         int serverThreads = c.serverThreadsOption != null ? c.serverThreadsOption : CpuSplit.allowedCpus().size();
-        for (var e : Map.of("--io-threads", c.ioThreads, "--server-threads", serverThreads, "--max-in-flight", c.maxInFlight,
+        // the best rows' client: --io-threads and --max-in-flight, else one loop and the cap 1,000 (docs/generator.md)
+        int bestLoops = c.ioThreadsOption != null ? c.ioThreadsOption : BEST_CLIENT_LOOPS;
+        int bestCap = c.maxInFlightOption != null ? c.maxInFlightOption : BEST_MAX_IN_FLIGHT;
+        for (var e : Map.of("--io-threads", bestLoops, "--server-threads", serverThreads, "--max-in-flight", bestCap,
                 "--peer-connections", peerConnections, "--wrk-threads", c.wrkThreads, "--wrk-connections", c.wrkConnections).entrySet()) {
             if (e.getValue() < 1) {
                 throw new UsageException(e.getKey() + " must be >= 1, was " + e.getValue());
@@ -130,7 +138,7 @@ final class BenchVsPeers {
         Path logs = Files.createTempDirectory("rigscope-vs-peers");
         PeerBench.Config config = new PeerBench.Config(rates, step, warm, rates.get(0), c.tolerance, jvm,
                 System.getProperty("java.class.path"), peersDir != null ? peersDir : defaultPeersDir(), wrk,
-                wrk.isEmpty() ? c.wrkMissing() : null, c.wrkThreads, c.wrkConnections, serverThreads, c.ioThreads, c.maxInFlight,
+                wrk.isEmpty() ? c.wrkMissing() : null, c.wrkThreads, c.wrkConnections, serverThreads, bestLoops, bestCap,
                 peerConnections, rigscopeProps, jitterLength, logs, cpus, cpusWhy.toString(), rows);
         Map<String, Object> out = new PeerBench(config, new PeerBench.Launch(Main.class.getName(),
                 BenchPeerMain.class.getName(), EnvironmentFacts.readVersion()), System.err).run();
