@@ -2,7 +2,7 @@ package io.rigscope.analyzer.freeze;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

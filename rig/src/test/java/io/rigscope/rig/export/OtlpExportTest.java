@@ -12,7 +12,7 @@ import io.opentelemetry.proto.metrics.v1.ExponentialHistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
-import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.decision.Episode;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.localenv.net.LoopbackPorts;
