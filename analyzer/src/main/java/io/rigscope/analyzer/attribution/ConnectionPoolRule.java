@@ -5,7 +5,6 @@ import io.rigscope.analyzer.decision.Cause;
 import io.rigscope.analyzer.decision.Episode.Confidence;
 import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.ServerTimingTrack;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

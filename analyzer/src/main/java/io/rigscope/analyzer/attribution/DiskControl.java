@@ -6,7 +6,6 @@ import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.Waits;
-import java.util.List;
 import java.util.Set;
 
 /**

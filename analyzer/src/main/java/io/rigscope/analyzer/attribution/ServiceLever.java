@@ -8,7 +8,6 @@ import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.decision.Lever;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
-import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.ServerTiming;

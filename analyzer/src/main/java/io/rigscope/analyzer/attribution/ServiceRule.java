@@ -5,7 +5,6 @@ import io.rigscope.analyzer.decision.Cause;
 import io.rigscope.analyzer.decision.Episode.Confidence;
 import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import java.util.ArrayList;

@@ -3,7 +3,6 @@ package io.rigscope.analyzer.attribution;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.ServerTiming;

@@ -2,15 +2,10 @@ package io.rigscope.analyzer.decision;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.VerdictFacts;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A repeat stopped early because a threshold with k6's {@code abortOnFail} failed while it ran ({@code repeat.RepeatJudge.AbortOnFail}):

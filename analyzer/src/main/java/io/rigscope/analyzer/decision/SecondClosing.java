@@ -9,7 +9,7 @@ import java.util.Map;
  * marker's {@code src} is the samples' {@code src}). Closed set:
  * <ul>
  *   <li>{@link ByLedger} (the default, and every rigscope generator): second S is final once the source's ledger
- *       for S and the samples it counts arrived ({@link ScenarioSeconds});</li>
+ *       for S and the samples it counts arrived ({@code second.ScenarioSeconds});</li>
  *   <li>{@link ByTime}: the source counts nothing per second (k6 followed live): second S closes once the source's
  *       stream of samples moved {@code lateness} past S's end, by the samples' own end times ({@link TimeWatermark}).
  *       A sample of a second the watermark already passed is late: counted and reported, never merged into the

@@ -3,7 +3,6 @@ package io.rigscope.analyzer.decision;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.repeat.RepeatTrack;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

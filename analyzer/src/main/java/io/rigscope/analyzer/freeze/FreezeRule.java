@@ -1,10 +1,6 @@
 package io.rigscope.analyzer.freeze;
 
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The freeze-second rule: a 1-s bucket whose worst request exceeds {@code worstUs} and in which more than

@@ -3,8 +3,6 @@ package io.rigscope.analyzer.second;
 import io.rigscope.analyzer.decision.Decision.Worst;
 import io.rigscope.analyzer.decision.Decision.SecondTiming;
 import io.rigscope.analyzer.decision.Decision.TimingFigure;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.model.wire.LatencySettings;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.ServerTiming;

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.rigscope.analyzer.decision.Episode;
 import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.decision.RepeatSummary;
-import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.decision.SeriesReport;
 import java.util.Comparator;
 import java.util.Objects;

@@ -3,7 +3,6 @@ package io.rigscope.rig.calibrate;
 import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.decision.Cause;
 import io.rigscope.analyzer.decision.Episode.Confidence;
-import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.rig.series.SeriesPlan;
 import java.net.URI;

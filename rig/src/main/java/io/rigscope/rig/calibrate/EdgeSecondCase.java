@@ -7,7 +7,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import io.rigscope.analyzer.repeat.RepeatTrack;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

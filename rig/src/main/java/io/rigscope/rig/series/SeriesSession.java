@@ -4,7 +4,6 @@ import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Ceiling;
 import io.rigscope.analyzer.decision.GateResult;
 import io.rigscope.analyzer.decision.RepeatSummary;
-import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.IntervalLogs;
 import io.rigscope.rig.export.ExportTargets;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.synthetic.SyntheticSeries;
 import io.rigscope.analyzer.synthetic.SyntheticSeries.Plan;
-import io.rigscope.analyzer.synthetic.SyntheticSeries.RepeatPlan;
 import io.rigscope.analyzer.decision.Abort;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Marker;
