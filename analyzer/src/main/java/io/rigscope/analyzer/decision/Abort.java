@@ -2,7 +2,6 @@ package io.rigscope.analyzer.decision;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.threshold.Threshold;
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.VerdictFacts;
 import java.util.Objects;
@@ -76,9 +75,14 @@ public record Abort(@JsonProperty("threshold") String threshold, @JsonProperty("
     public String describe() {
         String into = scheduledMs > 0 ? seconds(atMs) + " into its " + seconds(scheduledMs) + " schedule"
                 : seconds(atMs) + " into its schedule";
-        return "aborted " + into + ": `" + threshold + "` measured " + Threshold.number(value) + " over the "
+        return "aborted " + into + ": `" + threshold + "` measured " + number(value) + " over the "
                 + secondsClosed + " second(s) closed by then (abortOnFail"
                 + (delayMs > 0 ? ", delayAbortEval " + seconds(delayMs) : "") + ")";
+    }
+
+    /** A threshold's number as its expression writes it (a whole number without decimals), as {@code Threshold} does. */
+    private static String number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.valueOf((long) v) : String.valueOf(v);
     }
 
     private static String seconds(long ms) {
