@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.decision.Episode.Confidence;
 import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.scene.EpisodeScene;

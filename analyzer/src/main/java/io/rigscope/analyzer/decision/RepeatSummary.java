@@ -7,7 +7,6 @@ import io.rigscope.analyzer.decision.Decision.TimingFigure;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -264,7 +263,7 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatSummary.Kind kin
     }
 
     /**
-     * The spacing of freeze-seconds. Consecutive freeze-seconds (no gap) are one freeze event, starting at
+     * The spacing of freeze-seconds, as {@code freeze.FreezeRule.cadence} computes it. Consecutive freeze-seconds (no gap) are one freeze event, starting at
      * its first second; the gaps are the differences between consecutive event starts, in seconds; the
      * dominant period is the most frequent gap (ties: the smallest) when it occurs at least twice, else null: one gap
      * between two freezes, or gaps that never repeat, are no rhythm.
@@ -278,35 +277,6 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatSummary.Kind kin
         public Cadence {
             events = List.copyOf(events);
             gapsSec = List.copyOf(gapsSec);
-        }
-
-        /** The cadence of these freeze-seconds (any order, duplicates ignored). */
-        public static Cadence of(List<Long> freezeSeconds) {
-            List<Long> sorted = freezeSeconds.stream().distinct().sorted().toList();
-            List<Long> events = new ArrayList<>();
-            long previous = Long.MIN_VALUE;
-            for (long s : sorted) {
-                if (previous == Long.MIN_VALUE || s != previous + 1) {
-                    events.add(s);
-                }
-                previous = s;
-            }
-            List<Long> gaps = new ArrayList<>();
-            Map<Long, Integer> frequency = new TreeMap<>();
-            for (int i = 1; i < events.size(); i++) {
-                long gap = events.get(i) - events.get(i - 1);
-                gaps.add(gap);
-                frequency.merge(gap, 1, Integer::sum);
-            }
-            Long dominant = null;
-            int best = 0;
-            for (var e : frequency.entrySet()) {
-                if (e.getValue() > best) {
-                    best = e.getValue();
-                    dominant = e.getKey();
-                }
-            }
-            return new Cadence(events, gaps, best >= 2 ? dominant : null);
         }
     }
 

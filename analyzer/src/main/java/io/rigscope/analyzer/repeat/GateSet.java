@@ -1,8 +1,8 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.decision.GateResult;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.threshold.Threshold;
 import java.util.ArrayList;

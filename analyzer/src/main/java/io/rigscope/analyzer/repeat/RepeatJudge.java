@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
+import io.rigscope.analyzer.freeze.FreezeRule;
 import java.util.Set;
 import java.util.HashSet;
 import io.rigscope.analyzer.threshold.Threshold;
@@ -112,7 +113,7 @@ public final class RepeatJudge {
                 : gates.values().stream().filter(g -> g.name().startsWith("reconciliation_")).allMatch(GateResult::pass);
 
         List<Episode> episodes = new ArrayList<>();
-        Cadence cadence = Cadence.of(freezeSeconds);
+        Cadence cadence = FreezeRule.cadence(freezeSeconds);
         long repeatP50Us = primary == null ? 0 : primary.totals().serviceAtPercentileUs(50);
         for (Episode e : EpisodeJoiner.join(track.rep(), spans, settings.episodeGapSec())) {
             List<SecondStats> inside = seconds.stream()
@@ -209,7 +210,7 @@ public final class RepeatJudge {
             }
         }
         return attributor.attribute(new EpisodeScene(withHealth(e, track), inside, scenario.totals().serviceAtPercentileUs(50),
-                track.healthBySec(), telemetry, Cadence.of(freezes), settings.attribution(), null, environment,
+                track.healthBySec(), telemetry, FreezeRule.cadence(freezes), settings.attribution(), null, environment,
                 firstSec));
     }
 

@@ -1,11 +1,11 @@
 package io.rigscope.analyzer.second;
 
-import io.rigscope.analyzer.decision.SecondStats;
-import io.rigscope.analyzer.decision.SecondHistogram;
 import io.rigscope.analyzer.decision.SecondClosing;
+import io.rigscope.analyzer.decision.SecondHistogram;
+import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
+import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.second.RepeatTotals.TimeWatermark;
-import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;
 import java.util.ArrayDeque;

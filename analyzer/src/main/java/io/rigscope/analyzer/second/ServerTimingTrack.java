@@ -1,8 +1,8 @@
 package io.rigscope.analyzer.second;
 
-import io.rigscope.analyzer.decision.Decision.Worst;
 import io.rigscope.analyzer.decision.Decision.SecondTiming;
 import io.rigscope.analyzer.decision.Decision.TimingFigure;
+import io.rigscope.analyzer.decision.Decision.Worst;
 import io.rigscope.model.wire.LatencySettings;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.ServerTiming;

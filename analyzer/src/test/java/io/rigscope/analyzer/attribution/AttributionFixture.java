@@ -6,6 +6,7 @@ import io.rigscope.analyzer.decision.Episode;
 import io.rigscope.analyzer.decision.Episode.Confidence;
 import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
@@ -43,7 +44,7 @@ abstract class AttributionFixture {
     AttributionSettings settings = AttributionSettings.defaults();
     final NavigableMap<Long, double[]> health = new TreeMap<>();
     boolean p50Lifted;
-    Cadence cadence = Cadence.of(List.of());
+    Cadence cadence = FreezeRule.cadence(List.of());
     final Map<String, Object> environment = new java.util.LinkedHashMap<>(
             Map.of("settings", Map.of("wal_segment_size", "64MB")));
 

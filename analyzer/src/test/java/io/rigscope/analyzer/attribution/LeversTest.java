@@ -8,7 +8,7 @@ import io.rigscope.analyzer.decision.Episode;
 import io.rigscope.analyzer.decision.Episode.Confidence;
 import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.decision.Lever;
-import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
@@ -116,7 +116,7 @@ class LeversTest {
     }
 
     private EpisodeScene scene(Episode e) {
-        return new EpisodeScene(e, List.of(), 2_000, new TreeMap<>(), index, Cadence.of(List.of()),
+        return new EpisodeScene(e, List.of(), 2_000, new TreeMap<>(), index, FreezeRule.cadence(List.of()),
                 AttributionSettings.defaults());
     }
 

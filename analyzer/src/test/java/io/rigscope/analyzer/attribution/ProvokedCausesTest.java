@@ -7,7 +7,7 @@ import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.decision.Cause;
 import io.rigscope.analyzer.decision.Episode;
 import io.rigscope.analyzer.decision.Episode.Confidence;
-import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
 import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.scene.EpisodeScene;
@@ -267,7 +267,7 @@ class ProvokedCausesTest {
         }
         long repeatStartSec = 1_796_067_898L;   // the provoked repeat's REPEAT_START marker
         Control c = InstrumentControl.check(new EpisodeScene(e, seconds, 5_000, new TreeMap<>(), index,
-                Cadence.of(provoked.freezeSeconds()), AttributionSettings.defaults(), null, Map.of(), repeatStartSec));
+                FreezeRule.cadence(provoked.freezeSeconds()), AttributionSettings.defaults(), null, Map.of(), repeatStartSec));
         assertThat(c.met()).isFalse();
         // its sessions at rest are 0 (1-s samples of sub-millisecond commits), so a second is low only at 0: 3 of the
         // 4 judged seconds were, while the loops were parked

@@ -9,7 +9,7 @@ import io.rigscope.analyzer.decision.Episode;
 import io.rigscope.analyzer.decision.Episode.Confidence;
 import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.decision.Lever;
-import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.decision.SecondStats;
@@ -185,7 +185,7 @@ class ServiceLeversTest {
     private Lever lever(Cause cause, Evidence defining, Map<String, Object> environment) {
         Episode e = new Episode(1, S, S + 2, 2, 0, 640.0, cause, Confidence.ATTRIBUTED, List.of(defining), List.of(),
                 null);
-        EpisodeScene scene = new EpisodeScene(e, seconds, 2_000, new TreeMap<>(), index, Cadence.of(List.of()),
+        EpisodeScene scene = new EpisodeScene(e, seconds, 2_000, new TreeMap<>(), index, FreezeRule.cadence(List.of()),
                 AttributionSettings.defaults(), timing, environment);
         return Attribution.withLever(e, scene, new LeverContext(environment, S - 10, S + 10)).lever();
     }

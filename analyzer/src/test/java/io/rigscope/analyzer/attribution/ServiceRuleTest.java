@@ -7,7 +7,7 @@ import io.rigscope.analyzer.decision.Cause;
 import io.rigscope.analyzer.decision.Episode;
 import io.rigscope.analyzer.decision.Episode.Confidence;
 import io.rigscope.analyzer.decision.Evidence;
-import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
@@ -398,7 +398,7 @@ class ServiceRuleTest {
                 List.of(new Evidence("rig.samples", "1 freeze-second(s), worst request " + worstMs + " ms")), List.of(),
                 null);
         return Attribution.standard().attribute(new EpisodeScene(joined, seconds, 2_000, health, index,
-                Cadence.of(List.of()), AttributionSettings.defaults(), timing));
+                FreezeRule.cadence(List.of()), AttributionSettings.defaults(), timing));
     }
 
     /** Health, canary, DB sampler and an idle database (0.2 sessions, 1 on ClientRead) every second. */

@@ -3,8 +3,8 @@ package io.rigscope.analyzer.repeat;
 import io.rigscope.analyzer.decision.RepeatSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.decision.GateResult;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.testing.ProvokedRecordings;
 import io.rigscope.model.wire.ErrorKind;

@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.second;
 
-import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.decision.SecondClosing;
+import io.rigscope.analyzer.decision.SecondStats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.freeze.FreezeRule;
