@@ -13,10 +13,11 @@ import com.tngtech.archunit.lang.ArchRule;
 
 /**
  * The analyzer's packages (docs/architecture.md, Inside analyzer): no cycle between them, and each layer reached only
- * from above. The face first (api), then the live path (pipeline, series) and the report, then the
- * decision record, the judges (repeat with its gates, attribution with its levers, scene, episode, window,
- * ceiling, compare), the per-second statistics (second, freeze, telemetry), the settings (config, threshold), and
- * at the bottom the JSON view every record writes itself with (json). The planted series (synthetic) stands apart:
+ * from above. The face first (api), then the live path (pipeline, series) and the report, then the judges (repeat
+ * with its gates, attribution with its levers, scene, compare), the per-second statistics (second, freeze,
+ * telemetry), the settings (config, threshold), and at the bottom the output values every judge produces and
+ * every reader reads (decision: the decisions, what they carry, their codec and the JSON view, WireView), which
+ * use no other analyzer package. The planted series (synthetic) stands apart:
  * it uses only the model, and no analyzer package uses it. The benchmarks live in the benchmarks module.
  */
 @AnalyzeClasses(packages = "io.rigscope.analyzer", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -33,22 +34,18 @@ class AnalyzerArchitectureTest {
             .layer("Api").definedBy(P + "api..")
             .layer("Live").definedBy(P + "pipeline..", P + "series..")
             .layer("Report").definedBy(P + "report..")
-            .layer("Decision").definedBy(P + "decision..")
-            .layer("Judges").definedBy(P + "repeat..", P + "gate..", P + "attribution..", P + "scene..",
-                    P + "episode..", P + "window..", P + "ceiling..", P + "compare..")
+            .layer("Judges").definedBy(P + "repeat..", P + "attribution..", P + "scene..", P + "compare..")
             .layer("Seconds").definedBy(P + "second..", P + "freeze..", P + "telemetry..")
             .layer("Settings").definedBy(P + "config..", P + "threshold..")
-            .layer("Json").definedBy(P + "json..")
+            .layer("Decision").definedBy(P + "decision..")
             .layer("Synthetic").definedBy(P + "synthetic..")
             .whereLayer("Api").mayNotBeAccessedByAnyLayer()
             .whereLayer("Live").mayOnlyBeAccessedByLayers("Api")
             .whereLayer("Report").mayOnlyBeAccessedByLayers("Api")
-            .whereLayer("Decision").mayOnlyBeAccessedByLayers("Api", "Live", "Report")
-            .whereLayer("Judges").mayOnlyBeAccessedByLayers("Api", "Live", "Report", "Decision")
-            .whereLayer("Seconds").mayOnlyBeAccessedByLayers("Api", "Live", "Report", "Decision", "Judges")
-            .whereLayer("Settings").mayOnlyBeAccessedByLayers("Api", "Live", "Report", "Decision",
-                    "Judges", "Seconds")
-            .whereLayer("Json").mayNotAccessAnyLayer()
+            .whereLayer("Judges").mayOnlyBeAccessedByLayers("Api", "Live", "Report")
+            .whereLayer("Seconds").mayOnlyBeAccessedByLayers("Api", "Live", "Report", "Judges")
+            .whereLayer("Settings").mayOnlyBeAccessedByLayers("Api", "Live", "Report", "Judges", "Seconds")
+            .whereLayer("Decision").mayNotAccessAnyLayer()
             .whereLayer("Synthetic").mayNotBeAccessedByAnyLayer()
             .whereLayer("Synthetic").mayNotAccessAnyLayer();
 

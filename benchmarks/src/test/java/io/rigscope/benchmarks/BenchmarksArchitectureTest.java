@@ -14,7 +14,7 @@ import com.tngtech.archunit.lang.ArchRule;
 /**
  * The benchmarks module (docs/architecture.md, Modules): its packages have no cycle; the peer bench (peers) is over
  * the generator bench (generator); the analyzer's and the k6 importer's benchmarks (analyzer, k6) stand apart. It
- * reaches the analyzer through api, pipeline, series, attribution, decision, second and synthetic. Nothing in the
+ * reaches the analyzer through api, pipeline, series, attribution, decision and synthetic. Nothing in the
  * product modules on its class path (model, wire, localenv, generator, analyzer, importers, peers' common) depends
  * on it; rig's bench commands are its one user.
  */
@@ -50,8 +50,8 @@ class BenchmarksArchitectureTest {
             .that().resideInAPackage("io.rigscope.benchmarks..").should().dependOnClassesThat(resideInAPackage("io.rigscope.analyzer..").and(resideOutsideOfPackages(
                     "io.rigscope.analyzer.api..", "io.rigscope.analyzer.pipeline..", "io.rigscope.analyzer.series..",
                     "io.rigscope.analyzer.attribution..", "io.rigscope.analyzer.decision..",
-                    "io.rigscope.analyzer.second..", "io.rigscope.analyzer.synthetic..")))
-            .as("the benchmarks reach the analyzer through api, pipeline, series, attribution, decision, second, synthetic");
+                    "io.rigscope.analyzer.synthetic..")))
+            .as("the benchmarks reach the analyzer through api, pipeline, series, attribution, decision, synthetic");
 
     @ArchTest
     static final ArchRule reachesNoRig = noClasses().that().resideInAPackage("io.rigscope.benchmarks..")

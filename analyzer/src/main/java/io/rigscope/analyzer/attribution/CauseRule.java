@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.decision.Cause;
 import java.util.Optional;
 
 /**

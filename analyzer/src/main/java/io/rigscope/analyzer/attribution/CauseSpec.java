@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.decision.Cause;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.Predicate;

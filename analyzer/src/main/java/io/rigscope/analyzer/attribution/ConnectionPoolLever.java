@@ -2,12 +2,12 @@ package io.rigscope.analyzer.attribution;
 
 import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.num;
 
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Lever;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Lever;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
-import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.second.ServerTimingTrack.TimingFigure;
+import io.rigscope.analyzer.decision.SecondStats;
+import io.rigscope.analyzer.decision.Decision.TimingFigure;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.Waits;
 import java.util.ArrayList;

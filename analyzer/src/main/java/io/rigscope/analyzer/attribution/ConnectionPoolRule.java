@@ -1,10 +1,10 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Decision;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.ServerTimingTrack;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,7 +38,7 @@ final class ConnectionPoolRule implements CauseRule {
 
     @Override
     public Optional<Finding> examine(EpisodeScene scene) {
-        ServerTimingTrack.Worst w = ServiceView.slowestTimed(scene);
+        Decision.Worst w = ServiceView.slowestTimed(scene);
         double worstUs = scene.episode().worstMs() * 1000.0;
         if (w == null || worstUs <= 0) {
             return Optional.empty();

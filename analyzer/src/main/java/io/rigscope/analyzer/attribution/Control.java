@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.decision.Evidence;
 import java.util.Objects;
 
 /**

@@ -1,12 +1,11 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.Waits;
-import java.util.List;
 import java.util.Set;
 
 /**

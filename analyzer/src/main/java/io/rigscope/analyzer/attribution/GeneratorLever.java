@@ -2,9 +2,9 @@ package io.rigscope.analyzer.attribution;
 
 import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.num;
 
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.episode.Lever;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.Lever;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;

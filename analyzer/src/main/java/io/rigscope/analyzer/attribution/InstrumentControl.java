@@ -1,8 +1,8 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.Vmstat;

@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Lever;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Lever;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 

@@ -1,9 +1,9 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.episode.Lever;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.Lever;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;

@@ -1,13 +1,13 @@
 package io.rigscope.analyzer.attribution;
 
+import io.rigscope.analyzer.decision.Decision;
 import static io.rigscope.analyzer.scene.EpisodeScene.LeverContext.num;
 
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.episode.Lever;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.Lever;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
-import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.ServerTiming;
@@ -50,7 +50,7 @@ final class ServiceLever implements LeverRule {
     }
 
     private static Lever ownStep(EpisodeScene scene) {
-        ServerTimingTrack.Worst w = ServiceView.slowestTimed(scene);
+        Decision.Worst w = ServiceView.slowestTimed(scene);
         if (w == null) {
             return Lever.notMeasured("the episode's Server-Timing is gone from the scene: no own step to name");
         }

@@ -1,10 +1,10 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Decision;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import java.util.ArrayList;
@@ -79,7 +79,7 @@ final class ServiceRule implements CauseRule {
     }
 
     private static Optional<Finding> byTiming(EpisodeScene scene, double busy, double worstUs) {
-        ServerTimingTrack.Worst w = ServiceView.slowestTimed(scene);
+        Decision.Worst w = ServiceView.slowestTimed(scene);
         if (w == null || worstUs <= 0) {
             return Optional.empty();
         }
@@ -174,7 +174,7 @@ final class ServiceRule implements CauseRule {
                             + (confidence == Confidence.ATTRIBUTED ? "covering" : "short of")
                             + " the episode's worst request " + scene.episode().worstMs() + " ms; "
                             + scene.within(TelemetryStream.PROCESS)));
-            ServerTimingTrack.Worst w = ServiceView.slowestTimed(scene);
+            Decision.Worst w = ServiceView.slowestTimed(scene);
             if (confidence == Confidence.ATTRIBUTED && ServiceView.poolDominates(scene, w, worstUs)) {
                 // a pool too small for the load looks the same from here: requests queue for a connection either way
                 confidence = Confidence.MOST_LIKELY;

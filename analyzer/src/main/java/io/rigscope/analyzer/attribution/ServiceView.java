@@ -1,8 +1,8 @@
 package io.rigscope.analyzer.attribution;
 
-import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.decision.Decision;
+import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;
 import io.rigscope.model.wire.ProcessMetrics;
 import io.rigscope.model.wire.ServerTiming;
@@ -27,9 +27,9 @@ final class ServiceView {
     }
 
     /** The slowest request of the episode's seconds that carried Server-Timing, or null. */
-    public static ServerTimingTrack.Worst slowestTimed(EpisodeScene scene) {
-        ServerTimingTrack.Worst worst = null;
-        for (ServerTimingTrack.Worst w : scene.serverTiming().worst(scene.startSec(), scene.endSec())) {
+    public static Decision.Worst slowestTimed(EpisodeScene scene) {
+        Decision.Worst worst = null;
+        for (Decision.Worst w : scene.serverTiming().worst(scene.startSec(), scene.endSec())) {
             if (worst == null || w.serviceUs() > worst.serviceUs()) {
                 worst = w;
             }
@@ -42,7 +42,7 @@ final class ServiceView {
      * {@code attribution_pool_share} of the episode's worst request, longer than in {@code db} and in the service's own
      * metrics: {@link ConnectionPoolRule}'s fingerprint.
      */
-    public static boolean poolDominates(EpisodeScene scene, ServerTimingTrack.Worst w, double worstUs) {
+    public static boolean poolDominates(EpisodeScene scene, Decision.Worst w, double worstUs) {
         if (w == null) {
             return false;
         }

@@ -1,14 +1,12 @@
 package io.rigscope.analyzer.decision;
 
-import io.rigscope.analyzer.ceiling.Ceiling;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.repeat.Abort;
-import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.second.SecondHistogram;
-import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.second.ServerTimingTrack;
-import io.rigscope.analyzer.window.Window;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rigscope.model.wire.ServerTiming;
 import io.rigscope.model.wire.Verdict;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -63,7 +61,7 @@ public sealed interface Decision {
      *     provisional. In the verdict's JSON as {@code server_timing} and {@code slowest_timed}.
      */
     record Second(String series, int rep, String scenario, long tsUs, SecondStats second, boolean provisional,
-                  SecondHistogram serviceHistogram, ServerTimingTrack.SecondTiming serverTiming) implements Decision {
+                  SecondHistogram serviceHistogram, Decision.SecondTiming serverTiming) implements Decision {
         public Second {
             Objects.requireNonNull(second, "second");
         }
@@ -116,7 +114,7 @@ public sealed interface Decision {
 
     /**
      * Live only: a threshold with k6's {@code abortOnFail} failed while the repeat ran
-     * ({@link io.rigscope.analyzer.repeat.Abort.AbortOnFail}); whoever runs the load stops the repeat and writes the
+     * ({@link io.rigscope.analyzer.repeat.RepeatJudge.AbortOnFail}); whoever runs the load stops the repeat and writes the
      * stop into its REPEAT_END marker, where the repeat's judgement reads it. Decided at most once per repeat.
      */
     record Stop(String series, int rep, String scenario, long tsUs, Abort abort) implements Decision {
@@ -147,5 +145,34 @@ public sealed interface Decision {
         public String scenario() {
             return null;
         }
+    }
+
+    /** The slowest request of a second and what the service said of it. */
+    public record Worst(long sec, long serviceUs, ServerTiming timing) {
+    }
+
+    /**
+     * What the service said of its time in one second: per name, p50 and p99 of the second (1 significant digit),
+     * and the second's slowest request that carried timing, with its measured service time and its own account.
+     *
+     * @param figures per name, in first-appearance order
+     * @param slowest the slowest timed request of the second
+     */
+    public record SecondTiming(Map<String, TimingFigure> figures, Worst slowest) {
+        public SecondTiming {
+            figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+            java.util.Objects.requireNonNull(slowest, "slowest");
+        }
+    }
+
+    /**
+     * One Server-Timing metric's figures over a span (a repeat, or one second): the median and the 99th percentile of
+     * the durations the service reported for it, ms (3 decimals).
+     *
+     * @param p50Ms median, ms
+     * @param p99Ms 99th percentile, ms
+     */
+    @JsonPropertyOrder({"p50_ms", "p99_ms"})
+    public record TimingFigure(@JsonProperty("p50_ms") double p50Ms, @JsonProperty("p99_ms") double p99Ms) {
     }
 }

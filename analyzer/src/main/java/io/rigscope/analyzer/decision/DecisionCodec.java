@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.model.wire.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -77,7 +76,7 @@ public final class DecisionCodec {
      * The second's slowest request that carried Server-Timing: {@code service_ms} (measured by the generator) and
      * {@code timing_ms}, each metric the service named with its duration, in the header's order.
      */
-    private static Map<String, Object> slowestTimed(ServerTimingTrack.Worst w) {
+    private static Map<String, Object> slowestTimed(Decision.Worst w) {
         Map<String, Double> timing = new LinkedHashMap<>();
         for (int i = 0; i < w.timing().size(); i++) {
             timing.merge(w.timing().name(i), w.timing().durUs(i) / 1000.0, Double::sum); // a name given twice: summed

@@ -3,11 +3,6 @@ package io.rigscope.analyzer.decision;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.ceiling.Ceiling;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.json.WireView;
-import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.repeat.RepeatTrack;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -91,7 +86,7 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
                                   long samplesOutsideRepeats) {
         // A configuration is reported by its sustained repeats; ladder rungs find the knee and are listed, not
         // counted (a rung failing is what a ladder is for). A series with no sustained repeat is judged by its rungs.
-        List<RepeatSummary> judged = repeats.stream().filter(r -> r.kind() == RepeatTrack.Kind.SUSTAINED).toList();
+        List<RepeatSummary> judged = repeats.stream().filter(r -> r.kind() == RepeatSummary.Kind.SUSTAINED).toList();
         if (judged.isEmpty()) {
             judged = repeats;
         }
@@ -157,7 +152,7 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
      * null when any request succeeded (or none was sent).
      */
     public String everyRequestFailed() {
-        List<RepeatSummary> judged = repeats.stream().filter(r -> r.kind() == RepeatTrack.Kind.SUSTAINED).toList();
+        List<RepeatSummary> judged = repeats.stream().filter(r -> r.kind() == RepeatSummary.Kind.SUSTAINED).toList();
         if (judged.isEmpty()) {
             judged = repeats;
         }
@@ -218,9 +213,9 @@ public record SeriesReport(@JsonProperty("series") String series, SeriesVerdict 
      * The episodes in one line: {@code 3 episode(s), 1 unattributed}: how many the analyzer could not explain.
      */
     public String episodesLine() {
-        List<io.rigscope.analyzer.episode.Episode> all = episodes();
+        List<io.rigscope.analyzer.decision.Episode> all = episodes();
         long unattributed = all.stream()
-                .filter(e -> e.cause() == io.rigscope.analyzer.episode.Cause.UNATTRIBUTED).count();
+                .filter(e -> e.cause() == io.rigscope.analyzer.decision.Cause.UNATTRIBUTED).count();
         return all.size() + " episode(s), " + unattributed + " unattributed";
     }
 

@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.freeze;
 
 import io.rigscope.analyzer.config.AnalyzerSettings;
+import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,7 @@ import java.util.TreeMap;
  * in both tests). A second without requests is never a freeze-second.
  *
  * <p>Evaluated once per second, when the second's figures are taken
- * ({@link io.rigscope.analyzer.second.SecondStats#freeze()}); everything after reads that flag.
+ * ({@link io.rigscope.analyzer.decision.SecondStats#freeze()}); everything after reads that flag.
  *
  * @param worstUs setting {@code freeze_worst_ms}, default 150 ms
  * @param slowUs setting {@code freeze_slow_ms}, default 50 ms
@@ -37,49 +38,35 @@ public record FreezeRule(long worstUs, long slowUs, double slowFraction) {
     }
 
     /**
-     * The spacing of freeze-seconds. Consecutive freeze-seconds (no gap) are one freeze event, starting at
-     * its first second; the gaps are the differences between consecutive event starts, in seconds; the
-     * dominant period is the most frequent gap (ties: the smallest) when it occurs at least twice, else null: one gap
-     * between two freezes, or gaps that never repeat, are no rhythm.
-     *
-     * @param events first second of each freeze event, ascending
-     * @param gapsSec the gaps between consecutive events
-     * @param dominantPeriodSec the most frequent gap when it repeats, or null
+     * The cadence of these freeze-seconds (any order, duplicates ignored): consecutive freeze-seconds are one event;
+     * the gaps between event starts; the most frequent gap when it occurs at least twice (ties: the smallest).
      */
-    public record Cadence(List<Long> events, List<Long> gapsSec, Long dominantPeriodSec) {
-
-        public Cadence {
-            events = List.copyOf(events);
-            gapsSec = List.copyOf(gapsSec);
+    public static Cadence cadence(List<Long> freezeSeconds) {
+        List<Long> sorted = freezeSeconds.stream().distinct().sorted().toList();
+        List<Long> events = new ArrayList<>();
+        long previous = Long.MIN_VALUE;
+        for (long s : sorted) {
+            if (previous == Long.MIN_VALUE || s != previous + 1) {
+                events.add(s);
+            }
+            previous = s;
         }
-
-        /** The cadence of these freeze-seconds (any order, duplicates ignored). */
-        public static Cadence of(List<Long> freezeSeconds) {
-            List<Long> sorted = freezeSeconds.stream().distinct().sorted().toList();
-            List<Long> events = new ArrayList<>();
-            long previous = Long.MIN_VALUE;
-            for (long s : sorted) {
-                if (previous == Long.MIN_VALUE || s != previous + 1) {
-                    events.add(s);
-                }
-                previous = s;
-            }
-            List<Long> gaps = new ArrayList<>();
-            Map<Long, Integer> frequency = new TreeMap<>();
-            for (int i = 1; i < events.size(); i++) {
-                long gap = events.get(i) - events.get(i - 1);
-                gaps.add(gap);
-                frequency.merge(gap, 1, Integer::sum);
-            }
-            Long dominant = null;
-            int best = 0;
-            for (var e : frequency.entrySet()) {
-                if (e.getValue() > best) {
-                    best = e.getValue();
-                    dominant = e.getKey();
-                }
-            }
-            return new Cadence(events, gaps, best >= 2 ? dominant : null);
+        List<Long> gaps = new ArrayList<>();
+        Map<Long, Integer> frequency = new TreeMap<>();
+        for (int i = 1; i < events.size(); i++) {
+            long gap = events.get(i) - events.get(i - 1);
+            gaps.add(gap);
+            frequency.merge(gap, 1, Integer::sum);
         }
+        Long dominant = null;
+        int best = 0;
+        for (var e : frequency.entrySet()) {
+            if (e.getValue() > best) {
+                best = e.getValue();
+                dominant = e.getKey();
+            }
+        }
+        return new Cadence(events, gaps, best >= 2 ? dominant : null);
     }
+
 }

@@ -1,5 +1,5 @@
 /**
- * Freeze-seconds: the rule that marks a second frozen and the cadence of the telemetry around it. Uses config.
- * Threads: pure, run on the analysis thread.
+ * Freeze-seconds: the rule that marks a second frozen. The freeze-seconds' spacing ({@code RepeatSummary.Cadence}) is
+ * a decision value. Uses config and decision. Threads: pure, run on the analysis thread.
  */
 package io.rigscope.analyzer.freeze;

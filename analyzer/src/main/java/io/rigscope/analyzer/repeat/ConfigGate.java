@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
 
 /** {@code config}: the series' CONFIG marker was understood. Present only when it was not. */
 final class ConfigGate implements Gate {

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
 
 /**
  * {@code delivered_ratio} (ladder rungs): requests of the primary scenario that did not fail over requests its

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
 
 /** {@code dropped}: no request of any scenario was dropped (the ledger's count; k6's dropped_iterations). */
 final class DroppedGate implements Gate {

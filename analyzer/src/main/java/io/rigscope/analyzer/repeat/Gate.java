@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
 
 /**
  * One gate of a repeat: a named rule over the repeat's {@link RepeatFacts}. A repeat passes only when every gate

@@ -1,7 +1,8 @@
 package io.rigscope.analyzer.repeat;
 
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.threshold.Threshold;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ final class GateSet {
     }
 
     /** The gates a repeat of this kind is judged by under these settings. */
-    public static GateSet of(RepeatTrack.Kind kind, AnalyzerSettings settings) {
+    public static GateSet of(RepeatSummary.Kind kind, AnalyzerSettings settings) {
         return of(kind, settings, List.of());
     }
 
@@ -34,10 +35,10 @@ final class GateSet {
      * The gates of a repeat whose REPEAT_END carried k6's thresholds judged over an imported k6 run: those take the
      * place of the settings' thresholds (one {@link K6JudgedGate} each, then {@link K6AgreementGate}).
      */
-    public static GateSet of(RepeatTrack.Kind kind, AnalyzerSettings settings, List<K6Verdict> k6Verdicts) {
+    public static GateSet of(RepeatSummary.Kind kind, AnalyzerSettings settings, List<K6Verdict> k6Verdicts) {
         List<Gate> g = new ArrayList<>();
         g.add(new ConfigGate());
-        if (kind == RepeatTrack.Kind.LADDER) {
+        if (kind == RepeatSummary.Kind.LADDER) {
             g.add(new DeliveredRatioGate(settings.ladderMinDeliveredRatio()));
             g.add(new DroppedGate());
             g.add(ReconciliationGate.rows(settings.reconciliationRequired()));

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
 import io.rigscope.analyzer.threshold.ThresholdExpression;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import java.util.Objects;

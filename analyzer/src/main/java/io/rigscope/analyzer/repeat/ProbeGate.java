@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
 
 /**
  * {@code probe_p99_ms}: the read probe's p99 service time is at most {@code probe_p99_ms}. Present only when

@@ -1,6 +1,7 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.model.wire.DatabaseGain;
 import java.util.Locale;
 import java.util.function.ToLongFunction;

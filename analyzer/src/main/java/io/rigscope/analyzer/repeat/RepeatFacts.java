@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.ErrorKind;
@@ -33,7 +34,7 @@ import java.util.function.Function;
  * @param target the URL(s) the repeat's load was sent to, as the CONFIG markers name them (the scenarios' {@code url},
  *               else the series plan's {@code target}); null when no marker names one
  */
-record RepeatFacts(RepeatTrack.Kind kind, ScenarioSeconds primary, Function<String, ScenarioSeconds> scenarios,
+record RepeatFacts(RepeatSummary.Kind kind, ScenarioSeconds primary, Function<String, ScenarioSeconds> scenarios,
                           long samples, long scheduled, long delivered, long dropped, long failed, long spanSec,
                           DriftRule.Thirds driftThirds, long probeP99Us, Claim claim, DatabaseGain gained, List<String> configErrors,
                           List<ScenarioSeconds> all, String target) {

@@ -1,21 +1,27 @@
 package io.rigscope.analyzer.repeat;
 
+import io.rigscope.analyzer.freeze.FreezeRule;
+import java.util.Set;
+import java.util.HashSet;
+import io.rigscope.analyzer.threshold.Threshold;
+import io.rigscope.analyzer.decision.RepeatSummary;
+import io.rigscope.analyzer.decision.Abort;
 import io.rigscope.analyzer.attribution.Attributor;
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
-import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.repeat.Liveness.Silence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
+import io.rigscope.analyzer.decision.GateResult;
+import io.rigscope.analyzer.decision.RepeatSummary.Silence;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.second.ScenarioSeconds.ClosedSeconds;
-import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
-import io.rigscope.analyzer.window.Window;
+import io.rigscope.analyzer.decision.Window;
 import io.rigscope.model.wire.ErrorKind;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -94,7 +100,7 @@ public final class RepeatJudge {
         if (aborted != null) {
             gates = abortFails(gates, aborted);
         }
-        Silence silence = track.kind() == RepeatTrack.Kind.CEILING ? null : track.silence();
+        Silence silence = track.kind() == RepeatSummary.Kind.CEILING ? null : track.silence();
         if (silence != null) {
             gates = new LinkedHashMap<>(gates);
             // value: seconds of the schedule never offered; limit 0; the sentence says who and since when
@@ -107,7 +113,7 @@ public final class RepeatJudge {
                 : gates.values().stream().filter(g -> g.name().startsWith("reconciliation_")).allMatch(GateResult::pass);
 
         List<Episode> episodes = new ArrayList<>();
-        Cadence cadence = Cadence.of(freezeSeconds);
+        Cadence cadence = FreezeRule.cadence(freezeSeconds);
         long repeatP50Us = primary == null ? 0 : primary.totals().serviceAtPercentileUs(50);
         for (Episode e : EpisodeJoiner.join(track.rep(), spans, settings.episodeGapSec())) {
             List<SecondStats> inside = seconds.stream()
@@ -204,7 +210,7 @@ public final class RepeatJudge {
             }
         }
         return attributor.attribute(new EpisodeScene(withHealth(e, track), inside, scenario.totals().serviceAtPercentileUs(50),
-                track.healthBySec(), telemetry, Cadence.of(freezes), settings.attribution(), null, environment,
+                track.healthBySec(), telemetry, FreezeRule.cadence(freezes), settings.attribution(), null, environment,
                 firstSec));
     }
 
@@ -233,5 +239,80 @@ public final class RepeatJudge {
         Map<String, Long> out = new LinkedHashMap<>();
         track.scenarios().forEach((name, s) -> out.put(name, s.ledgerDropped()));
         return out;
+    }
+
+    /**
+     * The {@code abortOnFail} rule: while a sustained repeat runs, each threshold that carries k6's {@code abortOnFail}
+     * is measured as its gate measures it ({@link ThresholdGate#value}) over the seconds closed so far, once the last
+     * of them ends at least its {@code delayAbortEval} into the repeat's schedule (event time: the REPEAT_START's
+     * {@code start_epoch_us}); the first that fails, with something measured, stops the repeat. Decided once per repeat,
+     * live only: a replay reads the stop from the REPEAT_END marker ({@link Abort}), so it reports what the live run
+     * reported whatever order the records come in.
+     *
+     * <p>Like k6, which checks its thresholds every few seconds on what it has aggregated so far, the figure is the one
+     * at that moment; the report's gate keeps the figure over the whole repeat.
+     */
+    public static final class AbortOnFail {
+
+        private AbortOnFail() {
+        }
+
+        /**
+         * The stop this repeat's closed seconds call for, or null: none of its thresholds carries abortOnFail, it is
+         * not a sustained repeat, its end arrived, a stop was already decided, it is too early for every such
+         * threshold, or each holds (or measures nothing yet).
+         */
+        public static Abort check(RepeatTrack track, AnalyzerSettings settings) {
+            if (!track.startSeen() || track.endSeen() || track.abortDecided() || track.kind() != RepeatSummary.Kind.SUSTAINED) {
+                return null;
+            }
+            List<Threshold> aborting = settings.thresholds().stream().filter(Threshold::abortOnFail).toList();
+            if (aborting.isEmpty()) {
+                return null;
+            }
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            long closed = 0;
+            for (ScenarioSeconds s : track.scenarios().values()) {
+                if (s.closed().size() > 0) {
+                    first = Math.min(first, s.closed().first());
+                    last = Math.max(last, s.closed().last());
+                    closed += s.closed().size();
+                }
+            }
+            if (closed == 0) {
+                return null;
+            }
+            long scheduleStartUs = track.startEpochUs();
+            long startUs = scheduleStartUs > 0 ? scheduleStartUs : first * 1_000_000L;
+            long atMs = Math.max(0, ((last + 1) * 1_000_000L - startUs) / 1000);
+            String primaryName = RepeatJudge.primaryScenario(track, settings);
+            ScenarioSeconds primary = primaryName == null ? null : track.scenarios().get(primaryName);
+            long spanSec = primary == null || primary.closed().size() == 0 ? 0
+                    : primary.closed().last() - primary.closed().first() + 1;
+            List<ScenarioSeconds> all = List.copyOf(track.scenarios().values());
+            for (Threshold t : aborting) {
+                if (atMs < t.delayAbortEval().toMillis()) {
+                    continue;
+                }
+                double value = new ThresholdGate(t, settings.thresholdsAllScenarios())
+                        .value(primary, name -> track.scenarios().get(name), all, spanSec);
+                if (!Double.isNaN(value) && !t.holds(value)) {
+                    track.markAbortDecided();
+                    return new Abort(t.name(), Gate.round(value, 4), t.limit(), atMs,
+                            t.delayAbortEval().toMillis(), track.scheduledMs(), distinctSeconds(track));
+                }
+            }
+            return null;
+        }
+
+        /** Seconds of the repeat closed so far, a second closed in several scenarios counted once. */
+        private static long distinctSeconds(RepeatTrack track) {
+            Set<Long> seconds = new HashSet<>();
+            for (ScenarioSeconds s : track.scenarios().values()) {
+                s.closed().stats().forEach(stats -> seconds.add(stats.sec()));
+            }
+            return seconds.size();
+        }
     }
 }

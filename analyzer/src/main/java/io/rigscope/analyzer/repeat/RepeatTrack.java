@@ -1,10 +1,12 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
-import io.rigscope.analyzer.repeat.Liveness.Silence;
+import io.rigscope.analyzer.decision.RepeatSummary.Kind;
+import io.rigscope.analyzer.decision.Abort;
+import io.rigscope.analyzer.repeat.RepeatJudge.AbortOnFail;
+import io.rigscope.analyzer.decision.RepeatSummary.Silence;
 import io.rigscope.analyzer.second.ScenarioSeconds;
-import io.rigscope.analyzer.second.SecondClosing;
-import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
+import io.rigscope.analyzer.decision.SecondClosing;
+import io.rigscope.analyzer.second.RepeatTotals.TimeWatermark;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Health;
@@ -25,27 +27,6 @@ import org.HdrHistogram.Histogram;
  * generator's health per second. Mutable; one owner thread.
  */
 public final class RepeatTrack {
-
-    /** How a repeat is judged. */
-    public enum Kind {
-        /** A sustained repeat: every gate. */
-        SUSTAINED("sustained"),
-        /** A ladder rung: delivered rate, drops and reconciliation only; drift is noted, not gated. */
-        LADDER("ladder"),
-        /** A closed-loop ceiling: figures only ({@link io.rigscope.analyzer.ceiling.Ceiling}), no gate, no verdict. */
-        CEILING("ceiling");
-
-        private final String code;
-
-        Kind(String code) {
-            this.code = code;
-        }
-
-        /** As reports write it. */
-        public String code() {
-            return code;
-        }
-    }
 
     private final int rep;
     private final ArrayDeque<Histogram> pool;

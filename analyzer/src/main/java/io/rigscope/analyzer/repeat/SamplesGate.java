@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
 
 /** {@code samples}: the primary scenario has at least {@code min_samples} requests. */
 final class SamplesGate implements Gate {

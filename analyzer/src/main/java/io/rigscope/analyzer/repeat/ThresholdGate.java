@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.repeat;
 
-import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
+import io.rigscope.analyzer.decision.GateResult;
+import io.rigscope.analyzer.repeat.RepeatJudge.AbortOnFail;
 import io.rigscope.analyzer.second.Latency;
 import io.rigscope.analyzer.second.RepeatTotals;
 import io.rigscope.analyzer.second.ScenarioSeconds;
@@ -58,7 +58,7 @@ final class ThresholdGate implements Gate {
 
     /**
      * The threshold's value over the seconds given, measured as the gate measures it (the one home of that
-     * measure: {@link io.rigscope.analyzer.repeat.Abort.AbortOnFail} takes it while a repeat runs); NaN when nothing
+     * measure: {@link io.rigscope.analyzer.repeat.RepeatJudge.AbortOnFail} takes it while a repeat runs); NaN when nothing
      * could be measured.
      *
      * @param primary the primary scenario's seconds, or null

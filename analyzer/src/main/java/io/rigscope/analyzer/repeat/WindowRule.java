@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.repeat;
 
+import io.rigscope.analyzer.decision.Window;
 import io.rigscope.analyzer.second.ScenarioSeconds.ClosedSeconds.Bucket;
-import io.rigscope.analyzer.window.Window;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package io.rigscope.analyzer.report;
 
 import io.rigscope.analyzer.decision.Decision;
-import io.rigscope.analyzer.second.SecondHistogram;
+import io.rigscope.analyzer.decision.SecondHistogram;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -1,12 +1,12 @@
 package io.rigscope.analyzer.report;
 
 import io.rigscope.analyzer.decision.DecisionCodec;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.GateResult;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.decision.SeriesReport;
-import io.rigscope.analyzer.window.Window;
+import io.rigscope.analyzer.decision.Window;
 import java.util.List;
 import java.util.Map;
 

@@ -1,9 +1,9 @@
 package io.rigscope.analyzer.scene;
 
 import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
-import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
+import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.telemetry.TelemetryIndex.TelemetryStream;

@@ -1,5 +1,6 @@
 package io.rigscope.analyzer.second;
 
+import io.rigscope.analyzer.decision.SecondStats;
 import java.util.Map;
 
 /**

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.second;
 
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
+import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
 import io.rigscope.model.wire.Ledger;
 import java.util.Collection;
 import java.util.Collections;

@@ -1,8 +1,8 @@
 package io.rigscope.analyzer.second;
 
+import io.rigscope.analyzer.decision.SecondHistogram;
 import io.rigscope.model.wire.LatencySettings;
 import java.nio.ByteBuffer;
-import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import org.HdrHistogram.Histogram;
 
@@ -51,11 +51,7 @@ public final class Latency {
 
     /** A histogram back from {@link #compress}. */
     public static Histogram decompress(byte[] bytes) {
-        try {
-            return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(bytes), LatencySettings.HIGHEST_US);
-        } catch (DataFormatException e) {
-            throw new IllegalStateException("a second's histogram bytes are corrupt", e);
-        }
+        return SecondHistogram.decompress(bytes);
     }
 
     /** µs to ms, rounded to the µs (3 decimals), as reports print it. */

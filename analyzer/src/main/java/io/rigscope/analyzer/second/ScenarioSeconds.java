@@ -1,8 +1,11 @@
 package io.rigscope.analyzer.second;
 
+import io.rigscope.analyzer.decision.SecondClosing;
+import io.rigscope.analyzer.decision.SecondHistogram;
+import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
+import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.freeze.FreezeRule;
-import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
+import io.rigscope.analyzer.second.RepeatTotals.TimeWatermark;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;
 import java.util.ArrayDeque;
@@ -461,4 +464,5 @@ public final class ScenarioSeconds {
         public record Bucket(long startSec, long endSec, long count, long p99Us) {
         }
     }
+
 }

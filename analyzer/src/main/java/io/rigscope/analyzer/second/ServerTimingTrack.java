@@ -1,7 +1,8 @@
 package io.rigscope.analyzer.second;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.rigscope.analyzer.decision.Decision.SecondTiming;
+import io.rigscope.analyzer.decision.Decision.TimingFigure;
+import io.rigscope.analyzer.decision.Decision.Worst;
 import io.rigscope.model.wire.LatencySettings;
 import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.ServerTiming;
@@ -25,24 +26,6 @@ import org.HdrHistogram.IntCountsHistogram;
  * <p>Mutable; one owner thread (the analysis).
  */
 public final class ServerTimingTrack {
-
-    /** The slowest request of a second and what the service said of it. */
-    public record Worst(long sec, long serviceUs, ServerTiming timing) {
-    }
-
-    /**
-     * What the service said of its time in one second: per name, p50 and p99 of the second (1 significant digit),
-     * and the second's slowest request that carried timing, with its measured service time and its own account.
-     *
-     * @param figures per name, in first-appearance order
-     * @param slowest the slowest timed request of the second
-     */
-    public record SecondTiming(Map<String, TimingFigure> figures, Worst slowest) {
-        public SecondTiming {
-            figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
-            java.util.Objects.requireNonNull(slowest, "slowest");
-        }
-    }
 
     private final Map<String, Histogram> byName = new LinkedHashMap<>();
     private final TreeMap<Long, Second> bySecond = new TreeMap<>();
@@ -124,14 +107,4 @@ public final class ServerTimingTrack {
         return Math.round(us) / 1000.0;
     }
 
-    /**
-     * One Server-Timing metric's figures over a span (a repeat, or one second): the median and the 99th percentile of
-     * the durations the service reported for it, ms (3 decimals).
-     *
-     * @param p50Ms median, ms
-     * @param p99Ms 99th percentile, ms
-     */
-    @JsonPropertyOrder({"p50_ms", "p99_ms"})
-    public record TimingFigure(@JsonProperty("p50_ms") double p50Ms, @JsonProperty("p99_ms") double p99Ms) {
-    }
 }

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.second;
 
-import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
+import io.rigscope.analyzer.second.RepeatTotals.TimeWatermark;
 import io.rigscope.model.wire.Ledger;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,6 +1,6 @@
 package io.rigscope.analyzer.series;
 
-import io.rigscope.analyzer.ceiling.Ceiling;
+import io.rigscope.analyzer.decision.Ceiling;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 
 /** Takes a ceiling's figures from its repeat's primary scenario ({@link Ceiling} states the rule). Pure. */

@@ -1,22 +1,22 @@
 package io.rigscope.analyzer.series;
 
 import io.rigscope.analyzer.attribution.Attributor;
-import io.rigscope.analyzer.ceiling.Ceiling;
+import io.rigscope.analyzer.decision.Ceiling;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.decision.SeriesReport;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.repeat.Abort;
-import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
-import io.rigscope.analyzer.repeat.Liveness.Silence;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Abort;
+import io.rigscope.analyzer.repeat.RepeatJudge.AbortOnFail;
+import io.rigscope.analyzer.decision.RepeatSummary.Silence;
 import io.rigscope.analyzer.repeat.RepeatJudge;
-import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.repeat.RepeatTrack;
 import io.rigscope.analyzer.second.ScenarioSeconds;
-import io.rigscope.analyzer.second.SecondClosing;
-import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.decision.SecondClosing;
+import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
-import io.rigscope.analyzer.window.Window;
+import io.rigscope.analyzer.decision.Window;
 import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DatabaseGain;
 import io.rigscope.model.wire.Environment;
@@ -232,7 +232,7 @@ public final class SeriesAnalysis {
             return List.of();
         }
         for (RepeatTrack t : repeats.values()) {
-            if (t.judged() || t.kind() == RepeatTrack.Kind.CEILING) {
+            if (t.judged() || t.kind() == RepeatSummary.Kind.CEILING) {
                 continue;
             }
             Silence silence = t.liveness().live(nowUs, config.settings().generatorSilenceSec());
@@ -270,7 +270,7 @@ public final class SeriesAnalysis {
     public List<Decision> finish() {
         for (RepeatTrack t : repeats.values()) {
             // every report applies the silence rule to everything read: a replay's and the live run's agree
-            if (t.kind() != RepeatTrack.Kind.CEILING) {
+            if (t.kind() != RepeatSummary.Kind.CEILING) {
                 t.silenced(t.liveness().atFinish(config.settings().generatorSilenceSec()));
             }
         }
@@ -286,7 +286,7 @@ public final class SeriesAnalysis {
         }
         List<RepeatSummary> summaries = new ArrayList<>();
         for (RepeatTrack t : repeats.values()) {
-            if (t.kind() != RepeatTrack.Kind.CEILING) {
+            if (t.kind() != RepeatSummary.Kind.CEILING) {
                 summaries.add(RepeatJudge.judge(t, config.settings(), attributor, telemetry, config.errors(), config::targetOf,
                 config.environment()));
             }
@@ -426,14 +426,14 @@ public final class SeriesAnalysis {
 
     private void maybeJudge(RepeatTrack t) {
         if (judging == Judging.AS_DATA_COMPLETES && !t.judged() && t.dataComplete()
-                && (t.gain() != null || !config.settings().reconciliationRequired() || t.kind() == RepeatTrack.Kind.CEILING)
+                && (t.gain() != null || !config.settings().reconciliationRequired() || t.kind() == RepeatSummary.Kind.CEILING)
                 && telemetry.settled(t.lastClosedSecond() + 1, config.settings().attribution().graceSec())) {
             emitRepeat(t);
         }
     }
 
     private void emitRepeat(RepeatTrack t) {
-        if (t.kind() == RepeatTrack.Kind.CEILING) {
+        if (t.kind() == RepeatSummary.Kind.CEILING) {
             String primary = RepeatJudge.primaryScenario(t, config.settings());
             ceiling = CeilingRule.of(t.rep(), primary == null ? null : t.scenarios().get(primary), t.scheduledMs());
             decided.add(new Decision.CeilingFound(series, t.rep(), primary, tsOf(t.lastClosedSecond()), ceiling));

@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param comparison the operator
  * @param limit the right-hand side, in the metric's unit (ms for durations)
  * @param abortOnFail k6's {@code abortOnFail}: a live repeat stops when the threshold fails
- *                    ({@link io.rigscope.analyzer.repeat.Abort.AbortOnFail})
+ *                    ({@link io.rigscope.analyzer.repeat.RepeatJudge.AbortOnFail})
  * @param delayAbortEval k6's {@code delayAbortEval}: how long into the repeat's schedule before it is checked for
  *                       {@code abortOnFail}; zero when not given
  */

@@ -4,9 +4,9 @@ import io.rigscope.analyzer.decision.DecisionCodec;
 import io.rigscope.analyzer.decision.Decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.repeat.Abort;
+import io.rigscope.analyzer.decision.Abort;
 import io.rigscope.model.codec.Decoded;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.topic.Topic;

@@ -1,14 +1,15 @@
 package io.rigscope.analyzer.attribution;
 
 import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
+import io.rigscope.analyzer.decision.SecondStats;
+import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.wire.Canary;
 import io.rigscope.model.wire.DbSample;
@@ -43,7 +44,7 @@ abstract class AttributionFixture {
     AttributionSettings settings = AttributionSettings.defaults();
     final NavigableMap<Long, double[]> health = new TreeMap<>();
     boolean p50Lifted;
-    Cadence cadence = Cadence.of(List.of());
+    Cadence cadence = FreezeRule.cadence(List.of());
     final Map<String, Object> environment = new java.util.LinkedHashMap<>(
             Map.of("settings", Map.of("wal_segment_size", "64MB")));
 

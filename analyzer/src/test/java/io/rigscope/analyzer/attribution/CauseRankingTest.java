@@ -2,10 +2,10 @@ package io.rigscope.analyzer.attribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
 import io.rigscope.model.wire.CloudWatchPoint;
 import io.rigscope.model.wire.PgLogEvent;
 import io.rigscope.model.wire.Waits;

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
 import io.rigscope.analyzer.decision.SeriesReport;
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
-import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.RepeatSummary;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
+import io.rigscope.analyzer.decision.SecondStats;
+import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.testing.ProvokedRecordings;
 import io.rigscope.model.codec.Decoded;
@@ -223,7 +223,7 @@ class HostIoRuleTest {
         }
         Episode joined = new Episode(1, START, END, 2, 0, 640.0, Cause.UNATTRIBUTED, Confidence.UNATTRIBUTED,
                 List.of(new Evidence("rig.samples", "2 freeze-second(s), worst request 640.0 ms")), List.of(), null);
-        return new EpisodeScene(joined, seconds, 2_000, health, index, Cadence.of(List.of()),
+        return new EpisodeScene(joined, seconds, 2_000, health, index, FreezeRule.cadence(List.of()),
                 AttributionSettings.defaults());
     }
 

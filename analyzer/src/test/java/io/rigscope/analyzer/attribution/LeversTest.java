@@ -3,12 +3,12 @@ package io.rigscope.analyzer.attribution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.episode.Lever;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.Lever;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
@@ -116,7 +116,7 @@ class LeversTest {
     }
 
     private EpisodeScene scene(Episode e) {
-        return new EpisodeScene(e, List.of(), 2_000, new TreeMap<>(), index, Cadence.of(List.of()),
+        return new EpisodeScene(e, List.of(), 2_000, new TreeMap<>(), index, FreezeRule.cadence(List.of()),
                 AttributionSettings.defaults());
     }
 

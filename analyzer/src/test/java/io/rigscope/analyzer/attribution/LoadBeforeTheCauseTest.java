@@ -3,14 +3,15 @@ package io.rigscope.analyzer.attribution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
+import io.rigscope.analyzer.decision.SecondStats;
+import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.wire.OsMetrics;
 import io.rigscope.model.wire.Waits;
@@ -38,7 +39,7 @@ class LoadBeforeTheCauseTest {
     private static final long END = S + 73;
 
     private final List<WireRecord> telemetry = new ArrayList<>();
-    private Cadence cadence = Cadence.of(List.of());
+    private Cadence cadence = FreezeRule.cadence(List.of());
 
     // ---- the instrument control at a slow run's edges ----
 
@@ -131,7 +132,7 @@ class LoadBeforeTheCauseTest {
     @Test
     void initWaitsInMostFreezesOfARhythmAreTheWalPoolWithoutAFileCount() {
         long[] freezes = {START - 20, START - 15, START - 10, START - 5, START};
-        cadence = Cadence.of(List.of(START - 20, START - 15, START - 10, START - 5, START, START + 1, START + 2));
+        cadence = FreezeRule.cadence(List.of(START - 20, START - 15, START - 10, START - 5, START, START + 1, START + 2));
         waits(s -> walRefill(s, contains(freezes, s) ? 0.4 : 0));
         emWrites();
 
@@ -146,7 +147,7 @@ class LoadBeforeTheCauseTest {
 
     @Test
     void anInitWaitInOneFreezeOfTheRhythmStaysMostLikely() {
-        cadence = Cadence.of(List.of(START - 20, START - 15, START - 10, START - 5, START, START + 1, START + 2));
+        cadence = FreezeRule.cadence(List.of(START - 20, START - 15, START - 10, START - 5, START, START + 1, START + 2));
         waits(s -> walRefill(s, s == START ? 0.4 : 0));
         emWrites();
 

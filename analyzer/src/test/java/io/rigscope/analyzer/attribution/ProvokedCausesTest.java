@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
 import io.rigscope.analyzer.decision.SeriesReport;
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
+import io.rigscope.analyzer.decision.SecondStats;
+import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.analyzer.testing.ProvokedRecordings;
 import io.rigscope.model.codec.WireCodec;
@@ -267,7 +267,7 @@ class ProvokedCausesTest {
         }
         long repeatStartSec = 1_796_067_898L;   // the provoked repeat's REPEAT_START marker
         Control c = InstrumentControl.check(new EpisodeScene(e, seconds, 5_000, new TreeMap<>(), index,
-                Cadence.of(provoked.freezeSeconds()), AttributionSettings.defaults(), null, Map.of(), repeatStartSec));
+                FreezeRule.cadence(provoked.freezeSeconds()), AttributionSettings.defaults(), null, Map.of(), repeatStartSec));
         assertThat(c.met()).isFalse();
         // its sessions at rest are 0 (1-s samples of sub-millisecond commits), so a second is low only at 0: 3 of the
         // 4 judged seconds were, while the loops were parked

@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.episode.Lever;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.Lever;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.scene.EpisodeScene;
 import io.rigscope.analyzer.scene.EpisodeScene.LeverContext;
-import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
+import io.rigscope.analyzer.decision.SecondStats;
+import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
 import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.wire.ErrorKind;
@@ -185,7 +185,7 @@ class ServiceLeversTest {
     private Lever lever(Cause cause, Evidence defining, Map<String, Object> environment) {
         Episode e = new Episode(1, S, S + 2, 2, 0, 640.0, cause, Confidence.ATTRIBUTED, List.of(defining), List.of(),
                 null);
-        EpisodeScene scene = new EpisodeScene(e, seconds, 2_000, new TreeMap<>(), index, Cadence.of(List.of()),
+        EpisodeScene scene = new EpisodeScene(e, seconds, 2_000, new TreeMap<>(), index, FreezeRule.cadence(List.of()),
                 AttributionSettings.defaults(), timing, environment);
         return Attribution.withLever(e, scene, new LeverContext(environment, S - 10, S + 10)).lever();
     }

@@ -3,14 +3,14 @@ package io.rigscope.analyzer.attribution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.config.AnalyzerSettings.AttributionSettings;
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.analyzer.scene.EpisodeScene;
-import io.rigscope.analyzer.second.SecondStats;
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
+import io.rigscope.analyzer.decision.SecondStats;
+import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
 import io.rigscope.analyzer.second.ServerTimingTrack;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.wire.Canary;
@@ -398,7 +398,7 @@ class ServiceRuleTest {
                 List.of(new Evidence("rig.samples", "1 freeze-second(s), worst request " + worstMs + " ms")), List.of(),
                 null);
         return Attribution.standard().attribute(new EpisodeScene(joined, seconds, 2_000, health, index,
-                Cadence.of(List.of()), AttributionSettings.defaults(), timing));
+                FreezeRule.cadence(List.of()), AttributionSettings.defaults(), timing));
     }
 
     /** Health, canary, DB sampler and an idle database (0.2 sessions, 1 on ClientRead) every second. */

@@ -2,9 +2,9 @@ package io.rigscope.analyzer.attribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
 import io.rigscope.model.wire.CloudWatchPoint;
 import io.rigscope.model.wire.PgLogEvent;
 import java.util.Map;

@@ -2,11 +2,11 @@ package io.rigscope.analyzer.attribution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Episode.Confidence;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.freeze.FreezeRule;
 import io.rigscope.model.wire.DbSample;
 import io.rigscope.model.wire.PgLogEvent;
 import io.rigscope.model.wire.Waits;
@@ -26,7 +26,7 @@ class WalPoolRuleTest extends AttributionFixture {
         cleanControls();
         piWaits(Map.of("IO:WALInitWrite", 0.6, "IO:WALInitSync", 0.3, "LWLock:WALWrite", 7.0, "CPU", 1.0));
         walFiles(40, 41);
-        cadence = Cadence.of(List.of(S + 6, S + 13, START, S + 27));
+        cadence = FreezeRule.cadence(List.of(S + 6, S + 13, START, S + 27));
 
         Episode e = attribute();
         assertThat(e.cause()).isEqualTo(Cause.WAL_POOL);
@@ -76,7 +76,7 @@ class WalPoolRuleTest extends AttributionFixture {
         // a 0.5-s freeze can fall between two 1-s session samples: rises in step with the freezes place it
         cleanControls();
         piWaits(Map.of("CPU", 1.0));
-        cadence = Cadence.of(List.of(S + 6, S + 13, START, S + 27));
+        cadence = FreezeRule.cadence(List.of(S + 6, S + 13, START, S + 27));
         walFilesRising(START - 7, START, START + 7);
 
         Episode e = attribute();
@@ -91,7 +91,7 @@ class WalPoolRuleTest extends AttributionFixture {
         // creation never shows it), EM saw each 64-MB segment's zero-fill as a burst on the freezes' rhythm
         cleanControls();
         piWaits(Map.of("LWLock:WALWrite", 15.0, "IO:WALSync", 1.0, "Lock:transactionid", 3.0));
-        cadence = Cadence.of(List.of(START - 16, START - 8, START, START + 8));
+        cadence = FreezeRule.cadence(List.of(START - 16, START - 8, START, START + 8));
         emWriteBursts(64, START - 8, START, START + 8);
 
         Episode e = attribute();
@@ -107,7 +107,7 @@ class WalPoolRuleTest extends AttributionFixture {
         // the held-out directory's sixth creation: PI's one sample near it had a single session on CPU
         cleanControls();
         piWaits(Map.of("CPU", 1.0));
-        cadence = Cadence.of(List.of(START - 16, START - 8, START, START + 8));
+        cadence = FreezeRule.cadence(List.of(START - 16, START - 8, START, START + 8));
         emWriteBursts(64, START - 8, START, START + 8);
 
         Episode e = attribute();
@@ -119,7 +119,7 @@ class WalPoolRuleTest extends AttributionFixture {
     void aWriteBurstOutOfStepWithTheFreezesNeverNamesTheWalPool() {
         cleanControls();
         piWaits(Map.of("LWLock:WALWrite", 15.0));
-        cadence = Cadence.of(List.of(START - 16, START - 8, START, START + 8));
+        cadence = FreezeRule.cadence(List.of(START - 16, START - 8, START, START + 8));
         emWriteBursts(64, START);
 
         assertThat(attribute().cause()).isNotEqualTo(Cause.WAL_POOL);
@@ -129,7 +129,7 @@ class WalPoolRuleTest extends AttributionFixture {
     void aWriteBurstWithTheSessionsOnLocksOrACheckpointCompletingNeverNamesTheWalPool() {
         cleanControls();
         piWaits(Map.of("Lock:transactionid", 12.0, "LWLock:WALWrite", 1.0));
-        cadence = Cadence.of(List.of(START - 16, START - 8, START, START + 8));
+        cadence = FreezeRule.cadence(List.of(START - 16, START - 8, START, START + 8));
         emWriteBursts(64, START - 8, START, START + 8);
         assertThat(attribute().cause()).isNotEqualTo(Cause.WAL_POOL);
 
@@ -142,7 +142,7 @@ class WalPoolRuleTest extends AttributionFixture {
     @Test
     void aWriteBurstSmallerThanHalfASegmentNeverNamesTheWalPool() {
         cleanControls();
-        cadence = Cadence.of(List.of(START - 16, START - 8, START, START + 8));
+        cadence = FreezeRule.cadence(List.of(START - 16, START - 8, START, START + 8));
         emWriteBursts(64, START - 8, START, START + 8);
         environment.put("settings", Map.of("wal_segment_size", "1GB"));
 
@@ -154,7 +154,7 @@ class WalPoolRuleTest extends AttributionFixture {
         // the demo of 2026-12-02 06:13: a fresh cluster's second segment beside a noisy repeat's freezes
         cleanControls();
         piWaits(Map.of("CPU", 0.25));
-        cadence = Cadence.of(List.of(S + 12, S + 16, START, S + 24));
+        cadence = FreezeRule.cadence(List.of(S + 12, S + 16, START, S + 24));
         walFilesRising(START);
 
         Episode e = attribute();

@@ -2,7 +2,7 @@ package io.rigscope.analyzer.freeze;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
+import io.rigscope.analyzer.decision.RepeatSummary.Cadence;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +11,7 @@ class CadenceTest {
 
     @Test
     void theMostFrequentGapIsTheCadence() {
-        Cadence c = Cadence.of(List.of(121L, 100L, 105L, 106L, 110L, 115L));
+        Cadence c = FreezeRule.cadence(List.of(121L, 100L, 105L, 106L, 110L, 115L));
 
         assertThat(c.events()).containsExactly(100L, 105L, 110L, 115L, 121L);
         assertThat(c.gapsSec()).containsExactly(5L, 5L, 5L, 6L);
@@ -20,7 +20,7 @@ class CadenceTest {
 
     @Test
     void oneGapIsNoRhythm() {
-        Cadence c = Cadence.of(List.of(100L, 114L));
+        Cadence c = FreezeRule.cadence(List.of(100L, 114L));
 
         assertThat(c.gapsSec()).containsExactly(14L);
         assertThat(c.dominantPeriodSec()).isNull();
@@ -28,18 +28,18 @@ class CadenceTest {
 
     @Test
     void gapsThatNeverRepeatAreNoRhythm() {
-        assertThat(Cadence.of(List.of(100L, 105L, 117L, 150L)).dominantPeriodSec()).isNull();
+        assertThat(FreezeRule.cadence(List.of(100L, 105L, 117L, 150L)).dominantPeriodSec()).isNull();
     }
 
     @Test
     void tiedGapsGiveTheSmallest() {
         // gaps 7, 9, 7, 9
-        assertThat(Cadence.of(List.of(0L, 7L, 16L, 23L, 32L)).dominantPeriodSec()).isEqualTo(7L);
+        assertThat(FreezeRule.cadence(List.of(0L, 7L, 16L, 23L, 32L)).dominantPeriodSec()).isEqualTo(7L);
     }
 
     @Test
     void noFreezeNoCadence() {
-        assertThat(Cadence.of(List.of()).dominantPeriodSec()).isNull();
-        assertThat(Cadence.of(List.of(5L, 6L, 7L)).dominantPeriodSec()).isNull();
+        assertThat(FreezeRule.cadence(List.of()).dominantPeriodSec()).isNull();
+        assertThat(FreezeRule.cadence(List.of(5L, 6L, 7L)).dominantPeriodSec()).isNull();
     }
 }

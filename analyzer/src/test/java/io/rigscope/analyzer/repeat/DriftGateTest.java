@@ -1,9 +1,10 @@
 package io.rigscope.analyzer.repeat;
 
+import io.rigscope.analyzer.decision.RepeatSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rigscope.analyzer.decision.GateResult;
 import io.rigscope.analyzer.freeze.FreezeRule;
-import io.rigscope.analyzer.gate.GateResult;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.testing.ProvokedRecordings;
 import io.rigscope.model.wire.ErrorKind;
@@ -150,7 +151,7 @@ class DriftGateTest {
     }
 
     private static RepeatFacts facts(DriftRule.Thirds t) {
-        return new RepeatFacts(RepeatTrack.Kind.SUSTAINED, null, name -> null, 3000, 3000, 3000, 0, 0, 30, t, -1,
+        return new RepeatFacts(RepeatSummary.Kind.SUSTAINED, null, name -> null, 3000, 3000, 3000, 0, 0, 30, t, -1,
                 new RepeatFacts.Claim(0, 0), null, List.of(), List.of(), null);
     }
 }

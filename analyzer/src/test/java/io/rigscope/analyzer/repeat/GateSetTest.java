@@ -1,9 +1,10 @@
 package io.rigscope.analyzer.repeat;
 
+import io.rigscope.analyzer.decision.RepeatSummary;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.config.AnalyzerSettings;
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
 import io.rigscope.analyzer.second.ScenarioSeconds;
 import io.rigscope.analyzer.threshold.ThresholdParser;
 import io.rigscope.model.wire.DatabaseGain;
@@ -34,8 +35,8 @@ class GateSetTest {
     @Test
     void reconciliationComparesTheDatabasesGainWithTheSamplesClaim() {
         var gain = new DatabaseGain("s", 1, "rig", T, "sustained", 100, 499);
-        Map<String, GateResult> gates = GateSet.of(RepeatTrack.Kind.SUSTAINED, AnalyzerSettings.defaults())
-                .judge(facts(RepeatTrack.Kind.SUSTAINED, new RepeatFacts.Claim(100, 500), gain));
+        Map<String, GateResult> gates = GateSet.of(RepeatSummary.Kind.SUSTAINED, AnalyzerSettings.defaults())
+                .judge(facts(RepeatSummary.Kind.SUSTAINED, new RepeatFacts.Claim(100, 500), gain));
 
         assertThat(gates.get("reconciliation_rows")).isEqualTo(new GateResult("reconciliation_rows", true, 100L, 100L));
         assertThat(gates.get("reconciliation_qty")).isEqualTo(new GateResult("reconciliation_qty", false, 499L, 500L,
@@ -48,8 +49,8 @@ class GateSetTest {
         var claim = new RepeatFacts.Claim(2020, 2020, RepeatFacts.Unclaimed.of(
                 Map.of(ErrorKind.TIMEOUT, 262L, ErrorKind.REFUSED, 4L), Map.of(ErrorKind.TIMEOUT, 2620L,
                         ErrorKind.REFUSED, 40L)));
-        GateResult rows = GateSet.of(RepeatTrack.Kind.SUSTAINED, AnalyzerSettings.defaults())
-                .judge(facts(RepeatTrack.Kind.SUSTAINED, claim, gain)).get("reconciliation_rows");
+        GateResult rows = GateSet.of(RepeatSummary.Kind.SUSTAINED, AnalyzerSettings.defaults())
+                .judge(facts(RepeatSummary.Kind.SUSTAINED, claim, gain)).get("reconciliation_rows");
 
         // a refused connection sent nothing, so it is not among the requests that may have stored rows
         assertThat(rows.reason()).isEqualTo("the database gained 1780 rows beyond the 2020 events claimed; 262 "
@@ -58,11 +59,11 @@ class GateSetTest {
 
     @Test
     void withoutAMarkerReconciliationFailsWhenRequiredAndIsAbsentOtherwise() {
-        var required = GateSet.of(RepeatTrack.Kind.SUSTAINED, AnalyzerSettings.defaults())
-                .judge(facts(RepeatTrack.Kind.SUSTAINED, new RepeatFacts.Claim(10, 10), null));
-        var optional = GateSet.of(RepeatTrack.Kind.SUSTAINED,
+        var required = GateSet.of(RepeatSummary.Kind.SUSTAINED, AnalyzerSettings.defaults())
+                .judge(facts(RepeatSummary.Kind.SUSTAINED, new RepeatFacts.Claim(10, 10), null));
+        var optional = GateSet.of(RepeatSummary.Kind.SUSTAINED,
                         AnalyzerSettings.defaults().withConfig(Map.of("reconciliation_required", false)))
-                .judge(facts(RepeatTrack.Kind.SUSTAINED, new RepeatFacts.Claim(10, 10), null));
+                .judge(facts(RepeatSummary.Kind.SUSTAINED, new RepeatFacts.Claim(10, 10), null));
 
         assertThat(required.get("reconciliation_rows").pass()).isFalse();
         assertThat(required.get("reconciliation_rows").value()).isNull();
@@ -73,8 +74,8 @@ class GateSetTest {
     void sustainedGatesComeInReportOrderWithEachThresholdFirst() {
         AnalyzerSettings settings = AnalyzerSettings.defaults()
                 .withThresholds(List.of(ThresholdParser.parseFlag("http_req_duration: p(99)<500")));
-        var gates = GateSet.of(RepeatTrack.Kind.SUSTAINED, settings)
-                .judge(facts(RepeatTrack.Kind.SUSTAINED, new RepeatFacts.Claim(0, 0), null));
+        var gates = GateSet.of(RepeatSummary.Kind.SUSTAINED, settings)
+                .judge(facts(RepeatSummary.Kind.SUSTAINED, new RepeatFacts.Claim(0, 0), null));
 
         assertThat(gates.keySet()).containsExactly("http_req_duration: p(99)<500", "dropped", "failed",
                 "reconciliation_rows", "reconciliation_qty", "samples", "drift");
@@ -82,8 +83,8 @@ class GateSetTest {
 
     @Test
     void aLadderRungIsJudgedOnDeliveredRateDropsAndReconciliationOnly() {
-        var gates = GateSet.of(RepeatTrack.Kind.LADDER, AnalyzerSettings.defaults())
-                .judge(facts(RepeatTrack.Kind.LADDER, new RepeatFacts.Claim(0, 0), null));
+        var gates = GateSet.of(RepeatSummary.Kind.LADDER, AnalyzerSettings.defaults())
+                .judge(facts(RepeatSummary.Kind.LADDER, new RepeatFacts.Claim(0, 0), null));
 
         assertThat(gates.keySet()).containsExactly("delivered_ratio", "dropped", "reconciliation_rows",
                 "reconciliation_qty");
@@ -92,14 +93,14 @@ class GateSetTest {
 
     @Test
     void everyGateStatesItsRuleWithItsSetting() {
-        for (Gate g : GateSet.of(RepeatTrack.Kind.SUSTAINED, AnalyzerSettings.defaults()).gates()) {
+        for (Gate g : GateSet.of(RepeatSummary.Kind.SUSTAINED, AnalyzerSettings.defaults()).gates()) {
             assertThat(g.rule()).as(g.name()).isNotBlank();
         }
         assertThat(new DriftGate(1.5).rule()).contains("1.5").contains("drift_bound");
         assertThat(new ProbeGate(500_000).rule()).contains("500.0 ms");
     }
 
-    private static RepeatFacts facts(RepeatTrack.Kind kind, RepeatFacts.Claim claim, DatabaseGain gain) {
+    private static RepeatFacts facts(RepeatSummary.Kind kind, RepeatFacts.Claim claim, DatabaseGain gain) {
         return new RepeatFacts(kind, null, name -> null, 2000, 1000, 990, 0, 0, 20, null, -1, claim, gain, List.of(), List.of(), null);
     }
 

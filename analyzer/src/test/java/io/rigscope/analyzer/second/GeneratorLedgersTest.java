@@ -2,7 +2,7 @@ package io.rigscope.analyzer.second;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rigscope.analyzer.second.SecondStats.SecondLedger;
+import io.rigscope.analyzer.decision.SecondStats.SecondLedger;
 import io.rigscope.model.wire.Ledger;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,11 @@
 package io.rigscope.analyzer.second;
 
+import io.rigscope.analyzer.decision.SecondClosing;
+import io.rigscope.analyzer.decision.SecondStats;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.freeze.FreezeRule;
-import io.rigscope.analyzer.second.SecondClosing.TimeWatermark;
+import io.rigscope.analyzer.second.RepeatTotals.TimeWatermark;
 import io.rigscope.model.wire.ErrorKind;
 import io.rigscope.model.wire.Ledger;
 import io.rigscope.model.wire.Sample;

@@ -7,7 +7,7 @@ import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.decision.SeriesReport.SeriesVerdict;
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.GateResult;
 import io.rigscope.analyzer.report.ReportFiles;
 import io.rigscope.model.wire.Config;
 import io.rigscope.model.wire.DatabaseGain;

@@ -212,7 +212,7 @@ class SeriesAnalysisTest {
         for (int i = 0; i < out.size(); i++) {
             if (out.get(i) instanceof Decision.EpisodeFound e && e.provisional() && provisional < 0) {
                 provisional = i;
-                assertThat(e.episode().cause()).isEqualTo(io.rigscope.analyzer.episode.Cause.LOCK_CONTENTION);
+                assertThat(e.episode().cause()).isEqualTo(io.rigscope.analyzer.decision.Cause.LOCK_CONTENTION);
             }
             if (out.get(i) instanceof Decision.Repeat) {
                 judged = i;
@@ -221,7 +221,7 @@ class SeriesAnalysisTest {
         assertThat(provisional).isNotNegative().isLessThan(judged);
         assertThat(out).filteredOn(d -> d instanceof Decision.EpisodeFound e && !e.provisional()).singleElement()
                 .satisfies(d -> assertThat(((Decision.EpisodeFound) d).episode().cause())
-                        .isEqualTo(io.rigscope.analyzer.episode.Cause.LOCK_CONTENTION));
+                        .isEqualTo(io.rigscope.analyzer.decision.Cause.LOCK_CONTENTION));
     }
 
     @Test
@@ -248,11 +248,11 @@ class SeriesAnalysisTest {
         List<Decision> out = new ArrayList<>();
         records.forEach(r -> out.addAll(analysis.accept(r)));
 
-        List<io.rigscope.analyzer.episode.Cause> provisional = out.stream()
+        List<io.rigscope.analyzer.decision.Cause> provisional = out.stream()
                 .filter(d -> d instanceof Decision.EpisodeFound e && e.provisional())
                 .map(d -> ((Decision.EpisodeFound) d).episode().cause()).toList();
-        assertThat(provisional).containsExactly(io.rigscope.analyzer.episode.Cause.UNATTRIBUTED,
-                io.rigscope.analyzer.episode.Cause.LOCK_CONTENTION);
+        assertThat(provisional).containsExactly(io.rigscope.analyzer.decision.Cause.UNATTRIBUTED,
+                io.rigscope.analyzer.decision.Cause.LOCK_CONTENTION);
     }
 
     /** A 30-s repeat whose requests stall 600 ms at 12.3 s, with a max<300 threshold that aborts after 5 s. */
@@ -308,7 +308,7 @@ class SeriesAnalysisTest {
 
     @Test
     void aReplayDecidesNoStopAndReportsTheOneTheRepeatEndCarries() {
-        io.rigscope.analyzer.repeat.Abort abort = new io.rigscope.analyzer.repeat.Abort("http_req_duration: max<300",
+        io.rigscope.analyzer.decision.Abort abort = new io.rigscope.analyzer.decision.Abort("http_req_duration: max<300",
                 612.5, 300, 13_000, 5_000, 30_000, 13);
         List<WireRecord> records = records(ABORTING).stream()
                 .map(r -> r instanceof Marker m && m.kind() == Marker.Kind.REPEAT_END

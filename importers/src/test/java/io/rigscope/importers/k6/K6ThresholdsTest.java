@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
-import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.decision.GateResult;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.model.wire.WireRecord;

@@ -1,7 +1,7 @@
 package io.rigscope.rig.calibrate;
 
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode.Confidence;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode.Confidence;
 import io.rigscope.collectors.pglog.LogLinePrefix;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import java.time.Duration;

@@ -2,10 +2,9 @@ package io.rigscope.rig.calibrate;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.repeat.RepeatTrack;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.decision.SeriesReport;
 import java.util.Comparator;
 import java.util.Objects;
@@ -84,7 +83,7 @@ public record CaseResult(@JsonProperty("case") String caseName, String expected,
     }
 
     private static java.util.stream.Stream<RepeatSummary> sustained(SeriesReport report) {
-        return report.repeats().stream().filter(r -> r.kind() == RepeatTrack.Kind.SUSTAINED);
+        return report.repeats().stream().filter(r -> r.kind() == RepeatSummary.Kind.SUSTAINED);
     }
 
     /** The repeats' freeze-seconds as {@code HH:mm:ss} UTC, comma-separated. */

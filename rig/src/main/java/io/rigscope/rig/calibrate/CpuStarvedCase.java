@@ -1,8 +1,8 @@
 package io.rigscope.rig.calibrate;
 
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode.Confidence;
-import io.rigscope.analyzer.repeat.RepeatTrack;
+import io.rigscope.analyzer.decision.RepeatSummary;
+import io.rigscope.analyzer.decision.Cause;
+import io.rigscope.analyzer.decision.Episode.Confidence;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.rig.series.SeriesPlan;
 import java.net.URI;
@@ -137,7 +137,7 @@ final class CpuStarvedCase implements CalibrationCase {
     public CaseResult judge(SeriesReport report, String telemetry, Provocation provoked) {
         CaseResult byCause = CaseResult.byCause(this, report, telemetry,
                 provoked == null ? "not started" : provoked.note());
-        boolean anyAttributed = report.repeats().stream().filter(r -> r.kind() == RepeatTrack.Kind.SUSTAINED)
+        boolean anyAttributed = report.repeats().stream().filter(r -> r.kind() == RepeatSummary.Kind.SUSTAINED)
                 .flatMap(r -> r.episodes().stream())
                 .anyMatch(e -> e.cause() == Cause.HOST_IO && e.confidence() == Confidence.ATTRIBUTED);
         boolean ok = provoked != null && !Cause.HOST_IO.code().equals(byCause.found()) && !anyAttributed;

@@ -1,12 +1,12 @@
 package io.rigscope.rig.calibrate;
 
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.rig.series.SeriesPlan;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import io.rigscope.analyzer.repeat.RepeatTrack;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -121,10 +121,10 @@ final class EdgeSecondCase implements CalibrationCase {
                     CaseResult.windows(report), report.verdict().name(), telemetry, "not started", false);
         }
         long edge = lock.edgeSec;
-        List<Long> all = report.repeats().stream().filter(r -> r.kind() == RepeatTrack.Kind.SUSTAINED)
+        List<Long> all = report.repeats().stream().filter(r -> r.kind() == RepeatSummary.Kind.SUSTAINED)
                 .flatMap(r -> r.freezeSeconds().stream()).toList();
         List<Long> near = all.stream().filter(s -> Math.abs(s - edge) <= NEARBY_SEC).toList();
-        long windowsAcross = report.repeats().stream().filter(r -> r.kind() == RepeatTrack.Kind.SUSTAINED)
+        long windowsAcross = report.repeats().stream().filter(r -> r.kind() == RepeatSummary.Kind.SUSTAINED)
                 .flatMap(r -> r.windows().stream()).filter(w -> w.startSec() <= edge && edge < w.endSec()).count();
         String found = near.size() + " freeze-second" + (near.size() == 1 ? "" : "s") + ", "
                 + (windowsAcross == 0 ? "no window" : windowsAcross + " window" + (windowsAcross == 1 ? "" : "s"));

@@ -1,10 +1,10 @@
 package io.rigscope.rig.export;
 
 import io.rigscope.analyzer.decision.Decision;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.GateResult;
+import io.rigscope.analyzer.decision.RepeatSummary;
+import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.analyzer.decision.SeriesReport.SeriesVerdict;
 import java.util.ArrayList;

@@ -18,7 +18,7 @@ import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.metrics.data.MetricDataType;
 import io.opentelemetry.sdk.resources.Resource;
 import io.rigscope.analyzer.decision.Decision;
-import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.decision.Episode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.rigscope.rig.selftest;
 
-import io.rigscope.analyzer.episode.Episode;
+import io.rigscope.analyzer.decision.Episode;
 import io.rigscope.analyzer.telemetry.TelemetryIndex;
 import io.rigscope.model.topic.Topic;
 import io.rigscope.model.wire.Gap;

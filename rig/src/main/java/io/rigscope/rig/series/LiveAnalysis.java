@@ -2,14 +2,14 @@ package io.rigscope.rig.series;
 
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
-import io.rigscope.analyzer.ceiling.Ceiling;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.episode.Evidence;
-import io.rigscope.analyzer.gate.GateResult;
+import io.rigscope.analyzer.decision.Ceiling;
+import io.rigscope.analyzer.decision.Episode;
+import io.rigscope.analyzer.decision.Evidence;
+import io.rigscope.analyzer.decision.GateResult;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.report.ReportMaterial;
-import io.rigscope.analyzer.second.SecondStats;
+import io.rigscope.analyzer.decision.SecondStats;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WirePublisher;
@@ -226,7 +226,7 @@ public final class LiveAnalysis implements AutoCloseable {
     }
 
     /** {@code     lever: SETTING=VALUE (why)}, or the action, or {@code not computed: why}. */
-    public static String leverLine(io.rigscope.analyzer.episode.Lever lever) {
+    public static String leverLine(io.rigscope.analyzer.decision.Lever lever) {
         return "     lever: " + (lever.computed() ? lever.headline() + " (" + lever.why() + ")"
                 : "not computed: " + lever.why());
     }

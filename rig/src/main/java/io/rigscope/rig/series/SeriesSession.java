@@ -1,10 +1,9 @@
 package io.rigscope.rig.series;
 
 import io.rigscope.analyzer.api.Analyzer;
-import io.rigscope.analyzer.ceiling.Ceiling;
-import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.repeat.RepeatSummary;
-import io.rigscope.analyzer.repeat.RepeatTrack;
+import io.rigscope.analyzer.decision.Ceiling;
+import io.rigscope.analyzer.decision.GateResult;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.report.HtmlReport;
 import io.rigscope.analyzer.report.IntervalLogs;
 import io.rigscope.rig.export.ExportTargets;
@@ -363,7 +362,7 @@ public final class SeriesSession {
         console.println("freeze-seconds by cause: " + report.freezeSecondsByCauseLine());
         console.println("episodes: " + report.episodesLine());
         console.println(ReportFiles.markdown(report));
-        List<RepeatSummary> rungs = report.repeats().stream().filter(r -> r.kind() == RepeatTrack.Kind.LADDER)
+        List<RepeatSummary> rungs = report.repeats().stream().filter(r -> r.kind() == RepeatSummary.Kind.LADDER)
                 .toList();
         if (!rungs.isEmpty()) {
             console.println("ladder (offered -> delivered: requests that did not fail / scheduled, the analyzer's):");

@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.analyzer.episode.Cause;
+import io.rigscope.analyzer.decision.Cause;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.analyzer.synthetic.SyntheticSeries;
 import io.rigscope.analyzer.synthetic.SyntheticSeries.Plan;
-import io.rigscope.analyzer.synthetic.SyntheticSeries.RepeatPlan;
-import io.rigscope.analyzer.repeat.Abort;
+import io.rigscope.analyzer.decision.Abort;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Marker;
 import io.rigscope.rig.Main;

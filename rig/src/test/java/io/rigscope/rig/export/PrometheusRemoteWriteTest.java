@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.cli.RigscopeRun;

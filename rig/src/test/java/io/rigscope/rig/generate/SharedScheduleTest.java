@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
 import io.rigscope.analyzer.pipeline.AnalyzerInput;
-import io.rigscope.analyzer.repeat.RepeatSummary;
+import io.rigscope.analyzer.decision.RepeatSummary;
 import io.rigscope.analyzer.decision.SeriesReport;
 import io.rigscope.generator.target.BenchServer;
 import io.rigscope.localenv.testing.KafkaBroker;

@@ -1,6 +1,6 @@
 package io.rigscope.importers.k6.follow;
 
-import io.rigscope.analyzer.second.SecondClosing;
+import io.rigscope.analyzer.decision.SecondClosing;
 import io.rigscope.analyzer.threshold.K6Verdict;
 import io.rigscope.importers.k6.K6Import;
 import io.rigscope.importers.k6.K6LineRecords.K6Line;

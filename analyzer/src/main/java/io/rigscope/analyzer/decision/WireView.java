@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.json;
+package io.rigscope.analyzer.decision;
 
 import com.fasterxml.jackson.annotation.JacksonAnnotationsInside;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;

@@ -1,9 +1,8 @@
-package io.rigscope.analyzer.episode;
+package io.rigscope.analyzer.decision;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.json.WireView;
 import java.util.Objects;
 
 /**

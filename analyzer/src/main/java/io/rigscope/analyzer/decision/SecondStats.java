@@ -1,8 +1,8 @@
-package io.rigscope.analyzer.second;
+package io.rigscope.analyzer.decision;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.json.WireView;
+import io.rigscope.model.wire.LatencySettings;
 
 /**
  * One scenario's second, cut by the requests' end ({@code t2}), with the ledger's counts for it.
@@ -36,22 +36,22 @@ public record SecondStats(@JsonProperty("sec") long sec, @JsonProperty("count") 
 
     @JsonProperty("max_ms")
     double maxMs() {
-        return Latency.ms(maxServiceUs);
+        return maxServiceUs / LatencySettings.US_PER_MS;
     }
 
     @JsonProperty("p50_ms")
     double p50Ms() {
-        return Latency.ms(p50ServiceUs);
+        return p50ServiceUs / LatencySettings.US_PER_MS;
     }
 
     @JsonProperty("p99_ms")
     double p99Ms() {
-        return Latency.ms(p99ServiceUs);
+        return p99ServiceUs / LatencySettings.US_PER_MS;
     }
 
     @JsonProperty("response_p99_ms")
     double responseP99Ms() {
-        return Latency.ms(p99ResponseUs);
+        return p99ResponseUs / LatencySettings.US_PER_MS;
     }
 
     /** Requests due in this second (by intended start), every generator: the offered load. */

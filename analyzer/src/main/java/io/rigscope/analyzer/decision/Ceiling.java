@@ -1,9 +1,8 @@
-package io.rigscope.analyzer.ceiling;
+package io.rigscope.analyzer.decision;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.json.WireView;
 
 /**
  * The closed-loop ceiling: the most the system delivered with a fixed number of workers and no schedule. A

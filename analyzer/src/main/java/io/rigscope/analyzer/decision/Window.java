@@ -1,8 +1,7 @@
-package io.rigscope.analyzer.window;
+package io.rigscope.analyzer.decision;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.json.WireView;
 
 /**
  * A tail window: consecutive hot buckets ({@link WindowRule}).

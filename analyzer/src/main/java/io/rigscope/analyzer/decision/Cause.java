@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.episode;
+package io.rigscope.analyzer.decision;
 
 /**
  * The causes an episode can be attributed to (docs/attribution.md gives each fingerprint and its rule class), or

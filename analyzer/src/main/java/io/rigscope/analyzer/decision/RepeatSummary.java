@@ -1,22 +1,19 @@
-package io.rigscope.analyzer.repeat;
+package io.rigscope.analyzer.decision;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.rigscope.analyzer.episode.Cause;
-import io.rigscope.analyzer.episode.Episode;
-import io.rigscope.analyzer.freeze.FreezeRule.Cadence;
-import io.rigscope.analyzer.gate.GateResult;
-import io.rigscope.analyzer.json.WireView;
-import io.rigscope.analyzer.repeat.Abort.AbortOnFail;
-import io.rigscope.analyzer.repeat.Liveness.Silence;
-import io.rigscope.analyzer.second.SecondClosing;
-import io.rigscope.analyzer.second.ServerTimingTrack.TimingFigure;
-import io.rigscope.analyzer.window.Window;
+import io.rigscope.analyzer.decision.Decision.TimingFigure;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The judgement of one repeat. Immutable.
@@ -51,13 +48,13 @@ import java.util.Map;
  *                second, k6 followed live; {@link SecondClosing})
  * @param lateSamples samples that came after the time watermark passed their second: in no figure; 0 when closed
  *                    by the ledger
- * @param aborted why the repeat stopped before its schedule ended ({@link AbortOnFail}), or null when it ran it
+ * @param aborted why the repeat stopped before its schedule ended ({@code repeat.RepeatJudge.AbortOnFail}), or null when it ran it
  * @param errors the primary scenario's failed requests by error kind code ({@code {"refused": 42}}), most first (ties
  *               in {@code ErrorKind} order); empty when none failed
  * @param serverTiming the primary scenario's Server-Timing per metric name (the service's own account of its time:
  *                     {@code {"db": {"p50_ms": 1.2, "p99_ms": 4.0}}}), in first-appearance order; empty (and left out
  *                     of the JSON) when no response carried the header
- * @param silence the silent generator that ended the repeat ({@link Liveness}), or null when none did; JSON
+ * @param silence the silent generator that ended the repeat ({@code repeat.Liveness}), or null when none did; JSON
  *                {@code silence}, with {@code ended_by: generator_silent}; both absent otherwise
  * @param droppedByScenario requests dropped by each scenario (ledger), in the track's order; {@code dropped} is their
  *                          sum. Not in the JSON (the gate {@code dropped} holds the sum): the console's one count per
@@ -69,7 +66,7 @@ import java.util.Map;
     "windows", "median_10s_p99_ms", "worst_10s_p99_ms", "probe_p99_ms", "provisional_seconds", "events_claimed",
     "qty_claimed", "freeze_seconds_by_cause", "seconds_closed_by", "lateness_ms", "late_samples", "server_timing",
     "gates"})
-public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
+public record RepeatSummary(@JsonProperty("rep") int rep, RepeatSummary.Kind kind,
                             @JsonProperty("scenario") String scenario, @JsonProperty("pass") boolean pass,
                             @JsonProperty("samples") long samples, @JsonProperty("dropped") long dropped,
                             @JsonProperty("failed") long failed, long p50Us, long p99Us, long responseP99Us,
@@ -242,5 +239,101 @@ public record RepeatSummary(@JsonProperty("rep") int rep, RepeatTrack.Kind kind,
     @JsonProperty("probe_p99_ms")
     Double probeP99Ms() {
         return probeP99Us < 0 ? null : probeP99Us / 1000.0;
+    }
+
+    /** How a repeat is judged. */
+    public enum Kind {
+        /** A sustained repeat: every gate. */
+        SUSTAINED("sustained"),
+        /** A ladder rung: delivered rate, drops and reconciliation only; drift is noted, not gated. */
+        LADDER("ladder"),
+        /** A closed-loop ceiling: figures only ({@link io.rigscope.analyzer.decision.Ceiling}), no gate, no verdict. */
+        CEILING("ceiling");
+
+        private final String code;
+
+        Kind(String code) {
+            this.code = code;
+        }
+
+        /** As reports write it. */
+        public String code() {
+            return code;
+        }
+    }
+
+    /**
+     * The spacing of freeze-seconds, as {@code freeze.FreezeRule.cadence} computes it. Consecutive freeze-seconds (no gap) are one freeze event, starting at
+     * its first second; the gaps are the differences between consecutive event starts, in seconds; the
+     * dominant period is the most frequent gap (ties: the smallest) when it occurs at least twice, else null: one gap
+     * between two freezes, or gaps that never repeat, are no rhythm.
+     *
+     * @param events first second of each freeze event, ascending
+     * @param gapsSec the gaps between consecutive events
+     * @param dominantPeriodSec the most frequent gap when it repeats, or null
+     */
+    public record Cadence(List<Long> events, List<Long> gapsSec, Long dominantPeriodSec) {
+
+        public Cadence {
+            events = List.copyOf(events);
+            gapsSec = List.copyOf(gapsSec);
+        }
+    }
+
+    /**
+     * Why a repeat ended before its schedule without an end marker: one of its generators fell silent
+     * ({@code repeat.Liveness}). Immutable; a report's {@code repeats[].silence}, beside {@code ended_by: generator_silent}.
+     *
+     * @param generator the silent generator's id (the first to fall silent; ties by name)
+     * @param sinceSec the first second it was not heard in: the one after its last record of the repeat, epoch s
+     * @param lastLedgerSec the last second its ledger covered, epoch s; -1 when it published no ledger
+     * @param scheduledSec the repeat's scheduled duration (its REPEAT_START's {@code duration_ms}), s, rounded
+     * @param neverOfferedSec seconds of the schedule after the last second its ledger covered: load never offered
+     * @param ledgerCoveredToSec every generator of the repeat -> the last second its ledger covered (epoch s, -1: none);
+     *                           samples completed after that second may be missing
+     */
+    @WireView
+    @JsonPropertyOrder({"generator", "since_sec", "last_ledger_sec", "scheduled_s", "never_offered_s",
+        "ledger_covered_to_sec", "note"})
+    public record Silence(@JsonProperty("generator") String generator, @JsonProperty("since_sec") long sinceSec,
+                          @JsonProperty("last_ledger_sec") long lastLedgerSec, @JsonProperty("scheduled_s") long scheduledSec,
+                          @JsonProperty("never_offered_s") long neverOfferedSec,
+                          @JsonProperty("ledger_covered_to_sec") Map<String, Long> ledgerCoveredToSec) {
+
+        /** The {@code ended_by} code of a repeat a silent generator ended. */
+        public static final String ENDED_BY = "generator_silent";
+
+        private static final DateTimeFormatter HH_MM_SS = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+
+        public Silence {
+            Objects.requireNonNull(generator, "generator");
+            ledgerCoveredToSec = Collections.unmodifiableMap(new TreeMap<>(ledgerCoveredToSec));
+        }
+
+        /** What may be lost, in words (the report's {@code note}). */
+        @JsonProperty("note")
+        public String note() {
+            return "samples completed after a generator's last ledger second may be missing";
+        }
+
+        /**
+         * {@code generator gen-1 silent since 19:59:20: 20 of 30 s of the schedule never offered} (UTC).
+         */
+        public String describe() {
+            return String.format(Locale.ROOT, "generator %s silent since %s: %d of %d s of the schedule never offered",
+                    generator, HH_MM_SS.format(Instant.ofEpochSecond(sinceSec)), neverOfferedSec, scheduledSec);
+        }
+
+        /** Each generator's last ledger second, and what that means for the samples after it. */
+        public String lossLine() {
+            StringBuilder b = new StringBuilder("ledger covered up to ");
+            String sep = "";
+            for (var e : ledgerCoveredToSec.entrySet()) {
+                b.append(sep).append(e.getKey()).append(' ')
+                        .append(e.getValue() < 0 ? "no second" : HH_MM_SS.format(Instant.ofEpochSecond(e.getValue())));
+                sep = ", ";
+            }
+            return b.append(": samples completed after it may be missing").toString();
+        }
     }
 }

@@ -1,4 +1,4 @@
-package io.rigscope.analyzer.second;
+package io.rigscope.analyzer.decision;
 
 import io.rigscope.model.wire.RepeatEnd;
 import io.rigscope.model.wire.RepeatStart;
@@ -9,7 +9,7 @@ import java.util.Map;
  * marker's {@code src} is the samples' {@code src}). Closed set:
  * <ul>
  *   <li>{@link ByLedger} (the default, and every rigscope generator): second S is final once the source's ledger
- *       for S and the samples it counts arrived ({@link ScenarioSeconds});</li>
+ *       for S and the samples it counts arrived ({@code second.ScenarioSeconds});</li>
  *   <li>{@link ByTime}: the source counts nothing per second (k6 followed live): second S closes once the source's
  *       stream of samples moved {@code lateness} past S's end, by the samples' own end times ({@link TimeWatermark}).
  *       A sample of a second the watermark already passed is late: counted and reported, never merged into the
@@ -94,60 +94,4 @@ public sealed interface SecondClosing permits SecondClosing.ByLedger, SecondClos
         }
     }
 
-    /**
-     * The time watermark of one time-closed source in one repeat ({@link SecondClosing.ByTime}), shared by the
-     * repeat's scenarios: the latest sample end seen from the source, and its end of stream.
-     *
-     * <p>Second S has <em>passed</em> once a sample of the source ended at or after S's end plus the lateness. A
-     * sample arriving for a second that has passed is late. Whether a sample is late depends only on the source's
-     * samples before it (one source stays in one partition, in order), never on how the records were batched, so a
-     * replay finds the late samples the live run found. Not thread-safe: one owner.
-     */
-    public static final class TimeWatermark {
-
-        private final long latenessUs;
-        private long maxEndUs = Long.MIN_VALUE;
-        private Map<String, Long> published;
-        private boolean ended;
-
-        /** @param closing the source's declared mode */
-        public TimeWatermark(SecondClosing.ByTime closing) {
-            this.latenessUs = closing.latenessUs();
-        }
-
-        /** The lateness, µs. */
-        public long latenessUs() {
-            return latenessUs;
-        }
-
-        /** True when second {@code sec} (epoch seconds) has passed: no sample of it is expected any more. */
-        public boolean passed(long sec) {
-            return maxEndUs != Long.MIN_VALUE && maxEndUs >= (sec + 1) * 1_000_000L + latenessUs;
-        }
-
-        /** Moves the watermark with a sample's end, epoch µs (it never moves back). */
-        public void advance(long endUs) {
-            if (endUs > maxEndUs) {
-                maxEndUs = endUs;
-            }
-        }
-
-        /**
-         * The source's REPEAT_END: its stream has ended.
-         *
-         * @param publishedByScenario the samples it published per scenario, or null when it did not say
-         */
-        public void end(Map<String, Long> publishedByScenario) {
-            ended = true;
-            published = publishedByScenario == null ? null : Map.copyOf(publishedByScenario);
-        }
-
-        /**
-         * True when the stream ended and {@code seen} samples of {@code scenario} are all it published (every sample
-         * counted, late ones too); true at the end when the source did not say how many it published.
-         */
-        public boolean allSeen(String scenario, long seen) {
-            return ended && (published == null || seen >= published.getOrDefault(scenario, 0L));
-        }
-    }
 }
