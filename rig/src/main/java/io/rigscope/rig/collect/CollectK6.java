@@ -9,7 +9,6 @@ import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.reconciliation.RepeatReconciliation;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.export.AnalyzedPush;
 import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.importers.k6.follow.FollowedFile;
 import io.rigscope.importers.k6.follow.K6Follow;
@@ -115,8 +114,8 @@ public final class CollectK6 {
                 Consumer<WireRecord> publish = reconciliation == null ? output::write
                         : new CountAtRepeatEnd(series, reconciliation, output::write);
                 // --prometheus-rw: the series' decisions, by the analyzer fed the same records, pushed as decided
-                AnalyzedPush push = !pushTo.any() ? null
-                        : new AnalyzedPush(series, publish, pushTo.open(System.out));
+                ExportTargets.AnalyzedPush push = !pushTo.any() ? null
+                        : new ExportTargets.AnalyzedPush(series, publish, pushTo.open(System.out));
                 try {
                     result = new K6Follow(options, push == null ? publish : push, notes).run(source, stop::get,
                             r -> System.out.println(line(r)));
