@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.r2dbc.spi.ConnectionFactory;
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.reconciliation.NamedSql;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.db.Sql;
 import io.rigscope.sut.schema.Migrations;
@@ -222,7 +222,7 @@ public final class BringUpChecks {
         }
         long rows;
         try {
-            NamedSql sql = NamedSql.parse(spec.countSql());
+            Reconciliation.NamedSql sql = Reconciliation.NamedSql.parse(spec.countSql());
             List<Long> counts = Sql.blockList(owner, TIMEOUT, sql.sql(),
                     r -> ((Number) r.get(0)).longValue(), sql.args(Map.of("key_prefix", prefix)));
             rows = counts.isEmpty() ? 0 : counts.get(0);
@@ -252,5 +252,38 @@ public final class BringUpChecks {
 
     private static String abbreviate(String s) {
         return s == null ? "" : s.length() > 200 ? s.substring(0, 200) + "..." : s;
+    }
+
+    /**
+     * The outcome of one bring-up check.
+     *
+     * @param check the check's name ({@code schema}, {@code app-role}, {@code write-through})
+     * @param ok true when the check passed
+     * @param detail what was found; for a failure, what is wrong and how to fix it
+     */
+    public record CheckResult(String check, boolean ok, String detail) {
+
+        public CheckResult {
+            Objects.requireNonNull(check, "check");
+            Objects.requireNonNull(detail, "detail");
+        }
+
+        public static CheckResult pass(String check, String detail) {
+            return new CheckResult(check, true, detail);
+        }
+
+        public static CheckResult fail(String check, String detail) {
+            return new CheckResult(check, false, detail);
+        }
+
+        /** True when every check passed (and there is at least one). */
+        public static boolean allPassed(List<CheckResult> results) {
+            return !results.isEmpty() && results.stream().allMatch(CheckResult::ok);
+        }
+
+        @Override
+        public String toString() {
+            return (ok ? "ok   " : "FAIL ") + check + ": " + detail;
+        }
     }
 }

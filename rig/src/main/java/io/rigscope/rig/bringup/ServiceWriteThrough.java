@@ -60,9 +60,9 @@ public final class ServiceWriteThrough {
      * drawn values, up to {@link #ATTEMPTS} requests (drawn values may be ones the service refuses, as a series
      * provoking refusals draws them on purpose); each refusal is named in the result.
      */
-    public CheckResult run() {
+    public BringUpChecks.CheckResult run() {
         if (ingest.body() == null) {
-            return CheckResult.fail("write-through", "the ingest scenario has no body: nothing to write");
+            return BringUpChecks.CheckResult.fail("write-through", "the ingest scenario has no body: nothing to write");
         }
         List<String> refused = new ArrayList<>();
         for (int attempt = 1; ; attempt++) {
@@ -71,12 +71,12 @@ public final class ServiceWriteThrough {
                 if (refused.isEmpty() || !a.result().ok()) {
                     return a.result();
                 }
-                return CheckResult.pass("write-through", a.result().detail() + " (request " + attempt + " of "
+                return BringUpChecks.CheckResult.pass("write-through", a.result().detail() + " (request " + attempt + " of "
                         + ATTEMPTS + "; before it: " + once(refused) + ")");
             }
             refused.add(a.refusal());
             if (attempt == ATTEMPTS) {
-                return CheckResult.fail("write-through", ATTEMPTS + " requests, each failing its check: "
+                return BringUpChecks.CheckResult.fail("write-through", ATTEMPTS + " requests, each failing its check: "
                         + once(refused));
             }
         }
@@ -95,7 +95,7 @@ public final class ServiceWriteThrough {
     public static final int ATTEMPTS = 5;
 
     /** One request's result, or the reason its answer failed the check (then the result is null). */
-    private record Attempt(CheckResult result, String refusal) {
+    private record Attempt(BringUpChecks.CheckResult result, String refusal) {
     }
 
     private Attempt attempt() {
@@ -181,11 +181,11 @@ public final class ServiceWriteThrough {
     }
 
     private static Attempt failed(String detail) {
-        return new Attempt(CheckResult.fail("write-through", detail), null);
+        return new Attempt(BringUpChecks.CheckResult.fail("write-through", detail), null);
     }
 
     private static Attempt passed(String detail) {
-        return new Attempt(CheckResult.pass("write-through", detail), null);
+        return new Attempt(BringUpChecks.CheckResult.pass("write-through", detail), null);
     }
 
     private static void sleep() {

@@ -1,6 +1,5 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.options.JournalLeftovers;
 import io.rigscope.rig.options.JournaledPublisher;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -279,7 +278,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
         }
-        JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
+        JournaledPublisher.Leftovers.publish(endpoint, kafka.journalDir(), System.err);
         return JournaledPublisher.open(endpoint.clients(), kafka.journalDir(), name, codec,
                 WirePublisher.Options.defaults().withClientId("rigscope-analyzer"));
     }

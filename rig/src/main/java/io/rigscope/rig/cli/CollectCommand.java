@@ -8,7 +8,6 @@ import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.collect.CollectK6;
 import io.rigscope.rig.collect.CollectLoop;
-import io.rigscope.rig.collect.K6FollowOptions;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
@@ -104,7 +103,7 @@ final class CollectCommand implements Callable<Integer> {
     Duration since;
 
     @Mixin
-    K6FollowOptions k6 = new K6FollowOptions();
+    CollectK6.FollowOptions k6 = new CollectK6.FollowOptions();
 
     @Mixin
     ExportOptions export = new ExportOptions();

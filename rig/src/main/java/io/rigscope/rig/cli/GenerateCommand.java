@@ -25,7 +25,7 @@ import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.reconciliation.RepeatReconciliation;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.rig.series.FailureLines;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
@@ -210,7 +210,7 @@ final class GenerateCommand implements Callable<Integer> {
         if (pgUrl != null && reconciliationSql == null) {
             throw new UsageException("--pg is the database --reconciliation-sql counts in: give the SQL too");
         }
-        RepeatReconciliation reconciliation = RepeatReconciliation.of("--pg", pgUrl, "--reconciliation-sql",
+        Reconciliation.Repeat reconciliation = Reconciliation.Repeat.of("--pg", pgUrl, "--reconciliation-sql",
                 reconciliationSql);
         PrintStream lines = json ? System.err : System.out;
         GeneratorOptions options = client.applyTo(GeneratorOptions.defaults()
@@ -253,7 +253,7 @@ final class GenerateCommand implements Callable<Integer> {
     }
 
     private int generate(LoadPlan plan, Share part, GeneratorOptions options, WireCodec codec,
-                         RepeatReconciliation reconciliation, Mono<Generator.Stop> signalled) throws Exception {
+                         Reconciliation.Repeat reconciliation, Mono<Generator.Stop> signalled) throws Exception {
         Path journal = options.journalDir();
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.plan.PlanYaml;
+import io.rigscope.rig.plan.ScenarioSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * Reads a series file's {@code cloud:} section into a {@link CloudSpec}. Keys are snake_case and bound by
- * {@link PlanYaml} (an unknown key is refused naming its path); every value is checked here, and a bad one is a
+ * {@link ScenarioSpec.Yaml} (an unknown key is refused naming its path); every value is checked here, and a bad one is a
  * {@link UsageException} naming the file and the key's path ({@code cloud.database.storage.iops}).
  */
 public final class CloudSection {
@@ -63,13 +63,13 @@ public final class CloudSection {
      * @throws UsageException when the section is missing or a key or value is wrong
      */
     public static CloudSpec read(Path path, String seriesOverride) {
-        JsonNode root = PlanYaml.readFile(path);
+        JsonNode root = ScenarioSpec.Yaml.readFile(path);
         return new CloudSection(path.toString()).spec(root, seriesOverride);
     }
 
     /** The same, for a file given as text ({@code source} names it in messages). */
     public static CloudSpec read(String source, String yaml, String seriesOverride) {
-        return new CloudSection(source).spec(PlanYaml.readText(source, yaml), seriesOverride);
+        return new CloudSection(source).spec(ScenarioSpec.Yaml.readText(source, yaml), seriesOverride);
     }
 
     private CloudSpec spec(JsonNode root, String seriesOverride) {
@@ -89,7 +89,7 @@ public final class CloudSection {
         if (!cloudNode.isObject()) {
             throw fail("cloud", "must be a mapping");
         }
-        Cloud c = PlanYaml.bind(cloudNode, Cloud.class, file, "cloud");
+        Cloud c = ScenarioSpec.Yaml.bind(cloudNode, Cloud.class, file, "cloud");
         String region = required(c.region(), "cloud.region", "e.g. ap-south-1");
         if (!REGION.matcher(region).matches()) {
             throw fail("cloud.region", "'" + region + "' is not an AWS region name, e.g. ap-south-1");

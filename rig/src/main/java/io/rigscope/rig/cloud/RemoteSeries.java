@@ -3,7 +3,7 @@ package io.rigscope.rig.cloud;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.rigscope.rig.plan.PlanYaml;
+import io.rigscope.rig.plan.ScenarioSpec;
 import io.rigscope.sut.SutContract;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -32,7 +32,7 @@ public final class RemoteSeries {
      * @param outputs the stack's outputs (AppUrl, DatabaseInstanceId)
      */
     public static String seriesFile(Path config, CloudSpec spec, Map<String, String> outputs) {
-        ObjectNode root = (ObjectNode) PlanYaml.readFile(config).deepCopy();
+        ObjectNode root = (ObjectNode) ScenarioSpec.Yaml.readFile(config).deepCopy();
         LOCAL_ONLY.forEach(root::remove);
         root.put("series", spec.series());
         ObjectNode target = root.has("target") && root.get("target").isObject() ? (ObjectNode) root.get("target")

@@ -7,7 +7,7 @@ import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
-import io.rigscope.rig.reconciliation.RepeatReconciliation;
+import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.importers.k6.follow.FollowedFile;
@@ -25,6 +25,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.LinkedHashMap;
+import picocli.CommandLine.Option;
 
 /**
  * {@code rigscope collect k6}: {@link K6Follow} over a followed file or an xk6-output-kafka topic, publishing to
@@ -33,7 +35,7 @@ import java.util.function.Consumer;
  */
 public final class CollectK6 {
 
-    private final K6FollowOptions k6;
+    private final FollowOptions k6;
     private final KafkaOptions kafka;
     private final String series;
     private final Duration duration;
@@ -42,7 +44,7 @@ public final class CollectK6 {
     private final String pgUrl;
     private final ExportTargets pushTo;
 
-    public CollectK6(K6FollowOptions k6, KafkaOptions kafka, String series, Duration duration, Path out, boolean noKafka,
+    public CollectK6(FollowOptions k6, KafkaOptions kafka, String series, Duration duration, Path out, boolean noKafka,
               String pgUrl, ExportTargets pushTo) {
         this.pushTo = pushTo;
         this.k6 = k6;
@@ -73,7 +75,7 @@ public final class CollectK6 {
             throw new UsageException("--reconciliation-sql counts what the database gained; --no-reconciliation says "
                     + "nothing will: give one of them");
         }
-        RepeatReconciliation reconciliation = RepeatReconciliation.of("--pg", pgUrl, "--reconciliation-sql",
+        Reconciliation.Repeat reconciliation = Reconciliation.Repeat.of("--pg", pgUrl, "--reconciliation-sql",
                 k6.reconciliationSql);
         Duration lateness = k6.lateness;
         Duration idle = Durations.positive("--stop-after-idle", k6.stopAfterIdle);
@@ -151,11 +153,11 @@ public final class CollectK6 {
     private static final class CountAtRepeatEnd implements Consumer<WireRecord> {
 
         private final String series;
-        private final RepeatReconciliation reconciliation;
+        private final Reconciliation.Repeat reconciliation;
         private final Consumer<WireRecord> next;
         private final Map<Integer, Long> firstUsByRep = new HashMap<>();
 
-        CountAtRepeatEnd(String series, RepeatReconciliation reconciliation, Consumer<WireRecord> next) {
+        CountAtRepeatEnd(String series, Reconciliation.Repeat reconciliation, Consumer<WireRecord> next) {
             this.series = series;
             this.reconciliation = reconciliation;
             this.next = next;
@@ -187,5 +189,43 @@ public final class CollectK6 {
     private static String line(K6Follow.Result r) {
         return String.format("collect k6: %,d lines, %,d samples, %,d dropped, %,d unreadable%s", r.lines(),
                 r.samples(), r.dropped(), r.unreadable(), r.cutShort() ? " (last line cut short)" : "");
+    }
+
+    /** The options of {@code rigscope collect k6}: where k6 writes, and how its seconds close. */
+    public static final class FollowOptions {
+
+        @Option(names = "--follow", paramLabel = "FILE",
+                description = "k6: follow this k6 --out json=FILE while k6 writes it (plain file; waits for it, follows "
+                        + "truncation and rotation; a last line without its newline waits for it).")
+        Path follow;
+
+        @Option(names = "--topic", paramLabel = "T",
+                description = "k6: read the topic xk6-output-kafka writes (--out xk6-kafka=brokers=...,topic=T, its json "
+                        + "format), from its start, on the --bootstrap cluster.")
+        String topic;
+
+        @Option(names = "--lateness", paramLabel = "DURATION", defaultValue = "2s",
+                description = "k6: a second closes once k6's stream is this far past its end (default ${DEFAULT-VALUE}); a point of a "
+                        + "second already closed is counted late.")
+        Duration lateness;
+
+        @Option(names = "--stop-after-idle", paramLabel = "DURATION",
+                description = "k6: end when nothing new arrived for this long after the first line (before it, wait for "
+                        + "k6 to start; --duration bounds that wait). Default: until Ctrl-C.")
+        Duration stopAfterIdle;
+
+        @Option(names = "--scenario-map", paramLabel = "K6=RIGSCOPE", split = ",",
+                description = "k6: rename k6 scenarios, e.g. --scenario-map read=probe,default=ingest.")
+        Map<String, String> scenarioMap = new LinkedHashMap<>();
+
+        @Option(names = "--reconciliation-sql", paramLabel = "SQL|@FILE",
+                description = {"k6, with --pg: when a k6 repeat ends, count what the database gained over its window "
+                    + "with this SQL (one row: rows_written, qty_sum_gained; parameters :window_start, :window_end, :run, "
+                    + ":rep) and publish it as the repeat's RECONCILIATION marker, before the series' end."})
+        String reconciliationSql;
+
+        @Option(names = "--no-reconciliation",
+                description = "k6: tell the analyzer not to require a RECONCILIATION marker (k6 holds no database count).")
+        boolean noReconciliation;
     }
 }

@@ -1,5 +1,5 @@
 /**
- * A series against an RDS instance ({@code RdsRig}, the series file's {@code rds:} as {@code RdsTarget}): the
+ * A series against an RDS instance ({@code RdsRig}, the series file's {@code rds:} as {@code RdsRig.Target}): the
  * instance described through the RDS API ({@code RdsLookup}, {@code RdsInstance}, {@code DbInstanceClasses}) and the
  * load host's zone ({@code LoadHostZone}). Orchestration: may use {@code environment}, {@code pricing},
  * {@code options}. Runs on the caller's thread.

@@ -20,7 +20,6 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Environment;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.bringup.BringUpChecks;
-import io.rigscope.rig.bringup.CheckResult;
 import io.rigscope.rig.denominator.Denominator;
 import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.rig.options.JournaledPublisher;
@@ -189,9 +188,9 @@ public final class SeriesSession {
     }
 
     /** Prints results already made, one a line; true when every one passed. */
-    public static boolean bringUp(List<CheckResult> results, PrintStream console) {
+    public static boolean bringUp(List<BringUpChecks.CheckResult> results, PrintStream console) {
         results.forEach(f -> console.println("bring-up: " + f));
-        if (!CheckResult.allPassed(results)) {
+        if (!BringUpChecks.CheckResult.allPassed(results)) {
             console.println("bring-up checks failed: no load offered");
             return false;
         }
@@ -347,7 +346,7 @@ public final class SeriesSession {
             SeriesPlan.QuantityRange q = quantity != null ? quantity : d.quantity() != null ? d.quantity()
                     : new SeriesPlan.QuantityRange(ingest == null ? 1 : ingest.quantityMin(),
                             ingest == null ? 100 : ingest.quantityMax());
-            String script = io.rigscope.rig.denominator.InsertTemplate.check(d.insert(), "denominator.insert")
+            String script = io.rigscope.rig.denominator.Denominator.InsertTemplate.check(d.insert(), "denominator.insert")
                     .script(plan.load().batch(), customers, q.min(), q.max());
             return new Denominator.Spec(db, plan.load().batch(), d.duration(), d.clients(), tenant, null, script);
         }

@@ -163,7 +163,7 @@ class CloudLifecycleTest {
         String script = String.join("\n", aws.lastScript);
         assertThat(script).contains("rigscope run --config series.yaml --pg \"$RIGSCOPE_PG\"")
                 .contains("evidence s3://rigscope-life-1-evidencebucket-");
-        var asRun = io.rigscope.rig.plan.PlanYaml.readText("as-run", new String(
+        var asRun = io.rigscope.rig.plan.ScenarioSpec.Yaml.readText("as-run", new String(
                 java.util.Base64.getDecoder().decode(script.replaceAll("(?s).*echo '([^']+)' \\| base64 -d.*", "$1"))));
         assertThat(asRun.has("cloud")).isFalse();
         assertThat(asRun.path("target").path("url").asText()).startsWith("http://10.42.1.").endsWith(":8080");
