@@ -22,7 +22,6 @@ import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
-import io.rigscope.rig.analyze.EverySeries;
 import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.rig.options.Durations;

@@ -4,7 +4,6 @@ import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
-import io.rigscope.rig.demo.DemoPlan;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.JournaledPublisher;
 import io.rigscope.rig.options.KafkaOptions;

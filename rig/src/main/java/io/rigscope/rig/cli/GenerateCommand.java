@@ -19,7 +19,6 @@ import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.Verdict;
 import io.rigscope.model.wire.VerdictFacts;
-import io.rigscope.rig.generate.LoadPlanFile;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;

@@ -8,7 +8,7 @@ import io.rigscope.rig.options.JournaledPublisher;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.series.PlanCheck;
+import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.wire.WirePublisher;
@@ -83,7 +83,7 @@ final class RunCommand implements Callable<Integer> {
             }
             file = file.withRds(file.rds().withLivePrices());
         }
-        for (PlanCheck.Problem p : PlanCheck.problems(file.plan())) {
+        for (SeriesPlan.Check.Problem p : SeriesPlan.Check.problems(file.plan())) {
             // a plan whose every repeat must fail says so before any load
             if (!allow) {
                 throw new UsageException(config + ": " + p.line() + " (--allow runs it anyway)");

@@ -12,7 +12,6 @@ import io.rigscope.rig.options.PgTarget;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.pricing.PriceTable;
 import io.rigscope.rig.rds.RdsRig;
-import io.rigscope.rig.bringup.ServiceWriteThrough;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;
@@ -80,7 +79,7 @@ final class SeriesLaunch {
                 if (database == null || plan.reconciliationSql() == null) {
                     console.println("bring-up: write-through not checked (no database or no reconciliation_sql to "
                             + "find the rows with)");
-                } else if (!SeriesSession.bringUp(List.of(new ServiceWriteThrough(
+                } else if (!SeriesSession.bringUp(List.of(new BringUpChecks.ServiceWriteThrough(
                         plan.requests().ingestScenario(plan.target()), database, plan.reconciliationSql(),
                         session.seriesCounter()).run()),
                         console)) {

@@ -1,5 +1,5 @@
 /**
- * One series end to end: its definition ({@code SeriesPlan}, from {@code SeriesFile}; {@code PlanCheck}), the
+ * One series end to end: its definition ({@code SeriesPlan}, from {@code SeriesFile}; {@code SeriesPlan.Check}), the
  * runner (ladder, sustained repeats with reconciliation, ceiling, denominator, markers: {@code SeriesRunner}), the
  * analyzer following it ({@code LiveAnalysis}), the whole session ({@code SeriesSession}: collectors, analyzer,
  * runner, report), the SUT's warm-up, the waits' tally and the load's failure lines. Orchestration: may use

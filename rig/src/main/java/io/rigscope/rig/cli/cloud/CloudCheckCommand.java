@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.cloud.account.CouldNotLook;
+import io.rigscope.rig.cloud.account.AwsAccess;
 import io.rigscope.rig.cloud.account.Inventory;
 import io.rigscope.rig.pricing.PriceTable;
 import java.util.Locale;
@@ -36,7 +36,7 @@ final class CloudCheckCommand implements Callable<Integer> {
         Inventory.Result result;
         try {
             result = new Inventory(access, prices).look(series);
-        } catch (CouldNotLook e) {
+        } catch (AwsAccess.CouldNotLook e) {
             System.err.println("rigscope cloud check: COULD NOT LOOK in " + access.region().id() + ": " + e.getMessage());
             return COULD_NOT_LOOK;
         }

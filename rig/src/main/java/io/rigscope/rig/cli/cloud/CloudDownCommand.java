@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.cloud.account.CouldNotLook;
+import io.rigscope.rig.cloud.account.AwsAccess;
 import io.rigscope.rig.cloud.account.Inventory;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.time.Duration;
@@ -38,7 +38,7 @@ final class CloudDownCommand implements Callable<Integer> {
         List<Inventory.Found> remaining;
         try {
             remaining = new StackLifecycle(access, System.out::println, poll).down(series, timeout);
-        } catch (CouldNotLook e) {
+        } catch (AwsAccess.CouldNotLook e) {
             System.err.println("rigscope cloud down: COULD NOT LOOK: " + e.getMessage());
             return CloudCheckCommand.COULD_NOT_LOOK;
         }

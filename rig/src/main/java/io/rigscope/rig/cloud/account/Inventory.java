@@ -1,6 +1,6 @@
 package io.rigscope.rig.cloud.account;
 
-import io.rigscope.rig.cloud.CloudNames;
+import io.rigscope.rig.cloud.CloudSection;
 import io.rigscope.rig.pricing.PriceTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.scheduler.model.ScheduleSummary;
  * GetResources), every stack so tagged and not yet deleted (CloudFormation DescribeStacks), the expiry schedules
  * (Scheduler ListSchedules, prefix {@code rigscope-}: schedules carry no tags) and the expiry roles (IAM ListRoles,
  * path {@code /rigscope/}), each with its hourly cost where AWS bills it by the hour. Any call that fails makes the
- * whole look fail ({@link CouldNotLook}): a partial list is never reported as the account's state.
+ * whole look fail ({@link AwsAccess.CouldNotLook}): a partial list is never reported as the account's state.
  */
 public final class Inventory {
 
@@ -78,7 +78,7 @@ public final class Inventory {
      * Looks.
      *
      * @param series only this series' resources, or null for every series
-     * @throws CouldNotLook when a call could not be made or was refused
+     * @throws AwsAccess.CouldNotLook when a call could not be made or was refused
      */
     public Result look(String series) {
         call("credentials", () -> aws.credentials().resolveCredentials());
@@ -90,7 +90,7 @@ public final class Inventory {
                 String page = token;
                 GetResourcesResponse r = call("tagging:GetResources", () -> tagging.getResources(b -> b
                         .tagFilters(f -> {
-                            f.key(CloudNames.TAG_SERIES);
+                            f.key(CloudSection.Names.TAG_SERIES);
                             if (series != null) {
                                 f.values(series);
                             }
@@ -99,35 +99,35 @@ public final class Inventory {
                     Map<String, String> tags = new LinkedHashMap<>();
                     m.tags().forEach(t -> tags.put(t.key(), t.value()));
                     found.put(m.resourceARN(), new Found(m.resourceARN(), kind(m.resourceARN()),
-                            tags.getOrDefault(CloudNames.TAG_SERIES, "?"), tags.get(CloudNames.TAG_EXPIRES_AT), 0.0,
-                            null, CloudNames.ROLE_EVIDENCE.equals(tags.get(CloudNames.TAG_ROLE))));
+                            tags.getOrDefault(CloudSection.Names.TAG_SERIES, "?"), tags.get(CloudSection.Names.TAG_EXPIRES_AT), 0.0,
+                            null, CloudSection.Names.ROLE_EVIDENCE.equals(tags.get(CloudSection.Names.TAG_ROLE))));
                 }
                 token = r.paginationToken() == null || r.paginationToken().isEmpty() ? null : r.paginationToken();
             } while (token != null);
             for (Stack s : call("cloudformation:DescribeStacks", () -> cfn.describeStacksPaginator().stacks()
                     .stream().toList())) {
-                Optional<String> tag = s.tags().stream().filter(t -> t.key().equals(CloudNames.TAG_SERIES))
+                Optional<String> tag = s.tags().stream().filter(t -> t.key().equals(CloudSection.Names.TAG_SERIES))
                         .map(t -> t.value()).findFirst();
                 if (tag.isEmpty() || s.stackStatus() == StackStatus.DELETE_COMPLETE
                         || (series != null && !series.equals(tag.get()))) {
                     continue;
                 }
-                String expires = s.tags().stream().filter(t -> t.key().equals(CloudNames.TAG_EXPIRES_AT))
+                String expires = s.tags().stream().filter(t -> t.key().equals(CloudSection.Names.TAG_EXPIRES_AT))
                         .map(t -> t.value()).findFirst().orElse(null);
                 found.putIfAbsent(s.stackId(), new Found(s.stackId(), "cloudformation stack " + s.stackStatusAsString(),
                         tag.get(), expires, 0.0, null, false));
             }
-            String schedulePrefix = series == null ? "rigscope-" : CloudNames.scheduleName(series);
+            String schedulePrefix = series == null ? "rigscope-" : CloudSection.Names.scheduleName(series);
             for (ScheduleSummary s : call("scheduler:ListSchedules", () -> scheduler.listSchedulesPaginator(b -> b
                     .namePrefix(schedulePrefix)).schedules().stream().toList())) {
-                if (series == null || s.name().equals(CloudNames.scheduleName(series))) {
+                if (series == null || s.name().equals(CloudSection.Names.scheduleName(series))) {
                     found.putIfAbsent(s.arn(), new Found(s.arn(), "scheduler schedule", seriesOfName(s.name()), null,
                             0.0, null, false));
                 }
             }
             for (var role : call("iam:ListRoles", () -> iam.listRolesPaginator(b -> b.pathPrefix(ROLE_PATH)).roles()
                     .stream().toList())) {
-                if (series == null || role.roleName().equals(CloudNames.expiryRoleName(series))) {
+                if (series == null || role.roleName().equals(CloudSection.Names.expiryRoleName(series))) {
                     found.putIfAbsent(role.arn(), new Found(role.arn(), "iam role", seriesOfName(role.roleName()),
                             null, 0.0, null, false));
                 }
@@ -249,10 +249,10 @@ public final class Inventory {
     static <T> T call(String what, Supplier<T> call) {
         try {
             return call.get();
-        } catch (CouldNotLook e) {
+        } catch (AwsAccess.CouldNotLook e) {
             throw e;
         } catch (RuntimeException e) {
-            throw CouldNotLook.of(what, e);
+            throw AwsAccess.CouldNotLook.of(what, e);
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.rigscope.rig.generate;
+package io.rigscope.rig.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rigscope.generator.plan.CustomerPool;
@@ -38,7 +38,7 @@ import java.util.List;
  *     rate: 2
  * </pre>
  */
-public final class LoadPlanFile {
+final class LoadPlanFile {
 
     /** The file's top level; {@code scenarios} are {@link ScenarioSpec}s, the keys a series file's scenarios have. */
     private record Top(String series, Integer rep, String src, String phase, String mode, String duration,
