@@ -16,7 +16,7 @@ import io.rigscope.rig.experiment.ExperimentResult;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.UsageException;
+import io.rigscope.rig.options.ExitCodes.UsageException;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;

@@ -23,9 +23,9 @@ import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.UsageException;
+import io.rigscope.rig.options.ExitCodes.UsageException;
 import io.rigscope.rig.reconciliation.Reconciliation;
-import io.rigscope.rig.series.FailureLines;
+import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
@@ -271,7 +271,7 @@ final class GenerateCommand implements Callable<Integer> {
                 Map<String, String> urls = new LinkedHashMap<>();
                 plan.scenarios().forEach(sc -> urls.put(sc.name(), sc.url().toString()));
                 Instant windowStart = Instant.now();
-                RunSummary summary = new Generator(new FailureLines(RecordSink.of(publisher), urls, System.err),
+                RunSummary summary = new Generator(new LiveAnalysis.FailureLines(RecordSink.of(publisher), urls, System.err),
                         options)
                         .run(plan, Mono.firstWithSignal(abortVerdict(endpoint, codec, plan), signalled))
                         .block(plan.duration().plusMinutes(10));

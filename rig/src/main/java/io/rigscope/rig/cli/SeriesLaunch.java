@@ -9,7 +9,7 @@ import io.rigscope.rig.bringup.BringUpChecks;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.UsageException;
+import io.rigscope.rig.options.ExitCodes.UsageException;
 import io.rigscope.rig.pricing.PriceTable;
 import io.rigscope.rig.rds.RdsRig;
 import io.rigscope.rig.series.SeriesFile;
@@ -72,7 +72,7 @@ final class SeriesLaunch {
                         BringUpChecks.DEFAULT_COUNT_SQL), console)) {
                     return Optional.empty();
                 }
-                io.rigscope.rig.series.SutWarmup.run(plan, console);
+                io.rigscope.rig.sutproc.SutProcess.SutWarmup.run(plan, console);
             }
             plan.describeRequests().forEach(line -> console.println("series: " + line));
             if (!file.startSut() && plan.requests() != null) {

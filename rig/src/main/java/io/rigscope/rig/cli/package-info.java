@@ -1,8 +1,9 @@
 /**
- * The {@code rigscope} commands (picocli): one class per command, every command of rig lives here (the
- * {@code cloud} subcommands in {@code cli.cloud}), with what only commands use (their option groups, report output,
- * the bench commands' helpers, {@code SeriesLaunch}). The top layer: it may use any rig package; nothing but
- * {@code Main} uses it ({@code RigLayersTest}). A command runs on the caller's thread and hands work to the packages
- * below.
+ * The {@code rigscope} commands (picocli): one class per command, every command of rig lives here (the {@code cloud}
+ * subcommands in {@code cli.cloud}), with what only commands use (their option groups, report output, the bench
+ * commands' helpers, {@code SeriesLaunch}, and the helpers of one command each: {@code EverySeries} for {@code analyze}
+ * without {@code --series}, {@code DemoPlan} for {@code demo}, {@code LoadPlanFile} for {@code generate}). Shows {@code
+ * RigscopeCommand} to {@code Main}. The top layer: it may use any rig package; nothing but {@code Main} uses it ({@code
+ * RigLayersTest}). A command runs on the caller's thread and hands work to the packages below.
  */
 package io.rigscope.rig.cli;

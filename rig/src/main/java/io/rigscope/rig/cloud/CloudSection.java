@@ -3,7 +3,7 @@ package io.rigscope.rig.cloud;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rigscope.rig.options.Durations;
-import io.rigscope.rig.options.UsageException;
+import io.rigscope.rig.options.ExitCodes.UsageException;
 import io.rigscope.rig.plan.ScenarioSpec;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -68,12 +68,12 @@ public final class KafkaOptions {
      * Resolves the endpoint, starting the embedded broker if needed; prints where Kafka is (and where a started
      * broker logs) on stderr.
      *
-     * @throws UsageException (exit 2) for a bad {@code --bootstrap}, an unreadable {@code --kafka-config}, or a
+     * @throws ExitCodes.UsageException (exit 2) for a bad {@code --bootstrap}, an unreadable {@code --kafka-config}, or a
      *     property that is not a Kafka client's, is rigscope's own, or has a value Kafka refuses
      */
     public KafkaEndpoint open() {
         if (bootstrap != null && !bootstrap.matches("[^,\\s:]+:\\d+(,[^,\\s:]+:\\d+)*")) {
-            throw new UsageException("--bootstrap '" + bootstrap + "' is not host:port[,host:port...]");
+            throw new ExitCodes.UsageException("--bootstrap '" + bootstrap + "' is not host:port[,host:port...]");
         }
         Map<String, String> clientProperties = clientProperties();
         Durations.positive("--broker-idle-stop", brokerIdleStop);
@@ -130,7 +130,7 @@ public final class KafkaOptions {
      * The delivery limit in force: {@code --kafka-delivery-timeout}, else the series file's, else
      * {@link KafkaClients#DEFAULT_DELIVERY_TIMEOUT}.
      *
-     * @throws UsageException (exit 2) naming the key for a limit that is not positive, or shorter than the
+     * @throws ExitCodes.UsageException (exit 2) naming the key for a limit that is not positive, or shorter than the
      *     producer's {@code request.timeout.ms + linger.ms} (Kafka refuses such a producer)
      */
     Duration deliveryLimit(Map<String, String> clientProperties) {
@@ -141,7 +141,7 @@ public final class KafkaOptions {
         long floorMs = Long.parseLong(clientProperties.getOrDefault(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "30000").strip())
                 + Long.parseLong(clientProperties.getOrDefault(ProducerConfig.LINGER_MS_CONFIG, "5").strip());
         if (limit.toMillis() < floorMs) {
-            throw new UsageException(key + " " + Durations.text(limit) + " is shorter than the producer's "
+            throw new ExitCodes.UsageException(key + " " + Durations.text(limit) + " is shorter than the producer's "
                     + "request.timeout.ms + linger.ms (" + floorMs + " ms), which Kafka refuses: give at least that, "
                     + "or a shorter request.timeout.ms with --kafka-property");
         }
@@ -164,7 +164,7 @@ public final class KafkaOptions {
             try (Reader in = Files.newBufferedReader(configFile, StandardCharsets.UTF_8)) {
                 file.load(in);
             } catch (IOException | IllegalArgumentException e) {
-                throw new UsageException("--kafka-config " + configFile + ": cannot read it (" + e.getMessage() + ")");
+                throw new ExitCodes.UsageException("--kafka-config " + configFile + ": cannot read it (" + e.getMessage() + ")");
             }
             file.stringPropertyNames().stream().sorted().forEach(k -> all.put(k, file.getProperty(k).strip()));
         }
@@ -176,15 +176,15 @@ public final class KafkaOptions {
             String where = properties.containsKey(e.getKey()) ? "--kafka-property " : "--kafka-config " + configFile
                     + ": ";
             if (e.getKey().equals(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG)) {
-                throw new UsageException(where + e.getKey() + " is rigscope's delivery limit: use "
+                throw new ExitCodes.UsageException(where + e.getKey() + " is rigscope's delivery limit: use "
                         + "--kafka-delivery-timeout (or kafka.delivery_timeout in a series file)");
             }
             if (KafkaClients.MANAGED.contains(e.getKey())) {
-                throw new UsageException(where + e.getKey() + " is set by rigscope"
+                throw new ExitCodes.UsageException(where + e.getKey() + " is set by rigscope"
                         + (e.getKey().equals("bootstrap.servers") ? "; use --bootstrap" : ""));
             }
             if (!known.contains(e.getKey())) {
-                throw new UsageException(where + e.getKey() + " is not a Kafka producer, consumer or admin client "
+                throw new ExitCodes.UsageException(where + e.getKey() + " is not a Kafka producer, consumer or admin client "
                         + "property");
             }
         }
@@ -209,7 +209,7 @@ public final class KafkaOptions {
             admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
             new AdminClientConfig(admin);
         } catch (ConfigException e) {
-            throw new UsageException("--kafka-property/--kafka-config: " + e.getMessage());
+            throw new ExitCodes.UsageException("--kafka-property/--kafka-config: " + e.getMessage());
         }
     }
 

@@ -356,8 +356,8 @@ public final class SeriesRunner {
         return scenariosOf(plan, requestsPerSec, maxInFlight, mode);
     }
 
-    /** {@link #scenarios} of {@code plan}. */
-    static List<Scenario> scenariosOf(SeriesPlan plan, double requestsPerSec, int maxInFlight, LoopMode mode) {
+    /** {@link #scenarios} of {@code plan} (also the SUT's warm-up, {@code sutproc.SutProcess.SutWarmup}). */
+    public static List<Scenario> scenariosOf(SeriesPlan plan, double requestsPerSec, int maxInFlight, LoopMode mode) {
         if (plan.requests() != null) {
             return plan.requests().scenarios(plan.target(), requestsPerSec,
                     mode == LoopMode.CLOSED ? Integer.valueOf(maxInFlight) : null, mode == LoopMode.OPEN);

@@ -229,7 +229,7 @@ public final class SeriesSession {
         SeriesRunner.scenariosOf(plan, 1, plan.load().maxInFlight(), io.rigscope.generator.plan.LoopMode.OPEN)
                 .forEach(sc -> urls.put(sc.name(), sc.url().toString()));
         // one console line per distinct failure of the load (refused, timed out, failed its check), never a trace
-        RecordSink sink = new FailureLines(RecordSink.of(publisher), urls, console);
+        RecordSink sink = new LiveAnalysis.FailureLines(RecordSink.of(publisher), urls, console);
         SeriesRunner runner = new SeriesRunner(plan, sink, genOptions,
                 db == null || plan.reconciliationSql() == null ? null : new Reconciliation(db, plan.reconciliationSql()),
                 denominator, currentRep, console)

@@ -2,7 +2,6 @@ package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.cloud.account.AwsAccess;
-import io.rigscope.rig.cloud.account.Inventory;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.time.Duration;
 import java.util.List;
@@ -35,7 +34,7 @@ final class CloudDownCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var access = aws.access(null);
-        List<Inventory.Found> remaining;
+        List<AwsAccess.Inventory.Found> remaining;
         try {
             remaining = new StackLifecycle(access, System.out::println, poll).down(series, timeout);
         } catch (AwsAccess.CouldNotLook e) {

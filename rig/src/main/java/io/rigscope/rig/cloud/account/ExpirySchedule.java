@@ -66,8 +66,8 @@ final class ExpirySchedule {
         ObjectNode trust = JSON.createObjectNode().put("Version", "2012-10-17");
         ObjectNode st = trust.putArray("Statement").addObject().put("Effect", "Allow").put("Action", "sts:AssumeRole");
         st.putObject("Principal").put("Service", "scheduler.amazonaws.com");
-        String arn = Inventory.call("iam:CreateRole", () -> iam.createRole(b -> b
-                .roleName(CloudSection.Names.expiryRoleName(series)).path(Inventory.ROLE_PATH)
+        String arn = AwsAccess.Inventory.call("iam:CreateRole", () -> iam.createRole(b -> b
+                .roleName(CloudSection.Names.expiryRoleName(series)).path(AwsAccess.Inventory.ROLE_PATH)
                 .description("rigscope: deletes stack " + stackName + " at its expiry")
                 .assumeRolePolicyDocument(trust.toString())
                 .tags(t -> t.key(CloudSection.Names.TAG_SERIES).value(series), t -> t.key(CloudSection.Names.TAG_OWNER).value(owner),
@@ -80,7 +80,7 @@ final class ExpirySchedule {
         DELETE_ACTIONS.forEach(via.putArray("Action")::add);
         via.putObject("Condition").putObject("ForAnyValue:StringEquals")
                 .put("aws:CalledVia", "cloudformation.amazonaws.com");
-        Inventory.call("iam:PutRolePolicy", () -> iam.putRolePolicy(b -> b.roleName(CloudSection.Names.expiryRoleName(series))
+        AwsAccess.Inventory.call("iam:PutRolePolicy", () -> iam.putRolePolicy(b -> b.roleName(CloudSection.Names.expiryRoleName(series))
                 .policyName(POLICY).policyDocument(policy.toString())));
         return arn;
     }
@@ -94,7 +94,7 @@ final class ExpirySchedule {
         Instant giveUp = Instant.now().plus(roleWait);
         while (true) {
             try {
-                Inventory.call("scheduler:CreateSchedule", () -> scheduler.createSchedule(b -> b
+                AwsAccess.Inventory.call("scheduler:CreateSchedule", () -> scheduler.createSchedule(b -> b
                         .name(CloudSection.Names.scheduleName(series))
                         .description("rigscope: deletes stack " + stackName + " at its expiry")
                         .scheduleExpression(expression(at)).scheduleExpressionTimezone("UTC")
@@ -114,10 +114,10 @@ final class ExpirySchedule {
 
     /** Moves the schedule to {@code at}, keeping everything else; returns the time it was set to before. */
     static Instant move(SchedulerClient scheduler, String series, Instant at) {
-        GetScheduleResponse s = Inventory.call("scheduler:GetSchedule", () -> scheduler.getSchedule(b -> b
+        GetScheduleResponse s = AwsAccess.Inventory.call("scheduler:GetSchedule", () -> scheduler.getSchedule(b -> b
                 .name(CloudSection.Names.scheduleName(series))));
         Instant before = parse(s.scheduleExpression());
-        Inventory.call("scheduler:UpdateSchedule", () -> scheduler.updateSchedule(b -> b.name(s.name())
+        AwsAccess.Inventory.call("scheduler:UpdateSchedule", () -> scheduler.updateSchedule(b -> b.name(s.name())
                 .groupName(s.groupName()).description(s.description()).scheduleExpression(expression(at))
                 .scheduleExpressionTimezone(s.scheduleExpressionTimezone()).flexibleTimeWindow(s.flexibleTimeWindow())
                 .actionAfterCompletion(s.actionAfterCompletion()).state(s.state()).target(s.target())));
@@ -126,7 +126,7 @@ final class ExpirySchedule {
 
     /** When the schedule will run. */
     static Instant at(SchedulerClient scheduler, String series) {
-        return parse(Inventory.call("scheduler:GetSchedule", () -> scheduler.getSchedule(b -> b
+        return parse(AwsAccess.Inventory.call("scheduler:GetSchedule", () -> scheduler.getSchedule(b -> b
                 .name(CloudSection.Names.scheduleName(series)))).scheduleExpression());
     }
 

@@ -52,7 +52,7 @@ public final class RemoteRun {
     /** The rig's expiry: its stack's {@code rigscope:expires-at} tag (which {@code cloud extend} moves). */
     public Instant expiresAt(String series) {
         try (CloudFormationClient cfn = aws.cloudFormation()) {
-            return Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
+            return AwsAccess.Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
                     .stackName(CloudSection.Names.stackName(series))).stacks().get(0)).tags().stream()
                     .filter(t -> t.key().equals(CloudSection.Names.TAG_EXPIRES_AT)).map(t -> Instant.parse(t.value()))
                     .findFirst().orElse(Instant.MAX);
@@ -62,7 +62,7 @@ public final class RemoteRun {
     /** The series' stack outputs (DescribeStacks). */
     public Map<String, String> outputs(String series) {
         try (CloudFormationClient cfn = aws.cloudFormation()) {
-            Stack s = Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
+            Stack s = AwsAccess.Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
                     .stackName(CloudSection.Names.stackName(series))).stacks().get(0));
             if (!"CREATE_COMPLETE".equals(s.stackStatusAsString()) && !"UPDATE_COMPLETE".equals(s.stackStatusAsString())) {
                 throw new IllegalStateException("stack " + s.stackName() + " is " + s.stackStatusAsString());
@@ -104,7 +104,7 @@ public final class RemoteRun {
     public int run(String instanceId, List<String> commands, Duration timeout,
                    java.util.function.Supplier<Instant> expiresAt) {
         try (SsmClient ssm = aws.ssm()) {
-            String commandId = Inventory.call("ssm:SendCommand", () -> ssm.sendCommand(b -> b
+            String commandId = AwsAccess.Inventory.call("ssm:SendCommand", () -> ssm.sendCommand(b -> b
                     .documentName("AWS-RunShellScript").instanceIds(instanceId).comment("rigscope cloud run")
                     .timeoutSeconds(600)
                     .parameters(Map.of("commands", commands,
@@ -156,7 +156,7 @@ public final class RemoteRun {
     /** Puts each file as {@code evidence/SERIES/NAME} beside what the node wrote. */
     public void putEvidence(String bucket, String series, Map<String, byte[]> files) {
         try (S3Client s3 = aws.s3()) {
-            files.forEach((name, bytes) -> Inventory.call("s3:PutObject", () -> s3.putObject(b -> b.bucket(bucket)
+            files.forEach((name, bytes) -> AwsAccess.Inventory.call("s3:PutObject", () -> s3.putObject(b -> b.bucket(bucket)
                     .key(Series.EVIDENCE_PREFIX + series + "/" + name), RequestBody.fromBytes(bytes))));
         }
         out.accept("evidence: " + files.keySet() + " put in s3://" + bucket + "/" + Series.EVIDENCE_PREFIX
@@ -167,7 +167,7 @@ public final class RemoteRun {
     public byte[] stackEvents(String series) {
         try (CloudFormationClient cfn = aws.cloudFormation()) {
             List<String> lines = new ArrayList<>();
-            Inventory.call("cloudformation:DescribeStackEvents", () -> cfn.describeStackEventsPaginator(b -> b
+            AwsAccess.Inventory.call("cloudformation:DescribeStackEvents", () -> cfn.describeStackEventsPaginator(b -> b
                     .stackName(CloudSection.Names.stackName(series))).stackEvents().stream().toList()).forEach(e -> {
                         var n = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
                                 .put("timestamp", String.valueOf(e.timestamp())).put("logical_id", e.logicalResourceId())
@@ -186,7 +186,7 @@ public final class RemoteRun {
     public List<Path> fetch(String series, Path dir) {
         String bucket;
         try (ResourceGroupsTaggingApiClient tagging = aws.tagging()) {
-            bucket = Inventory.call("tagging:GetResources", () -> tagging.getResourcesPaginator(b -> b
+            bucket = AwsAccess.Inventory.call("tagging:GetResources", () -> tagging.getResourcesPaginator(b -> b
                     .resourceTypeFilters("s3").tagFilters(f -> f.key(CloudSection.Names.TAG_SERIES).values(series),
                             f -> f.key(CloudSection.Names.TAG_ROLE).values(CloudSection.Names.ROLE_EVIDENCE)))
                     .resourceTagMappingList().stream().map(m -> m.resourceARN()).toList())
@@ -197,14 +197,14 @@ public final class RemoteRun {
         String prefix = Series.EVIDENCE_PREFIX + series + "/";
         List<Path> written = new ArrayList<>();
         try (S3Client s3 = aws.s3()) {
-            List<S3Object> objects = Inventory.call("s3:ListObjectsV2", () -> s3.listObjectsV2Paginator(b -> b
+            List<S3Object> objects = AwsAccess.Inventory.call("s3:ListObjectsV2", () -> s3.listObjectsV2Paginator(b -> b
                     .bucket(bucket).prefix(prefix)).contents().stream().toList());
             for (S3Object o : objects) {
                 Path target = dir.resolve(o.key().substring(prefix.length())).normalize();
                 if (!target.startsWith(dir.normalize()) || o.key().endsWith("/")) {
                     continue; // a key that would land outside DIR is not written
                 }
-                byte[] bytes = Inventory.call("s3:GetObject", () -> s3.getObjectAsBytes(b -> b.bucket(bucket)
+                byte[] bytes = AwsAccess.Inventory.call("s3:GetObject", () -> s3.getObjectAsBytes(b -> b.bucket(bucket)
                         .key(o.key())).asByteArray());
                 try {
                     Files.createDirectories(target.getParent());
