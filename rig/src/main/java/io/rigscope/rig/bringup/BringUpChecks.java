@@ -335,9 +335,9 @@ public final class BringUpChecks {
          * drawn values, up to {@link #ATTEMPTS} requests (drawn values may be ones the service refuses, as a series
          * provoking refusals draws them on purpose); each refusal is named in the result.
          */
-        public BringUpChecks.CheckResult run() {
+        public CheckResult run() {
             if (ingest.body() == null) {
-                return BringUpChecks.CheckResult.fail("write-through", "the ingest scenario has no body: nothing to write");
+                return CheckResult.fail("write-through", "the ingest scenario has no body: nothing to write");
             }
             List<String> refused = new ArrayList<>();
             for (int attempt = 1; ; attempt++) {
@@ -346,12 +346,12 @@ public final class BringUpChecks {
                     if (refused.isEmpty() || !a.result().ok()) {
                         return a.result();
                     }
-                    return BringUpChecks.CheckResult.pass("write-through", a.result().detail() + " (request " + attempt + " of "
+                    return CheckResult.pass("write-through", a.result().detail() + " (request " + attempt + " of "
                             + ATTEMPTS + "; before it: " + once(refused) + ")");
                 }
                 refused.add(a.refusal());
                 if (attempt == ATTEMPTS) {
-                    return BringUpChecks.CheckResult.fail("write-through", ATTEMPTS + " requests, each failing its check: "
+                    return CheckResult.fail("write-through", ATTEMPTS + " requests, each failing its check: "
                             + once(refused));
                 }
             }
@@ -370,7 +370,7 @@ public final class BringUpChecks {
         public static final int ATTEMPTS = 5;
 
         /** One request's result, or the reason its answer failed the check (then the result is null). */
-        private record Attempt(BringUpChecks.CheckResult result, String refusal) {
+        private record Attempt(CheckResult result, String refusal) {
         }
 
         private Attempt attempt() {
@@ -456,11 +456,11 @@ public final class BringUpChecks {
         }
 
         private static Attempt failed(String detail) {
-            return new Attempt(BringUpChecks.CheckResult.fail("write-through", detail), null);
+            return new Attempt(CheckResult.fail("write-through", detail), null);
         }
 
         private static Attempt passed(String detail) {
-            return new Attempt(BringUpChecks.CheckResult.pass("write-through", detail), null);
+            return new Attempt(CheckResult.pass("write-through", detail), null);
         }
 
         private static void sleep() {

@@ -1,6 +1,5 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.options.JournaledPublisher;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,7 +26,8 @@ import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.DeadLetterSink;
 import io.rigscope.wire.WirePublisher;

@@ -6,7 +6,7 @@ import io.rigscope.localenv.kafka.EmbeddedKafka;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;

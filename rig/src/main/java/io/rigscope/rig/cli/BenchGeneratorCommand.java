@@ -14,7 +14,7 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import io.rigscope.importers.k6.bench.SyntheticK6Run;
 import io.rigscope.importers.k6.K6Import;
 import io.rigscope.model.proc.ProcStat;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package io.rigscope.rig.cli;
 
 import io.rigscope.generator.bench.BenchServer;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.temporal.ChronoUnit;

@@ -9,7 +9,7 @@ import io.rigscope.rig.bench.PeerBench;
 import io.rigscope.rig.bench.PeerRows;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;

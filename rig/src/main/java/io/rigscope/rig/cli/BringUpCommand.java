@@ -3,7 +3,7 @@ package io.rigscope.rig.cli;
 import io.rigscope.rig.bringup.BringUpChecks;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;
 import java.net.URI;

@@ -10,7 +10,7 @@ import io.rigscope.rig.calibrate.CaseResult;
 import io.rigscope.rig.calibrate.CaseRun;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;
 import java.io.PrintStream;

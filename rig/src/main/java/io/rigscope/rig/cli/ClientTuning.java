@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.generator.GeneratorOptions;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 

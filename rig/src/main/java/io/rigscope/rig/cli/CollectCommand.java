@@ -11,7 +11,7 @@ import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.export.ExportTargets;
 import java.net.URI;
 import java.nio.file.Files;

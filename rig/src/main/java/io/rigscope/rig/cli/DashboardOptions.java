@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;

@@ -3,7 +3,7 @@ package io.rigscope.rig.cli;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.time.Duration;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rigscope.rig.denominator.Denominator;

@@ -12,11 +12,14 @@ import io.rigscope.rig.calibrate.Calibration;
 import io.rigscope.rig.calibrate.CalibrationCase;
 import io.rigscope.rig.calibrate.CaseRun;
 import io.rigscope.rig.experiment.Experiment;
+import io.rigscope.rig.experiment.Experiment.Treatment;
+import io.rigscope.rig.experiment.Experiment.PgSettings;
 import io.rigscope.rig.experiment.ExperimentResult;
+import io.rigscope.rig.experiment.ExperimentResult.ArmOrder;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;
@@ -107,14 +110,14 @@ final class ExperimentCommand implements Callable<Integer> {
             .withZone(ZoneOffset.UTC);
 
     /** The flags, checked before anything starts: a bad one is exit 2 naming it. */
-    Experiment.Treatment checkFlags() {
+    Treatment checkFlags() {
         if ((config == null) == (provoke == null)) {
             throw new UsageException(config == null ? "give --config FILE or --provoke CAUSE (what each arm runs)"
                     : "--config and --provoke: give one of them");
         }
-        Experiment.Treatment t;
+        Treatment t;
         try {
-            t = Experiment.Treatment.parse(treatment);
+            t = Treatment.parse(treatment);
         } catch (IllegalArgumentException e) {
             throw new UsageException("--treatment " + treatment + ": " + e.getMessage());
         }
@@ -146,7 +149,7 @@ final class ExperimentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Experiment.Treatment t = checkFlags();
+        Treatment t = checkFlags();
         PrintStream console = json ? System.err : System.out;
         String id = (provoke != null ? "exp-" + provoke : "exp") + "-" + STAMP.format(Clock.systemUTC().instant());
         SeriesFile file = null;
@@ -172,7 +175,7 @@ final class ExperimentCommand implements Callable<Integer> {
         long startNs = System.nanoTime();
         Instant started = Instant.now();
         console.printf("experiment %s: %d arm(s) a side, in turn %s; treatment %s; arms' files in %s%n", id, repeats,
-                String.join(" ", ExperimentResult.ArmOrder.of(repeats).stream().map(ExperimentResult.ArmOrder.Arm::label).toList()), t.describe(), dir);
+                String.join(" ", ArmOrder.of(repeats).stream().map(ArmOrder.Arm::label).toList()), t.describe(), dir);
         ExperimentResult result;
         Map<String, Object> run = new LinkedHashMap<>();
         try (KafkaEndpoint endpoint = kafka.open()) {
@@ -188,10 +191,10 @@ final class ExperimentCommand implements Callable<Integer> {
                 try (PrivatePostgres cluster = PrivatePostgres.startTemporary(caseRun.clusterOptions(c))) {
                     console.printf("postgres: private PostgreSQL %d cluster at %s for every arm (log %s)%n",
                             cluster.majorVersion(), cluster.libpqUrl("postgres", "postgres"), cluster.logFile());
-                    Experiment.PgSettings.Session db = sql -> cluster.psql("postgres", sql);
+                    PgSettings.Session db = sql -> cluster.psql("postgres", sql);
                     Experiment.Arms arms = new ClusterArms(cluster) {
                         @Override
-                        public ExperimentResult.ArmRun run(ExperimentResult.ArmOrder.Arm arm, String series) {
+                        public ExperimentResult.ArmRun run(ArmOrder.Arm arm, String series) {
                             Path wire = dir.resolve(arm.label() + ".jsonl.gz");
                             CaseRun.Outcome o = caseRun.runOn(cluster, c, series, wire,
                                     dir.resolve(arm.label() + ".report.json"), null, null, null);
@@ -207,7 +210,7 @@ final class ExperimentCommand implements Callable<Integer> {
                 WireCodec codec = new WireCodec();
                 try (PgTarget target = database != null ? PgTarget.resolve(pg != null ? "--pg" : "database", database)
                         : PgTarget.resolve(null)) {
-                    Experiment.PgSettings.Session db = target.cluster().<Experiment.PgSettings.Session>map(cl -> sql -> cl.psql(
+                    PgSettings.Session db = target.cluster().<PgSettings.Session>map(cl -> sql -> cl.psql(
                             "postgres", sql)).orElseGet(() -> r2dbc(target.url()));
                     if (!target.owned()) {
                         console.println("experiment: on " + target.url().redacted() + " (--apply-to-my-database), "
@@ -215,7 +218,7 @@ final class ExperimentCommand implements Callable<Integer> {
                     }
                     Experiment.Arms arms = new ClusterArms(target.cluster().orElse(null)) {
                         @Override
-                        public ExperimentResult.ArmRun run(ExperimentResult.ArmOrder.Arm arm, String series) {
+                        public ExperimentResult.ArmRun run(ArmOrder.Arm arm, String series) {
                             SeriesFile one = oneRepeat(f, series);
                             SeriesOutputOptions output = new SeriesOutputOptions();
                             output.reportJson = dir.resolve(arm.label() + ".report.json");
@@ -235,7 +238,7 @@ final class ExperimentCommand implements Callable<Integer> {
                         }
 
                         @Override
-                        public void fresh(ExperimentResult.ArmOrder.Arm arm) {
+                        public void fresh(ArmOrder.Arm arm) {
                             if (target.owned() && f.startSut()) {
                                 super.fresh(arm);
                             }
@@ -247,7 +250,7 @@ final class ExperimentCommand implements Callable<Integer> {
         }
         run.put("experiment", id);
         run.put("repeats", repeats);
-        run.put("order", ExperimentResult.ArmOrder.of(repeats).stream().map(ExperimentResult.ArmOrder.Arm::label).toList());
+        run.put("order", ArmOrder.of(repeats).stream().map(ArmOrder.Arm::label).toList());
         run.put("started", started.toString());
         run.put("seconds", Math.round((System.nanoTime() - startNs) / 1e9));
         run.put("out_dir", dir.toString());
@@ -289,15 +292,15 @@ final class ExperimentCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    private ExperimentResult runExperiment(Experiment.PgSettings.Session db, Experiment.Arms arms, Experiment.Treatment t, String id,
+    private ExperimentResult runExperiment(PgSettings.Session db, Experiment.Arms arms, Treatment t, String id,
                                            PrintStream console, String preferCause) {
         Experiment experiment = new Experiment(db, arms, console, preferCause);
         if (!t.fromLever()) {
             try {
-                Map<String, Experiment.PgSettings.Setting> before = experiment.check(t.settings());
+                Map<String, PgSettings.Setting> before = experiment.check(t.settings());
                 console.println("experiment: treatment " + t.describe() + "; now " + String.join(", ", before.values()
                         .stream().map(s -> s.name() + "=" + s.value() + " (" + s.context() + ")").toList()) + "; by "
-                        + (Experiment.PgSettings.takes(before.values()) == Experiment.PgSettings.Takes.RESTART ? "a restart" : "a reload")
+                        + (PgSettings.takes(before.values()) == PgSettings.Takes.RESTART ? "a restart" : "a reload")
                         + " between arms, written back after");
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--treatment " + treatment + ": " + e.getMessage());
@@ -307,7 +310,7 @@ final class ExperimentCommand implements Callable<Integer> {
     }
 
     /** What the experiment will change on a database, in words. */
-    private static String changes(Experiment.Treatment t) {
+    private static String changes(Treatment t) {
         String what = t.fromLever() ? "the settings the first control arm's episodes name as their lever"
                 : String.join(", ", t.settings().entrySet().stream().map(e -> e.getKey() + " = '" + e.getValue()
                 + "'").toList());
@@ -329,7 +332,7 @@ final class ExperimentCommand implements Callable<Integer> {
                 f.servicePid(), f.rds(), f.prometheusRw(), f.kafkaDeliveryTimeout());
     }
 
-    private static Experiment.PgSettings.Session r2dbc(PgUrl url) {
+    private static PgSettings.Session r2dbc(PgUrl url) {
         var factory = url.connectionFactory("rigscope-experiment");
         return sql -> {
             List<String> rows = io.rigscope.sut.db.Sql.blockList(factory, Duration.ofSeconds(120), sql,
@@ -363,7 +366,7 @@ final class ExperimentCommand implements Callable<Integer> {
         }
 
         @Override
-        public void fresh(ExperimentResult.ArmOrder.Arm arm) {
+        public void fresh(ArmOrder.Arm arm) {
             if (cluster != null) {
                 // the reference SUT's table, emptied (a new relfilenode); the SUT migrates it on its first start
                 cluster.psql("postgres", "DO $$ BEGIN IF to_regclass('public.usage_events') IS NOT NULL THEN "

@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.rig.export.ExportTargets;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;

@@ -23,7 +23,7 @@ import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.reconciliation.Reconciliation;
 import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.WirePublisher;

@@ -1,6 +1,5 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.options.JournaledPublisher;
 import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.importers.k6.K6Import;
 import io.rigscope.importers.k6.K6Options;
@@ -10,7 +9,8 @@ import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
 import java.io.IOException;

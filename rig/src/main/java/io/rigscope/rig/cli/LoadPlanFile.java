@@ -6,7 +6,7 @@ import io.rigscope.generator.plan.LoadPlan;
 import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.rig.options.Durations;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.plan.ScenarioSpec;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.options.JournaledPublisher;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;

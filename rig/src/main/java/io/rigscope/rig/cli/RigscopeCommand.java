@@ -2,7 +2,7 @@ package io.rigscope.rig.cli;
 
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -4,7 +4,7 @@ import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.sut.SutContract;
 import io.rigscope.sut.schema.Provisioning;
 import io.rigscope.sut.seed.AutovacuumSettle;

@@ -3,7 +3,7 @@ package io.rigscope.rig.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.selftest.Selftest;
 import java.io.IOException;
 import java.io.PrintStream;

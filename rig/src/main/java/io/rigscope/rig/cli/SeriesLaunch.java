@@ -9,7 +9,7 @@ import io.rigscope.rig.bringup.BringUpChecks;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.pricing.PriceTable;
 import io.rigscope.rig.rds.RdsRig;
 import io.rigscope.rig.series.SeriesFile;

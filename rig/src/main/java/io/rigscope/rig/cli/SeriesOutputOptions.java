@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Mixin;

@@ -3,7 +3,7 @@ package io.rigscope.rig.cli;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.sut.RunningSut;
 import io.rigscope.sut.Sut;
 import io.rigscope.sut.SutConfig;

@@ -3,7 +3,7 @@ package io.rigscope.rig.cloud;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rigscope.rig.options.Durations;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.plan.ScenarioSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -423,7 +423,7 @@ public final class CloudSection {
 
         /** The stack's name: {@code rigscope-SERIES} (CloudFormation's and RDS's character rules met). */
         public String stackName() {
-            return CloudSection.Names.stackName(series);
+            return Names.stackName(series);
         }
     }
 }

@@ -18,7 +18,7 @@ import io.rigscope.model.wire.Sample;
 import io.rigscope.model.wire.SampleBatch;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.reconciliation.Reconciliation;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.importers.k6.follow.FollowedFile;
 import io.rigscope.importers.k6.follow.K6Follow;

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.io.RandomAccessFile;
 import io.rigscope.generator.plan.CustomerPool;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 

@@ -322,7 +322,7 @@ public final class Experiment {
         public static Map<String, Setting> read(Session db, Collection<String> names) {
             List<String> wanted = new ArrayList<>(new TreeSet<>(names));
             for (String n : wanted) {
-                if (!Experiment.Treatment.NAME.matcher(n).matches()) {
+                if (!Treatment.NAME.matcher(n).matches()) {
                     throw new IllegalArgumentException("'" + n + "' is not a Postgres setting's name");
                 }
             }
@@ -427,9 +427,9 @@ public final class Experiment {
             return "'" + s.replace("'", "''") + "'";
         }
 
-        /** A setting's name as an identifier (checked against {@link Experiment.Treatment#NAME}; dotted names quoted per part). */
+        /** A setting's name as an identifier (checked against {@link Treatment#NAME}; dotted names quoted per part). */
         static String ident(String name) {
-            if (!Experiment.Treatment.NAME.matcher(name).matches()) {
+            if (!Treatment.NAME.matcher(name).matches()) {
                 throw new IllegalArgumentException("'" + name + "' is not a Postgres setting's name");
             }
             return name;

@@ -35,16 +35,16 @@ public final class Durations {
      * A duration given under a file's key.
      *
      * @param key the config key, named in the error
-     * @throws ExitCodes.UsageException naming the key when the text is not a duration
+     * @throws UsageException naming the key when the text is not a duration
      */
     public static Duration parse(String key, String text) {
         if (text != null && text.strip().equals("0")) {
-            throw new ExitCodes.UsageException(key + " '0' is not a duration here; expected e.g. 30s, 10m, 1h30m, 500ms");
+            throw new UsageException(key + " '0' is not a duration here; expected e.g. 30s, 10m, 1h30m, 500ms");
         }
         try {
             return K6Duration.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new ExitCodes.UsageException(key + " " + e.getMessage());
+            throw new UsageException(key + " " + e.getMessage());
         }
     }
 
@@ -76,11 +76,11 @@ public final class Durations {
     /**
      * A flag that must be longer than zero.
      *
-     * @throws ExitCodes.UsageException naming the flag when it is zero or negative
+     * @throws UsageException naming the flag when it is zero or negative
      */
     public static Duration positive(String flag, Duration value) {
         if (value != null && (value.isZero() || value.isNegative())) {
-            throw new ExitCodes.UsageException(flag + " must be longer than 0, was " + value.toMillis() + " ms");
+            throw new UsageException(flag + " must be longer than 0, was " + value.toMillis() + " ms");
         }
         return value;
     }

@@ -36,7 +36,7 @@ public final class PgTarget implements AutoCloseable {
         try {
             return PgUrl.parse(flag, text);
         } catch (IllegalArgumentException e) {
-            throw new ExitCodes.UsageException(e.getMessage());
+            throw new UsageException(e.getMessage());
         }
     }
 

@@ -6,7 +6,7 @@ import io.rigscope.generator.plan.CustomerPool;
 import io.rigscope.generator.plan.ResponseCheck;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.rig.options.Durations;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;

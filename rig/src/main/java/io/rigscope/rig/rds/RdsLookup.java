@@ -1,7 +1,7 @@
 package io.rigscope.rig.rds;
 
 import io.rigscope.collectors.aws.AwsSettings;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.rigscope.collectors.aws.PerformanceInsightsCollector;
 import io.rigscope.collectors.aws.RdsLogCollector;
 import io.rigscope.model.wire.Environment;
 import io.rigscope.model.wire.WireRecord;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.rig.pricing.PriceTable;
 import java.io.PrintStream;

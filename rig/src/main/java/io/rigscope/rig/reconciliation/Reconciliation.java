@@ -14,7 +14,7 @@ import java.util.Objects;
 import java.util.ArrayList;
 import io.rigscope.model.wire.WireRecord;
 import io.rigscope.rig.options.PgTarget;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.threshold.ThresholdSyntaxException;
 import io.rigscope.rig.options.Durations;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.plan.ScenarioSpec;
 import io.rigscope.rig.rds.RdsRig;
 import io.rigscope.sut.SutContract;

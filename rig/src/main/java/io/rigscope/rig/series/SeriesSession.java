@@ -22,7 +22,7 @@ import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.bringup.BringUpChecks;
 import io.rigscope.rig.denominator.Denominator;
 import io.rigscope.rig.reconciliation.Reconciliation;
-import io.rigscope.rig.options.JournaledPublisher;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.KafkaClients;

@@ -54,7 +54,7 @@ class SeriesFileTest {
     void aBadThresholdIsRefusedBeforeAnyLoadNamingItAndWhatIsWrong() throws Exception {
         assertThatThrownBy(() -> read("target: {url: 'http://x:1'}\nsustained: {rate: 5}\nthresholds:\n"
                 + "  http_req_duration: [{threshold: 'max<100', abortOnFail: true, delayAbortEval: soon}]\n"))
-                .isInstanceOf(io.rigscope.rig.options.ExitCodes.UsageException.class)
+                .isInstanceOf(io.rigscope.rig.options.UsageException.class)
                 .hasMessageContaining("series.yaml: thresholds: threshold 'max<100' on http_req_duration: "
                         + "delayAbortEval 'soon' is not a duration");
         assertThatThrownBy(() -> read("target: {url: 'http://x:1'}\nsustained: {rate: 5}\nthresholds:\n"
@@ -175,7 +175,7 @@ class SeriesFileTest {
     @Test
     void aScenarioKeyThatIsNotKnownIsNamedByItsPath() {
         assertThatThrownBy(() -> read(OWN.replace("separator:", "seperator:")))
-                .isInstanceOf(io.rigscope.rig.options.ExitCodes.UsageException.class)
+                .isInstanceOf(io.rigscope.rig.options.UsageException.class)
                 .hasMessageContaining("series.yaml: scenarios[0].body.seperator is not a known key here; known: ")
                 .hasMessageContaining("separator");
         assertThatThrownBy(() -> read(OWN.replace("max_in_flight: 32", "max_in_flight: many")))

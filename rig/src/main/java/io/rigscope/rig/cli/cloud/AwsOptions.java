@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli.cloud;
 
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.account.AwsAccess;
 import java.net.URI;
 import java.net.URISyntaxException;

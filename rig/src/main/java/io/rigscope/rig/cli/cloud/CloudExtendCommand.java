@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.account.AwsAccess;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.time.Duration;

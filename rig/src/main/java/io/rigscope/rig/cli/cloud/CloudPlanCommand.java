@@ -3,7 +3,7 @@ package io.rigscope.rig.cli.cloud;
 import io.rigscope.rig.cloud.CloudSection;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.template.StackTemplate;
 import io.rigscope.rig.pricing.PriceTable;
 import io.rigscope.rig.series.SeriesFile;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rigscope.rig.cloud.CloudSection;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.ExitCodes.UsageException;
+import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.cloud.account.AwsAccess;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.io.IOException;

@@ -159,7 +159,7 @@ public record AwsAccess(Region region, URI endpoint, AwsCredentialsProvider cred
      * GetResources), every stack so tagged and not yet deleted (CloudFormation DescribeStacks), the expiry schedules
      * (Scheduler ListSchedules, prefix {@code rigscope-}: schedules carry no tags) and the expiry roles (IAM ListRoles,
      * path {@code /rigscope/}), each with its hourly cost where AWS bills it by the hour. Any call that fails makes the
-     * whole look fail ({@link AwsAccess.CouldNotLook}): a partial list is never reported as the account's state.
+     * whole look fail ({@link CouldNotLook}): a partial list is never reported as the account's state.
      */
     public static final class Inventory {
 
@@ -208,7 +208,7 @@ public record AwsAccess(Region region, URI endpoint, AwsCredentialsProvider cred
          * Looks.
          *
          * @param series only this series' resources, or null for every series
-         * @throws AwsAccess.CouldNotLook when a call could not be made or was refused
+         * @throws CouldNotLook when a call could not be made or was refused
          */
         public Result look(String series) {
             call("credentials", () -> aws.credentials().resolveCredentials());
@@ -379,10 +379,10 @@ public record AwsAccess(Region region, URI endpoint, AwsCredentialsProvider cred
         static <T> T call(String what, Supplier<T> call) {
             try {
                 return call.get();
-            } catch (AwsAccess.CouldNotLook e) {
+            } catch (CouldNotLook e) {
                 throw e;
             } catch (RuntimeException e) {
-                throw AwsAccess.CouldNotLook.of(what, e);
+                throw CouldNotLook.of(what, e);
             }
         }
     }
