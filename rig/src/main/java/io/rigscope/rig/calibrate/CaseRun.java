@@ -12,7 +12,7 @@ import io.rigscope.rig.bringup.BringUpChecks;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesRunner;
-import io.rigscope.rig.series.SutWarmup;
+import io.rigscope.rig.sutproc.SutProcess.SutWarmup;
 import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.sut.schema.Migrations;
 import io.rigscope.sut.schema.Provisioning;

@@ -1,7 +1,5 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.options.JournalLeftovers;
-import io.rigscope.rig.options.JournaledPublisher;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,12 +21,12 @@ import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
-import io.rigscope.rig.analyze.EverySeries;
 import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.rig.export.ExportTargets;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.DeadLetterSink;
@@ -279,7 +277,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
         }
-        JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
+        JournaledPublisher.Leftovers.publish(endpoint, kafka.journalDir(), System.err);
         return JournaledPublisher.open(endpoint.clients(), kafka.journalDir(), name, codec,
                 WirePublisher.Options.defaults().withClientId("rigscope-analyzer"));
     }

@@ -1,7 +1,6 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.rig.bringup.BringUpChecks;
-import io.rigscope.rig.bringup.CheckResult;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.PgTarget;
 import io.rigscope.rig.options.UsageException;
@@ -61,9 +60,9 @@ final class BringUpCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        List<CheckResult> results = new BringUpChecks(spec).run();
+        List<BringUpChecks.CheckResult> results = new BringUpChecks(spec).run();
         results.forEach(System.out::println);
-        if (CheckResult.allPassed(results)) {
+        if (BringUpChecks.CheckResult.allPassed(results)) {
             return ExitCodes.OK;
         }
         System.err.println("bring-up: refusing to continue; fix the failures above");

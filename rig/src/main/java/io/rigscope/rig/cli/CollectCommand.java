@@ -6,9 +6,7 @@ import io.rigscope.collectors.sources.TelemetrySources;
 import io.rigscope.collectors.aws.AwsSettings;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.pg.PgUrl;
-import io.rigscope.rig.collect.CollectK6;
 import io.rigscope.rig.collect.CollectLoop;
-import io.rigscope.rig.collect.K6FollowOptions;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
@@ -104,7 +102,7 @@ final class CollectCommand implements Callable<Integer> {
     Duration since;
 
     @Mixin
-    K6FollowOptions k6 = new K6FollowOptions();
+    CollectLoop.K6.FollowOptions k6 = new CollectLoop.K6.FollowOptions();
 
     @Mixin
     ExportOptions export = new ExportOptions();
@@ -123,7 +121,7 @@ final class CollectCommand implements Callable<Integer> {
         Duration stopAfter = Durations.positive("--duration", duration);
         ExportTargets pushTo = export.targets(null);
         if (name.equals("k6")) {
-            return new CollectK6(k6, kafka, series, stopAfter, out, noKafka, pgUrl, pushTo).call();
+            return new CollectLoop.K6(k6, kafka, series, stopAfter, out, noKafka, pgUrl, pushTo).call();
         }
         if (pushTo.any()) {
             throw new UsageException("--prometheus-rw and --otlp are for `collect k6` (the decisions of a series); the telemetry of "

@@ -4,10 +4,9 @@ import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.localenv.postgres.PrivatePostgres;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
-import io.rigscope.rig.demo.DemoPlan;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.JournalLeftovers;
 import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
 import io.rigscope.rig.options.PgTarget;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.series.SeriesFile;
@@ -118,7 +117,7 @@ final class DemoCommand implements Callable<Integer> {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
-            JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
+            JournaledPublisher.Leftovers.publish(endpoint, kafka.journalDir(), System.err);
             if (target.owned()) {
                 console.println("postgres: private cluster with autovacuum_naptime=1s, shared_buffers=256MB, "
                         + "max_wal_size=2GB, synchronous_commit=" + (durable ? "on" : "off (--durable for on)"));

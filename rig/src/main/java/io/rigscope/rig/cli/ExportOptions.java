@@ -1,8 +1,6 @@
 package io.rigscope.rig.cli;
 
 import io.rigscope.rig.export.ExportTargets;
-import io.rigscope.rig.export.OtlpTarget;
-import io.rigscope.rig.export.RemoteWriteTarget;
 import io.rigscope.rig.options.UsageException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -53,7 +51,7 @@ final class ExportOptions {
         return new ExportTargets(target(prometheusRwFromFile), otlpTarget());
     }
 
-    private OtlpTarget otlpTarget() {
+    private ExportTargets.Otlp otlpTarget() {
         if (otlp == null) {
             if (!otlpHeaders.isEmpty()) {
                 throw new UsageException("--otlp-header needs --otlp");
@@ -62,7 +60,7 @@ final class ExportOptions {
         }
         checkHeaders("--otlp-header", otlpHeaders);
         try {
-            return new OtlpTarget(new URI(otlp.strip()), otlpHeaders);
+            return new ExportTargets.Otlp(new URI(otlp.strip()), otlpHeaders);
         } catch (URISyntaxException e) {
             throw new UsageException("--otlp: '" + otlp + "' is not a URL: " + e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -84,7 +82,7 @@ final class ExportOptions {
      * The parsed target: the flag's, else {@code fromFile} (a series file's {@code export.prometheus_rw}), else
      * null. A bad value exits 2 naming the flag.
      */
-    RemoteWriteTarget target(String fromFile) {
+    ExportTargets.RemoteWrite target(String fromFile) {
         String url = prometheusRw != null ? prometheusRw : fromFile;
         if (url == null) {
             if (!headers.isEmpty() || user != null) {
@@ -110,7 +108,7 @@ final class ExportOptions {
         }
         checkHeaders("--prometheus-rw-header", headers);
         try {
-            return RemoteWriteTarget.of(uri).withAuth(headers, user, password);
+            return ExportTargets.RemoteWrite.of(uri).withAuth(headers, user, password);
         } catch (IllegalArgumentException e) {
             throw new UsageException(flag + ": " + e.getMessage());
         }

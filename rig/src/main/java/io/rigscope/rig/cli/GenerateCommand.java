@@ -20,14 +20,13 @@ import io.rigscope.model.wire.Marker;
 import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.Verdict;
 import io.rigscope.model.wire.VerdictFacts;
-import io.rigscope.rig.generate.LoadPlanFile;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
 import io.rigscope.rig.options.PgTarget;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.reconciliation.RepeatReconciliation;
-import io.rigscope.rig.series.FailureLines;
+import io.rigscope.rig.reconciliation.Reconciliation;
+import io.rigscope.rig.series.LiveAnalysis;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.TopicAdmin;
@@ -214,7 +213,7 @@ final class GenerateCommand implements Callable<Integer> {
         if (pgUrl != null && reconciliationSql == null) {
             throw new UsageException("--pg is the database --reconciliation-sql counts in: give the SQL too");
         }
-        RepeatReconciliation reconciliation = RepeatReconciliation.of("--pg", pgUrl, "--reconciliation-sql",
+        Reconciliation.Repeat reconciliation = Reconciliation.Repeat.of("--pg", pgUrl, "--reconciliation-sql",
                 reconciliationSql);
         PrintStream lines = json ? System.err : System.out;
         GeneratorOptions options = client.applyTo(GeneratorOptions.defaults()
@@ -256,7 +255,7 @@ final class GenerateCommand implements Callable<Integer> {
     }
 
     private int generate(LoadPlan plan, Share part, GeneratorOptions options, WireCodec codec,
-                         RepeatReconciliation reconciliation, Mono<Generator.Stop> signalled) throws Exception {
+                         Reconciliation.Repeat reconciliation, Mono<Generator.Stop> signalled) throws Exception {
         Path journal = options.journalDir();
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
@@ -275,7 +274,7 @@ final class GenerateCommand implements Callable<Integer> {
                 Map<String, String> urls = new LinkedHashMap<>();
                 plan.scenarios().forEach(sc -> urls.put(sc.name(), sc.url().toString()));
                 Instant windowStart = Instant.now();
-                RunSummary summary = new Generator(new FailureLines(RecordSink.of(publisher), urls, System.err),
+                RunSummary summary = new Generator(new LiveAnalysis.FailureLines(RecordSink.of(publisher), urls, System.err),
                         options)
                         .run(plan, Mono.firstWithSignal(abortVerdict(endpoint, codec, plan), signalled))
                         .block(plan.duration().plusMinutes(10));

@@ -1,7 +1,5 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.options.JournalLeftovers;
-import io.rigscope.rig.options.JournaledPublisher;
 import io.rigscope.analyzer.threshold.ThresholdDecl;
 import io.rigscope.importers.k6.K6Import;
 import io.rigscope.importers.k6.K6Options;
@@ -11,6 +9,7 @@ import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
@@ -100,7 +99,7 @@ final class ImportK6Command implements Callable<Integer> {
                 publisherOptions = publisherOptions.withOutFile(out);
             }
             K6Import.Result result;
-            JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
+            JournaledPublisher.Leftovers.publish(endpoint, kafka.journalDir(), System.err);
             try (JournaledPublisher journaled = JournaledPublisher.open(endpoint.clients(), kafka.journalDir(),
                     "import-k6-" + series, codec, publisherOptions)) {
                 WirePublisher publisher = journaled.publisher();

@@ -4,8 +4,8 @@ import io.rigscope.generator.outbox.SampleJournal;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.JournalLeftovers;
 import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.TopicAdmin;
@@ -64,7 +64,7 @@ final class RecoverCommand implements Callable<Integer> {
                 boolean keptAny = false;
                 for (SampleJournal.Recovered r : done) {
                     if (!r.complete()) {
-                        System.err.println(JournalLeftovers.kept(r));
+                        System.err.println(JournaledPublisher.Leftovers.kept(r));
                         keptAny = true;
                         continue;
                     }

@@ -1,9 +1,8 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.options.JournalLeftovers;
-import io.rigscope.rig.options.JournaledPublisher;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.wire.kafka.KafkaClients;
 import io.rigscope.analyzer.api.Analyzer;
@@ -112,7 +111,7 @@ final class RescanCommand implements Callable<Integer> {
         int worst = ExitCodes.OK;
         try (KafkaEndpoint endpoint = kafka.open(); TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
             admin.ensureTopics();
-            JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
+            JournaledPublisher.Leftovers.publish(endpoint, kafka.journalDir(), System.err);
             for (Path dir : dirs) {
                 int code = one(dir, endpoint.clients(), codec);
                 worst = Math.max(worst, code);

@@ -4,11 +4,11 @@ import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.rig.dashboard.Dashboard;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.options.JournalLeftovers;
 import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
 import io.rigscope.rig.options.PgTarget;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.series.PlanCheck;
+import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesSession;
 import io.rigscope.wire.WirePublisher;
@@ -83,7 +83,7 @@ final class RunCommand implements Callable<Integer> {
             }
             file = file.withRds(file.rds().withLivePrices());
         }
-        for (PlanCheck.Problem p : PlanCheck.problems(file.plan())) {
+        for (SeriesPlan.Check.Problem p : SeriesPlan.Check.problems(file.plan())) {
             // a plan whose every repeat must fail says so before any load
             if (!allow) {
                 throw new UsageException(config + ": " + p.line() + " (--allow runs it anyway)");
@@ -105,7 +105,7 @@ final class RunCommand implements Callable<Integer> {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
-            JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
+            JournaledPublisher.Leftovers.publish(endpoint, kafka.journalDir(), System.err);
             String id = file.plan().series();
             if (new WireSource(endpoint.clients(), codec).seriesTaken(id, Duration.ofMinutes(2))) {
                 // the analyzer and every replay read a series by its key: two runs under one id would be judged as one

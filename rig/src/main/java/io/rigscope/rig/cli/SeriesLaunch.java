@@ -12,7 +12,6 @@ import io.rigscope.rig.options.PgTarget;
 import io.rigscope.rig.options.UsageException;
 import io.rigscope.rig.pricing.PriceTable;
 import io.rigscope.rig.rds.RdsRig;
-import io.rigscope.rig.bringup.ServiceWriteThrough;
 import io.rigscope.rig.series.SeriesFile;
 import io.rigscope.rig.series.SeriesPlan;
 import io.rigscope.rig.series.SeriesSession;
@@ -73,14 +72,14 @@ final class SeriesLaunch {
                         BringUpChecks.DEFAULT_COUNT_SQL), console)) {
                     return Optional.empty();
                 }
-                io.rigscope.rig.series.SutWarmup.run(plan, console);
+                io.rigscope.rig.sutproc.SutProcess.SutWarmup.run(plan, console);
             }
             plan.describeRequests().forEach(line -> console.println("series: " + line));
             if (!file.startSut() && plan.requests() != null) {
                 if (database == null || plan.reconciliationSql() == null) {
                     console.println("bring-up: write-through not checked (no database or no reconciliation_sql to "
                             + "find the rows with)");
-                } else if (!SeriesSession.bringUp(List.of(new ServiceWriteThrough(
+                } else if (!SeriesSession.bringUp(List.of(new BringUpChecks.ServiceWriteThrough(
                         plan.requests().ingestScenario(plan.target()), database, plan.reconciliationSql(),
                         session.seriesCounter()).run()),
                         console)) {

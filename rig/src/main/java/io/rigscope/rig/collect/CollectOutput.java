@@ -3,9 +3,8 @@ package io.rigscope.rig.collect;
 import io.rigscope.localenv.kafka.KafkaEndpoint;
 import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.WireRecord;
-import io.rigscope.rig.options.JournalLeftovers;
-import io.rigscope.rig.options.JournaledPublisher;
 import io.rigscope.rig.options.KafkaOptions;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
 import io.rigscope.wire.WireFileWriter;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.kafka.KafkaClients;
@@ -51,7 +50,7 @@ final class CollectOutput implements AutoCloseable {
             try (TopicAdmin admin = new TopicAdmin(endpoint.clients())) {
                 admin.ensureTopics();
             }
-            JournalLeftovers.publish(endpoint, kafka.journalDir(), System.err);
+            JournaledPublisher.Leftovers.publish(endpoint, kafka.journalDir(), System.err);
             WirePublisher.Options options = WirePublisher.Options.defaults().withClientId(clientId);
             return new CollectOutput(endpoint, JournaledPublisher.open(endpoint.clients(), kafka.journalDir(),
                     journalName, codec, out == null ? options : options.withOutFile(out)), null, out);

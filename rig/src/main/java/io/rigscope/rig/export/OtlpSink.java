@@ -38,7 +38,7 @@ final class OtlpSink implements Consumer<Decision>, AutoCloseable {
 
     /** Held so the level set on it stays (java.util.logging keeps loggers weakly). */
     private final Logger sdkLogger = Logger.getLogger("io.opentelemetry");
-    private final OtlpTarget target;
+    private final ExportTargets.Otlp target;
     private final PrintStream console;
     private volatile OtlpHttpMetricExporter metrics;
     private volatile OtlpHttpLogRecordExporter logs;
@@ -52,7 +52,7 @@ final class OtlpSink implements Consumer<Decision>, AutoCloseable {
     private volatile boolean down;
     private boolean closed;
 
-    public OtlpSink(OtlpTarget target, PrintStream console) {
+    public OtlpSink(ExportTargets.Otlp target, PrintStream console) {
         this.target = target;
         this.console = console;
         sdkLogger.setLevel(Level.OFF);

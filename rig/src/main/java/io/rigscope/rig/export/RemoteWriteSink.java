@@ -27,7 +27,7 @@ import org.xerial.snappy.Snappy;
  * <p>The run never waits for the receiver: {@link #accept} converts and enqueues (a full buffer drops the sample
  * and counts it), one daemon thread sends batches in order, retrying a refused connection, a 5xx or a 429 with
  * backoff (250 ms doubling to 5 s, a batch given up after 30 s); a 4xx other than 429 drops the batch (the receiver
- * will not take it). {@link #close} waits at most {@link RemoteWriteTarget#flushTimeout} for the rest, and not at
+ * will not take it). {@link #close} waits at most {@link ExportTargets.RemoteWrite#flushTimeout} for the rest, and not at
  * all while the receiver is down, then says in one line what was sent and what was not. A sample whose time is not
  * after its series' previous one is never sent (Prometheus would refuse the whole batch for it).
  *
@@ -40,7 +40,7 @@ final class RemoteWriteSink implements Consumer<Decision>, AutoCloseable {
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
     private static final Duration GIVE_UP_AFTER = Duration.ofSeconds(30);
 
-    private final RemoteWriteTarget target;
+    private final ExportTargets.RemoteWrite target;
     private final PrintStream console;
     private final HttpClient http;
     private final BlockingQueue<TimeSeriesSample> queue;
@@ -60,7 +60,7 @@ final class RemoteWriteSink implements Consumer<Decision>, AutoCloseable {
     /**
      * A sink pushing to {@code target}, its one line at the end to {@code console}. Starts its sender thread.
      */
-    public RemoteWriteSink(RemoteWriteTarget target, PrintStream console) {
+    public RemoteWriteSink(ExportTargets.RemoteWrite target, PrintStream console) {
         this.target = target;
         this.console = console;
         this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();

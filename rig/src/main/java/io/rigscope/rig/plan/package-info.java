@@ -1,5 +1,6 @@
 /**
- * YAML bound into records ({@code PlanYaml}: snake_case keys, unknown keys refused) and one scenario as plan and
- * series files write it ({@code ScenarioSpec}). Orchestration, near the bottom: may use {@code options}. Stateless.
+ * One scenario as plan and series files write it. Shows {@code ScenarioSpec}, with the YAML binding every rig file
+ * reader shares ({@code ScenarioSpec.Yaml}: snake_case keys, unknown keys refused). Orchestration, near the bottom: may
+ * use {@code options}. Stateless.
  */
 package io.rigscope.rig.plan;

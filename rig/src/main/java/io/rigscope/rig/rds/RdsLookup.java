@@ -40,7 +40,7 @@ final class RdsLookup {
      * @throws IllegalStateException with one line when AWS cannot be asked (no credentials, access denied,
      *     unreachable)
      */
-    public static RdsInstance describe(RdsTarget target, AwsSettings aws) {
+    public static RdsInstance describe(RdsRig.Target target, AwsSettings aws) {
         try (RdsClient rds = aws.build(RdsClient.builder())) {
             DBInstance db;
             try {

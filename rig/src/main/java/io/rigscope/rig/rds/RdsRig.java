@@ -23,6 +23,8 @@ import java.util.Optional;
 import java.util.StringJoiner;
 import reactor.core.publisher.Flux;
 import software.amazon.awssdk.regions.Region;
+import java.net.URI;
+import java.time.Duration;
 
 /**
  * A series against an RDS instance (the series file's {@code rds:}): the instance described once before load, the
@@ -44,12 +46,12 @@ public final class RdsRig {
      */
     public static final java.time.Duration ANALYZER_TIMEOUT = java.time.Duration.ofSeconds(240);
 
-    private final RdsTarget target;
+    private final Target target;
     private final AwsSettings aws;
     private final RdsInstance instance;
     private final PriceTable prices;
 
-    private RdsRig(RdsTarget target, AwsSettings aws, RdsInstance instance, PriceTable prices) {
+    private RdsRig(Target target, AwsSettings aws, RdsInstance instance, PriceTable prices) {
         this.target = target;
         this.aws = aws;
         this.instance = instance;
@@ -63,7 +65,7 @@ public final class RdsRig {
      * @throws UsageException (exit 2) when the instance does not exist, or the rig is cross-AZ and
      *     {@code rds.allow_cross_az} is not set
      */
-    public static RdsRig prepare(RdsTarget target, PriceTable prices, PrintStream console) {
+    public static RdsRig prepare(Target target, PriceTable prices, PrintStream console) {
         Objects.requireNonNull(target, "target");
         AwsSettings aws;
         try {
@@ -85,12 +87,12 @@ public final class RdsRig {
     }
 
     /** {@code prices} with the instance's price read now from the AWS Price List API, when it lists one. */
-    private static PriceTable livePrice(RdsTarget target, AwsSettings aws, RdsInstance instance, PriceTable prices,
+    private static PriceTable livePrice(Target target, AwsSettings aws, RdsInstance instance, PriceTable prices,
                                         PrintStream console) {
         String region = instance.regionFromZone() != null ? instance.regionFromZone() : aws.region().id();
         String what = instance.dbInstanceClass() + (instance.multiAz() ? " Multi-AZ" : " Single-AZ") + " PostgreSQL in "
                 + region;
-        java.util.OptionalDouble usd = io.rigscope.rig.pricing.LivePrices.rdsInstanceHourlyUsd(aws, target.endpoint(),
+        java.util.OptionalDouble usd = io.rigscope.rig.pricing.PriceTable.LivePrices.rdsInstanceHourlyUsd(aws, target.endpoint(),
                 region, instance.dbInstanceClass(), instance.multiAz());
         if (usd.isEmpty()) {
             console.println("prices: the AWS Price List API lists no on-demand price for " + what
@@ -259,5 +261,37 @@ public final class RdsRig {
         out.put("cloudwatch", new CloudWatchCollector(new CloudWatchCollector.Config(instance.identifier(), null,
                 since, target.poll()), aws, ctx).records());
         return new CollectorSet(out);
+    }
+
+    /**
+     * The series file's {@code rds:} section: the RDS for PostgreSQL instance a series runs against. With it, {@code run}
+     * reads the instance's facts ({@code DescribeDBInstances}, {@code DescribeDBParameters}) and runs the Enhanced
+     * Monitoring, Performance Insights, RDS log and CloudWatch collectors for the series' whole life (docs/rds.md).
+     *
+     * @param dbInstance the DB instance identifier ({@code rds.db_instance})
+     * @param region the instance's region ({@code rds.region}), or null: the AWS SDK's region chain
+     * @param endpoint every AWS call goes here instead of AWS's endpoints ({@code rds.endpoint}: tests, VPC
+     *                 endpoints), or null
+     * @param poll how often each RDS source is read ({@code rds.poll}), or null: each collector's own (Enhanced
+     *             Monitoring 5 s, Performance Insights 10 s, the log 5 s, CloudWatch 60 s)
+     * @param allowCrossAz true to run when the load host is in another availability zone than the instance
+     *                     ({@code rds.allow_cross_az}; default false: refused)
+     * @param livePrices true to price the instance through the AWS Price List API ({@code rds.live_prices},
+     *                   {@code run --live-prices}) rather than the bundled table alone
+     */
+    public record Target(String dbInstance, String region, URI endpoint, Duration poll, boolean allowCrossAz,
+                            boolean livePrices) {
+
+        public Target {
+            Objects.requireNonNull(dbInstance, "dbInstance");
+            if (poll != null && (poll.isNegative() || poll.isZero())) {
+                throw new IllegalArgumentException("poll must be > 0");
+            }
+        }
+
+        /** This section with the instance priced through the AWS Price List API ({@code run --live-prices}). */
+        public Target withLivePrices() {
+            return new Target(dbInstance, region, endpoint, poll, allowCrossAz, true);
+        }
     }
 }

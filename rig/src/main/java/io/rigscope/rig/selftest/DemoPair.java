@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
  * @param lostB the same for B
  * @param stackTraces lines of either console that look like a stack trace
  */
-public record DemoPair(int exitA, int exitB, boolean bOutlivedA, boolean sameBroker, boolean reportsWritten,
+record DemoPair(int exitA, int exitB, boolean bOutlivedA, boolean sameBroker, boolean reportsWritten,
                        int repeatsA, int reconciledA, int repeatsB, int reconciledB, long lostA, long lostB,
                        long stackTraces) {
 

@@ -5,9 +5,8 @@ import io.rigscope.analyzer.config.AnalyzerSettings;
 import io.rigscope.analyzer.threshold.ThresholdParser.ThresholdSyntaxException;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.plan.PlanYaml;
 import io.rigscope.rig.plan.ScenarioSpec;
-import io.rigscope.rig.rds.RdsTarget;
+import io.rigscope.rig.rds.RdsRig;
 import io.rigscope.sut.SutContract;
 import java.net.URI;
 import java.nio.file.Path;
@@ -19,7 +18,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A series config file ({@code rigscope run --config series.yaml}), bound by {@link PlanYaml}. Every key is
+ * A series config file ({@code rigscope run --config series.yaml}), bound by {@link ScenarioSpec.Yaml}. Every key is
  * checked: an unknown key, a wrong type or an impossible value is a {@link UsageException} naming the file and
  * the key. Its {@code scenarios} are {@link ScenarioSpec}s, the keys of a {@code generate --config} plan's
  * scenarios. docs/protocol.md shows a complete file; docs/own-service.md one for a service rigscope did not write.
@@ -51,7 +50,7 @@ import java.util.Set;
  */
 public record SeriesFile(SeriesPlan plan, String database, boolean startSut, String tenant, List<String> watchTables,
                          String sutTouch, String sutInsert, String sutAppPassword, Path pgLog, Double costPerHour,
-                         String pgLogPrefix, Path pgData, Long servicePid, RdsTarget rds,
+                         String pgLogPrefix, Path pgData, Long servicePid, RdsRig.Target rds,
                          String prometheusRw, Duration kafkaDeliveryTimeout) {
 
     public SeriesFile {
@@ -64,7 +63,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     /** Placeholder target while the reference SUT is not started yet. */
     public static final URI UNSTARTED = URI.create("http://127.0.0.1:1");
 
-    /** The file's keys, bound by {@link PlanYaml} (snake_case; an unknown key is refused naming its path). */
+    /** The file's keys, bound by {@link ScenarioSpec.Yaml} (snake_case; an unknown key is refused naming its path). */
     private record Top(String series, Target target, String database, Sut sut, Load load, List<ScenarioSpec> scenarios,
                        Ladder ladder, Sustained sustained, Ceiling ceiling, Denominator denominator,
                        JsonNode thresholds, JsonNode analyzer, String reconciliationSql, JsonNode watchTables,
@@ -113,7 +112,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
      */
     public static SeriesFile read(Path path, String seriesOverride, String defaultSeries) {
         return new Reader(path.toString(), path.toAbsolutePath().getParent())
-                .series(PlanYaml.readFile(path), seriesOverride, defaultSeries);
+                .series(ScenarioSpec.Yaml.readFile(path), seriesOverride, defaultSeries);
     }
 
     /**
@@ -122,7 +121,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
      * @param source the file's name in messages
      */
     public static SeriesFile read(String source, String yaml, String seriesOverride, String defaultSeries) {
-        return new Reader(source, Path.of("").toAbsolutePath()).series(PlanYaml.readText(source, yaml), seriesOverride,
+        return new Reader(source, Path.of("").toAbsolutePath()).series(ScenarioSpec.Yaml.readText(source, yaml), seriesOverride,
                 defaultSeries);
     }
 
@@ -133,7 +132,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     }
 
     /** This file with its {@code rds:} section replaced (by {@code run --live-prices}). */
-    public SeriesFile withRds(RdsTarget section) {
+    public SeriesFile withRds(RdsRig.Target section) {
         return new SeriesFile(plan, database, startSut, tenant, watchTables, sutTouch, sutInsert, sutAppPassword, pgLog,
                 costPerHour, pgLogPrefix, pgData, servicePid, section, prometheusRw, kafkaDeliveryTimeout);
     }
@@ -173,7 +172,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
     private record Reader(String file, Path dir) {
 
         SeriesFile series(JsonNode root, String seriesOverride, String defaultSeries) {
-            Top top = PlanYaml.bind(root, Top.class, file, "");
+            Top top = ScenarioSpec.Yaml.bind(root, Top.class, file, "");
             String series = seriesOverride != null ? seriesOverride : top.series() != null ? top.series() : defaultSeries;
             Target target = top.target();
             String url = target == null ? null : nonBlank(target.url(), "target.url");
@@ -221,7 +220,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
                         + "${quantity}");
             }
             if (denominator != null && denominator.insert() != null) {
-                io.rigscope.rig.denominator.InsertTemplate.check(denominator.insert(), file + ": denominator.insert");
+                io.rigscope.rig.denominator.Denominator.InsertTemplate.check(denominator.insert(), file + ": denominator.insert");
             }
             Map<String, Object> analyzer = new LinkedHashMap<>();
             if (top.analyzer() != null && !top.analyzer().isNull()) {
@@ -261,7 +260,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
         }
 
         /** {@code rds:}: the instance's identifier is required; region, endpoint, poll and allow_cross_az are not. */
-        private RdsTarget rds(Rds r) {
+        private RdsRig.Target rds(Rds r) {
             if (r == null) {
                 return null;
             }
@@ -289,7 +288,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             if (poll != null && (poll.isZero() || poll.isNegative())) {
                 throw fail("rds.poll", "must be > 0");
             }
-            return new RdsTarget(id, region, endpoint, poll, Boolean.TRUE.equals(r.allowCrossAz()),
+            return new RdsRig.Target(id, region, endpoint, poll, Boolean.TRUE.equals(r.allowCrossAz()),
                     Boolean.TRUE.equals(r.livePrices()));
         }
 
@@ -446,7 +445,7 @@ public record SeriesFile(SeriesPlan plan, String database, boolean startSut, Str
             if (!node.isObject()) {
                 throw fail(key, "must be a mapping");
             }
-            return (Map<String, Object>) PlanYaml.plain(node);
+            return (Map<String, Object>) ScenarioSpec.Yaml.plain(node);
         }
 
         /** {@code denominator.quantity}: a number, or {@code {min: N, max: M}}; null when absent. */

@@ -20,7 +20,6 @@ import io.rigscope.model.wire.SeriesEnd;
 import io.rigscope.model.wire.SeriesStart;
 import io.rigscope.model.wire.VerdictFacts;
 import io.rigscope.rig.denominator.Denominator;
-import io.rigscope.rig.denominator.LogExcerpt;
 import io.rigscope.rig.reconciliation.Reconciliation;
 import java.io.PrintStream;
 import java.net.URI;
@@ -321,7 +320,7 @@ public final class SeriesRunner {
         console.printf("%n== denominator: pgbench inserting the same rows, batch %d, %d clients, %s%n",
                 spec.batch(), spec.clients(), human(spec.duration()));
         marker(0, "denominator", PhaseStart.EMPTY);
-        LogExcerpt log = LogExcerpt.mark(pgLog);
+        Denominator.LogExcerpt log = Denominator.LogExcerpt.mark(pgLog);
         Denominator.Result result;
         try {
             result = new Denominator(spec).run(line -> console.println("   " + line));
@@ -357,8 +356,8 @@ public final class SeriesRunner {
         return scenariosOf(plan, requestsPerSec, maxInFlight, mode);
     }
 
-    /** {@link #scenarios} of {@code plan}. */
-    static List<Scenario> scenariosOf(SeriesPlan plan, double requestsPerSec, int maxInFlight, LoopMode mode) {
+    /** {@link #scenarios} of {@code plan} (also the SUT's warm-up, {@code sutproc.SutProcess.SutWarmup}). */
+    public static List<Scenario> scenariosOf(SeriesPlan plan, double requestsPerSec, int maxInFlight, LoopMode mode) {
         if (plan.requests() != null) {
             return plan.requests().scenarios(plan.target(), requestsPerSec,
                     mode == LoopMode.CLOSED ? Integer.valueOf(maxInFlight) : null, mode == LoopMode.OPEN);

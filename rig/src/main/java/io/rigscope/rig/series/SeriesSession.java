@@ -19,10 +19,9 @@ import io.rigscope.model.codec.WireCodec;
 import io.rigscope.model.wire.Environment;
 import io.rigscope.pg.PgUrl;
 import io.rigscope.rig.bringup.BringUpChecks;
-import io.rigscope.rig.bringup.CheckResult;
 import io.rigscope.rig.denominator.Denominator;
 import io.rigscope.rig.reconciliation.Reconciliation;
-import io.rigscope.rig.options.JournaledPublisher;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
 import io.rigscope.wire.WirePublisher;
 import io.rigscope.wire.WireSource;
 import io.rigscope.wire.kafka.KafkaClients;
@@ -188,9 +187,9 @@ public final class SeriesSession {
     }
 
     /** Prints results already made, one a line; true when every one passed. */
-    public static boolean bringUp(List<CheckResult> results, PrintStream console) {
+    public static boolean bringUp(List<BringUpChecks.CheckResult> results, PrintStream console) {
         results.forEach(f -> console.println("bring-up: " + f));
-        if (!CheckResult.allPassed(results)) {
+        if (!BringUpChecks.CheckResult.allPassed(results)) {
             console.println("bring-up checks failed: no load offered");
             return false;
         }
@@ -229,7 +228,7 @@ public final class SeriesSession {
         SeriesRunner.scenariosOf(plan, 1, plan.load().maxInFlight(), io.rigscope.generator.plan.LoopMode.OPEN)
                 .forEach(sc -> urls.put(sc.name(), sc.url().toString()));
         // one console line per distinct failure of the load (refused, timed out, failed its check), never a trace
-        RecordSink sink = new FailureLines(RecordSink.of(publisher), urls, console);
+        RecordSink sink = new LiveAnalysis.FailureLines(RecordSink.of(publisher), urls, console);
         SeriesRunner runner = new SeriesRunner(plan, sink, genOptions,
                 db == null || plan.reconciliationSql() == null ? null : new Reconciliation(db, plan.reconciliationSql()),
                 denominator, currentRep, console)
@@ -346,7 +345,7 @@ public final class SeriesSession {
             SeriesPlan.QuantityRange q = quantity != null ? quantity : d.quantity() != null ? d.quantity()
                     : new SeriesPlan.QuantityRange(ingest == null ? 1 : ingest.quantityMin(),
                             ingest == null ? 100 : ingest.quantityMax());
-            String script = io.rigscope.rig.denominator.InsertTemplate.check(d.insert(), "denominator.insert")
+            String script = io.rigscope.rig.denominator.Denominator.InsertTemplate.check(d.insert(), "denominator.insert")
                     .script(plan.load().batch(), customers, q.min(), q.max());
             return new Denominator.Spec(db, plan.load().batch(), d.duration(), d.clients(), tenant, null, script);
         }

@@ -1,6 +1,7 @@
 /**
- * A service in a JVM of its own ({@code ChildJvm}) and the reference SUT run so ({@code SutProcess}: its log
- * file, URL and stop). Orchestration, near the bottom: may use {@code options}. Blocking, from the caller's thread; a
- * shutdown hook stops a child the JVM leaves behind.
+ * The reference SUT in a JVM of its own. Shows {@code SutProcess} (started through {@code childjvm}: its log
+ * file, URL and stop), with its warm-up before the first measured step ({@code SutProcess.SutWarmup}: the series' own
+ * requests, every record discarded). Orchestration: may use {@code childjvm}, {@code series} (the plan the warm-up
+ * reads), {@code options}. Blocking, from the caller's thread; a shutdown hook stops a child the JVM leaves behind.
  */
 package io.rigscope.rig.sutproc;

@@ -49,9 +49,9 @@ class BenchMethodTest {
     @Test
     void bringUpPassesOnAMigratedSchemaAndAnHonestSut() {
         try (RunningSut sut = pg.start()) {
-            List<CheckResult> results = checks(pg.owner(), sut).run();
-            assertThat(results).extracting(CheckResult::check).containsExactly("schema", "app-role", "write-through");
-            assertThat(CheckResult.allPassed(results)).as(results.toString()).isTrue();
+            List<BringUpChecks.CheckResult> results = checks(pg.owner(), sut).run();
+            assertThat(results).extracting(BringUpChecks.CheckResult::check).containsExactly("schema", "app-role", "write-through");
+            assertThat(BringUpChecks.CheckResult.allPassed(results)).as(results.toString()).isTrue();
         }
     }
 
@@ -60,8 +60,8 @@ class BenchMethodTest {
         pg.psql("CREATE DATABASE unmigrated");
         PgUrl bare = PgUrl.parse("--pg", pg.libpqUrl("unmigrated", "postgres"));
         try (RunningSut sut = pg.start()) {
-            List<CheckResult> results = checks(bare, sut).run();
-            assertThat(CheckResult.allPassed(results)).isFalse();
+            List<BringUpChecks.CheckResult> results = checks(bare, sut).run();
+            assertThat(BringUpChecks.CheckResult.allPassed(results)).isFalse();
             assertThat(results.get(0).ok()).isFalse();
             assertThat(results.get(0).detail()).contains("not migrated");
             assertThat(results.get(1).ok()).as("the app role has no grants on missing tables").isFalse();
@@ -72,7 +72,7 @@ class BenchMethodTest {
     void bringUpNamesAGrantTheAppRoleLacks() {
         pg.psql("REVOKE INSERT ON usage_events FROM rigscope_app");
         try (RunningSut sut = pg.start()) {
-            CheckResult role = checks(pg.owner(), sut).run().get(1);
+            BringUpChecks.CheckResult role = checks(pg.owner(), sut).run().get(1);
             assertThat(role.ok()).isFalse();
             assertThat(role.detail()).contains("lacks INSERT on usage_events");
         } finally {
@@ -83,7 +83,7 @@ class BenchMethodTest {
     @Test
     void bringUpCatchesA2xxThatWroteNoRow() {
         try (RunningSut sut = pg.start(c -> c.withLossyOneIn(1))) {
-            CheckResult write = checks(pg.owner(), sut).run().get(2);
+            BringUpChecks.CheckResult write = checks(pg.owner(), sut).run().get(2);
             assertThat(write.ok()).isFalse();
             assertThat(write.detail()).contains("that wrote no row").contains("written=50");
         }

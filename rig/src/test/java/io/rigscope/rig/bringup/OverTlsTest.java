@@ -40,7 +40,7 @@ class OverTlsTest {
         assertThat(pg.owner().sslMode()).isEqualTo("verify-full");
         Instant start = Instant.now();
         try (RunningSut sut = pg.start()) {
-            List<CheckResult> results = new BringUpChecks(new BringUpChecks.Spec(pg.owner(), Migrations.APP_ROLE, null,
+            List<BringUpChecks.CheckResult> results = new BringUpChecks(new BringUpChecks.Spec(pg.owner(), Migrations.APP_ROLE, null,
                     sut.baseUri(), Provisioning.DEMO_API_KEY, 50, BringUpChecks.DEFAULT_COUNT_SQL)).run();
             assertThat(results).allSatisfy(f -> assertThat(f.ok()).as(f.toString()).isTrue());
         }

@@ -1,6 +1,6 @@
 package io.rigscope.rig.cli;
 
-import io.rigscope.rig.options.JournaledPublisher;
+import io.rigscope.rig.options.KafkaOptions.JournaledPublisher;
 import static io.rigscope.rig.cli.RigscopeRun.rigscope;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -47,8 +47,8 @@ class CloudCheckCommandTest {
     @Test
     void aLeftoverInstanceExitsOneNamingItAndItsHourlyCost() {
         Map<String, String> tags = new LinkedHashMap<>();
-        tags.put(CloudNames.TAG_SERIES, "old-series");
-        tags.put(CloudNames.TAG_EXPIRES_AT, "2026-12-01T00:00:00Z");
+        tags.put(CloudSection.Names.TAG_SERIES, "old-series");
+        tags.put(CloudSection.Names.TAG_EXPIRES_AT, "2026-12-01T00:00:00Z");
         aws.account.tagged.put("arn:aws:ec2:us-east-1:123456789012:instance/i-0leftover", tags);
         aws.account.instanceTypes.put("i-0leftover", "m7g.large");
         RigscopeRun run = check(aws.endpoint().toString());

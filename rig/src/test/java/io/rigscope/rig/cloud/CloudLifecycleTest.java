@@ -111,9 +111,9 @@ class CloudLifecycleTest {
         assertThat(at(aws.account.schedules.get("rigscope-life-1-expiry").get("ScheduleExpression")))
                 .isEqualTo(at.plus(Duration.ofHours(2)));
         assertThat(aws.account.stacks.values().iterator().next().tags)
-                .containsEntry(CloudNames.TAG_EXPIRES_AT, at.plus(Duration.ofHours(2)).toString());
+                .containsEntry(CloudSection.Names.TAG_EXPIRES_AT, at.plus(Duration.ofHours(2)).toString());
         assertThat(aws.account.tagged.values()).allSatisfy(tags ->
-                assertThat(tags).containsEntry(CloudNames.TAG_EXPIRES_AT, at.plus(Duration.ofHours(2)).toString()));
+                assertThat(tags).containsEntry(CloudSection.Names.TAG_EXPIRES_AT, at.plus(Duration.ofHours(2)).toString()));
 
         RigscopeRun remains = transcript("check-remains", "cloud check --region us-east-1 --endpoint STAND-IN",
                 cloud("check", "--region", "us-east-1"));
@@ -163,7 +163,7 @@ class CloudLifecycleTest {
         String script = String.join("\n", aws.lastScript);
         assertThat(script).contains("rigscope run --config series.yaml --pg \"$RIGSCOPE_PG\"")
                 .contains("evidence s3://rigscope-life-1-evidencebucket-");
-        var asRun = io.rigscope.rig.plan.PlanYaml.readText("as-run", new String(
+        var asRun = io.rigscope.rig.plan.ScenarioSpec.Yaml.readText("as-run", new String(
                 java.util.Base64.getDecoder().decode(script.replaceAll("(?s).*echo '([^']+)' \\| base64 -d.*", "$1"))));
         assertThat(asRun.has("cloud")).isFalse();
         assertThat(asRun.path("target").path("url").asText()).startsWith("http://10.42.1.").endsWith(":8080");
@@ -183,7 +183,7 @@ class CloudLifecycleTest {
     @Test
     void aRunStillGoingAtTheExpiryTearsTheRigDown() {
         assertThat(up().exit()).isZero();
-        aws.account.stacks.values().iterator().next().tags.put(CloudNames.TAG_EXPIRES_AT, "2026-01-01T00:00:00Z");
+        aws.account.stacks.values().iterator().next().tags.put(CloudSection.Names.TAG_EXPIRES_AT, "2026-01-01T00:00:00Z");
         RigscopeRun run = transcript("run-expired", "cloud run --config series.yaml --dir rig --endpoint STAND-IN",
                 cloud("run", "--config", config.toString(), "--dir", dir.resolve("rig").toString(), "--poll", "10ms"));
         assertThat(run.exit()).isEqualTo(1);

@@ -28,12 +28,12 @@ class DenominatorFailureTest {
     void thePostgresLogsFirstErrorSinceTheMarkIsFoundAndEarlierOnesAreNot(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("postgres.log");
         Files.writeString(log, "2026-12-06 04:20:00.000 UTC [7] ERROR:  an earlier error\n");
-        LogExcerpt mark = LogExcerpt.mark(log);
+        Denominator.LogExcerpt mark = Denominator.LogExcerpt.mark(log);
         assertThat(mark.firstError()).isNull();
         Files.writeString(log, "2026-12-06 04:23:10.000 UTC [9] LOG:  checkpoint starting: time\n"
                 + "2026-12-06 04:23:11.000 UTC [9] ERROR:  new row for relation \"orders\" violates check constraint\n",
                 java.nio.file.StandardOpenOption.APPEND);
         assertThat(mark.firstError()).isEqualTo("ERROR:  new row for relation \"orders\" violates check constraint");
-        assertThat(LogExcerpt.mark(null).firstError()).isNull();
+        assertThat(Denominator.LogExcerpt.mark(null).firstError()).isNull();
     }
 }

@@ -12,7 +12,7 @@ class InsertTemplateTest {
 
     @Test
     void oneRowBecomesOneStatementOfBatchRowsWithAVariablePerDrawnValue() {
-        String script = InsertTemplate.check("INSERT INTO ledger_entries (account, amount, ref) VALUES "
+        String script = Denominator.InsertTemplate.check("INSERT INTO ledger_entries (account, amount, ref) VALUES "
                 + "('${customer_id}', ${quantity}, md5(random()::text)) ON CONFLICT DO NOTHING;", "f: denominator.insert")
                 .script(3, new CustomerPool.Ranged("acct-%d", 1, 50), 1, 100);
         assertThat(script).isEqualTo("""
@@ -30,20 +30,20 @@ class InsertTemplateTest {
 
     @Test
     void aListedPoolIsDrawnWhenTheScriptIsWrittenAndQuotedAsSql() {
-        String script = InsertTemplate.check("insert into t (c, i) values ('${customer_id}', ${index})", "k")
+        String script = Denominator.InsertTemplate.check("insert into t (c, i) values ('${customer_id}', ${index})", "k")
                 .script(2, new CustomerPool.Listed(List.of("o'brien")), 1, 1);
         assertThat(script).isEqualTo("insert into t (c, i) values ('o''brien', 0), ('o''brien', 1);\n");
     }
 
     @Test
     void whatIsNotOneRowsInsertIsRefusedNamingTheKey() {
-        assertThatThrownBy(() -> InsertTemplate.check("UPDATE t SET a = 1", "s.yaml: denominator.insert"))
+        assertThatThrownBy(() -> Denominator.InsertTemplate.check("UPDATE t SET a = 1", "s.yaml: denominator.insert"))
                 .isInstanceOf(UsageException.class).hasMessageStartingWith("s.yaml: denominator.insert must be one INSERT");
-        assertThatThrownBy(() -> InsertTemplate.check("INSERT INTO t (a) SELECT 1", "k"))
+        assertThatThrownBy(() -> Denominator.InsertTemplate.check("INSERT INTO t (a) SELECT 1", "k"))
                 .hasMessageContaining("has no VALUES (...) row");
-        assertThatThrownBy(() -> InsertTemplate.check("INSERT INTO t (a) VALUES (${uuid})", "k"))
+        assertThatThrownBy(() -> Denominator.InsertTemplate.check("INSERT INTO t (a) VALUES (${uuid})", "k"))
                 .hasMessageContaining("unknown placeholder ${uuid}");
-        assertThatThrownBy(() -> InsertTemplate.check("INSERT INTO t (a) VALUES ((1)", "k"))
+        assertThatThrownBy(() -> Denominator.InsertTemplate.check("INSERT INTO t (a) VALUES ((1)", "k"))
                 .hasMessageContaining("not closed");
     }
 }

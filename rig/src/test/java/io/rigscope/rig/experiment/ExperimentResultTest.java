@@ -21,7 +21,7 @@ class ExperimentResultTest {
 
     private static ExperimentResult.ArmRun arm(String side, int i, String file) throws Exception {
         JsonNode report = JSON.readTree(RES.resolve(file).toFile());
-        return new ExperimentResult.ArmRun(new ArmOrder.Arm(side, i), report.get("series").asText(), report,
+        return new ExperimentResult.ArmRun(new ExperimentResult.ArmOrder.Arm(side, i), report.get("series").asText(), report,
                 "/x/" + side + i + ".jsonl.gz");
     }
 

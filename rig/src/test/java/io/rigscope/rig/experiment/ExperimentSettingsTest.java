@@ -32,7 +32,7 @@ class ExperimentSettingsTest {
     private static final List<String> KEYS = List.of("min_wal_size", "wal_recycle", "shared_buffers");
 
     private static PrivatePostgres pg;
-    private static PgSettings.Session db;
+    private static Experiment.PgSettings.Session db;
 
     @BeforeAll
     static void start() {
@@ -51,7 +51,7 @@ class ExperimentSettingsTest {
     @Test
     void armsAlternateEachWithItsSidesSettingsInForceAndEverythingIsWrittenBack() throws Exception {
         Map<String, String> autoBefore = autoConf();
-        Map<String, String> before = PgSettings.inForce(db, KEYS);
+        Map<String, String> before = Experiment.PgSettings.inForce(db, KEYS);
         assertThat(before).containsEntry("min_wal_size", "160MB").containsEntry("wal_recycle", "on");
         Map<String, String> treatment = new LinkedHashMap<>();
         treatment.put("min_wal_size", "320MB");
@@ -63,13 +63,13 @@ class ExperimentSettingsTest {
         JsonNode reportB = new ObjectMapper().readTree(COMPARE.resolve("run-b.report.json").toFile());
         Experiment.Arms arms = new Experiment.Arms() {
             @Override
-            public ExperimentResult.ArmRun run(ArmOrder.Arm arm, String series) {
-                seen.add(arm.label() + " " + series + " " + PgSettings.inForce(db, KEYS));
+            public ExperimentResult.ArmRun run(ExperimentResult.ArmOrder.Arm arm, String series) {
+                seen.add(arm.label() + " " + series + " " + Experiment.PgSettings.inForce(db, KEYS));
                 return new ExperimentResult.ArmRun(arm, series, arm.treated() ? reportB : reportA, null);
             }
 
             @Override
-            public void fresh(ArmOrder.Arm arm) {
+            public void fresh(ExperimentResult.ArmOrder.Arm arm) {
             }
 
             @Override
@@ -89,7 +89,7 @@ class ExperimentSettingsTest {
         assertThat(e.check(treatment)).containsKeys("min_wal_size", "wal_recycle", "shared_buffers");
         assertThat(autoConf()).as("a check writes back at once").isEqualTo(autoBefore);
 
-        ExperimentResult r = e.run(Treatment.parse("min_wal_size=320MB,wal_recycle=off,shared_buffers=64MB"), 2,
+        ExperimentResult r = e.run(Experiment.Treatment.parse("min_wal_size=320MB,wal_recycle=off,shared_buffers=64MB"), 2,
                 "exp-test");
 
         // in force, as read back (by name)
@@ -101,7 +101,7 @@ class ExperimentSettingsTest {
         assertThat(restarts[0]).isEqualTo(4);
         assertThat(console.toString(StandardCharsets.UTF_8)).contains("settings applied by a restart",
                 "min_wal_size 160MB -> 320MB", "settings written back by a restart", "min_wal_size 320MB -> 160MB");
-        assertThat(PgSettings.inForce(db, KEYS)).isEqualTo(before);
+        assertThat(Experiment.PgSettings.inForce(db, KEYS)).isEqualTo(before);
         assertThat(autoConf()).isEqualTo(autoBefore).containsEntry("min_wal_size", "160MB")
                 .doesNotContainKeys("wal_recycle", "shared_buffers");
         assertThat(r.treatmentSettings()).isEqualTo(treatment);
@@ -121,13 +121,13 @@ class ExperimentSettingsTest {
         }
         Experiment.Arms arms = new Experiment.Arms() {
             @Override
-            public ExperimentResult.ArmRun run(ArmOrder.Arm arm, String series) {
-                seen.add(arm.label() + " " + PgSettings.inForce(db, List.of("wal_recycle")).get("wal_recycle"));
+            public ExperimentResult.ArmRun run(ExperimentResult.ArmOrder.Arm arm, String series) {
+                seen.add(arm.label() + " " + Experiment.PgSettings.inForce(db, List.of("wal_recycle")).get("wal_recycle"));
                 return new ExperimentResult.ArmRun(arm, series, report, null);
             }
 
             @Override
-            public void fresh(ArmOrder.Arm arm) {
+            public void fresh(ExperimentResult.ArmOrder.Arm arm) {
             }
 
             @Override
@@ -141,10 +141,10 @@ class ExperimentSettingsTest {
             }
         };
         new Experiment(db, arms, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), null)
-                .run(Treatment.parse("wal_recycle=off"), 1, "exp-reload");
+                .run(Experiment.Treatment.parse("wal_recycle=off"), 1, "exp-reload");
         assertThat(seen).containsExactly("A1 on", "B1 off");
         assertThat(restarts[0]).isZero();
-        assertThat(PgSettings.inForce(db, List.of("wal_recycle"))).containsEntry("wal_recycle", "on");
+        assertThat(Experiment.PgSettings.inForce(db, List.of("wal_recycle"))).containsEntry("wal_recycle", "on");
     }
 
     @Test
@@ -152,12 +152,12 @@ class ExperimentSettingsTest {
         Map<String, String> autoBefore = autoConf();
         Experiment e = new Experiment(db, new Experiment.Arms() {
             @Override
-            public ExperimentResult.ArmRun run(ArmOrder.Arm arm, String series) {
+            public ExperimentResult.ArmRun run(ExperimentResult.ArmOrder.Arm arm, String series) {
                 throw new AssertionError("no arm runs");
             }
 
             @Override
-            public void fresh(ArmOrder.Arm arm) {
+            public void fresh(ExperimentResult.ArmOrder.Arm arm) {
             }
 
             @Override

@@ -19,12 +19,12 @@ class TreatmentAndArmsTest {
 
     @Test
     void settingsAreParsedInOrderAndLeverIsAWordOfItsOwn() {
-        Treatment t = Treatment.parse(" min_wal_size=7GB, wal_recycle = on ,auto_explain.log_min_duration='250ms'");
+        Experiment.Treatment t = Experiment.Treatment.parse(" min_wal_size=7GB, wal_recycle = on ,auto_explain.log_min_duration='250ms'");
         assertThat(t.fromLever()).isFalse();
         assertThat(t.settings()).containsExactly(java.util.Map.entry("min_wal_size", "7GB"),
                 java.util.Map.entry("wal_recycle", "on"), java.util.Map.entry("auto_explain.log_min_duration", "250ms"));
         assertThat(t.describe()).isEqualTo("min_wal_size=7GB, wal_recycle=on, auto_explain.log_min_duration=250ms");
-        Treatment lever = Treatment.parse("lever");
+        Experiment.Treatment lever = Experiment.Treatment.parse("lever");
         assertThat(lever.fromLever()).isTrue();
         assertThat(lever.settings()).isEmpty();
         assertThat(lever.withSettings(java.util.Map.of("wal_recycle", "on")).describe()).isEqualTo("wal_recycle=on");
@@ -32,20 +32,20 @@ class TreatmentAndArmsTest {
 
     @Test
     void aBadTreatmentIsRefusedSayingWhatIsWrong() {
-        assertThatThrownBy(() -> Treatment.parse("")).hasMessageContaining("empty");
-        assertThatThrownBy(() -> Treatment.parse("min_wal_size")).hasMessageContaining("'min_wal_size' is not KEY=VALUE");
-        assertThatThrownBy(() -> Treatment.parse("min_wal_size=")).hasMessageContaining("min_wal_size has no value");
-        assertThatThrownBy(() -> Treatment.parse("1abc=2")).hasMessageContaining("'1abc' is not a Postgres setting's name");
-        assertThatThrownBy(() -> Treatment.parse("x;drop=1")).hasMessageContaining("not a Postgres setting's name");
-        assertThatThrownBy(() -> Treatment.parse("a=1,a=2")).hasMessageContaining("a is given twice");
-        assertThatThrownBy(() -> Treatment.parse("a=1,")).hasMessageContaining("'' is not KEY=VALUE");
+        assertThatThrownBy(() -> Experiment.Treatment.parse("")).hasMessageContaining("empty");
+        assertThatThrownBy(() -> Experiment.Treatment.parse("min_wal_size")).hasMessageContaining("'min_wal_size' is not KEY=VALUE");
+        assertThatThrownBy(() -> Experiment.Treatment.parse("min_wal_size=")).hasMessageContaining("min_wal_size has no value");
+        assertThatThrownBy(() -> Experiment.Treatment.parse("1abc=2")).hasMessageContaining("'1abc' is not a Postgres setting's name");
+        assertThatThrownBy(() -> Experiment.Treatment.parse("x;drop=1")).hasMessageContaining("not a Postgres setting's name");
+        assertThatThrownBy(() -> Experiment.Treatment.parse("a=1,a=2")).hasMessageContaining("a is given twice");
+        assertThatThrownBy(() -> Experiment.Treatment.parse("a=1,")).hasMessageContaining("'' is not KEY=VALUE");
     }
 
     @Test
     void armsAlternateControlFirst() {
-        assertThat(ArmOrder.of(3)).extracting(ArmOrder.Arm::label).containsExactly("A1", "B1", "A2", "B2", "A3", "B3");
-        assertThat(ArmOrder.of(1)).extracting(ArmOrder.Arm::side).containsExactly("control", "treatment");
-        assertThatThrownBy(() -> ArmOrder.of(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(ExperimentResult.ArmOrder.of(3)).extracting(ExperimentResult.ArmOrder.Arm::label).containsExactly("A1", "B1", "A2", "B2", "A3", "B3");
+        assertThat(ExperimentResult.ArmOrder.of(1)).extracting(ExperimentResult.ArmOrder.Arm::side).containsExactly("control", "treatment");
+        assertThatThrownBy(() -> ExperimentResult.ArmOrder.of(0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

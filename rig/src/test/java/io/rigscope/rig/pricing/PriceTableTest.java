@@ -94,9 +94,9 @@ class PriceTableTest {
     void aPriceListProductsOnDemandHourlyPriceIsRead() {
         String product = "{\"product\":{\"sku\":\"S\"},\"terms\":{\"OnDemand\":{\"S.T\":{\"priceDimensions\":"
                 + "{\"S.T.R\":{\"unit\":\"Hrs\",\"pricePerUnit\":{\"USD\":\"0.1680000000\"}}}}}}}";
-        assertThat(LivePrices.onDemandHourlyUsd(product)).hasValue(0.168);
-        assertThat(LivePrices.onDemandHourlyUsd("{\"terms\":{}}")).isEmpty();
-        assertThat(LivePrices.onDemandHourlyUsd("not json")).isEmpty();
+        assertThat(PriceTable.LivePrices.onDemandHourlyUsd(product)).hasValue(0.168);
+        assertThat(PriceTable.LivePrices.onDemandHourlyUsd("{\"terms\":{}}")).isEmpty();
+        assertThat(PriceTable.LivePrices.onDemandHourlyUsd("not json")).isEmpty();
     }
 
     @Test

@@ -211,7 +211,7 @@ class RdsSeriesTest {
         try (RdsStandIn standIn = standIn(instance("us-east-1a", true), null)) {
             System.setProperty("aws.ec2MetadataServiceEndpoint", standIn.endpoint().toString());
             var console = new java.io.ByteArrayOutputStream();
-            RdsRig rig = RdsRig.prepare(new RdsTarget(ID, "us-east-1", standIn.endpoint(), null, false, true),
+            RdsRig rig = RdsRig.prepare(new RdsRig.Target(ID, "us-east-1", standIn.endpoint(), null, false, true),
                     io.rigscope.rig.pricing.PriceTable.bundled(), new java.io.PrintStream(console, true,
                             java.nio.charset.StandardCharsets.UTF_8));
             RdsRig.Cost cost = rig.cost(null);

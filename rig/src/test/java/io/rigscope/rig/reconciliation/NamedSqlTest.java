@@ -10,7 +10,7 @@ class NamedSqlTest {
 
     @Test
     void namesBecomePositionsAndCastsStringsAndCommentsStayAlone() {
-        NamedSql s = NamedSql.parse("SELECT ':not_a_param', x::int -- :nor_this\n"
+        Reconciliation.NamedSql s = Reconciliation.NamedSql.parse("SELECT ':not_a_param', x::int -- :nor_this\n"
                 + "FROM t WHERE a >= :window_start AND b < :window_end AND c = :window_start");
         assertThat(s.sql()).isEqualTo("SELECT ':not_a_param', x::int -- :nor_this\n"
                 + "FROM t WHERE a >= $1 AND b < $2 AND c = $3");
@@ -20,7 +20,7 @@ class NamedSqlTest {
 
     @Test
     void anUnknownParameterIsNamedInTheError() {
-        assertThatThrownBy(() -> NamedSql.parse("SELECT :nope").args(Map.of("run", "s1")))
+        assertThatThrownBy(() -> Reconciliation.NamedSql.parse("SELECT :nope").args(Map.of("run", "s1")))
                 .hasMessageContaining(":nope");
     }
 }

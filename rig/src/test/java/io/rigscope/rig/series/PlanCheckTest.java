@@ -14,8 +14,8 @@ class PlanCheckTest {
 
     private static final String TARGET = "target: {url: 'http://127.0.0.1:1'}\n";
 
-    private static List<PlanCheck.Problem> problems(String yaml) {
-        return PlanCheck.problems(SeriesFile.read("plan.yaml", yaml, null, "s").plan());
+    private static List<SeriesPlan.Check.Problem> problems(String yaml) {
+        return SeriesPlan.Check.problems(SeriesFile.read("plan.yaml", yaml, null, "s").plan());
     }
 
     @Test
@@ -41,16 +41,16 @@ class PlanCheckTest {
     void aRequestRateThresholdAboveThePlannedRateCannotHold() {
         assertThat(problems(TARGET + "sustained: {rate: 50, duration: 60s}\nload: {probe_rate: 0}\n"
                 + "thresholds: {http_reqs: ['rate>80']}\n"))
-                .extracting(PlanCheck.Problem::key).containsExactly("thresholds");
+                .extracting(SeriesPlan.Check.Problem::key).containsExactly("thresholds");
     }
 
     @Test
     void aProbeWhoseRateAtItsGatesP99ExceedsItsCapIsNamedByItsKey() {
-        List<PlanCheck.Problem> p = problems(TARGET + "sustained: {rate: 50, duration: 60s}\n"
+        List<SeriesPlan.Check.Problem> p = problems(TARGET + "sustained: {rate: 50, duration: 60s}\n"
                 + "scenarios:\n"
                 + "  - {name: ingest, method: POST, url: /w, body: {batch: 1, envelope: '{}'}}\n"
                 + "  - {name: probe, method: GET, url: /r, rate: 20, max_in_flight: 4}\n");
-        assertThat(p).extracting(PlanCheck.Problem::key).containsExactly("scenarios[1].rate");
+        assertThat(p).extracting(SeriesPlan.Check.Problem::key).containsExactly("scenarios[1].rate");
         assertThat(p.get(0).problem()).contains("10.0 requests in flight, more than its cap");
     }
 }

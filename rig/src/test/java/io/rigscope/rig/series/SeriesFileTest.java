@@ -119,18 +119,6 @@ class SeriesFileTest {
                 .hasMessageContaining("series.yaml: target.pid needs target.url");
     }
 
-    @Test
-    void everyBuiltInDemoFileReads() {
-        for (boolean quick : new boolean[] {false, true}) {
-            for (boolean hotRow : new boolean[] {false, true}) {
-                SeriesFile file = io.rigscope.rig.demo.DemoPlan.file("d", quick, hotRow);
-                assertThat(file.startSut()).isTrue();
-                assertThat(file.plan().reconciliationSql()).contains("usage_events");
-                assertThat(file.watchTables()).containsExactly("usage_events", "api_keys");
-            }
-        }
-    }
-
     private static final String OWN = """
             target: {url: 'http://svc:8080'}
             database: postgresql://u@db/x

@@ -1,8 +1,7 @@
 package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.cloud.account.CouldNotLook;
-import io.rigscope.rig.cloud.account.Inventory;
+import io.rigscope.rig.cloud.account.AwsAccess;
 import io.rigscope.rig.pricing.PriceTable;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -33,10 +32,10 @@ final class CloudCheckCommand implements Callable<Integer> {
     public Integer call() {
         var access = aws.access(null);
         PriceTable prices = PriceTable.bundled();
-        Inventory.Result result;
+        AwsAccess.Inventory.Result result;
         try {
-            result = new Inventory(access, prices).look(series);
-        } catch (CouldNotLook e) {
+            result = new AwsAccess.Inventory(access, prices).look(series);
+        } catch (AwsAccess.CouldNotLook e) {
             System.err.println("rigscope cloud check: COULD NOT LOOK in " + access.region().id() + ": " + e.getMessage());
             return COULD_NOT_LOOK;
         }
@@ -45,11 +44,11 @@ final class CloudCheckCommand implements Callable<Integer> {
     }
 
     /** The console lines for {@code result}. */
-    static String render(Inventory.Result result, PriceTable prices) {
+    static String render(AwsAccess.Inventory.Result result, PriceTable prices) {
         StringBuilder b = new StringBuilder();
         double known = 0;
         int unknown = 0;
-        for (Inventory.Found f : result.found()) {
+        for (AwsAccess.Inventory.Found f : result.found()) {
             String price = f.hourlyUsd() == null ? "unknown USD/h (" + f.why() + ")"
                     : String.format(Locale.ROOT, "%.4f USD/h", f.hourlyUsd());
             b.append(String.format(Locale.ROOT, "%-7s %-30s series %-24s %s  %s%s%n", f.kept() ? "KEPT" : "REMAINS",

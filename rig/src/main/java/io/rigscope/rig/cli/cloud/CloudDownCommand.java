@@ -1,8 +1,7 @@
 package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.cloud.account.CouldNotLook;
-import io.rigscope.rig.cloud.account.Inventory;
+import io.rigscope.rig.cloud.account.AwsAccess;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.time.Duration;
 import java.util.List;
@@ -35,10 +34,10 @@ final class CloudDownCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var access = aws.access(null);
-        List<Inventory.Found> remaining;
+        List<AwsAccess.Inventory.Found> remaining;
         try {
             remaining = new StackLifecycle(access, System.out::println, poll).down(series, timeout);
-        } catch (CouldNotLook e) {
+        } catch (AwsAccess.CouldNotLook e) {
             System.err.println("rigscope cloud down: COULD NOT LOOK: " + e.getMessage());
             return CloudCheckCommand.COULD_NOT_LOOK;
         }

@@ -2,7 +2,7 @@ package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.cloud.account.CouldNotLook;
+import io.rigscope.rig.cloud.account.AwsAccess;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -33,7 +33,7 @@ final class CloudExtendCommand implements Callable<Integer> {
         }
         try {
             new StackLifecycle(aws.access(null), System.out::println, Duration.ofSeconds(5)).extend(series, by);
-        } catch (CouldNotLook e) {
+        } catch (AwsAccess.CouldNotLook e) {
             System.err.println("rigscope cloud extend: " + e.getMessage());
             return ExitCodes.ERROR;
         }

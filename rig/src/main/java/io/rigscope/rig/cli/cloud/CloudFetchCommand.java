@@ -1,7 +1,7 @@
 package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.cloud.account.CouldNotLook;
+import io.rigscope.rig.cloud.account.AwsAccess;
 import io.rigscope.rig.cloud.account.RemoteRun;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +30,7 @@ final class CloudFetchCommand implements Callable<Integer> {
     public Integer call() {
         try {
             new RemoteRun(aws.access(null), System.out::println, Duration.ofSeconds(5)).fetch(series, out);
-        } catch (CouldNotLook e) {
+        } catch (AwsAccess.CouldNotLook e) {
             System.err.println("rigscope cloud fetch: " + e.getMessage());
             return ExitCodes.ERROR;
         }

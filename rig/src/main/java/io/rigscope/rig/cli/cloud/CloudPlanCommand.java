@@ -1,11 +1,9 @@
 package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.cloud.CloudSection;
-import io.rigscope.rig.cloud.CloudSpec;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.cloud.template.CloudPlan;
 import io.rigscope.rig.cloud.template.StackTemplate;
 import io.rigscope.rig.pricing.PriceTable;
 import io.rigscope.rig.series.SeriesFile;
@@ -50,12 +48,12 @@ final class CloudPlanCommand implements Callable<Integer> {
     }
 
     /** A planned rig: its spec, template and priced plan. */
-    record Planned(CloudSpec spec, StackTemplate template, CloudPlan plan, String owner, Instant expiresAt) {
+    record Planned(CloudSection.Spec spec, StackTemplate template, StackTemplate.Plan plan, String owner, Instant expiresAt) {
     }
 
     /** Reads the file, writes {@code DIR/template.yaml} and prices it; shared with {@code cloud up}. */
     static Planned plan(Path config, String series, String owner, Path out, Clock clock) throws IOException {
-        CloudSpec spec = CloudSection.read(config, series);
+        CloudSection.Spec spec = CloudSection.read(config, series);
         SeriesFile.read(config, spec.series(), spec.series()); // the rest of the file is what cloud run will run
         String who = owner != null ? owner : System.getProperty("user.name", "unknown");
         if (who.isBlank() || !who.matches("[\\p{L}\\p{N} _.:/=+@-]{1,128}")) {
@@ -72,7 +70,7 @@ final class CloudPlanCommand implements Callable<Integer> {
         Files.createDirectories(out);
         Path file = out.resolve("template.yaml");
         Files.writeString(file, template.toYaml());
-        CloudPlan plan = CloudPlan.of(spec, template, file, expiresAt, PriceTable.bundled());
+        StackTemplate.Plan plan = StackTemplate.Plan.of(spec, template, file, expiresAt, PriceTable.bundled());
         return new Planned(spec, template, plan, who, expiresAt);
     }
 }

@@ -1,10 +1,8 @@
 package io.rigscope.rig.cli.cloud;
 
 import io.rigscope.rig.cloud.CloudSection;
-import io.rigscope.rig.cloud.CloudSpec;
-import io.rigscope.rig.cloud.RemoteSeries;
 import io.rigscope.rig.options.ExitCodes;
-import io.rigscope.rig.cloud.account.CouldNotLook;
+import io.rigscope.rig.cloud.account.AwsAccess;
 import io.rigscope.rig.cloud.account.RemoteRun;
 import io.rigscope.rig.series.SeriesFile;
 import java.io.IOException;
@@ -50,20 +48,20 @@ final class CloudRunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        CloudSpec spec = CloudSection.read(config, series);
+        CloudSection.Spec spec = CloudSection.read(config, series);
         Path local = dir != null ? dir : Path.of("rigscope-cloud", spec.series());
         var access = aws.access(spec.region());
         RemoteRun remote = new RemoteRun(access, System.out::println, poll);
         try {
             Map<String, String> outputs = remote.outputs(spec.series());
-            String seriesFile = RemoteSeries.seriesFile(config, spec, outputs);
+            String seriesFile = RemoteRun.Series.seriesFile(config, spec, outputs);
             SeriesFile.read(config + " (as load node 1 runs it)", seriesFile, spec.series(), spec.series());
             String bucket = RemoteRun.bucket(outputs);
             System.out.println("rigscope cloud run: series " + spec.series() + " on " + RemoteRun.loadNode1(outputs)
                     + ", target " + outputs.get("AppUrl") + ", rds " + outputs.get("DatabaseInstanceId"));
             int exit;
             try {
-                exit = remote.run(RemoteRun.loadNode1(outputs), RemoteSeries.script(spec, seriesFile, bucket), timeout,
+                exit = remote.run(RemoteRun.loadNode1(outputs), RemoteRun.Series.script(spec, seriesFile, bucket), timeout,
                         () -> remote.expiresAt(spec.series()));
             } catch (RemoteRun.ExpiryReached e) {
                 var remaining = new io.rigscope.rig.cloud.account.StackLifecycle(access, System.out::println, poll)
@@ -85,7 +83,7 @@ final class CloudRunCommand implements Callable<Integer> {
             ours.put("series-as-run.yaml", seriesFile.getBytes(StandardCharsets.UTF_8));
             remote.putEvidence(bucket, spec.series(), ours);
             return exit == 0 || exit == ExitCodes.GATES_FAILED ? exit : ExitCodes.ERROR;
-        } catch (CouldNotLook e) {
+        } catch (AwsAccess.CouldNotLook e) {
             System.err.println("rigscope cloud run: " + e.getMessage());
             return ExitCodes.ERROR;
         }

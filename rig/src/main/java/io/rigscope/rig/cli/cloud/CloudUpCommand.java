@@ -3,10 +3,9 @@ package io.rigscope.rig.cli.cloud;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rigscope.rig.cloud.CloudSection;
-import io.rigscope.rig.cloud.CloudSpec;
 import io.rigscope.rig.options.ExitCodes;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.cloud.account.CouldNotLook;
+import io.rigscope.rig.cloud.account.AwsAccess;
 import io.rigscope.rig.cloud.account.StackLifecycle;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -57,7 +56,7 @@ final class CloudUpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        CloudSpec spec0 = CloudSection.read(config, series);
+        CloudSection.Spec spec0 = CloudSection.read(config, series);
         Path dir = out != null ? out : Path.of("rigscope-cloud", spec0.series());
         Path jarFile = jar != null ? jar : runningJar();
         if (!Files.isRegularFile(jarFile)) {
@@ -76,7 +75,7 @@ final class CloudUpCommand implements Callable<Integer> {
         try {
             outcome = new StackLifecycle(aws.access(p.spec().region()), System.out::println, poll)
                     .up(p.spec(), p.template(), p.owner(), p.expiresAt(), jarFile, timeout);
-        } catch (CouldNotLook e) {
+        } catch (AwsAccess.CouldNotLook e) {
             System.err.println("rigscope cloud up: " + e.getMessage());
             return ExitCodes.ERROR;
         }

@@ -3,7 +3,7 @@ package io.rigscope.rig.cloud.account;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.rigscope.rig.cloud.CloudNames;
+import io.rigscope.rig.cloud.CloudSection;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -66,12 +66,12 @@ final class ExpirySchedule {
         ObjectNode trust = JSON.createObjectNode().put("Version", "2012-10-17");
         ObjectNode st = trust.putArray("Statement").addObject().put("Effect", "Allow").put("Action", "sts:AssumeRole");
         st.putObject("Principal").put("Service", "scheduler.amazonaws.com");
-        String arn = Inventory.call("iam:CreateRole", () -> iam.createRole(b -> b
-                .roleName(CloudNames.expiryRoleName(series)).path(Inventory.ROLE_PATH)
+        String arn = AwsAccess.Inventory.call("iam:CreateRole", () -> iam.createRole(b -> b
+                .roleName(CloudSection.Names.expiryRoleName(series)).path(AwsAccess.Inventory.ROLE_PATH)
                 .description("rigscope: deletes stack " + stackName + " at its expiry")
                 .assumeRolePolicyDocument(trust.toString())
-                .tags(t -> t.key(CloudNames.TAG_SERIES).value(series), t -> t.key(CloudNames.TAG_OWNER).value(owner),
-                        t -> t.key(CloudNames.TAG_EXPIRES_AT).value(expiresAt.toString())))).role().arn();
+                .tags(t -> t.key(CloudSection.Names.TAG_SERIES).value(series), t -> t.key(CloudSection.Names.TAG_OWNER).value(owner),
+                        t -> t.key(CloudSection.Names.TAG_EXPIRES_AT).value(expiresAt.toString())))).role().arn();
         ObjectNode policy = JSON.createObjectNode().put("Version", "2012-10-17");
         ArrayNode statements = policy.putArray("Statement");
         statements.addObject().put("Effect", "Allow").put("Action", "cloudformation:DeleteStack")
@@ -80,7 +80,7 @@ final class ExpirySchedule {
         DELETE_ACTIONS.forEach(via.putArray("Action")::add);
         via.putObject("Condition").putObject("ForAnyValue:StringEquals")
                 .put("aws:CalledVia", "cloudformation.amazonaws.com");
-        Inventory.call("iam:PutRolePolicy", () -> iam.putRolePolicy(b -> b.roleName(CloudNames.expiryRoleName(series))
+        AwsAccess.Inventory.call("iam:PutRolePolicy", () -> iam.putRolePolicy(b -> b.roleName(CloudSection.Names.expiryRoleName(series))
                 .policyName(POLICY).policyDocument(policy.toString())));
         return arn;
     }
@@ -94,8 +94,8 @@ final class ExpirySchedule {
         Instant giveUp = Instant.now().plus(roleWait);
         while (true) {
             try {
-                Inventory.call("scheduler:CreateSchedule", () -> scheduler.createSchedule(b -> b
-                        .name(CloudNames.scheduleName(series))
+                AwsAccess.Inventory.call("scheduler:CreateSchedule", () -> scheduler.createSchedule(b -> b
+                        .name(CloudSection.Names.scheduleName(series))
                         .description("rigscope: deletes stack " + stackName + " at its expiry")
                         .scheduleExpression(expression(at)).scheduleExpressionTimezone("UTC")
                         .flexibleTimeWindow(f -> f.mode(FlexibleTimeWindowMode.OFF))
@@ -103,7 +103,7 @@ final class ExpirySchedule {
                         .target(t -> t.arn(DELETE_STACK_TARGET).roleArn(roleArn)
                                 .input(JSON.createObjectNode().put("StackName", stackName).toString()))));
                 return;
-            } catch (CouldNotLook e) {
+            } catch (AwsAccess.CouldNotLook e) {
                 if (!(e.getCause() instanceof ValidationException) || Instant.now().isAfter(giveUp)) {
                     throw e;
                 }
@@ -114,10 +114,10 @@ final class ExpirySchedule {
 
     /** Moves the schedule to {@code at}, keeping everything else; returns the time it was set to before. */
     static Instant move(SchedulerClient scheduler, String series, Instant at) {
-        GetScheduleResponse s = Inventory.call("scheduler:GetSchedule", () -> scheduler.getSchedule(b -> b
-                .name(CloudNames.scheduleName(series))));
+        GetScheduleResponse s = AwsAccess.Inventory.call("scheduler:GetSchedule", () -> scheduler.getSchedule(b -> b
+                .name(CloudSection.Names.scheduleName(series))));
         Instant before = parse(s.scheduleExpression());
-        Inventory.call("scheduler:UpdateSchedule", () -> scheduler.updateSchedule(b -> b.name(s.name())
+        AwsAccess.Inventory.call("scheduler:UpdateSchedule", () -> scheduler.updateSchedule(b -> b.name(s.name())
                 .groupName(s.groupName()).description(s.description()).scheduleExpression(expression(at))
                 .scheduleExpressionTimezone(s.scheduleExpressionTimezone()).flexibleTimeWindow(s.flexibleTimeWindow())
                 .actionAfterCompletion(s.actionAfterCompletion()).state(s.state()).target(s.target())));
@@ -126,8 +126,8 @@ final class ExpirySchedule {
 
     /** When the schedule will run. */
     static Instant at(SchedulerClient scheduler, String series) {
-        return parse(Inventory.call("scheduler:GetSchedule", () -> scheduler.getSchedule(b -> b
-                .name(CloudNames.scheduleName(series)))).scheduleExpression());
+        return parse(AwsAccess.Inventory.call("scheduler:GetSchedule", () -> scheduler.getSchedule(b -> b
+                .name(CloudSection.Names.scheduleName(series)))).scheduleExpression());
     }
 
     /** Deletes the schedule and the role; true for each that existed. */
@@ -135,25 +135,25 @@ final class ExpirySchedule {
         boolean schedule = true;
         boolean role = true;
         try {
-            scheduler.deleteSchedule(b -> b.name(CloudNames.scheduleName(series)));
+            scheduler.deleteSchedule(b -> b.name(CloudSection.Names.scheduleName(series)));
         } catch (ResourceNotFoundException e) {
             schedule = false;
         } catch (RuntimeException e) {
-            throw CouldNotLook.of("scheduler:DeleteSchedule", e);
+            throw AwsAccess.CouldNotLook.of("scheduler:DeleteSchedule", e);
         }
         try {
-            iam.deleteRolePolicy(b -> b.roleName(CloudNames.expiryRoleName(series)).policyName(POLICY));
+            iam.deleteRolePolicy(b -> b.roleName(CloudSection.Names.expiryRoleName(series)).policyName(POLICY));
         } catch (NoSuchEntityException e) {
             // already gone
         } catch (RuntimeException e) {
-            throw CouldNotLook.of("iam:DeleteRolePolicy", e);
+            throw AwsAccess.CouldNotLook.of("iam:DeleteRolePolicy", e);
         }
         try {
-            iam.deleteRole(b -> b.roleName(CloudNames.expiryRoleName(series)));
+            iam.deleteRole(b -> b.roleName(CloudSection.Names.expiryRoleName(series)));
         } catch (NoSuchEntityException e) {
             role = false;
         } catch (RuntimeException e) {
-            throw CouldNotLook.of("iam:DeleteRole", e);
+            throw AwsAccess.CouldNotLook.of("iam:DeleteRole", e);
         }
         return new boolean[] {schedule, role};
     }

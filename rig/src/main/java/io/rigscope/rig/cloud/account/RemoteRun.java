@@ -1,7 +1,6 @@
 package io.rigscope.rig.cloud.account;
 
-import io.rigscope.rig.cloud.CloudNames;
-import io.rigscope.rig.cloud.RemoteSeries;
+import io.rigscope.rig.cloud.CloudSection;
 import io.rigscope.rig.cloud.template.StackTemplate;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,6 +23,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.ssm.SsmClient;
 import software.amazon.awssdk.services.ssm.model.GetCommandInvocationResponse;
 import software.amazon.awssdk.services.ssm.model.InvocationDoesNotExistException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.rigscope.rig.plan.ScenarioSpec;
+import io.rigscope.sut.SutContract;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 /**
  * A series run on load node 1 through SSM Run Command ({@code AWS-RunShellScript}), its console lines printed as they
@@ -46,9 +52,9 @@ public final class RemoteRun {
     /** The rig's expiry: its stack's {@code rigscope:expires-at} tag (which {@code cloud extend} moves). */
     public Instant expiresAt(String series) {
         try (CloudFormationClient cfn = aws.cloudFormation()) {
-            return Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
-                    .stackName(CloudNames.stackName(series))).stacks().get(0)).tags().stream()
-                    .filter(t -> t.key().equals(CloudNames.TAG_EXPIRES_AT)).map(t -> Instant.parse(t.value()))
+            return AwsAccess.Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
+                    .stackName(CloudSection.Names.stackName(series))).stacks().get(0)).tags().stream()
+                    .filter(t -> t.key().equals(CloudSection.Names.TAG_EXPIRES_AT)).map(t -> Instant.parse(t.value()))
                     .findFirst().orElse(Instant.MAX);
         }
     }
@@ -56,8 +62,8 @@ public final class RemoteRun {
     /** The series' stack outputs (DescribeStacks). */
     public Map<String, String> outputs(String series) {
         try (CloudFormationClient cfn = aws.cloudFormation()) {
-            Stack s = Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
-                    .stackName(CloudNames.stackName(series))).stacks().get(0));
+            Stack s = AwsAccess.Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
+                    .stackName(CloudSection.Names.stackName(series))).stacks().get(0));
             if (!"CREATE_COMPLETE".equals(s.stackStatusAsString()) && !"UPDATE_COMPLETE".equals(s.stackStatusAsString())) {
                 throw new IllegalStateException("stack " + s.stackName() + " is " + s.stackStatusAsString());
             }
@@ -98,7 +104,7 @@ public final class RemoteRun {
     public int run(String instanceId, List<String> commands, Duration timeout,
                    java.util.function.Supplier<Instant> expiresAt) {
         try (SsmClient ssm = aws.ssm()) {
-            String commandId = Inventory.call("ssm:SendCommand", () -> ssm.sendCommand(b -> b
+            String commandId = AwsAccess.Inventory.call("ssm:SendCommand", () -> ssm.sendCommand(b -> b
                     .documentName("AWS-RunShellScript").instanceIds(instanceId).comment("rigscope cloud run")
                     .timeoutSeconds(600)
                     .parameters(Map.of("commands", commands,
@@ -113,7 +119,7 @@ public final class RemoteRun {
                 } catch (InvocationDoesNotExistException e) {
                     r = null; // SSM takes a moment to register the invocation
                 } catch (RuntimeException e) {
-                    throw CouldNotLook.of("ssm:GetCommandInvocation", e);
+                    throw AwsAccess.CouldNotLook.of("ssm:GetCommandInvocation", e);
                 }
                 if (r != null) {
                     String text = r.standardOutputContent() == null ? "" : r.standardOutputContent();
@@ -150,10 +156,10 @@ public final class RemoteRun {
     /** Puts each file as {@code evidence/SERIES/NAME} beside what the node wrote. */
     public void putEvidence(String bucket, String series, Map<String, byte[]> files) {
         try (S3Client s3 = aws.s3()) {
-            files.forEach((name, bytes) -> Inventory.call("s3:PutObject", () -> s3.putObject(b -> b.bucket(bucket)
-                    .key(RemoteSeries.EVIDENCE_PREFIX + series + "/" + name), RequestBody.fromBytes(bytes))));
+            files.forEach((name, bytes) -> AwsAccess.Inventory.call("s3:PutObject", () -> s3.putObject(b -> b.bucket(bucket)
+                    .key(Series.EVIDENCE_PREFIX + series + "/" + name), RequestBody.fromBytes(bytes))));
         }
-        out.accept("evidence: " + files.keySet() + " put in s3://" + bucket + "/" + RemoteSeries.EVIDENCE_PREFIX
+        out.accept("evidence: " + files.keySet() + " put in s3://" + bucket + "/" + Series.EVIDENCE_PREFIX
                 + series + "/");
     }
 
@@ -161,8 +167,8 @@ public final class RemoteRun {
     public byte[] stackEvents(String series) {
         try (CloudFormationClient cfn = aws.cloudFormation()) {
             List<String> lines = new ArrayList<>();
-            Inventory.call("cloudformation:DescribeStackEvents", () -> cfn.describeStackEventsPaginator(b -> b
-                    .stackName(CloudNames.stackName(series))).stackEvents().stream().toList()).forEach(e -> {
+            AwsAccess.Inventory.call("cloudformation:DescribeStackEvents", () -> cfn.describeStackEventsPaginator(b -> b
+                    .stackName(CloudSection.Names.stackName(series))).stackEvents().stream().toList()).forEach(e -> {
                         var n = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
                                 .put("timestamp", String.valueOf(e.timestamp())).put("logical_id", e.logicalResourceId())
                                 .put("type", e.resourceType()).put("status", e.resourceStatusAsString())
@@ -180,25 +186,25 @@ public final class RemoteRun {
     public List<Path> fetch(String series, Path dir) {
         String bucket;
         try (ResourceGroupsTaggingApiClient tagging = aws.tagging()) {
-            bucket = Inventory.call("tagging:GetResources", () -> tagging.getResourcesPaginator(b -> b
-                    .resourceTypeFilters("s3").tagFilters(f -> f.key(CloudNames.TAG_SERIES).values(series),
-                            f -> f.key(CloudNames.TAG_ROLE).values(CloudNames.ROLE_EVIDENCE)))
+            bucket = AwsAccess.Inventory.call("tagging:GetResources", () -> tagging.getResourcesPaginator(b -> b
+                    .resourceTypeFilters("s3").tagFilters(f -> f.key(CloudSection.Names.TAG_SERIES).values(series),
+                            f -> f.key(CloudSection.Names.TAG_ROLE).values(CloudSection.Names.ROLE_EVIDENCE)))
                     .resourceTagMappingList().stream().map(m -> m.resourceARN()).toList())
                     .stream().findFirst().map(arn -> arn.substring(arn.lastIndexOf(':') + 1))
-                    .orElseThrow(() -> new IllegalStateException("no evidence bucket tagged " + CloudNames.TAG_SERIES
+                    .orElseThrow(() -> new IllegalStateException("no evidence bucket tagged " + CloudSection.Names.TAG_SERIES
                             + "=" + series + " in " + aws.region().id()));
         }
-        String prefix = RemoteSeries.EVIDENCE_PREFIX + series + "/";
+        String prefix = Series.EVIDENCE_PREFIX + series + "/";
         List<Path> written = new ArrayList<>();
         try (S3Client s3 = aws.s3()) {
-            List<S3Object> objects = Inventory.call("s3:ListObjectsV2", () -> s3.listObjectsV2Paginator(b -> b
+            List<S3Object> objects = AwsAccess.Inventory.call("s3:ListObjectsV2", () -> s3.listObjectsV2Paginator(b -> b
                     .bucket(bucket).prefix(prefix)).contents().stream().toList());
             for (S3Object o : objects) {
                 Path target = dir.resolve(o.key().substring(prefix.length())).normalize();
                 if (!target.startsWith(dir.normalize()) || o.key().endsWith("/")) {
                     continue; // a key that would land outside DIR is not written
                 }
-                byte[] bytes = Inventory.call("s3:GetObject", () -> s3.getObjectAsBytes(b -> b.bucket(bucket)
+                byte[] bytes = AwsAccess.Inventory.call("s3:GetObject", () -> s3.getObjectAsBytes(b -> b.bucket(bucket)
                         .key(o.key())).asByteArray());
                 try {
                     Files.createDirectories(target.getParent());
@@ -222,5 +228,82 @@ public final class RemoteRun {
     public static String loadNode1(Map<String, String> outputs) {
         return Objects.requireNonNull(outputs.get(StackTemplate.loadNode(1) + "InstanceId"),
                 "the stack has no LoadNode1InstanceId output");
+    }
+
+    /**
+     * What {@code cloud run} sends to load node 1: the series file as the node must read it (its {@code cloud:} section
+     * out; {@code target} the app node; {@code rds:} the stack's instance; the local-only keys out) and the shell script
+     * (SSM {@code AWS-RunShellScript}) that runs it and copies the evidence to the bucket.
+     */
+    public static final class Series {
+
+        /** Where the node writes the evidence, and the bucket prefix it goes to ({@code evidence/SERIES/}). */
+        public static final String EVIDENCE_PREFIX = "evidence/";
+        private static final List<String> LOCAL_ONLY = List.of("cloud", "database", "pglog", "pglog_prefix", "pgdata");
+        private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+        private Series() {
+        }
+
+        /**
+         * The series file the node runs.
+         *
+         * @param outputs the stack's outputs (AppUrl, DatabaseInstanceId)
+         */
+        public static String seriesFile(Path config, CloudSection.Spec spec, Map<String, String> outputs) {
+            ObjectNode root = (ObjectNode) ScenarioSpec.Yaml.readFile(config).deepCopy();
+            LOCAL_ONLY.forEach(root::remove);
+            root.put("series", spec.series());
+            ObjectNode target = root.has("target") && root.get("target").isObject() ? (ObjectNode) root.get("target")
+                    : root.putObject("target");
+            target.remove("pid");
+            target.put("url", required(outputs, "AppUrl"));
+            if (spec.app() == null || spec.app().image() == null) {
+                // the app node runs the reference SUT: its key and tenant, as rigscope would use when it starts one
+                if (!target.has("api_key")) {
+                    target.put("api_key", SutContract.API_KEY);
+                }
+                if (!target.has("tenant")) {
+                    target.put("tenant", SutContract.TENANT);
+                }
+            }
+            ObjectNode rds = root.putObject("rds");
+            rds.put("db_instance", required(outputs, "DatabaseInstanceId"));
+            rds.put("region", spec.region());
+            try {
+                return YAML.writeValueAsString(root);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** The script load node 1 runs: the series, then its evidence to {@code s3://bucket/evidence/SERIES/}. */
+        public static List<String> script(CloudSection.Spec spec, String seriesFile, String bucket) {
+            String b64 = Base64.getEncoder().encodeToString(seriesFile.getBytes(StandardCharsets.UTF_8));
+            String dest = "s3://" + bucket + "/" + EVIDENCE_PREFIX + spec.series() + "/";
+            return List.of(
+                    "set -uo pipefail",
+                    "cd /opt/rigscope",
+                    "test -f /opt/rigscope/ready || { echo 'rigscope: this node is still installing (no /opt/rigscope/ready)'; exit 3; }",
+                    "set -a; . /opt/rigscope/pg.env; set +a",
+                    "echo '" + b64 + "' | base64 -d > series.yaml",
+                    "rm -rf evidence && mkdir -p evidence",
+                    "rigscope run --config series.yaml --pg \"$RIGSCOPE_PG\" --data-dir /opt/rigscope/kafka"
+                            + " --out evidence/records.jsonl --report-json evidence/report.json"
+                            + " --report-md evidence/report.md --report-html evidence/report.html",
+                    "status=$?",
+                    "cp series.yaml evidence/series.yaml",
+                    "aws s3 cp --recursive --region " + spec.region() + " evidence " + dest,
+                    "echo \"rigscope: run exited $status; evidence in " + dest + "\"",
+                    "exit $status");
+        }
+
+        private static String required(Map<String, String> outputs, String key) {
+            String v = outputs.get(key);
+            if (v == null || v.isBlank()) {
+                throw new IllegalStateException("the stack has no output " + key + " (was it made by this rigscope?)");
+            }
+            return v;
+        }
     }
 }

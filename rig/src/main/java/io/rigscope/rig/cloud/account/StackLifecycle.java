@@ -1,7 +1,6 @@
 package io.rigscope.rig.cloud.account;
 
-import io.rigscope.rig.cloud.CloudNames;
-import io.rigscope.rig.cloud.CloudSpec;
+import io.rigscope.rig.cloud.CloudSection;
 import io.rigscope.rig.cloud.template.StackTemplate;
 import io.rigscope.rig.pricing.PriceTable;
 import java.nio.file.Files;
@@ -32,7 +31,7 @@ import software.amazon.awssdk.services.scheduler.SchedulerClient;
 /**
  * Stands a rig up ({@link #up}), moves its expiry ({@link #extend}) and deletes it ({@link #down}). Every step prints
  * one line through {@code out}; stack events are printed as CloudFormation reports them (DescribeStackEvents, polled).
- * Calls that fail are {@link CouldNotLook}.
+ * Calls that fail are {@link AwsAccess.CouldNotLook}.
  */
 public final class StackLifecycle {
 
@@ -74,7 +73,7 @@ public final class StackLifecycle {
      * {@code jar} to the evidence bucket as soon as the bucket exists, and waits until the stack is created or has
      * failed. A failed create is deleted (CloudFormation's OnFailure DELETE), and the schedule and role with it.
      */
-    public Outcome up(CloudSpec spec, StackTemplate template, String owner, Instant expiresAt, Path jar,
+    public Outcome up(CloudSection.Spec spec, StackTemplate template, String owner, Instant expiresAt, Path jar,
                       Duration timeout) {
         String yaml = template.toYaml();
         if (yaml.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > TEMPLATE_BODY_MAX_BYTES) {
@@ -91,20 +90,20 @@ public final class StackLifecycle {
             try {
                 ExpirySchedule.create(scheduler, spec.series(), stack, roleArn, expiresAt, Duration.ofMinutes(2),
                         sleeper);
-                out.accept("expiry schedule " + CloudNames.scheduleName(spec.series()) + ": DeleteStack " + stack
+                out.accept("expiry schedule " + CloudSection.Names.scheduleName(spec.series()) + ": DeleteStack " + stack
                         + " at " + expiresAt + " (EventBridge Scheduler, outside the stack)");
-                stackId = Inventory.call("cloudformation:CreateStack", () -> cfn.createStack(b -> b
+                stackId = AwsAccess.Inventory.call("cloudformation:CreateStack", () -> cfn.createStack(b -> b
                         .stackName(stack).templateBody(yaml).onFailure(OnFailure.DELETE)
                         .capabilities(Capability.CAPABILITY_IAM)
-                        .tags(t -> t.key(CloudNames.TAG_SERIES).value(spec.series()),
-                                t -> t.key(CloudNames.TAG_OWNER).value(owner),
-                                t -> t.key(CloudNames.TAG_EXPIRES_AT).value(expiresAt.toString())))).stackId();
-            } catch (CouldNotLook e) {
+                        .tags(t -> t.key(CloudSection.Names.TAG_SERIES).value(spec.series()),
+                                t -> t.key(CloudSection.Names.TAG_OWNER).value(owner),
+                                t -> t.key(CloudSection.Names.TAG_EXPIRES_AT).value(expiresAt.toString())))).stackId();
+            } catch (AwsAccess.CouldNotLook e) {
                 // nothing was created: the role and schedule made for it go too (best effort; check names leftovers)
                 try {
                     ExpirySchedule.delete(scheduler, iam, spec.series());
                     out.accept("expiry schedule and role deleted (no stack was created)");
-                } catch (CouldNotLook cleanup) {
+                } catch (AwsAccess.CouldNotLook cleanup) {
                     out.accept("could not delete the expiry schedule or role: " + cleanup.getMessage());
                 }
                 throw e;
@@ -127,7 +126,7 @@ public final class StackLifecycle {
             StackEvent failed = firstFailure(cfn, stackId).orElse(null);
             if (!done.stackStatusAsString().startsWith("DELETE_COMPLETE")) {
                 out.accept("deleting what the failed create left (" + done.stackStatusAsString() + ")");
-                Inventory.call("cloudformation:DeleteStack", () -> cfn.deleteStack(b -> b.stackName(stackId)));
+                AwsAccess.Inventory.call("cloudformation:DeleteStack", () -> cfn.deleteStack(b -> b.stackName(stackId)));
                 follow(cfn, stackId, timeout, seen, e -> { });
             }
             ExpirySchedule.delete(scheduler, iam, spec.series());
@@ -144,7 +143,7 @@ public final class StackLifecycle {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("cannot read " + jar, e);
         }
-        Inventory.call("s3:PutObject", () -> s3.putObject(b -> b.bucket(bucket).key(StackTemplate.JAR_KEY),
+        AwsAccess.Inventory.call("s3:PutObject", () -> s3.putObject(b -> b.bucket(bucket).key(StackTemplate.JAR_KEY),
                 RequestBody.fromFile(jar)));
         out.accept(String.format(java.util.Locale.ROOT, "uploaded %s (%.1f MB) to s3://%s/%s: the nodes install it",
                 jar.getFileName(), bytes / 1e6, bucket, StackTemplate.JAR_KEY));
@@ -161,9 +160,9 @@ public final class StackLifecycle {
         Instant giveUp = Instant.now().plus(timeout);
         while (true) {
             // the status first, then the events: every event up to a final status is printed before returning
-            Stack s = Inventory.call("cloudformation:DescribeStacks",
+            Stack s = AwsAccess.Inventory.call("cloudformation:DescribeStacks",
                     () -> cfn.describeStacks(b -> b.stackName(stackId)).stacks().get(0));
-            List<StackEvent> events = new ArrayList<>(Inventory.call("cloudformation:DescribeStackEvents",
+            List<StackEvent> events = new ArrayList<>(AwsAccess.Inventory.call("cloudformation:DescribeStackEvents",
                     () -> cfn.describeStackEvents(b -> b.stackName(stackId)).stackEvents()));
             java.util.Collections.reverse(events);
             for (StackEvent e : events) {
@@ -187,7 +186,7 @@ public final class StackLifecycle {
     }
 
     private static Optional<StackEvent> firstFailure(CloudFormationClient cfn, String stackId) {
-        List<StackEvent> events = new ArrayList<>(Inventory.call("cloudformation:DescribeStackEvents",
+        List<StackEvent> events = new ArrayList<>(AwsAccess.Inventory.call("cloudformation:DescribeStackEvents",
                 () -> cfn.describeStackEvents(b -> b.stackName(stackId)).stackEvents()));
         java.util.Collections.reverse(events);
         return events.stream().filter(e -> "CREATE_FAILED".equals(e.resourceStatusAsString())
@@ -206,26 +205,26 @@ public final class StackLifecycle {
             Instant before = ExpirySchedule.at(scheduler, series);
             Instant after = before.plus(by);
             ExpirySchedule.move(scheduler, series, after);
-            out.accept("expiry schedule " + CloudNames.scheduleName(series) + ": " + before + " -> " + after);
+            out.accept("expiry schedule " + CloudSection.Names.scheduleName(series) + ": " + before + " -> " + after);
             List<String> arns = new ArrayList<>();
-            Inventory.call("tagging:GetResources", () -> tagging.getResourcesPaginator(b -> b.tagFilters(f -> f
-                    .key(CloudNames.TAG_SERIES).values(series))).resourceTagMappingList().stream()
+            AwsAccess.Inventory.call("tagging:GetResources", () -> tagging.getResourcesPaginator(b -> b.tagFilters(f -> f
+                    .key(CloudSection.Names.TAG_SERIES).values(series))).resourceTagMappingList().stream()
                     .map(m -> m.resourceARN()).toList()).forEach(arns::add);
             // the stack itself (its tag is what check shows beside it)
-            String stackId = Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
-                    .stackName(CloudNames.stackName(series))).stacks().get(0).stackId());
+            String stackId = AwsAccess.Inventory.call("cloudformation:DescribeStacks", () -> cfn.describeStacks(b -> b
+                    .stackName(CloudSection.Names.stackName(series))).stacks().get(0).stackId());
             if (!arns.contains(stackId)) {
                 arns.add(stackId);
             }
             for (int i = 0; i < arns.size(); i += 20) {
                 List<String> batch = arns.subList(i, Math.min(arns.size(), i + 20));
-                var r = Inventory.call("tagging:TagResources", () -> tagging.tagResources(b -> b.resourceARNList(batch)
-                        .tags(Map.of(CloudNames.TAG_EXPIRES_AT, after.toString()))));
+                var r = AwsAccess.Inventory.call("tagging:TagResources", () -> tagging.tagResources(b -> b.resourceARNList(batch)
+                        .tags(Map.of(CloudSection.Names.TAG_EXPIRES_AT, after.toString()))));
                 if (r.hasFailedResourcesMap() && !r.failedResourcesMap().isEmpty()) {
                     out.accept("could not re-tag: " + r.failedResourcesMap().keySet());
                 }
             }
-            out.accept(arns.size() + " resources tagged " + CloudNames.TAG_EXPIRES_AT + "=" + after);
+            out.accept(arns.size() + " resources tagged " + CloudSection.Names.TAG_EXPIRES_AT + "=" + after);
             return after;
         }
     }
@@ -234,8 +233,8 @@ public final class StackLifecycle {
      * Deletes the stack, the schedule and the role, then waits until nothing tagged with the series remains (the
      * evidence bucket, kept on purpose, aside). Returns what still remains at {@code timeout} (empty when clean).
      */
-    public List<Inventory.Found> down(String series, Duration timeout) {
-        String stack = CloudNames.stackName(series);
+    public List<AwsAccess.Inventory.Found> down(String series, Duration timeout) {
+        String stack = CloudSection.Names.stackName(series);
         try (CloudFormationClient cfn = aws.cloudFormation(); SchedulerClient scheduler = aws.scheduler();
              IamClient iam = aws.iam()) {
             Optional<Stack> s;
@@ -243,18 +242,18 @@ public final class StackLifecycle {
                 s = Optional.of(cfn.describeStacks(b -> b.stackName(stack)).stacks().get(0));
             } catch (CloudFormationException e) {
                 if (e.statusCode() != 400 || e.getMessage() == null || !e.getMessage().contains("does not exist")) {
-                    throw CouldNotLook.of("cloudformation:DescribeStacks", e);
+                    throw AwsAccess.CouldNotLook.of("cloudformation:DescribeStacks", e);
                 }
                 s = Optional.empty();
             } catch (RuntimeException e) {
-                throw CouldNotLook.of("cloudformation:DescribeStacks", e);
+                throw AwsAccess.CouldNotLook.of("cloudformation:DescribeStacks", e);
             }
             if (s.isPresent()) {
                 String id = s.get().stackId();
                 Set<String> seen = new HashSet<>(); // the events before the delete are not news
-                Inventory.call("cloudformation:DescribeStackEvents", () -> cfn.describeStackEvents(b -> b.stackName(id))
+                AwsAccess.Inventory.call("cloudformation:DescribeStackEvents", () -> cfn.describeStackEvents(b -> b.stackName(id))
                         .stackEvents()).forEach(e -> seen.add(e.eventId()));
-                Inventory.call("cloudformation:DeleteStack", () -> cfn.deleteStack(b -> b.stackName(id)));
+                AwsAccess.Inventory.call("cloudformation:DeleteStack", () -> cfn.deleteStack(b -> b.stackName(id)));
                 out.accept("deleting stack " + id);
                 Stack gone = follow(cfn, id, timeout, seen, e -> { });
                 out.accept("stack " + gone.stackStatusAsString());
@@ -262,7 +261,7 @@ public final class StackLifecycle {
                     // the schedule and role stay: the expiry can still retry the delete; check names what is left
                     out.accept("the delete did not complete: " + (gone.stackStatusReason() == null ? ""
                             : gone.stackStatusReason()));
-                    return new Inventory(aws, PriceTable.bundled()).look(series).remaining();
+                    return new AwsAccess.Inventory(aws, PriceTable.bundled()).look(series).remaining();
                 }
             } else {
                 out.accept("no stack " + stack);
@@ -271,10 +270,10 @@ public final class StackLifecycle {
             out.accept("expiry schedule " + (deleted[0] ? "deleted" : "already gone") + ", role "
                     + (deleted[1] ? "deleted" : "already gone"));
         }
-        Inventory inventory = new Inventory(aws, PriceTable.bundled());
+        AwsAccess.Inventory inventory = new AwsAccess.Inventory(aws, PriceTable.bundled());
         Instant giveUp = Instant.now().plus(timeout);
         while (true) {
-            List<Inventory.Found> remaining = inventory.look(series).remaining();
+            List<AwsAccess.Inventory.Found> remaining = inventory.look(series).remaining();
             if (remaining.isEmpty() || Instant.now().isAfter(giveUp)) {
                 return remaining;
             }

@@ -1,6 +1,6 @@
 package io.rigscope.rig.cloud.template;
 
-import io.rigscope.rig.cloud.CloudSpec;
+import io.rigscope.rig.cloud.CloudSection;
 import java.util.Map;
 
 /**
@@ -15,7 +15,7 @@ final class NodeUserData {
     }
 
     /** Every node's common part. */
-    private static String base(CloudSpec spec, String extraPackages) {
+    private static String base(CloudSection.Spec spec, String extraPackages) {
         int pg = spec.database().majorVersion();
         return "#!/bin/bash\n"
                 + "# rigscope node (rigscope cloud plan): Java 17, psql and pgbench, rigscope from the stack's bucket\n"
@@ -43,13 +43,13 @@ final class NodeUserData {
     }
 
     /** A load node: the common part only ({@code cloud run} starts the series through SSM). */
-    static String load(CloudSpec spec) {
+    static String load(CloudSection.Spec spec) {
         return base(spec, "") + "touch /opt/rigscope/ready\n";
     }
 
     /** The app node: the common part, then the service. */
-    static String app(CloudSpec spec) {
-        CloudSpec.App app = spec.app();
+    static String app(CloudSection.Spec spec) {
+        CloudSection.Spec.App app = spec.app();
         if (app == null || app.image() == null) {
             return base(spec, "") + "systemd-run --unit rigscope-sut --property=EnvironmentFile=/opt/rigscope/pg.env "
                     + "/usr/local/bin/rigscope sut --migrate --bind 0.0.0.0 --port " + spec.appPort() + "\n"

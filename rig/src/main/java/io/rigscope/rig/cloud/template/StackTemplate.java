@@ -11,9 +11,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import io.rigscope.rig.cloud.CloudNames;
 import io.rigscope.rig.cloud.CloudSection;
-import io.rigscope.rig.cloud.CloudSpec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,9 +19,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.rigscope.rig.pricing.PriceTable;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.OptionalDouble;
 
 /**
- * The one CloudFormation template a {@link CloudSpec} becomes: a VPC with one public subnet in the rig's AZ (and a
+ * The one CloudFormation template a {@link CloudSection.Spec} becomes: a VPC with one public subnet in the rig's AZ (and a
  * second, empty one the DB subnet group needs), the RDS instance, the app node, the load nodes and the evidence
  * bucket. The rules it meets (monitoring, logs, deletion, network, tags) are listed in docs/cloud.md; the suite checks
  * it against AWS's published resource specification (StackTemplateSpecTest).
@@ -83,12 +88,12 @@ public record StackTemplate(Map<String, Object> parameters, List<Resource> resou
     }
 
     /** The RDS instance's identifier (the stack's name). */
-    public static String dbInstanceIdentifier(CloudSpec spec) {
+    public static String dbInstanceIdentifier(CloudSection.Spec spec) {
         return spec.stackName();
     }
 
     /** The RDS parameter group family of the spec's engine: {@code postgres16}. */
-    public static String parameterFamily(CloudSpec spec) {
+    public static String parameterFamily(CloudSection.Spec spec) {
         return "postgres" + spec.database().majorVersion();
     }
 
@@ -104,7 +109,7 @@ public record StackTemplate(Map<String, Object> parameters, List<Resource> resou
      * @param owner the {@code rigscope:owner} tag's value
      * @param expiresAt the {@code rigscope:expires-at} tag's value
      */
-    public static StackTemplate of(CloudSpec spec, String owner, Instant expiresAt) {
+    public static StackTemplate of(CloudSection.Spec spec, String owner, Instant expiresAt) {
         return new Builder(spec, owner, expiresAt).build();
     }
 
@@ -139,14 +144,14 @@ public record StackTemplate(Map<String, Object> parameters, List<Resource> resou
     }
 
     private static final class Builder {
-        private final CloudSpec spec;
+        private final CloudSection.Spec spec;
         private final String owner;
         private final Instant expiresAt;
         private final List<Resource> resources = new ArrayList<>();
         private final Map<String, Object> parameters = new LinkedHashMap<>();
         private final Map<String, Object> outputs = new LinkedHashMap<>();
 
-        Builder(CloudSpec spec, String owner, Instant expiresAt) {
+        Builder(CloudSection.Spec spec, String owner, Instant expiresAt) {
             this.spec = Objects.requireNonNull(spec, "spec");
             this.owner = Objects.requireNonNull(owner, "owner");
             this.expiresAt = Objects.requireNonNull(expiresAt, "expiresAt");
@@ -168,9 +173,9 @@ public record StackTemplate(Map<String, Object> parameters, List<Resource> resou
         private List<Object> tags(String name, Map<String, String> extra) {
             List<Object> tags = new ArrayList<>();
             tags.add(map("Key", "Name", "Value", spec.stackName() + "-" + name));
-            tags.add(map("Key", CloudNames.TAG_SERIES, "Value", spec.series()));
-            tags.add(map("Key", CloudNames.TAG_OWNER, "Value", owner));
-            tags.add(map("Key", CloudNames.TAG_EXPIRES_AT, "Value", expiresAt.toString()));
+            tags.add(map("Key", CloudSection.Names.TAG_SERIES, "Value", spec.series()));
+            tags.add(map("Key", CloudSection.Names.TAG_OWNER, "Value", owner));
+            tags.add(map("Key", CloudSection.Names.TAG_EXPIRES_AT, "Value", expiresAt.toString()));
             extra.forEach((k, v) -> tags.add(map("Key", k, "Value", v)));
             return tags;
         }
@@ -233,7 +238,7 @@ public record StackTemplate(Map<String, Object> parameters, List<Resource> resou
         }
 
         private void database() {
-            CloudSpec.Database db = spec.database();
+            CloudSection.Spec.Database db = spec.database();
             String id = dbInstanceIdentifier(spec);
             add("DatabaseSubnetGroup", "AWS::RDS::DBSubnetGroup", map("DBSubnetGroupDescription",
                     "rigscope: the rig's AZ and the spare one RDS requires",
@@ -249,7 +254,7 @@ public record StackTemplate(Map<String, Object> parameters, List<Resource> resou
             // the exported postgresql log's group, made here so the stack deletes it (RDS would make one that stays)
             add("DatabaseLogGroup", "AWS::Logs::LogGroup", map("LogGroupName", "/aws/rds/instance/" + id + "/postgresql",
                     "RetentionInDays", 1, "Tags", tags("db-log")), "Delete");
-            CloudSpec.Storage s = db.storage();
+            CloudSection.Spec.Storage s = db.storage();
             add(DATABASE, "AWS::RDS::DBInstance", map(
                     "DBInstanceIdentifier", id,
                     "Engine", "postgres",
@@ -290,7 +295,7 @@ public record StackTemplate(Map<String, Object> parameters, List<Resource> resou
                     // the jar the nodes install is gone a day later; the evidence stays
                     "LifecycleConfiguration", map("Rules", List.of(map("Id", "rig-jar", "Status", "Enabled",
                             "Prefix", "rig/", "ExpirationInDays", 1))),
-                    "Tags", tags("evidence", Map.of(CloudNames.TAG_ROLE, CloudNames.ROLE_EVIDENCE))), "Retain");
+                    "Tags", tags("evidence", Map.of(CloudSection.Names.TAG_ROLE, CloudSection.Names.ROLE_EVIDENCE))), "Retain");
             add("NodeRole", "AWS::IAM::Role", map(
                     "AssumeRolePolicyDocument", trust("ec2.amazonaws.com"),
                     "ManagedPolicyArns", List.of(sub("arn:${AWS::Partition}:iam::aws:policy/AmazonSSMManagedInstanceCore")),
@@ -339,6 +344,151 @@ public record StackTemplate(Map<String, Object> parameters, List<Resource> resou
                 outputs.put(loadNode(i) + "PrivateIp", map("Value", getAtt(loadNode(i), "PrivateIp")));
             }
             outputs.put("EvidenceBucketName", map("Value", ref(EVIDENCE_BUCKET)));
+        }
+    }
+
+    /**
+     * What {@code cloud plan} prints: every resource of the template with its hourly price, the total, the region, AZ and
+     * expiry. A resource AWS does not bill by the hour costs 0; one whose price the table does not know has a null price
+     * and says why (the total then counts what is known and says so).
+     *
+     * @param template where the template was written
+     * @param region the region
+     * @param availabilityZone the AZ
+     * @param expiresAt when the rig deletes itself, if stood up now
+     * @param resources every resource, in template order
+     * @param pricesFrom the price table's date and source
+     * @param publicIpv4Addresses how many public IPv4 addresses the nodes hold (billed hourly; not in the price table)
+     */
+    public record Plan(Path template, String region, String availabilityZone, Instant expiresAt,
+                            List<Priced> resources, String pricesFrom, int publicIpv4Addresses) {
+
+        public Plan {
+            Objects.requireNonNull(template, "template");
+            resources = List.copyOf(resources);
+        }
+
+        /**
+         * One resource's price.
+         *
+         * @param logicalId its id in the template
+         * @param type its CloudFormation type
+         * @param hourlyUsd USD per hour, or null when unknown
+         * @param why why it is unknown (null when known)
+         * @param detail how the figure is made up (printed in the table), or empty
+         */
+        public record Priced(String logicalId, String type, Double hourlyUsd, String why, String detail) {
+        }
+
+        /** The sum of the known hourly prices, USD. */
+        public double hourlyUsdTotal() {
+            return resources.stream().filter(r -> r.hourlyUsd() != null).mapToDouble(Priced::hourlyUsd).sum();
+        }
+
+        /** True when some resource's price is unknown (the total is then a lower bound). */
+        public boolean totalIsPartial() {
+            return resources.stream().anyMatch(r -> r.hourlyUsd() == null);
+        }
+
+        /** Prices every resource of {@code template}. */
+        public static Plan of(CloudSection.Spec spec, StackTemplate template, Path written, Instant expiresAt,
+                                  PriceTable prices) {
+            List<Priced> out = new ArrayList<>();
+            for (StackTemplate.Resource r : template.resources()) {
+                out.add(switch (r.type()) {
+                    case "AWS::RDS::DBInstance" -> database(spec, r, prices);
+                    case "AWS::EC2::Instance" -> node(spec, r, prices);
+                    default -> new Priced(r.logicalId(), r.type(), 0.0, null, "");
+                });
+            }
+            int nodes = 1 + spec.load().count();
+            return new Plan(written, spec.region(), spec.availabilityZone(), expiresAt, out,
+                    "price table " + prices.date() + " (" + prices.source() + ")", nodes);
+        }
+
+        private static Priced database(CloudSection.Spec spec, StackTemplate.Resource r, PriceTable prices) {
+            CloudSection.Spec.Database db = spec.database();
+            CloudSection.Spec.Storage s = db.storage();
+            PriceTable.RdsShape shape = new PriceTable.RdsShape(spec.region(), db.instanceClass(), false, s.type(),
+                    s.sizeGb(), s.iops() == null ? s.includedIops() : s.iops(),
+                    s.throughputMibps() == null ? s.includedThroughputMibps() : s.throughputMibps());
+            return prices.rdsHourlyCost(shape)
+                    .map(c -> new Priced(r.logicalId(), r.type(), c.usd(), null, c.basis()))
+                    .orElseGet(() -> new Priced(r.logicalId(), r.type(), null,
+                            String.join("; ", prices.rdsMissingPrices(shape)), ""));
+        }
+
+        private static Priced node(CloudSection.Spec spec, StackTemplate.Resource r, PriceTable prices) {
+            String type = (String) r.properties().get("InstanceType");
+            OptionalDouble instance = prices.ec2InstanceHourlyUsd(spec.region(), type);
+            OptionalDouble gbMonth = prices.ebsGbMonthUsd(spec.region(), "gp3");
+            List<String> missing = new ArrayList<>();
+            if (instance.isEmpty()) {
+                missing.add("no known price for EC2 " + type + " Linux");
+            }
+            if (gbMonth.isEmpty()) {
+                missing.add("no known price for EBS gp3");
+            }
+            if (!missing.isEmpty()) {
+                return new Priced(r.logicalId(), r.type(), null, String.join("; ", missing) + " in " + spec.region()
+                        + " (price table " + prices.date() + ")", "");
+            }
+            double volume = StackTemplate.ROOT_VOLUME_GB * gbMonth.getAsDouble() / PriceTable.HOURS_PER_MONTH;
+            return new Priced(r.logicalId(), r.type(), instance.getAsDouble() + volume, null, String.format(Locale.ROOT,
+                    "price table %s: %s %s $%.4f/h + %d GB gp3 root x $%.4f/GB-month, per month of %d h", prices.date(),
+                    type, spec.region(), instance.getAsDouble(), StackTemplate.ROOT_VOLUME_GB, gbMonth.getAsDouble(),
+                    (int) PriceTable.HOURS_PER_MONTH));
+        }
+
+        /** The plan as {@code cloud plan --json} prints it. */
+        public String toJson() {
+            ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ObjectNode root = json.createObjectNode();
+            root.put("template", template.toString());
+            root.put("region", region);
+            root.put("availability_zone", availabilityZone);
+            root.put("expires_at", expiresAt.toString());
+            root.put("hourly_usd_total", round(hourlyUsdTotal()));
+            ArrayNode rs = root.putArray("resources");
+            for (Priced p : resources) {
+                ObjectNode n = rs.addObject();
+                n.put("logical_id", p.logicalId());
+                n.put("type", p.type());
+                if (p.hourlyUsd() == null) {
+                    n.putNull("hourly_usd");
+                    n.put("why", p.why());
+                } else {
+                    n.put("hourly_usd", round(p.hourlyUsd()));
+                }
+            }
+            try {
+                return json.writeValueAsString(root);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        /** The plan as the console table. */
+        public String toTable(String series, String lifetime) {
+            StringBuilder b = new StringBuilder();
+            b.append(String.format(Locale.ROOT, "rigscope cloud plan: series %s, %s (%s), expires %s if stood up now "
+                    + "(lifetime %s)%n", series, region, availabilityZone, expiresAt, lifetime));
+            b.append(String.format(Locale.ROOT, "%-22s %-40s %10s  %s%n", "LOGICAL ID", "TYPE", "USD/HOUR", "MADE OF"));
+            for (Priced p : resources) {
+                b.append(String.format(Locale.ROOT, "%-22s %-40s %10s  %s%n", p.logicalId(), p.type(),
+                        p.hourlyUsd() == null ? "unknown" : String.format(Locale.ROOT, "%.4f", p.hourlyUsd()),
+                        p.hourlyUsd() == null ? p.why() : p.detail()));
+            }
+            b.append(String.format(Locale.ROOT, "total %.4f USD/hour%s; prices: %s%n", hourlyUsdTotal(),
+                    totalIsPartial() ? " (lower bound: a price above is unknown)" : "", pricesFrom));
+            b.append(String.format(Locale.ROOT, "not in the total: %d public IPv4 addresses (billed hourly by AWS), S3 and "
+                    + "CloudWatch Logs storage, Enhanced Monitoring's log ingestion, data transfer%n", publicIpv4Addresses));
+            b.append("template: ").append(template).append(System.lineSeparator());
+            return b.toString();
+        }
+
+        private static double round(double usd) {
+            return Math.round(usd * 1e6) / 1e6;
         }
     }
 }

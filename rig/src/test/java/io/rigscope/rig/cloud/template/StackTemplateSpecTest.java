@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.rigscope.rig.cloud.CloudSection;
-import io.rigscope.rig.cloud.CloudSpec;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +46,7 @@ class StackTemplateSpecTest {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> parsedBack(String seriesYaml) throws Exception {
-        CloudSpec s = CloudSection.read("series.yaml", seriesYaml, null);
+        CloudSection.Spec s = CloudSection.read("series.yaml", seriesYaml, null);
         String yaml = StackTemplate.of(s, "tester", Instant.parse("2026-12-06T09:00:00Z")).toYaml();
         return new ObjectMapper(new YAMLFactory()).readValue(yaml, Map.class);
     }

@@ -3,7 +3,6 @@ package io.rigscope.rig.cloud.template;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.rig.cloud.CloudSection;
-import io.rigscope.rig.cloud.CloudSpec;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,7 @@ class StackTemplateTest {
     private static final Instant EXPIRES = Instant.parse("2026-12-06T09:00:00Z");
 
     private static StackTemplate template(String yaml) {
-        CloudSpec spec = CloudSection.read("series.yaml", yaml, null);
+        CloudSection.Spec spec = CloudSection.read("series.yaml", yaml, null);
         return StackTemplate.of(spec, "tester", EXPIRES);
     }
 

@@ -1,4 +1,4 @@
-package io.rigscope.rig.generate;
+package io.rigscope.rig.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

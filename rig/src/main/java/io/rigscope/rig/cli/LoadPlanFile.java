@@ -1,4 +1,4 @@
-package io.rigscope.rig.generate;
+package io.rigscope.rig.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rigscope.generator.plan.CustomerPool;
@@ -7,7 +7,6 @@ import io.rigscope.generator.plan.LoopMode;
 import io.rigscope.generator.plan.Scenario;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.plan.PlanYaml;
 import io.rigscope.rig.plan.ScenarioSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +38,7 @@ import java.util.List;
  *     rate: 2
  * </pre>
  */
-public final class LoadPlanFile {
+final class LoadPlanFile {
 
     /** The file's top level; {@code scenarios} are {@link ScenarioSpec}s, the keys a series file's scenarios have. */
     private record Top(String series, Integer rep, String src, String phase, String mode, String duration,
@@ -58,14 +57,14 @@ public final class LoadPlanFile {
         String file = path.toString();
         JsonNode root;
         try {
-            root = PlanYaml.readFile(path);
+            root = ScenarioSpec.Yaml.readFile(path);
         } catch (UsageException e) {
             if (!java.nio.file.Files.exists(path)) {
                 throw new UsageException(path + ": no such plan file");
             }
             throw e;
         }
-        Top top = PlanYaml.bind(root, Top.class, file, "");
+        Top top = ScenarioSpec.Yaml.bind(root, Top.class, file, "");
         String series = seriesOverride != null ? seriesOverride : top.series() != null ? top.series() : defaultSeries();
         int rep = repOverride != null ? repOverride : top.rep() == null ? 0 : top.rep();
         String src = srcOverride != null ? srcOverride : top.src() != null ? top.src() : "gen-1";

@@ -1,4 +1,4 @@
-package io.rigscope.rig.demo;
+package io.rigscope.rig.cli;
 
 import io.rigscope.rig.series.SeriesFile;
 import java.io.IOException;
@@ -15,7 +15,7 @@ import java.util.Objects;
  * reconciliation SQL, watched tables) as any series file against it would: the demo is {@code run} with one of
  * these files.
  */
-public final class DemoPlan {
+final class DemoPlan {
 
     private DemoPlan() {
     }

@@ -1,10 +1,10 @@
-package io.rigscope.rig.series;
+package io.rigscope.rig.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rigscope.localenv.testing.Mutations;
 import io.rigscope.rig.options.UsageException;
-import io.rigscope.rig.generate.LoadPlanFile;
+import io.rigscope.rig.series.SeriesFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

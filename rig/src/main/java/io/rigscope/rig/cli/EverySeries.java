@@ -1,4 +1,4 @@
-package io.rigscope.rig.analyze;
+package io.rigscope.rig.cli;
 
 import io.rigscope.analyzer.api.Analyzer;
 import io.rigscope.analyzer.decision.Decision;
@@ -54,7 +54,7 @@ import org.apache.kafka.common.errors.WakeupException;
  *
  * <p>Not thread-safe: {@link #run} on one thread; {@link #stop} from any.
  */
-public final class EverySeries {
+final class EverySeries {
 
     /** How long reading what rig.dlq already holds for a series may take. */
     private static final Duration DLQ_READ_TIMEOUT = Duration.ofSeconds(60);
