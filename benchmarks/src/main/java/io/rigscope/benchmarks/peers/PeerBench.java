@@ -90,7 +90,8 @@ public final class PeerBench {
      * What belongs to the rigscope command, which starts the bench: the main classes its child JVMs run (from
      * {@link Config#classpath()}) and its version.
      *
-     * @param serverMain the main class of the rigscope command, run as {@code bench server --threads N --control}
+     * @param serverMain the main class of the bench server: {@code rigscope bench server} with the arguments it is
+     *                   given ({@code --threads N --control})
      * @param peerMain the main class of rigscope's own tool: sets up the command's logging, then
      *                 {@link RigscopePeer#main}
      * @param version rigscope's version, as the build wrote it (what rigscope's tool says it is)
@@ -219,7 +220,7 @@ public final class PeerBench {
         List<String> command = new ArrayList<>(config.cpus().map(CpuSplit::serverLauncher).orElse(List.of()));
         command.addAll(java(config.classpath()));
         command.add(launch.serverMain());
-        command.addAll(List.of("bench", "server", "--threads", Integer.toString(config.serverThreads()), "--control"));
+        command.addAll(List.of("--threads", Integer.toString(config.serverThreads()), "--control"));
         return ChildJvm.start("bench server", command, config.logDir().resolve("server.log"));
     }
 

@@ -8,7 +8,6 @@ import io.rigscope.benchmarks.peers.PeerBench;
 import io.rigscope.benchmarks.peers.PeerRows;
 import io.rigscope.generator.GeneratorOptions;
 import io.rigscope.model.codec.WireCodec;
-import io.rigscope.rig.Main;
 import io.rigscope.rig.environment.EnvironmentFacts;
 import io.rigscope.rig.options.Durations;
 import io.rigscope.rig.options.ExitCodes;
@@ -140,7 +139,7 @@ final class BenchVsPeers {
                 System.getProperty("java.class.path"), peersDir != null ? peersDir : defaultPeersDir(), wrk,
                 wrk.isEmpty() ? c.wrkMissing() : null, c.wrkThreads, c.wrkConnections, serverThreads, bestLoops, bestCap,
                 peerConnections, rigscopeProps, jitterLength, logs, cpus, cpusWhy.toString(), rows);
-        Map<String, Object> out = new PeerBench(config, new PeerBench.Launch(Main.class.getName(),
+        Map<String, Object> out = new PeerBench(config, new PeerBench.Launch(BenchServerMain.class.getName(),
                 BenchPeerMain.class.getName(), EnvironmentFacts.readVersion()), System.err).run();
         if (out.get("timer_jitter") != null) {
             Map<String, Object> jitter = (Map<String, Object>) out.get("timer_jitter");
