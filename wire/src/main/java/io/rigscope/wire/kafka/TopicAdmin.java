@@ -20,6 +20,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -31,6 +32,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class TopicAdmin implements AutoCloseable {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** The pause before asking again for partitions whose topic the broker's metadata does not name yet. */
+    private static final long METADATA_RETRY_MS = 50;
 
     private final String bootstrap;
     private final KafkaClients clients;
@@ -109,11 +112,22 @@ public final class TopicAdmin implements AutoCloseable {
         if (partitions.isEmpty()) {
             return;
         }
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
         try {
-            admin.listOffsets(partitions).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("created topics " + topics + " but their partitions did not answer at "
-                    + bootstrap + ": " + e.getCause(), e);
+            while (true) {
+                try {
+                    admin.listOffsets(partitions).all().get(
+                            Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    return;
+                } catch (ExecutionException e) {
+                    // the broker's metadata may not name a topic the controller has just created: ask again
+                    if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+                        throw new IllegalStateException("created topics " + topics + " but their partitions did "
+                                + "not answer at " + bootstrap + ": " + e.getCause(), e);
+                    }
+                    Thread.sleep(METADATA_RETRY_MS);
+                }
+            }
         } catch (TimeoutException e) {
             throw new IllegalStateException("created topics " + topics + " but their partitions had no leader "
                     + "within " + TIMEOUT.toSeconds() + " s at " + bootstrap, e);
