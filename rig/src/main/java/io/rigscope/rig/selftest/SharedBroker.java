@@ -32,10 +32,11 @@ import java.util.concurrent.TimeUnit;
  * @param repeatsA repeats in A's report replayed from the topics
  * @param repeatsB the same for B
  * @param stackTraces lines of either console that look like a stack trace
+ * @param firstTrace the first of those lines with the lines around it (which console, what it said), or ""
  */
 record SharedBroker(int exitA, int exitB, boolean sameBroker, boolean restarted, double restartSec,
                            long sentA, long samplesA, long sentB, long samplesB, int repeatsA, int repeatsB,
-                           long stackTraces) {
+                           long stackTraces, String firstTrace) {
 
     static final int SHORT_SEC = 6;
     static final int LONG_SEC = 14;
@@ -45,6 +46,11 @@ record SharedBroker(int exitA, int exitB, boolean sameBroker, boolean restarted,
     public boolean holds() {
         return exitA == 0 && exitB == 0 && sameBroker && restarted && sentA > 0 && sentA == samplesA && sentB > 0
                 && sentB == samplesB && repeatsA == 1 && repeatsB == 1 && stackTraces == 0;
+    }
+
+    /** A console line that looks like part of a stack trace (a frame, or an exception's text not on a kafka: line). */
+    private static boolean isTrace(String line) {
+        return line.startsWith("\tat ") || line.contains("Exception:") && !line.startsWith("kafka:");
     }
 
     /** Runs the scenario with the broker's data in {@code workDir/shared-kafka}. */
@@ -79,11 +85,16 @@ record SharedBroker(int exitA, int exitB, boolean sameBroker, boolean restarted,
             String current = DetachedBroker.find(data).map(DetachedBroker.Running::bootstrap).orElse(bootstrap);
             ChildCommands.SeriesCounts countsA = ChildCommands.counts(current, a);
             ChildCommands.SeriesCounts countsB = ChildCommands.counts(current, b);
-            long traces = (logA + "\n" + logB).lines().filter(l -> l.startsWith("\tat ") || l.contains("Exception:")
-                    && !l.startsWith("kafka:")).count();
+            List<String> lines = ("A: " + logA.replace("\n", "\nA: ") + "\nB: " + logB.replace("\n", "\nB: "))
+                    .lines().toList();
+            List<Integer> traceLines = java.util.stream.IntStream.range(0, lines.size())
+                    .filter(i -> isTrace(lines.get(i).substring(3))).boxed().toList();
+            long traces = traceLines.size();
+            String firstTrace = traceLines.isEmpty() ? "" : String.join("\n", lines.subList(
+                    Math.max(0, traceLines.get(0) - 3), Math.min(lines.size(), traceLines.get(0) + 8)));
             return new SharedBroker(exitA, exitB, logB.contains("kafka: using embedded broker at " + bootstrap),
                     restarted, restartSec, countsA.sent(), countsA.samples(), countsB.sent(), countsB.samples(),
-                    countsA.report().repeats().size(), countsB.report().repeats().size(), traces);
+                    countsA.report().repeats().size(), countsB.report().repeats().size(), traces, firstTrace);
         } catch (IOException e) {
             throw new UncheckedIOException("the shared-broker scenario failed: " + e, e);
         } catch (InterruptedException e) {
